@@ -1,0 +1,221 @@
+// Command pulumi-language-nodejs is a minimal Node.js language host for the Pulumi engine.
+//
+// Why it exists: the official host (module
+// github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is its own Go module
+// with no tags, and the Go module proxy reachable from our machines refuses every version
+// of it with `403 This module version is not available.` (see README, "The Pulumi CLI").
+// The engine itself (pkg/v3) and the protocol (sdk/v3) are served, so we build the real
+// CLI and this small host against the same sdk/v3 protos.
+//
+// What it does: exactly what the official host does for `pulumi preview/up/refresh/
+// destroy` of a Node.js program: it starts `node @pulumi/pulumi/cmd/run` (the real Node
+// runtime from the program's node_modules) with the same flags and environment, in the
+// program directory, and maps its exit code (32 = error already shown to the user).
+// Plugin discovery returns nothing: programs using this package need no resource
+// plugins (dynamic providers run in the `pulumi-resource-pulumi-nodejs` plugin). If the
+// official host is on PATH, scripts/pulumi prefers it.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "3.0.0"
+
+// exitCodeUserActionable is what @pulumi/pulumi/cmd/run exits with after it has already
+// printed an actionable message; the engine must then bail without printing more.
+const exitCodeUserActionable = 32
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+	tracing       string
+}
+
+func main() {
+	tracing := flag.String("tracing", "", "Zipkin-compatible tracing endpoint, passed to the program")
+	flag.Bool("typescript", true, "accepted for compatibility; the project's runtime options decide")
+	flag.String("root", "", "accepted for compatibility")
+	flag.Parse()
+
+	h := &host{tracing: *tracing}
+	if args := flag.Args(); len(args) > 0 {
+		h.engineAddress = args[0]
+	}
+
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not listen: %v\n", err)
+		os.Exit(1)
+	}
+	srv := grpc.NewServer(grpc.MaxRecvMsgSize(400 * 1024 * 1024))
+	pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+	// The engine reads the port from our first line of output.
+	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
+	if err := srv.Serve(lis); err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *host) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, errors.New("could not find node on the $PATH")
+	}
+	out, err := exec.CommandContext(ctx, node, "--version").Output()
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{
+		Executable: node,
+		Version:    strings.TrimPrefix(strings.TrimSpace(string(out)), "v"),
+	}, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: "could not find node on the $PATH; install Node.js 20 or later"}, nil
+	}
+	runPath, err := resolveRunPath(ctx, node, req.GetPwd())
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: "It looks like the Pulumi SDK has not been installed " +
+			"(could not resolve @pulumi/pulumi/cmd/run from " + req.GetPwd() + "). Have you run npm install?"}, nil
+	}
+
+	options := req.GetInfo().GetOptions().AsMap()
+	args := append(strings.Fields(stringOption(options, "nodeargs")), runPath)
+	args = append(args, runFlags(req, h.engineAddress, h.tracing)...)
+	args = append(args, req.GetProgram())
+	args = append(args, req.GetArgs()...)
+
+	env, err := runEnv(req, options)
+	if err != nil {
+		return nil, err
+	}
+
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = env
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			if exitErr.ExitCode() == exitCodeUserActionable {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Problem executing program (could not run language executor): %v", err)}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+// runFlags are the flags @pulumi/pulumi/cmd/run reads (see its index.js).
+func runFlags(req *pulumirpc.RunRequest, engineAddress, tracing string) []string {
+	flags := []string{"--monitor", req.GetMonitorAddress(), "--pwd", req.GetPwd()}
+	add := func(name, value string) {
+		if value != "" {
+			flags = append(flags, name, value)
+		}
+	}
+	add("--engine", engineAddress)
+	add("--project", req.GetProject())
+	add("--stack", req.GetStack())
+	add("--organization", req.GetOrganization())
+	add("--root-directory", req.GetInfo().GetRootDirectory())
+	add("--tracing", tracing)
+	if req.GetParallel() > 1 {
+		flags = append(flags, "--parallel", strconv.Itoa(int(req.GetParallel())))
+	}
+	if req.GetDryRun() {
+		flags = append(flags, "--dry-run")
+	}
+	return flags
+}
+
+// runEnv passes config the way the Node runtime expects it, plus the project's runtime options.
+func runEnv(req *pulumirpc.RunRequest, options map[string]any) ([]string, error) {
+	config, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	typescript := true
+	if v, ok := options["typescript"].(bool); ok {
+		typescript = v
+	}
+	env := append(os.Environ(),
+		"PULUMI_CONFIG="+string(config),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
+		"PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript),
+	)
+	if tsconfig := stringOption(options, "tsconfig"); tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
+	}
+	return env, nil
+}
+
+func stringOption(options map[string]any, key string) string {
+	if v, ok := options[key].(string); ok {
+		return v
+	}
+	return ""
+}
+
+// resolveRunPath finds @pulumi/pulumi/cmd/run as the program itself would, from its directory.
+func resolveRunPath(ctx context.Context, node, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, node, "-e", "console.log(require.resolve('@pulumi/pulumi/cmd/run'))")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", err
+	}
+	path := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("unexpected module path %q", path)
+	}
+	return path, nil
+}
