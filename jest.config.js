@@ -1,0 +1,30 @@
+// Two projects: `unit` (no engine, no network beyond loopback test servers) and `e2e`
+// (the real pulumi CLI via scripts/pulumi). `npm test` runs both; `npm run test:unit` the first.
+const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false }];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
+  projects: [
+    {
+      displayName: "unit",
+      testMatch: ["<rootDir>/tests/unit/**/*.test.ts"],
+      transform: { "^.+\\.ts$": tsJest },
+      testEnvironment: "node",
+      // Unit tests import the package by name but run its TypeScript sources, so they need no build.
+      moduleNameMapper: {
+        "^pulumi-cims$": "<rootDir>/provider/index.ts",
+        "^pulumi-cims/testing$": "<rootDir>/provider/testing/index.ts",
+        "^pulumi-cims/provider/(.*)$": "<rootDir>/provider/$1",
+      },
+    },
+    {
+      displayName: "e2e",
+      testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"],
+      transform: { "^.+\\.ts$": tsJest },
+      testEnvironment: "node",
+      globalSetup: "<rootDir>/tests/e2e/global-setup.js",
+      slowTestThreshold: 120,
+    },
+  ],
+};

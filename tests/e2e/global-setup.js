@@ -1,0 +1,20 @@
+// Runs once before the e2e project: makes sure the package is built (programs load it from
+// dist/ by name) and that the pinned Pulumi CLI is provisioned, so that a first-time CLI
+// build shows its progress here instead of eating into a test's timeout.
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+module.exports = async function globalSetup() {
+  const root = path.resolve(__dirname, "../..");
+  if (!fs.existsSync(path.join(root, "dist/provider/index.js"))) {
+    throw new Error("dist/ is missing: run `npm run build` (npm test does it for you) before the e2e tests");
+  }
+  const version = execFileSync(path.join(root, "scripts/pulumi"), ["version"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
+  if (version !== "v3.248.0") {
+    throw new Error(`scripts/pulumi reports ${version}, expected v3.248.0`);
+  }
+};

@@ -1,0 +1,216 @@
+// E2E harness: throw-away stacks driven through the real `pulumi` CLI (scripts/pulumi).
+//
+// Why the CLI directly and not the Automation API: our users type `pulumi preview --diff`
+// and `pulumi up`, and later tests need exactly what they see (the diff text, exit codes,
+// `--expect-no-changes`) and process control (SIGINT/SIGKILL mid-update). Driving the CLI
+// gives all of that with nothing in between; outputs and state are read back with
+// `pulumi stack output --json` and `pulumi stack export`.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export const REPO_ROOT = path.resolve(__dirname, "../..");
+export const PULUMI = path.join(REPO_ROOT, "scripts/pulumi");
+/** Generous per-test budget: a stack's first `up` type-checks TypeScript and starts plugins. */
+export const E2E_TIMEOUT_MS = 10 * 60_000;
+const COMMAND_TIMEOUT_MS = 5 * 60_000;
+const PASSPHRASE = "pulumi-cims-e2e-passphrase";
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Resolve instead of throwing when the command exits non-zero. */
+  allowFailure?: boolean;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+export interface StackOptions {
+  /**
+   * Run in this existing project directory instead of a temp copy (e.g. the repo's own demo
+   * project). Only the backend and PULUMI_HOME are temporary then; set no config, or the
+   * CLI writes Pulumi.<stack>.yaml there.
+   */
+  projectDir?: string;
+  /** A directory whose files are copied into the project (e.g. tests/fixtures/echo-program). */
+  programDir?: string;
+  /** Files to write into the project, relative path -> content (after programDir). */
+  files?: Record<string, string>;
+  /**
+   * node_modules to link into the project: the repo's by default (it holds `pulumi-cims`
+   * as a link to this checkout); `null` when the test installs its own.
+   */
+  nodeModules?: string | null;
+  stackName?: string;
+  /** Stack config set before the first command (`cims:apiUrl` etc.). */
+  config?: Record<string, string>;
+  /** Stack config set with --secret. */
+  secrets?: Record<string, string>;
+  /** Extra environment for every command. */
+  env?: Record<string, string>;
+}
+
+/** Environment with nothing inherited that could point Pulumi at a real backend or account. */
+function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith("PULUMI_") && !k.startsWith("CIMS_")) env[k] = v;
+  }
+  return {
+    ...env,
+    PULUMI_BACKEND_URL: `file://${path.join(root, "state")}`,
+    PULUMI_HOME: path.join(root, "home"),
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+/** Runs a command in its own process group so a timeout can stop the plugins it started. */
+export function runCommand(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: RunOptions = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: opts.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timeoutMs = opts.timeoutMs ?? COMMAND_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      stderr += `\n[harness] ${path.basename(file)} ${args.join(" ")} timed out after ${timeoutMs} ms\n`;
+      killGroup(child.pid, "SIGKILL");
+    }, timeoutMs);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const result = { code, signal, stdout, stderr };
+      if (code !== 0 && !opts.allowFailure) {
+        reject(new Error(`${path.basename(file)} ${args.join(" ")} exited ${code ?? signal}\n${stdout}\n${stderr}`));
+      } else {
+        resolve(result);
+      }
+    });
+  });
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export class TestStack {
+  readonly projectDir: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    readonly root: string,
+    readonly name: string,
+    extraEnv: Record<string, string> = {},
+    projectDir?: string,
+  ) {
+    this.projectDir = projectDir ?? path.join(root, "project");
+    this.env = isolatedEnv(root, extraEnv);
+  }
+
+  /** `pulumi <args> --non-interactive` in the project directory. */
+  run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+    return runCommand(PULUMI, [...args, "--non-interactive"], this.env, { cwd: this.projectDir, ...opts });
+  }
+
+  private stackRun(command: string[], extra: string[], opts?: RunOptions): Promise<RunResult> {
+    return this.run([...command, "--stack", this.name, ...extra], opts);
+  }
+
+  up(extra: string[] = [], opts?: RunOptions) {
+    return this.stackRun(["up", "--yes", "--skip-preview"], extra, opts);
+  }
+  preview(extra: string[] = [], opts?: RunOptions) {
+    return this.stackRun(["preview"], extra, opts);
+  }
+  refresh(extra: string[] = [], opts?: RunOptions) {
+    return this.stackRun(["refresh", "--yes", "--skip-preview"], extra, opts);
+  }
+  destroy(extra: string[] = [], opts?: RunOptions) {
+    return this.stackRun(["destroy", "--yes", "--skip-preview"], extra, opts);
+  }
+
+  async setConfig(key: string, value: string, secret = false): Promise<void> {
+    await this.stackRun(["config", "set", key, value], secret ? ["--secret"] : []);
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    const { stdout } = await this.stackRun(["stack", "output", "--json", "--show-secrets"], []);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  /** The stack's checkpoint as `pulumi stack export` prints it. */
+  async exportState(extra: string[] = []): Promise<StackExport> {
+    const { stdout } = await this.stackRun(["stack", "export"], extra);
+    return JSON.parse(stdout) as StackExport;
+  }
+
+  /** Removes the temp directory. Stacks hold no cloud resources of their own to clean up. */
+  async dispose(): Promise<void> {
+    await fs.rm(this.root, { recursive: true, force: true });
+  }
+}
+
+export interface StackExport {
+  deployment: { resources?: Array<{ urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+}
+
+/** Creates a throw-away project, file:// backend, PULUMI_HOME and stack in a temp directory. */
+export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-e2e-"));
+  const stack = new TestStack(root, opts.stackName ?? "e2e", opts.env, opts.projectDir);
+  await fs.mkdir(path.join(root, "state"), { recursive: true });
+  if (opts.projectDir) {
+    await stack.run(["stack", "init", stack.name]);
+    return stack;
+  }
+  await fs.mkdir(stack.projectDir, { recursive: true });
+  if (opts.programDir) {
+    await fs.cp(opts.programDir, stack.projectDir, { recursive: true });
+  }
+  for (const [rel, content] of Object.entries(opts.files ?? {})) {
+    const file = path.join(stack.projectDir, rel);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, content);
+  }
+  const nodeModules = opts.nodeModules === undefined ? path.join(REPO_ROOT, "node_modules") : opts.nodeModules;
+  if (nodeModules !== null) {
+    await fs.symlink(nodeModules, path.join(stack.projectDir, "node_modules"), "dir");
+  }
+  await stack.run(["stack", "init", stack.name]);
+  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, v);
+  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, v, true);
+  return stack;
+}
+
+/** `npm pack` of this checkout (already built by `npm test`) into `dir`; returns the tarball path. */
+export async function packTarball(dir: string): Promise<string> {
+  const { stdout } = await runCommand("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], process.env, {
+    cwd: REPO_ROOT,
+  });
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf("["))) as Array<{ filename: string }>;
+  return path.join(dir, filename);
+}
