@@ -120,6 +120,7 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 export class TestStack {
   readonly projectDir: string;
   readonly env: NodeJS.ProcessEnv;
+  private readonly inPlace: boolean;
 
   constructor(
     readonly root: string,
@@ -128,6 +129,7 @@ export class TestStack {
     projectDir?: string,
   ) {
     this.projectDir = projectDir ?? path.join(root, "project");
+    this.inPlace = projectDir !== undefined;
     this.env = isolatedEnv(root, extraEnv);
   }
 
@@ -168,9 +170,15 @@ export class TestStack {
     return JSON.parse(stdout) as StackExport;
   }
 
-  /** Removes the temp directory. Stacks hold no cloud resources of their own to clean up. */
+  /**
+   * Removes the temp directory and, for an in-place project, the stack's config file (the
+   * passphrase provider writes its salt there). Stacks hold no cloud resources to clean up.
+   */
   async dispose(): Promise<void> {
     await fs.rm(this.root, { recursive: true, force: true });
+    if (this.inPlace) {
+      await fs.rm(path.join(this.projectDir, `Pulumi.${this.name}.yaml`), { force: true });
+    }
   }
 }
 

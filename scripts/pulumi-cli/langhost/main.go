@@ -171,7 +171,12 @@ func runFlags(req *pulumirpc.RunRequest, engineAddress, tracing string) []string
 
 // runEnv passes config the way the Node runtime expects it, plus the project's runtime options.
 func runEnv(req *pulumirpc.RunRequest, options map[string]any) ([]string, error) {
-	config, err := json.Marshal(req.GetConfig())
+	// A nil map would marshal as `null`, which the Node runtime cannot read.
+	configMap := req.GetConfig()
+	if configMap == nil {
+		configMap = map[string]string{}
+	}
+	config, err := json.Marshal(configMap)
 	if err != nil {
 		return nil, err
 	}
