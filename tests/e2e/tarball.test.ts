@@ -28,7 +28,7 @@ describe("npm pack tarball", () => {
         name: "tarball-consumer",
         private: true,
         dependencies: { "pulumi-cims": `file:${tarball}`, "@pulumi/pulumi": "3.248.0" },
-        devDependencies: { typescript: "5.9.3", "@types/node": "20.9.5" },
+        devDependencies: { typescript: "5.9.3", "@types/node": "20.19.43" },
       };
       await fs.writeFile(path.join(stack.projectDir, "package.json"), JSON.stringify(pkg, null, 2));
       await runCommand("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], process.env, {
