@@ -1,0 +1,169 @@
+// The HTTP client every resource calls: auth, exact-integer JSON, errors, retries, tasks.
+//
+// Retries are our own small loop rather than undici's RetryAgent/interceptors.retry,
+// because that handler (a) drops the response body when it gives up on a retryable
+// status, so the final error would lose the service's message and request_id; (b) does
+// not read `retry-after-ms`; (c) cannot tell "connection refused" (safe to repeat a
+// POST) from "connection reset after sending" (not safe) in its method list; and (d) has
+// no notion of our per-operation deadline or of retrying 409 until it. Transport,
+// pooling and timeouts are undici's.
+import { setTimeout as sleep } from "node:timers/promises";
+import { inspect } from "node:util";
+import { ApiError, type ApiErrorBody, CimsError, type ConnectionError } from "./errors";
+import { parseJson, stringifyJson } from "./json";
+import { apiPath, joinUrl } from "./path";
+import { type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
+import { poolFor, transportFailure } from "./transport";
+import { type Task, type WaitOptions, waitForTasks } from "./tasks";
+
+export interface ClientOptions {
+  apiUrl: URL;
+  apiKey: string;
+  /** Retries per request (409 "locked" is retried until the deadline regardless). */
+  maxRetries: number;
+  connectTimeoutMs: number;
+  /** Time to receive the response headers, and the longest pause while reading the body. */
+  requestTimeoutMs: number;
+  /** Task status path; the spec leaves its prefix open (`cims:taskPath`). */
+  taskPath: string;
+  /** Receives one line per retry, for the Pulumi log. Never given the key. */
+  log?: (message: string) => void;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+/** The service answered 2xx with something that is not JSON. */
+export class InvalidResponseError extends CimsError {
+  override readonly code = "CIMS_INVALID_RESPONSE";
+}
+
+const DEFAULT_DEADLINE_MS = 10 * 60_000;
+const USER_AGENT = `pulumi-cims/${(require("pulumi-cims/package.json") as { version: string }).version}`;
+
+type AttemptResult = { ok: true; value: unknown } | { ok: false; error: CimsError; outcome: Outcome; header: (n: string) => string | undefined };
+
+export class CimsClient {
+  // A private field: invisible to JSON.stringify, util.inspect and structured clone.
+  readonly #apiKey: string;
+  readonly #options: Omit<ClientOptions, "apiKey">;
+
+  constructor(options: ClientOptions) {
+    const { apiKey, ...rest } = options;
+    this.#apiKey = apiKey;
+    this.#options = rest;
+  }
+
+  get apiUrl(): URL {
+    return this.#options.apiUrl;
+  }
+
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
+    const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
+    for (let retry = 0; ; retry++) {
+      const result = await this.attempt(method, path, body, opts);
+      if (result.ok) return result.value as T;
+      const { error, outcome } = result;
+      const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
+      if (!shouldRetry(method, outcome) || !withinBudget) throw error;
+      const delay = retryDelayMs(retry, result.header);
+      if (Date.now() + delay > deadline) {
+        // Keep the error's class (callers test for ConflictError etc.); say why we stopped.
+        error.message += ` (gave up after ${retry + 1} attempt(s): the operation's deadline is reached)`;
+        throw error;
+      }
+      this.#options.log?.(`${method} ${path}: ${describeOutcome(outcome)}; retry ${retry + 1} in ${(delay / 1000).toFixed(1)}s`);
+      await sleep(delay, undefined, { signal: opts.signal });
+    }
+  }
+
+  /** Waits for every task to reach FINISHED; see tasks.ts. */
+  waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
+    return waitForTasks(
+      (id, o) => this.request<Task>("GET", apiPath(this.#options.taskPath, { task_id: id }), o),
+      ids,
+      opts,
+    );
+  }
+
+  private async attempt(method: string, path: string, body: string | undefined, opts: RequestOptions): Promise<AttemptResult> {
+    const url = joinUrl(this.#options.apiUrl, path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `apikey ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": USER_AGENT,
+    };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    try {
+      const res = await poolFor(url.origin, this.#options.connectTimeoutMs).request({
+        method: method as "GET",
+        path: url.pathname + url.search,
+        headers,
+        body,
+        signal: opts.signal,
+        headersTimeout: this.#options.requestTimeoutMs,
+        bodyTimeout: this.#options.requestTimeoutMs,
+      });
+      const text = await res.body.text();
+      const header = (name: string) => {
+        const v = res.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
+      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
+      return { ok: false, error, outcome: { kind: "status", status: res.statusCode }, header };
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      const failure = transportFailure(err, method, path);
+      if (!failure) throw err;
+      return { ok: false, error: failure.error as ConnectionError, outcome: failure.outcome, header: () => undefined };
+    }
+  }
+
+  toJSON(): Record<string, string> {
+    return { apiUrl: this.#options.apiUrl.href, apiKey: "[redacted]" };
+  }
+
+  [inspect.custom](): string {
+    return `CimsClient { apiUrl: '${this.#options.apiUrl.href}', apiKey: [redacted] }`;
+  }
+}
+
+function parseSuccess(method: string, path: string, text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    throw new InvalidResponseError(`${method} ${path}: the service answered with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+function parseErrorBody(text: string): ApiErrorBody | string | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    const parsed = parseJson(text);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as ApiErrorBody) : text;
+  } catch {
+    return text;
+  }
+}
+
+function describeOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case "status":
+      return `HTTP ${outcome.status}`;
+    case "connect-failed":
+      return "could not connect";
+    case "connection-lost":
+      return "connection lost";
+    case "response-timeout":
+      return "no response in time";
+  }
+}

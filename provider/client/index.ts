@@ -1,0 +1,7 @@
+// The API client layer: what resources import.
+export * from "./errors";
+export { CimsClient, InvalidResponseError, type ClientOptions, type RequestOptions } from "./http";
+export { parseJson, stringifyJson } from "./json";
+export { apiPath } from "./path";
+export { closeAllPools } from "./transport";
+export { waitForTasks, systemClock, type Task, type TaskProgress, type WaitOptions, type Clock } from "./tasks";

@@ -1,0 +1,25 @@
+// Wire JSON that keeps every integer exact. Quota limits and usages go up to
+// 9223372036854775807, past Number.MAX_SAFE_INTEGER, so JSON.parse would silently round
+// them. lossless-json parses unsafe integers to bigint here (safe ones stay numbers) and
+// writes bigints back digit for digit.
+import { isInteger, parse, stringify } from "lossless-json";
+
+function parseNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : BigInt(text);
+  }
+  return Number(text);
+}
+
+/** Parses wire JSON; integers beyond 2^53 come back as bigint. */
+export function parseJson(text: string): unknown {
+  return parse(text, null, parseNumber);
+}
+
+/** Writes wire JSON; bigints are written as exact integers. */
+export function stringifyJson(value: unknown): string {
+  const text = stringify(value);
+  if (text === undefined) throw new TypeError("value cannot be written as JSON");
+  return text;
+}

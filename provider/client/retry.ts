@@ -1,0 +1,67 @@
+// Retry policy, in the style of the service's own SDKs, as two small functions:
+// "should we retry this outcome?" and "how long do we wait first?".
+
+/** What one attempt ended with, as far as retrying is concerned. */
+export type Outcome =
+  | { kind: "status"; status: number }
+  /** The connection was never made (refused, DNS, connect timeout): the server saw nothing. */
+  | { kind: "connect-failed" }
+  /** The connection broke after the request may have been sent. */
+  | { kind: "connection-lost" }
+  /** No answer within the request timeout: the server may be acting on it right now. */
+  | { kind: "response-timeout" };
+
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+
+/**
+ * A POST creates something (a subnet, an image): repeating it after the server may have
+ * acted would create a second one, which costs money and is orphaned from the stack. So a
+ * POST is retried only when the server cannot have acted: the connection was refused, or
+ * the service answered 429 or 503 (it rejected the request before doing anything).
+ * GET, PUT, PATCH and DELETE set or read state and are safe to repeat.
+ */
+export function shouldRetry(method: string, outcome: Outcome): boolean {
+  if (method === "POST") {
+    if (outcome.kind === "connect-failed") return true;
+    return outcome.kind === "status" && (outcome.status === 429 || outcome.status === 503);
+  }
+  if (outcome.kind !== "status") return true;
+  return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500;
+}
+
+/** 409 means "locked by a running task": it clears when the task ends, so it is retried until the deadline. */
+export function retriesUntilDeadline(outcome: Outcome): boolean {
+  return outcome.kind === "status" && outcome.status === 409;
+}
+
+export type HeaderLookup = (name: string) => string | undefined;
+
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/**
+ * Delay before retry number `retry` (0 for the first retry). The server's word wins:
+ * `retry-after-ms`, then `Retry-After` in seconds or as an HTTP date. Otherwise
+ * 0.5 s x 2^retry, capped at 8 s, less up to 25% jitter so parallel resources spread out.
+ */
+export function retryDelayMs(
+  retry: number,
+  header: HeaderLookup = () => undefined,
+  now: number = Date.now(),
+  random: () => number = Math.random,
+): number {
+  const fromServer = serverDelayMs(header, now);
+  if (fromServer !== undefined) return fromServer;
+  const backoff = Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** retry);
+  return Math.round(backoff * (1 - 0.25 * random()));
+}
+
+function serverDelayMs(header: HeaderLookup, now: number): number | undefined {
+  const ms = Number(header("retry-after-ms"));
+  if (header("retry-after-ms") !== undefined && Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  const retryAfter = header("retry-after")?.trim();
+  if (retryAfter === undefined || retryAfter === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.ceil(Number(retryAfter) * 1000);
+  const date = Date.parse(retryAfter);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,112 @@
+// Waiting for asynchronous tasks. Every task is polled concurrently on an adaptive
+// schedule: the first look after ~200 ms, then intervals growing by half each time up to
+// a cap (5 s by default), with jitter. Short tasks are seen within a fraction of a second;
+// long ones cost a request every few seconds. NEW, RUNNING and any state we do not know
+// keep polling; FINISHED resolves; ERROR fails at once; the deadline fails naming what is
+// still unfinished.
+import { setTimeout as sleepMs } from "node:timers/promises";
+import { NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
+
+export interface Task {
+  id: string;
+  state: string;
+  task_type?: string;
+  created_resources?: Record<string, unknown> | null;
+  error?: string | null;
+  [field: string]: unknown;
+}
+
+export interface TaskProgress {
+  taskId: string;
+  state: string;
+  previousState: string | undefined;
+  task: Task;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => sleepMs(ms, undefined, { signal }),
+};
+
+export interface WaitOptions {
+  /** Epoch ms. */
+  deadline: number;
+  /** What the deadline came from, for the timeout message. */
+  timeoutSeconds: number;
+  signal?: AbortSignal;
+  /** Called on every state change of a task (the first sighting included). */
+  onProgress?: (progress: TaskProgress) => void;
+  firstPollMs?: number;
+  pollCapMs?: number;
+  /** How long a 404 for a task counts as "not visible yet" rather than an error. */
+  notFoundGraceMs?: number;
+  clock?: Clock;
+  random?: () => number;
+}
+
+export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
+
+const GROWTH = 1.5;
+
+type Settled = { id: string; done: true; task: Task } | { id: string; done: false; state: string | undefined };
+
+export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOptions): Promise<Task[]> {
+  if (ids.length === 0) return [];
+  // One failed task stops the polling of the others.
+  const stop = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  let results: Settled[];
+  try {
+    results = await Promise.all(ids.map((id) => pollOne(getTask, id, opts, signal)));
+  } catch (err) {
+    stop.abort();
+    throw err;
+  }
+  const unfinished = results.filter((r): r is Extract<Settled, { done: false }> => !r.done);
+  if (unfinished.length > 0) {
+    throw new TaskTimeoutError(unfinished.map((r) => ({ id: r.id, state: r.state })), opts.timeoutSeconds);
+  }
+  return results.map((r) => (r as Extract<Settled, { done: true }>).task);
+}
+
+async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: AbortSignal): Promise<Settled> {
+  const clock = opts.clock ?? systemClock;
+  const random = opts.random ?? Math.random;
+  const cap = opts.pollCapMs ?? 5_000;
+  const started = clock.now();
+  const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
+  let interval = opts.firstPollMs ?? 200;
+  let state: string | undefined;
+  for (;;) {
+    const wait = Math.min(interval, opts.deadline - clock.now());
+    if (wait <= 0) return { id, done: false, state };
+    await clock.sleep(wait, signal);
+    signal.throwIfAborted();
+    let task: Task;
+    try {
+      task = await getTask(id, { deadline: opts.deadline, signal });
+    } catch (err) {
+      // A task the API just created may not be readable for a moment.
+      if (err instanceof NotFoundError && clock.now() < graceEnd) {
+        interval = nextInterval(interval, cap, random);
+        continue;
+      }
+      throw err;
+    }
+    if (task.state !== state) opts.onProgress?.({ taskId: id, state: task.state, previousState: state, task });
+    state = task.state;
+    if (state === "FINISHED") return { id, done: true, task };
+    if (state === "ERROR") throw new TaskFailedError(id, task.task_type, task.error ?? undefined);
+    interval = nextInterval(interval, cap, random);
+  }
+}
+
+/** Half as long again, capped, with +/-10% jitter so parallel waiters do not poll in step. */
+function nextInterval(interval: number, cap: number, random: () => number): number {
+  return Math.min(cap, interval * GROWTH) * (0.9 + 0.2 * random());
+}

@@ -1,0 +1,74 @@
+// One keep-alive undici Pool per API origin, shared by every call in the provider process,
+// and the mapping of undici's failures onto our error classes and retry outcomes.
+import { Pool } from "undici";
+import { ConnectionError, RequestTimeoutError } from "./errors";
+import type { Outcome } from "./retry";
+
+const pools = new Map<string, Pool>();
+
+/** Pulumi runs resource operations in parallel; beyond this many sockets requests queue. */
+const MAX_CONNECTIONS_PER_ORIGIN = 16;
+
+export function poolFor(origin: string, connectTimeoutMs: number): Pool {
+  const key = `${origin} ${connectTimeoutMs}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new Pool(origin, { connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: connectTimeoutMs } });
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Closes every pool (tests and short-lived tools; the provider process just exits). */
+export async function closeAllPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
+
+const CONNECT_FAILED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const RESPONSE_TIMEOUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** Classifies a thrown transport error; returns undefined for errors that are not transport failures. */
+export function transportFailure(
+  err: unknown,
+  method: string,
+  path: string,
+): { error: ConnectionError; outcome: Outcome } | undefined {
+  const code = errorCode(err);
+  if (code === undefined) return undefined;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === "UND_ERR_CONNECT_TIMEOUT") {
+    return { error: new RequestTimeoutError(method, path, code, `connect timeout: ${detail}`), outcome: { kind: "connect-failed" } };
+  }
+  if (CONNECT_FAILED.has(code)) {
+    return { error: new ConnectionError(method, path, code, detail), outcome: { kind: "connect-failed" } };
+  }
+  if (RESPONSE_TIMEOUT.has(code)) {
+    return { error: new RequestTimeoutError(method, path, code, `no response in time: ${detail}`), outcome: { kind: "response-timeout" } };
+  }
+  return { error: new ConnectionError(method, path, code, detail), outcome: { kind: "connection-lost" } };
+}
+
+const UNDICI_TRANSPORT = new Set([
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+]);
+
+/** An OS errno (ECONNRESET), an undici transport code, or an HTTP parser error (HPE_*). */
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== "string") return undefined;
+  if (code === "UND_ERR_SOCKET") {
+    // undici wraps socket errors; the OS code underneath says more.
+    const cause = (err as { cause?: { code?: unknown } }).cause;
+    return typeof cause?.code === "string" && /^E[A-Z]+$/.test(cause.code) ? cause.code : code;
+  }
+  if (UNDICI_TRANSPORT.has(code) || /^E[A-Z]+$/.test(code) || code.startsWith("HPE_")) return code;
+  return undefined;
+}
