@@ -1,0 +1,184 @@
+// Task waiting: outcomes, messages, and how many polls it costs.
+import {
+  CimsClient,
+  closeAllPools,
+  NotFoundError,
+  TaskFailedError,
+  TaskTimeoutError,
+  waitForTasks,
+  type Clock,
+  type Task,
+  type TaskProgress,
+} from "pulumi-cims/provider/client/index";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+/** A clock that advances only when the waiter sleeps: simulates minutes in milliseconds. */
+function fakeClock(): Clock & { elapsed: () => number } {
+  let now = 1_000_000;
+  const start = now;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+    elapsed: () => now - start,
+  };
+}
+
+/** A task that is RUNNING until `finishAt` (clock time), then FINISHED (or ERROR). */
+function simulatedTask(clock: Clock, finishAt: number, end: "FINISHED" | "ERROR" = "FINISHED") {
+  const gets: number[] = [];
+  const getTask = async (id: string): Promise<Task> => {
+    gets.push(clock.now());
+    const done = clock.now() >= finishAt;
+    return {
+      id,
+      state: done ? end : "RUNNING",
+      task_type: "create_subnet",
+      error: done && end === "ERROR" ? "Subnet 10.0.0.0/24 overlaps 10.0.0.0/16" : null,
+      created_resources: done ? { subnets: ["sub-1"] } : null,
+    };
+  };
+  return { gets, getTask };
+}
+
+describe("waitForTasks outcomes", () => {
+  test("an empty task list returns at once without a request", async () => {
+    const getTask = jest.fn();
+    await expect(waitForTasks(getTask, [], { deadline: Date.now() + 1000, timeoutSeconds: 1 })).resolves.toEqual([]);
+    expect(getTask).not.toHaveBeenCalled();
+  });
+
+  test("FINISHED resolves with the task records, in the order of the ids", async () => {
+    const clock = fakeClock();
+    const a = simulatedTask(clock, clock.now() + 2_000);
+    const b = simulatedTask(clock, clock.now() + 500);
+    const getTask = (id: string) => (id === "a" ? a.getTask(id) : b.getTask(id));
+    const tasks = await waitForTasks(getTask, ["a", "b"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock });
+    expect(tasks.map((t) => [t.id, t.state])).toEqual([["a", "FINISHED"], ["b", "FINISHED"]]);
+    expect(tasks[0].created_resources).toEqual({ subnets: ["sub-1"] });
+  });
+
+  test("ERROR throws TaskFailedError with the task id, type and the service's error text", async () => {
+    const clock = fakeClock();
+    const { getTask } = simulatedTask(clock, clock.now() + 1_000, "ERROR");
+    const err = (await waitForTasks(getTask, ["t-err"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock }).catch(
+      (e: unknown) => e,
+    )) as TaskFailedError;
+    expect(err).toBeInstanceOf(TaskFailedError);
+    expect(err.taskId).toBe("t-err");
+    expect(err.message).toBe("task t-err (create_subnet) failed: Subnet 10.0.0.0/24 overlaps 10.0.0.0/16");
+  });
+
+  test("the deadline throws TaskTimeoutError naming each unfinished task and how to raise the limit", async () => {
+    const clock = fakeClock();
+    const slow = simulatedTask(clock, clock.now() + 10 * 60_000);
+    const fast = simulatedTask(clock, clock.now() + 1_000);
+    const getTask = (id: string) => (id === "slow" ? slow.getTask(id) : fast.getTask(id));
+    const err = (await waitForTasks(getTask, ["slow", "fast"], { deadline: clock.now() + 30_000, timeoutSeconds: 30, clock }).catch(
+      (e: unknown) => e,
+    )) as TaskTimeoutError;
+    expect(err).toBeInstanceOf(TaskTimeoutError);
+    expect(err.unfinished).toEqual([{ id: "slow", state: "RUNNING" }]);
+    expect(err.message).toContain("timed out after 30s waiting for task(s) slow (RUNNING)");
+    expect(err.message).toContain("cims:taskTimeoutSeconds");
+    expect(err.message).toContain("`timeouts` input");
+    // A last look happens at the deadline itself.
+    expect(slow.gets.at(-1)).toBe(clock.now());
+  });
+
+  test("NEW, RUNNING and unknown states keep polling; progress reports each change once", async () => {
+    const clock = fakeClock();
+    const states = ["NEW", "NEW", "RUNNING", "QUEUED_ELSEWHERE", "RUNNING", "FINISHED"];
+    let i = 0;
+    const seen: TaskProgress[] = [];
+    await waitForTasks(async (id) => ({ id, state: states[i++] }), ["t"], {
+      deadline: clock.now() + 60_000,
+      timeoutSeconds: 60,
+      clock,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(seen.map((p) => [p.previousState, p.state])).toEqual([
+      [undefined, "NEW"],
+      ["NEW", "RUNNING"],
+      ["RUNNING", "QUEUED_ELSEWHERE"],
+      ["QUEUED_ELSEWHERE", "RUNNING"],
+      ["RUNNING", "FINISHED"],
+    ]);
+  });
+
+  test("a 404 for a just-created task is retried briefly, then reported", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const flaky = async (id: string): Promise<Task> => {
+      calls++;
+      if (calls <= 2) throw new NotFoundError(404, "GET", `/cloud/v1/tasks/${id}`, { message: "Task not found" });
+      return { id, state: "FINISHED" };
+    };
+    await expect(waitForTasks(flaky, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock })).resolves.toHaveLength(1);
+
+    const gone = async (id: string): Promise<Task> => {
+      throw new NotFoundError(404, "GET", `/cloud/v1/tasks/${id}`, { message: "Task not found" });
+    };
+    const err = await waitForTasks(gone, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+  });
+
+  test("one task failing stops the polling of the others", async () => {
+    const clock = fakeClock();
+    const failing = simulatedTask(clock, clock.now() + 1_000, "ERROR");
+    const long = simulatedTask(clock, clock.now() + 600_000);
+    const getTask = (id: string) => (id === "bad" ? failing.getTask(id) : long.getTask(id));
+    await expect(waitForTasks(getTask, ["bad", "long"], { deadline: clock.now() + 900_000, timeoutSeconds: 900, clock })).rejects.toBeInstanceOf(
+      TaskFailedError,
+    );
+    const pollsAfterFailure = long.gets.length;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(long.gets.length).toBe(pollsAfterFailure);
+  });
+});
+
+describe("adaptive polling", () => {
+  test("a 20 s task (simulated clock) costs a dozen polls, seen within one 5 s interval", async () => {
+    const clock = fakeClock();
+    const finishAt = clock.now() + 20_000;
+    const { gets, getTask } = simulatedTask(clock, finishAt);
+    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 1_800_000, timeoutSeconds: 1800, clock, random: () => 0.5 });
+    const lag = gets.at(-1)! - finishAt;
+    // 0.2, 0.5, 0.95, 1.6, 2.6, 4.2, 6.4, 9.8, 14.8, 19.8, 24.8 s: 11 polls, against 20 for fixed 1 s polling.
+    expect(gets).toHaveLength(11);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThanOrEqual(5_000);
+    const intervals = gets.slice(1).map((t, i) => t - gets[i]);
+    expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
+  });
+
+  describe("against a real server", () => {
+    let server: TestServer;
+    afterEach(async () => {
+      await server.close();
+      await closeAllPools();
+    });
+
+    test("a 300 ms task is seen FINISHED within ~0.3 s of finishing, in at most 3 GETs", async () => {
+      const created = Date.now();
+      server = await startTestServer((req) => ({
+        body: { id: req.url.split("/").pop(), state: Date.now() - created >= 300 ? "FINISHED" : "RUNNING", task_type: "t" },
+      }));
+      const client = new CimsClient({
+        apiUrl: new URL(server.url),
+        apiKey: "k",
+        maxRetries: 3,
+        connectTimeoutMs: 1000,
+        requestTimeoutMs: 5000,
+        taskPath: "/cloud/v1/tasks/{task_id}",
+      });
+      const [task] = await client.waitForTasks(["abc"], { deadline: Date.now() + 30_000, timeoutSeconds: 30 });
+      const returnedAfterFinish = Date.now() - (created + 300);
+      expect(task.state).toBe("FINISHED");
+      expect(server.requests.map((r) => r.url)).toEqual(Array(server.requests.length).fill("/cloud/v1/tasks/abc"));
+      expect(server.requests.length).toBeLessThanOrEqual(3);
+      expect(returnedAfterFinish).toBeLessThan(400);
+    });
+  });
+});
