@@ -1,4 +1,5 @@
-// Links node_modules/pulumi-cims to this checkout (npm "prepare" hook).
+// Links node_modules/pulumi-cims to this checkout, and its bin (cims-emulator) into
+// node_modules/.bin so `npx cims-emulator` runs this checkout's build (npm "prepare" hook).
 // Why: serialized dynamic providers require("pulumi-cims/...") at call time, resolved from
 // the program's directory upward, exactly as in a user's project. The demo and the e2e
 // programs run from this repo, so the package must be in its own node_modules. (A
@@ -20,5 +21,12 @@ if (fs.existsSync(modules) && path.basename(path.dirname(root)) !== "node_module
   if (current !== "..") {
     fs.rmSync(link, { recursive: true, force: true });
     fs.symlinkSync("..", link, "dir");
+  }
+  const pkg = require(path.join(root, "package.json"));
+  fs.mkdirSync(path.join(modules, ".bin"), { recursive: true });
+  for (const [name, target] of Object.entries(pkg.bin ?? {})) {
+    const binLink = path.join(modules, ".bin", name);
+    fs.rmSync(binLink, { force: true });
+    fs.symlinkSync(path.join("..", "pulumi-cims", target), binLink);
   }
 }
