@@ -15,6 +15,7 @@ module.exports = {
       moduleNameMapper: {
         "^pulumi-cims$": "<rootDir>/provider/index.ts",
         "^pulumi-cims/testing$": "<rootDir>/provider/testing/index.ts",
+        "^pulumi-cims/emulator$": "<rootDir>/emulator/index.ts",
         "^pulumi-cims/provider/(.*)$": "<rootDir>/provider/$1",
       },
     },

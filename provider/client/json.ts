@@ -18,8 +18,8 @@ export function parseJson(text: string): unknown {
 }
 
 /** Writes wire JSON; bigints are written as exact integers. */
-export function stringifyJson(value: unknown): string {
-  const text = stringify(value);
+export function stringifyJson(value: unknown, space?: number): string {
+  const text = stringify(value, null, space);
   if (text === undefined) throw new TypeError("value cannot be written as JSON");
   return text;
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `cims-emulator`: runs the emulator until SIGINT/SIGTERM. Flags are parsed with
+// node:util parseArgs. Each request is logged as "METHOD PATH STATUS ms" (never the key).
+import { parseArgs } from "node:util";
+import { startEmulator } from "./server";
+
+const USAGE = `Usage: cims-emulator [options]
+
+A strict local emulator of the CIMS API (see the pulumi-cims README).
+
+Options:
+  --port <n>              port to listen on (default 0: a free port, printed at start)
+  --host <addr>           address to bind (default 127.0.0.1)
+  --api-key <key>         the API key to accept (default: $CIMS_API_KEY)
+  --seed <file>           seed data (JSON, collections of API records) loaded at start
+  --state-file <file>     persist every change here and continue from it after a restart
+  --task-duration-ms <n>  how long tasks take from NEW to FINISHED (default 1000)
+  --quiet                 do not log requests
+  -h, --help              show this help
+`;
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: "string", default: "0" },
+        host: { type: "string", default: "127.0.0.1" },
+        "api-key": { type: "string" },
+        seed: { type: "string" },
+        "state-file": { type: "string" },
+        "task-duration-ms": { type: "string", default: "1000" },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    process.stderr.write(`cims-emulator: ${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const apiKey = values["api-key"] ?? process.env.CIMS_API_KEY;
+  const port = Number(values.port);
+  const taskDurationMs = Number(values["task-duration-ms"]);
+  const problems = [
+    !apiKey && "an API key is required: --api-key <key> or CIMS_API_KEY",
+    !(Number.isInteger(port) && port >= 0 && port <= 65535) && `--port must be 0..65535, got ${values.port}`,
+    !(Number.isInteger(taskDurationMs) && taskDurationMs >= 0) && `--task-duration-ms must be an integer >= 0, got ${values["task-duration-ms"]}`,
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    process.stderr.write(`cims-emulator: ${problems.join("; ")}\n`);
+    process.exit(2);
+  }
+  const emulator = await startEmulator({
+    apiKey: apiKey!,
+    port,
+    host: values.host,
+    seed: values.seed,
+    stateFile: values["state-file"],
+    taskDurationMs,
+    log: values.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+  });
+  process.stdout.write(`cims-emulator listening on ${emulator.url}\n`);
+  const stop = (signal: string) => {
+    process.stdout.write(`cims-emulator: ${signal}, stopping\n`);
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`cims-emulator: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+// Fault injection, set through the control API. Request faults make the next N requests
+// matching a method and path answer a status (with optional Retry-After), drop the
+// connection (before or after acting on the request), or answer late. Task faults make the
+// next task started by a matching request end in ERROR, or never finish.
+import { HttpError } from "./errors";
+import type { TaskFault } from "./tasks";
+
+export interface RequestFault {
+  method: string;
+  /** Exact path, or a pattern: `*` matches one segment, a trailing `**` the rest. */
+  path: string;
+  /** How many matching requests it applies to; omitted or null = until cleared. */
+  count?: number | null;
+  /** Applies to a matching request with this probability (0..1]; default 1. */
+  probability?: number;
+  action: "status" | "close" | "close-after" | "delay";
+  status?: number;
+  retryAfter?: string;
+  body?: Record<string, unknown>;
+  delayMs?: number;
+}
+
+export interface TaskFaultRule extends TaskFault {
+  method: string;
+  path: string;
+  count?: number | null;
+}
+
+export function pathMatches(pattern: string, path: string): boolean {
+  const p = pattern.split("/");
+  const s = path.split("/");
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === "**" && i === p.length - 1) return true;
+    if (i >= s.length || (p[i] !== "*" && p[i] !== s[i])) return false;
+  }
+  return p.length === s.length;
+}
+
+function matches(rule: { method: string; path: string }, method: string, path: string): boolean {
+  return (rule.method === "*" || rule.method.toUpperCase() === method) && pathMatches(rule.path, path);
+}
+
+/** Takes one use of the first matching rule, dropping rules that are used up. */
+function take<T extends { method: string; path: string; count?: number | null; probability?: number }>(
+  rules: T[],
+  method: string,
+  path: string,
+  random: () => number,
+): T | undefined {
+  const index = rules.findIndex((r) => matches(r, method, path));
+  if (index < 0) return undefined;
+  const rule = rules[index];
+  if (rule.probability !== undefined && random() >= rule.probability) return undefined;
+  if (typeof rule.count === "number") {
+    rule.count--;
+    if (rule.count <= 0) rules.splice(index, 1);
+  }
+  return rule;
+}
+
+export class Faults {
+  requestFaults: RequestFault[] = [];
+  taskFaults: TaskFaultRule[] = [];
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  addRequestFault(rule: RequestFault): void {
+    const actions = ["status", "close", "close-after", "delay"];
+    if (typeof rule.method !== "string" || typeof rule.path !== "string" || !actions.includes(rule.action)) {
+      throw new HttpError(400, "ValidationError", `a request fault needs method, path and action (one of ${actions.join(", ")})`);
+    }
+    if (rule.action === "status" && !(Number.isInteger(rule.status) && rule.status! >= 100 && rule.status! <= 599)) {
+      throw new HttpError(400, "ValidationError", "a status fault needs an HTTP status (100-599)");
+    }
+    this.requestFaults.push({ ...rule });
+  }
+
+  addTaskFault(rule: TaskFaultRule): void {
+    if (typeof rule.method !== "string" || typeof rule.path !== "string" || (!rule.hang && typeof rule.message !== "string")) {
+      throw new HttpError(400, "ValidationError", "a task fault needs method, path, and a message (ERROR) or hang: true");
+    }
+    this.taskFaults.push({ ...rule });
+  }
+
+  clear(): void {
+    this.requestFaults = [];
+    this.taskFaults = [];
+  }
+
+  forRequest(method: string, path: string): RequestFault | undefined {
+    return take(this.requestFaults, method, path, this.random);
+  }
+
+  forTask(method: string, path: string): TaskFault | undefined {
+    return take(this.taskFaults, method, path, this.random);
+  }
+}

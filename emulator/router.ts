@@ -1,0 +1,112 @@
+// A small method + path router, the context handlers get, and the helpers they share.
+import { HttpError, validationError, type InvalidFields } from "./errors";
+import type { Faults } from "./faults";
+import type { Store } from "./state";
+import type { TaskEngine, TaskPlan } from "./tasks";
+import { isUuid4 } from "./validation";
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  body: unknown;
+  now: number;
+  requestId: string;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export type Handler = (ctx: RequestContext) => Reply;
+
+/** What route handlers work with. */
+export interface Services {
+  store: Store;
+  engine: TaskEngine;
+  faults: Faults;
+}
+
+interface Route {
+  method: string;
+  pattern: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export type Match = { route: Route; params: Record<string, string> } | { methodNotAllowed: string[] } | undefined;
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): void {
+    this.routes.push({ method, pattern, segments: pattern.split("/"), handler });
+  }
+
+  match(method: string, path: string): Match {
+    const parts = path.split("/");
+    const allowed: string[] = [];
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.method === method) return { route, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { methodNotAllowed: allowed } : undefined;
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i].startsWith(":")) {
+      if (parts[i] === "") return undefined;
+      params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+    } else if (pattern[i] !== parts[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/** An integer path parameter (project_id, region_id, policy_id, client_id). */
+export function intParam(ctx: RequestContext, name: string): number {
+  const raw = ctx.params[name];
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw validationError({ [name]: ["A valid integer is required."] });
+  }
+  return Number(raw);
+}
+
+/** A uuid4 path parameter (pool_id, subnet and image ids). */
+export function uuidParam(ctx: RequestContext, name: string): string {
+  const raw = ctx.params[name];
+  if (!isUuid4(raw)) throw validationError({ [name]: ["Must be a valid UUID4."] });
+  return raw;
+}
+
+export function requireValid(fields: InvalidFields): void {
+  if (Object.keys(fields).length > 0) throw validationError(fields);
+}
+
+export function bodyObject(ctx: RequestContext): Record<string, unknown> {
+  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) {
+    throw new HttpError(400, "ValidationError", "Expected a JSON object.", { non_field_errors: ["Expected a JSON object."] });
+  }
+  return ctx.body as Record<string, unknown>;
+}
+
+/** Starts a task for this request (applying any task fault set for it) and answers its id. */
+export function startTask(services: Services, ctx: RequestContext, plan: TaskPlan): Reply {
+  const fault = services.faults.forTask(ctx.method, ctx.path);
+  const task = services.engine.create(plan, ctx.requestId, ctx.path, ctx.now, fault);
+  return { status: 200, body: { tasks: [task.id] } };
+}
+
+/** A record belongs to the project and region in the path, or it is not found. */
+export function inScope(record: Record<string, unknown> | undefined, projectId: number, regionId: number): boolean {
+  return record !== undefined && Number(record.project_id) === projectId && Number(record.region_id) === regionId;
+}

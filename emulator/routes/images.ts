@@ -1,0 +1,106 @@
+// Images: POST bmimages from a volume (spec, asynchronous) and GET/PATCH/DELETE by id
+// (public API reference). The source volume is locked while its image is being made.
+import { randomUUID } from "node:crypto";
+import { apiTimestamp } from "../clock";
+import { locked, notFound } from "../errors";
+import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask, uuidParam } from "../router";
+import type { ApiRecord } from "../state";
+import { validateImageCreate, validateImagePatch } from "../validation";
+import { mergeTags } from "./tags";
+
+const IMAGES = "/cloud/v1/images/:project_id/:region_id/:image_id";
+const PATCHABLE = ["name", "hw_firmware_type", "hw_machine_type", "is_baremetal", "os_type", "ssh_key"] as const;
+
+export function registerImageRoutes(router: Router, services: Services): void {
+  router.add("POST", "/cloud/v1/bmimages/:project_id/:region_id", (ctx) => create(services, ctx));
+  router.add("GET", IMAGES, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", IMAGES, (ctx) => patch(services, ctx));
+  router.add("DELETE", IMAGES, (ctx) => remove(services, ctx));
+}
+
+function create(services: Services, ctx: RequestContext) {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  const body = bodyObject(ctx);
+  requireValid(validateImageCreate(body));
+  const volume = services.store.get("volumes", body.volume_id);
+  if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
+  const busy = services.engine.lockedBy("volumes", body.volume_id);
+  if (busy) throw locked("Volume", body.volume_id, busy.id);
+
+  const id = randomUUID();
+  const now = apiTimestamp(ctx.now);
+  const record: ApiRecord = {
+    id,
+    name: body.name,
+    volume_id: body.volume_id,
+    architecture: body.architecture ?? "x86_64",
+    hw_firmware_type: body.hw_firmware_type ?? null,
+    hw_machine_type: body.hw_machine_type ?? null,
+    is_baremetal: body.is_baremetal ?? false,
+    os_type: body.os_type ?? "linux",
+    source: body.source ?? "volume",
+    ssh_key: body.ssh_key ?? "allow",
+    tags: body.tags ?? {},
+    status: "active",
+    visibility: "private",
+    disk_format: "raw",
+    min_disk: Number(volume!.size ?? 1),
+    size: BigInt(Number(volume!.size ?? 1)) * 1073741824n,
+    project_id: projectId,
+    region_id: regionId,
+    created_at: now,
+    updated_at: now,
+  };
+  return startTask(services, ctx, {
+    taskType: "create_image",
+    projectId,
+    regionId,
+    effects: [{ op: "put", collection: "images", record }],
+    locks: [
+      { collection: "images", id },
+      { collection: "volumes", id: String(body.volume_id) },
+    ],
+    createdResources: { images: [id] },
+  });
+}
+
+function find(services: Services, ctx: RequestContext): ApiRecord {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  const id = uuidParam(ctx, "image_id");
+  const image = services.store.get("images", id);
+  if (!inScope(image, projectId, regionId)) throw notFound("Image", id);
+  return image!;
+}
+
+function unlocked(services: Services, id: string): void {
+  const task = services.engine.lockedBy("images", id);
+  if (task) throw locked("Image", id, task.id);
+}
+
+function patch(services: Services, ctx: RequestContext) {
+  const image = find(services, ctx);
+  const body = bodyObject(ctx);
+  requireValid(validateImagePatch(body));
+  unlocked(services, String(image.id));
+  const updated: ApiRecord = { ...image, updated_at: apiTimestamp(ctx.now) };
+  for (const field of PATCHABLE) if (field in body) updated[field] = body[field];
+  if ("tags" in body) updated.tags = mergeTags(image.tags, body.tags);
+  services.store.put("images", updated);
+  services.store.persist();
+  return { status: 200, body: updated };
+}
+
+function remove(services: Services, ctx: RequestContext) {
+  const image = find(services, ctx);
+  const id = String(image.id);
+  unlocked(services, id);
+  return startTask(services, ctx, {
+    taskType: "delete_image",
+    projectId: Number(image.project_id),
+    regionId: Number(image.region_id),
+    effects: [{ op: "delete", collection: "images", id }],
+    locks: [{ collection: "images", id }],
+  });
+}

@@ -1,0 +1,92 @@
+// Load balancer pools: GET (public API reference) and PATCH (spec, asynchronous). Pools
+// come from the seed; the PATCH result is applied when its task finishes. Members with the
+// same address and port as an existing member are kept as they are (same id, untouched);
+// the others are created anew.
+import { randomUUID } from "node:crypto";
+import { locked, notFound } from "../errors";
+import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask, uuidParam } from "../router";
+import type { ApiRecord } from "../state";
+import { validatePoolPatch } from "../validation";
+
+const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
+const SCALARS = [
+  "name", "lb_algorithm", "protocol", "ca_secret_id", "crl_secret_id", "secret_id",
+  "timeout_client_data", "timeout_member_connect", "timeout_member_data",
+] as const;
+
+export function registerPoolRoutes(router: Router, services: Services): void {
+  router.add("GET", POOL, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", POOL, (ctx) => patch(services, ctx));
+}
+
+function find(services: Services, ctx: RequestContext): ApiRecord {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  const id = uuidParam(ctx, "pool_id");
+  const pool = services.store.get("lbpools", id);
+  if (!inScope(pool, projectId, regionId)) throw notFound("Load balancer pool", id);
+  return pool!;
+}
+
+type Member = Record<string, unknown>;
+
+export function mergeMembers(existing: Member[], requested: Member[]): { members: Member[]; created: string[] } {
+  const created: string[] = [];
+  const members = requested.map((m) => {
+    const kept = existing.find((e) => e.address === m.address && e.protocol_port === m.protocol_port);
+    if (kept) return kept;
+    const id = randomUUID();
+    created.push(id);
+    return {
+      id,
+      address: m.address,
+      protocol_port: m.protocol_port,
+      weight: m.weight ?? 1,
+      subnet_id: m.subnet_id ?? null,
+      operating_status: "NO_MONITOR",
+    };
+  });
+  return { members, created };
+}
+
+function patch(services: Services, ctx: RequestContext) {
+  const pool = find(services, ctx);
+  const body = bodyObject(ctx);
+  requireValid(validatePoolPatch(body));
+  const id = String(pool.id);
+  const busy = services.engine.lockedBy("lbpools", id);
+  if (busy) throw locked("Load balancer pool", id, busy.id);
+
+  const updated: ApiRecord = { ...pool, provisioning_status: "ACTIVE" };
+  for (const field of SCALARS) if (field in body) updated[field] = body[field];
+  let created: string[] = [];
+  if ("members" in body) {
+    const merged = mergeMembers((pool.members ?? []) as Member[], (body.members ?? []) as Member[]);
+    updated.members = merged.members;
+    created = merged.created;
+  }
+  if (body.healthmonitor !== undefined) {
+    const previous = pool.healthmonitor as Record<string, unknown> | null | undefined;
+    updated.healthmonitor = {
+      id: previous?.id ?? randomUUID(),
+      max_retries_down: 3,
+      ...(String((body.healthmonitor as Record<string, unknown>).type).startsWith("HTTP") ? { http_method: "GET", url_path: "/", expected_codes: "200" } : {}),
+      ...(body.healthmonitor as Record<string, unknown>),
+      operating_status: "ONLINE",
+      provisioning_status: "ACTIVE",
+    };
+  }
+  if (body.session_persistence !== undefined) updated.session_persistence = body.session_persistence;
+
+  // While the task runs, the pool shows it is being updated.
+  services.store.put("lbpools", { ...pool, provisioning_status: "PENDING_UPDATE" });
+  return startTask(services, ctx, {
+    taskType: "update_lbpool",
+    projectId: Number(pool.project_id),
+    regionId: Number(pool.region_id),
+    effects: [{ op: "put", collection: "lbpools", record: updated }],
+    rollback: [{ op: "put", collection: "lbpools", record: pool }],
+    locks: [{ collection: "lbpools", id }],
+    createdResources: { members: created },
+  });
+}

@@ -1,0 +1,42 @@
+// Snapshot lifecycle policies: GET (public API reference) and PATCH of name/status (spec,
+// synchronous). Volumes appear in the answer only with need_volumes=true.
+import { apiTimestamp } from "../clock";
+import { notFound } from "../errors";
+import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
+import type { ApiRecord } from "../state";
+import { validatePolicyPatch } from "../validation";
+
+const POLICY = "/cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id";
+
+export function registerPolicyRoutes(router: Router, services: Services): void {
+  router.add("GET", POLICY, (ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }));
+  router.add("PATCH", POLICY, (ctx) => patch(services, ctx));
+}
+
+function find(services: Services, ctx: RequestContext): ApiRecord {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  const id = intParam(ctx, "policy_id");
+  const policy = services.store.get("lifecycle_policies", id);
+  if (!inScope(policy, projectId, regionId)) throw notFound("Lifecycle policy", id);
+  return policy!;
+}
+
+function view(policy: ApiRecord, ctx: RequestContext): ApiRecord {
+  if (ctx.query.get("need_volumes") === "true") return { ...policy, volumes: policy.volumes ?? [] };
+  const { volumes: _hidden, ...rest } = policy;
+  return rest;
+}
+
+function patch(services: Services, ctx: RequestContext) {
+  const policy = find(services, ctx);
+  const body = bodyObject(ctx);
+  requireValid(validatePolicyPatch(body));
+  const updated: ApiRecord = { ...policy };
+  if ("name" in body) updated.name = body.name;
+  if ("status" in body) updated.status = body.status;
+  if ("name" in body || "status" in body) updated.updated_at = apiTimestamp(ctx.now);
+  services.store.put("lifecycle_policies", updated);
+  services.store.persist();
+  return { status: 200, body: view(updated, ctx) };
+}

@@ -1,0 +1,231 @@
+// The emulator's HTTP server: auth, body limits, exact-integer JSON, faults, routing,
+// error bodies in the service's shape, request log and metrics.
+import { randomUUID } from "node:crypto";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { controlRouter } from "./control";
+import { HttpError } from "./errors";
+import { Faults, type RequestFault } from "./faults";
+import { Metrics } from "./metrics";
+import { type Reply, type RequestContext, Router, type Services } from "./router";
+import { registerImageRoutes } from "./routes/images";
+import { registerPoolRoutes } from "./routes/lbpools";
+import { registerPolicyRoutes } from "./routes/policies";
+import { registerQuotaRoutes } from "./routes/quotas";
+import { registerSubnetRoutes } from "./routes/subnets";
+import { registerTaskRoutes } from "./routes/tasks";
+import { parseLossless, readSeedFile, type Seed, Store, stringifyLossless } from "./state";
+import { TaskEngine } from "./tasks";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The one key the emulator accepts: `Authorization: apikey <apiKey>`. */
+  apiKey: string;
+  /** A seed object or the path of a seed JSON file. */
+  seed?: Seed | string;
+  /** Persist every change here (atomically) and continue from it on restart. */
+  stateFile?: string;
+  /** How long tasks take, NEW to FINISHED. Default 1000 ms. */
+  taskDurationMs?: number;
+  /** Receives one line per request (never the key). */
+  log?: (line: string) => void;
+  maxBodyBytes?: number;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  store: Store;
+  engine: TaskEngine;
+  faults: Faults;
+  metrics: Metrics;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+const MAX_LOG_LINES = 5000;
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+const EXCEPTION_BY_STATUS: Record<number, string> = {
+  400: "ValidationError",
+  401: "NotAuthenticated",
+  403: "PermissionDenied",
+  404: "NotFoundError",
+  405: "MethodNotAllowed",
+  408: "RequestTimeout",
+  409: "ConflictError",
+  413: "RequestEntityTooLarge",
+  415: "UnsupportedMediaType",
+  429: "Throttled",
+  500: "InternalServerError",
+  502: "BadGateway",
+  503: "ServiceUnavailable",
+  504: "GatewayTimeout",
+};
+
+export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  if (!options.apiKey) throw new Error("startEmulator: apiKey is required");
+  const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : (options.seed ?? {});
+  const store = new Store(seed, options.stateFile);
+  const engine = new TaskEngine(store, options.taskDurationMs ?? 1000);
+  const faults = new Faults();
+  const metrics = new Metrics();
+  const logs: string[] = [];
+  const services: Services = { store, engine, faults };
+  const api = new Router();
+  for (const register of [registerSubnetRoutes, registerImageRoutes, registerPoolRoutes, registerPolicyRoutes, registerQuotaRoutes, registerTaskRoutes]) {
+    register(api, services);
+  }
+  const control = controlRouter({ store, engine, faults, metrics, logs });
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+
+  const log = (line: string) => {
+    logs.push(line);
+    if (logs.length > MAX_LOG_LINES) logs.splice(0, logs.length - MAX_LOG_LINES);
+    options.log?.(line);
+  };
+
+  const server = http.createServer((req, res) => {
+    const started = Date.now();
+    const requestId = randomUUID();
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const isControl = url.pathname.startsWith("/__emulator/");
+    let routeName = "(unmatched)";
+    const finish = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+      const text = body === undefined ? "" : stringifyLossless(body);
+      res.writeHead(status, { "x-request-id": requestId, ...(text ? { "content-type": "application/json" } : {}), ...headers });
+      res.end(text);
+      if (!isControl) metrics.request(method, routeName, status);
+      log(`${method} ${url.pathname}${url.search} ${status} ${Date.now() - started}ms`);
+    };
+    const fail = (err: HttpError) =>
+      finish(
+        err.status,
+        { exception_class: err.exceptionClass, message: err.message, request_id: requestId, ...(err.invalidFields ? { invalid_fields: err.invalidFields } : {}) },
+        err.headers,
+      );
+
+    void (async () => {
+      try {
+        if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? "")) throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
+        const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
+        if (fault && (await applyFault(fault, req, res, fail))) {
+          log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);
+          return;
+        }
+        if (!isControl) authenticate(req.headers.authorization, options.apiKey);
+        const body = await readBody(req, maxBody);
+        engine.advance(Date.now());
+        const match = (isControl ? control : api).match(method, url.pathname);
+        if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${method} ${url.pathname}.`);
+        if ("methodNotAllowed" in match) {
+          throw new HttpError(405, "MethodNotAllowed", `Method ${method} not allowed here; allowed: ${match.methodNotAllowed.join(", ")}.`, undefined, {
+            allow: match.methodNotAllowed.join(", "),
+          });
+        }
+        routeName = match.route.pattern;
+        const ctx: RequestContext = { method, path: url.pathname, query: url.searchParams, params: match.params, body, now: Date.now(), requestId };
+        const reply: Reply = match.route.handler(ctx);
+        if (fault?.action === "close-after") {
+          // The service acted, but the caller never hears back.
+          log(`${method} ${url.pathname}${url.search} ${reply.status} then connection dropped ${Date.now() - started}ms`);
+          req.socket.destroy();
+          return;
+        }
+        finish(reply.status, reply.body);
+      } catch (err) {
+        if (err instanceof HttpError) return fail(err);
+        log(`${method} ${url.pathname} internal error: ${(err as Error).stack ?? String(err)}`);
+        fail(new HttpError(500, "InternalServerError", "The emulator failed on this request; see its log."));
+      }
+    })();
+  });
+  server.on("connection", () => metrics.connection());
+  // Large bodies are refused by readBody; keep slow clients from holding sockets forever.
+  server.requestTimeout = 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(":") ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    store,
+    engine,
+    faults,
+    metrics,
+    logs,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function authenticate(header: string | undefined, apiKey: string): void {
+  if (header === undefined || header === "") {
+    throw new HttpError(401, "NotAuthenticated", "Authentication credentials were not provided.");
+  }
+  if (header !== `apikey ${apiKey}`) {
+    throw new HttpError(401, "AuthenticationFailed", "Incorrect authentication credentials.");
+  }
+}
+
+/** Applies a request fault; true when the request is fully handled by it. */
+async function applyFault(fault: RequestFault, req: http.IncomingMessage, _res: http.ServerResponse, fail: (e: HttpError) => void): Promise<boolean> {
+  switch (fault.action) {
+    case "close":
+      req.socket.destroy();
+      return true;
+    case "delay":
+      await new Promise((r) => setTimeout(r, fault.delayMs ?? 0));
+      return false;
+    case "close-after":
+      return false;
+    case "status": {
+      const status = fault.status ?? 500;
+      const message = typeof fault.body?.message === "string" ? fault.body.message : `Injected fault: ${status}.`;
+      fail(new HttpError(status, EXCEPTION_BY_STATUS[status] ?? "APIException", message, undefined, fault.retryAfter ? { "retry-after": fault.retryAfter } : {}));
+      return true;
+    }
+  }
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      return reject(new HttpError(413, "RequestEntityTooLarge", `Request body of ${declared} bytes is over the ${limit}-byte limit.`));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("error", reject);
+    req.on("end", () => {
+      if (tooLarge) return reject(new HttpError(413, "RequestEntityTooLarge", `Request body is over the ${limit}-byte limit.`));
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (text.trim() === "") return resolve(undefined);
+      const type = req.headers["content-type"] ?? "";
+      if (!type.toLowerCase().startsWith("application/json")) {
+        return reject(new HttpError(415, "UnsupportedMediaType", `Unsupported media type "${type}" in request; use application/json.`));
+      }
+      try {
+        resolve(parseLossless(text));
+      } catch (err) {
+        reject(new HttpError(400, "ParseError", `JSON parse error - ${(err as Error).message}`));
+      }
+    });
+  });
+}

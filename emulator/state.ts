@@ -1,0 +1,124 @@
+// The emulator's data: records in the API's own snake_case shapes, grouped by collection,
+// plus tasks. Loaded from a seed (or a state file), and, with a state file, written
+// atomically (temp file + rename) after every change so a restart loses nothing.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseJson, stringifyJson } from "../provider/client/json";
+import type { TaskRecord } from "./tasks";
+
+export type ApiRecord = Record<string, unknown>;
+
+export const COLLECTIONS = [
+  "networks",
+  "routers",
+  "volumes",
+  "subnets",
+  "images",
+  "lbpools",
+  "lifecycle_policies",
+  "client_quotas",
+] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+/** The seed file format: each collection a list of records (all optional). */
+export type Seed = Partial<Record<Collection, ApiRecord[]>>;
+
+interface Snapshot {
+  collections: Record<Collection, Record<string, ApiRecord>>;
+  tasks: Record<string, TaskRecord>;
+}
+
+/** Primary key of each collection's records. */
+const KEY: Record<Collection, string> = {
+  networks: "id",
+  routers: "id",
+  volumes: "id",
+  subnets: "id",
+  images: "id",
+  lbpools: "id",
+  lifecycle_policies: "id",
+  client_quotas: "client_id",
+};
+
+/** Integers stay exact on the wire and on disk (quota numbers are int64): the client's codec. */
+export const parseLossless = parseJson;
+export const stringifyLossless = stringifyJson;
+
+export class Store {
+  private data: Snapshot = emptySnapshot();
+
+  constructor(
+    private readonly seed: Seed = {},
+    private readonly stateFile?: string,
+  ) {
+    if (stateFile && fs.existsSync(stateFile)) {
+      this.data = parseLossless(fs.readFileSync(stateFile, "utf8")) as Snapshot;
+      for (const c of COLLECTIONS) this.data.collections[c] ??= {};
+    } else {
+      this.loadSeed(seed);
+    }
+  }
+
+  /** Back to the seed the emulator started with. */
+  reset(): void {
+    this.data = emptySnapshot();
+    this.loadSeed(this.seed);
+  }
+
+  /** Adds (or replaces by key) the records of a seed. */
+  loadSeed(seed: Seed): void {
+    for (const [name, records] of Object.entries(seed)) {
+      if (!(COLLECTIONS as readonly string[]).includes(name)) throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
+      if (!Array.isArray(records)) throw new Error(`seed collection "${name}" must be a list of records`);
+      for (const record of records) this.put(name as Collection, record);
+    }
+    this.persist();
+  }
+
+  get(collection: Collection, id: unknown): ApiRecord | undefined {
+    return this.data.collections[collection][String(id)];
+  }
+
+  list(collection: Collection): ApiRecord[] {
+    return Object.values(this.data.collections[collection]);
+  }
+
+  put(collection: Collection, record: ApiRecord): void {
+    const id = record[KEY[collection]];
+    if (id === undefined || id === null) throw new Error(`${collection} record without "${KEY[collection]}"`);
+    this.data.collections[collection][String(id)] = record;
+  }
+
+  delete(collection: Collection, id: unknown): void {
+    delete this.data.collections[collection][String(id)];
+  }
+
+  get tasks(): Record<string, TaskRecord> {
+    return this.data.tasks;
+  }
+
+  /** Everything, for the control API's inspect endpoint. */
+  dump(): { collections: Snapshot["collections"]; tasks: TaskRecord[] } {
+    return { collections: this.data.collections, tasks: Object.values(this.data.tasks) };
+  }
+
+  /** Writes the state file atomically, if there is one. */
+  persist(): void {
+    if (!this.stateFile) return;
+    const tmp = path.join(path.dirname(this.stateFile), `.${path.basename(this.stateFile)}.${process.pid}.tmp`);
+    fs.writeFileSync(tmp, stringifyLossless(this.data, 1));
+    fs.renameSync(tmp, this.stateFile);
+  }
+}
+
+function emptySnapshot(): Snapshot {
+  const collections = {} as Snapshot["collections"];
+  for (const c of COLLECTIONS) collections[c] = {};
+  return { collections, tasks: {} };
+}
+
+export function readSeedFile(file: string): Seed {
+  const seed = parseLossless(fs.readFileSync(file, "utf8"));
+  if (typeof seed !== "object" || seed === null || Array.isArray(seed)) throw new Error(`${file}: a seed must be a JSON object of collections`);
+  return seed as Seed;
+}

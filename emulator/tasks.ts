@@ -1,0 +1,200 @@
+// The task engine. A task goes NEW -> RUNNING -> FINISHED (or ERROR) on a schedule fixed
+// when it is created; its effect on the data (insert, replace, delete a record) is applied
+// when it finishes. Time is evaluated lazily on every request, so there are no timers to
+// leak and a restarted emulator simply carries on. While a task runs it locks the records
+// it touches: other mutating calls on them get 409.
+import { randomUUID } from "node:crypto";
+import { apiTimestamp } from "./clock";
+import type { ApiRecord, Collection, Store } from "./state";
+
+/** Every kind the API reports in created_resources; unused kinds are empty lists. */
+const RESOURCE_KINDS = [
+  "ai_clusters", "ai_instances", "caas_containers", "ddos_profiles", "faas_functions", "faas_namespaces",
+  "file_shares", "floatingips", "healthmonitors", "heat", "images", "inference_instances", "instances",
+  "k8s_clusters", "k8s_pools", "l7polices", "l7rules", "laas_topic", "listeners", "loadbalancers", "members",
+  "networks", "pools", "ports", "postgresql_clusters", "projects", "registry_registries", "registry_users",
+  "routers", "secrets", "servergroups", "snapshots", "subnets", "volumes",
+] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+export type Effect =
+  | { op: "put"; collection: Collection; record: ApiRecord }
+  | { op: "delete"; collection: Collection; id: string };
+
+export interface TaskPlan {
+  taskType: string;
+  projectId?: number;
+  regionId?: number;
+  /** Applied in order when the task finishes successfully. */
+  effects: Effect[];
+  /** Applied if the task ends in ERROR (e.g. put back a record marked PENDING_UPDATE). */
+  rollback?: Effect[];
+  /** Records locked while the task runs. */
+  locks: Array<{ collection: Collection; id: string }>;
+  createdResources?: Partial<Record<ResourceKind, string[]>>;
+  /** Decided up front (e.g. an overlapping CIDR): the task will end in ERROR with this text. */
+  failWith?: string;
+}
+
+/** What the API returns, plus our bookkeeping under `_emulator` (never sent). */
+export interface TaskRecord {
+  id: string;
+  state: "NEW" | "RUNNING" | "FINISHED" | "ERROR";
+  task_type: string;
+  user_id: number;
+  client_id: number;
+  project_id: number | null;
+  region_id: number | null;
+  request_id: string;
+  created_on: string;
+  updated_on: string | null;
+  finished_on: string | null;
+  created_resources: Record<ResourceKind, string[]> | null;
+  error: string | null;
+  data: null;
+  _emulator: {
+    createdAt: number;
+    runningAt: number;
+    finishAt: number;
+    hang: boolean;
+    failWith?: string;
+    effects: Effect[];
+    rollback: Effect[];
+    locks: Array<{ collection: Collection; id: string }>;
+    createdResources: Partial<Record<ResourceKind, string[]>>;
+    gets: number;
+    firstSeenFinishedAt?: number;
+    path: string;
+  };
+}
+
+export interface TaskFault {
+  message?: string;
+  hang?: boolean;
+}
+
+export class TaskEngine {
+  constructor(
+    private readonly store: Store,
+    public durationMs: number,
+  ) {}
+
+  create(plan: TaskPlan, requestId: string, path: string, now: number, fault?: TaskFault): TaskRecord {
+    const duration = this.durationMs;
+    const task: TaskRecord = {
+      id: randomUUID(),
+      state: "NEW",
+      task_type: plan.taskType,
+      user_id: 1,
+      client_id: 1,
+      project_id: plan.projectId ?? null,
+      region_id: plan.regionId ?? null,
+      request_id: requestId,
+      created_on: apiTimestamp(now),
+      updated_on: null,
+      finished_on: null,
+      created_resources: null,
+      error: null,
+      data: null,
+      _emulator: {
+        createdAt: now,
+        runningAt: now + Math.min(200, Math.floor(duration / 5)),
+        finishAt: now + duration,
+        hang: fault?.hang ?? false,
+        failWith: fault?.message ?? plan.failWith,
+        effects: plan.effects,
+        rollback: plan.rollback ?? [],
+        locks: plan.locks,
+        createdResources: plan.createdResources ?? {},
+        gets: 0,
+        path,
+      },
+    };
+    this.store.tasks[task.id] = task;
+    this.store.persist();
+    return task;
+  }
+
+  /** Moves every task along to where it should be at `now`; applies effects of finished ones. */
+  advance(now: number): void {
+    let changed = false;
+    for (const task of Object.values(this.store.tasks)) {
+      if (task.state === "FINISHED" || task.state === "ERROR") continue;
+      const e = task._emulator;
+      if (!e.hang && now >= e.finishAt) {
+        this.finish(task, e.finishAt);
+        changed = true;
+      } else if (task.state === "NEW" && now >= e.runningAt) {
+        task.state = "RUNNING";
+        task.updated_on = apiTimestamp(e.runningAt);
+        task.created_resources = emptyResources();
+        changed = true;
+      }
+    }
+    if (changed) this.store.persist();
+  }
+
+  private finish(task: TaskRecord, at: number): void {
+    const e = task._emulator;
+    task.updated_on = apiTimestamp(at);
+    task.finished_on = apiTimestamp(at);
+    task.created_resources = emptyResources();
+    if (e.failWith !== undefined) {
+      this.apply(e.rollback);
+      task.state = "ERROR";
+      task.error = e.failWith;
+      return;
+    }
+    this.apply(e.effects);
+    Object.assign(task.created_resources, e.createdResources);
+    task.state = "FINISHED";
+  }
+
+  private apply(effects: Effect[]): void {
+    for (const effect of effects) {
+      if (effect.op === "put") this.store.put(effect.collection, effect.record);
+      else this.store.delete(effect.collection, effect.id);
+    }
+  }
+
+  /** The running task holding a lock on this record, if any. */
+  lockedBy(collection: Collection, id: unknown): TaskRecord | undefined {
+    return Object.values(this.store.tasks).find(
+      (t) => (t.state === "NEW" || t.state === "RUNNING") && t._emulator.locks.some((l) => l.collection === collection && l.id === String(id)),
+    );
+  }
+
+  /** The task as the API shows it; counts the GET for the metrics. */
+  view(task: TaskRecord, now: number): Omit<TaskRecord, "_emulator"> {
+    const { _emulator, ...visible } = task;
+    _emulator.gets++;
+    if (task.state === "FINISHED" && _emulator.firstSeenFinishedAt === undefined) {
+      _emulator.firstSeenFinishedAt = now;
+      this.store.persist();
+    }
+    return visible;
+  }
+
+  /** Per task: when it finished, when a GET first saw it finished, and how many GETs it took. */
+  metrics(): Array<{ id: string; task_type: string; state: string; path: string; duration_ms: number; gets: number; finished_at?: number; first_seen_finished_at?: number; lag_ms?: number }> {
+    return Object.values(this.store.tasks).map((t) => {
+      const e = t._emulator;
+      const finished = t.state === "FINISHED" || t.state === "ERROR";
+      return {
+        id: t.id,
+        task_type: t.task_type,
+        state: t.state,
+        path: e.path,
+        duration_ms: e.finishAt - e.createdAt,
+        gets: e.gets,
+        finished_at: finished ? e.finishAt : undefined,
+        first_seen_finished_at: e.firstSeenFinishedAt,
+        lag_ms: e.firstSeenFinishedAt !== undefined ? e.firstSeenFinishedAt - e.finishAt : undefined,
+      };
+    });
+  }
+}
+
+function emptyResources(): Record<ResourceKind, string[]> {
+  return Object.fromEntries(RESOURCE_KINDS.map((k) => [k, []])) as unknown as Record<ResourceKind, string[]>;
+}
