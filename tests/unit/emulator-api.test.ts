@@ -1,0 +1,353 @@
+// cims-emulator from the outside, over real HTTP: endpoints, auth, strictness, tasks,
+// locks, the member-keeping rule, faults, persistence, exact integers, limits, metrics.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
+import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
+
+const KEY = "emu-test-key-31c9";
+const SEED = path.resolve(__dirname, "../../examples/emulator-seed.json");
+const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
+const ROUTER = "5e2a8f1d-3c4b-4a6e-9d7f-1b2c3d4e5f60";
+const VOLUME = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+const POOL = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
+const KEPT_MEMBER = "7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e";
+const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+
+let emu: RunningEmulator;
+
+interface Answer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions walk arbitrary JSON
+  text: string;
+  headers: Headers;
+}
+
+async function call(method: string, p: string, body?: unknown, opts: { key?: string | null; raw?: string; type?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (opts.key !== null) headers.authorization = `apikey ${opts.key ?? KEY}`;
+  const payload = opts.raw ?? (body === undefined ? undefined : stringifyJson(body));
+  if (payload !== undefined) headers["content-type"] = opts.type ?? "application/json";
+  const res = await fetch(`${emu.url}${p}`, { method, headers, body: payload });
+  const text = await res.text();
+  return { status: res.status, body: text ? parseJson(text) : undefined, text, headers: res.headers };
+}
+
+async function waitTask(id: string): Promise<Answer["body"]> {
+  for (;;) {
+    const { body } = await call("GET", `/cloud/v1/tasks/${id}`);
+    if (body.state === "FINISHED" || body.state === "ERROR") return body;
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+async function createSubnet(extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, ...extra });
+  expect(res.status).toBe(200);
+  const task = await waitTask(res.body.tasks[0]);
+  expect(task.state).toBe("FINISHED");
+  return task.created_resources.subnets[0];
+}
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: KEY, seed: SEED, taskDurationMs: 250 });
+});
+afterEach(async () => {
+  await emu.close();
+});
+
+describe("auth and routing", () => {
+  test("no Authorization header: 401 with the service's error body", async () => {
+    const res = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`, undefined, { key: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ exception_class: "NotAuthenticated", message: "Authentication credentials were not provided.", request_id: expect.any(String) });
+  });
+
+  test.each([["apikey wrong"], [`Bearer ${KEY}`], [`apikey  ${KEY}`], [`APIKEY ${KEY}`]])("Authorization %j: 401", async (header) => {
+    const res = await fetch(`${emu.url}/cloud/v1/lbpools/1/1/${POOL}`, { headers: { authorization: header } });
+    expect(res.status).toBe(401);
+  });
+
+  test("unknown endpoints are 404, wrong methods 405", async () => {
+    expect((await call("GET", "/cloud/v1/nothing")).body.exception_class).toBe("NotFoundError");
+    const res = await call("POST", `/cloud/v1/lbpools/1/1/${POOL}`, {});
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("PATCH");
+  });
+
+  test("integer path ids are enforced", async () => {
+    const res = await call("POST", "/cloud/v1/subnets/one/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET });
+    expect(res.status).toBe(400);
+    expect(res.body.invalid_fields).toEqual({ project_id: ["A valid integer is required."] });
+  });
+});
+
+describe("subnets", () => {
+  test("create -> task NEW/RUNNING/FINISHED -> GET, with the backend's defaults", async () => {
+    const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "app", cidr: "10.1.0.0/24", network_id: NET, tags: { env: "dev" } });
+    const taskId = res.body.tasks[0];
+    const first = await call("GET", `/cloud/v1/tasks/${taskId}`);
+    expect(first.body.state).toBe("NEW");
+    expect(first.body.created_resources).toBeNull();
+    expect(first.body.created_on).toMatch(TS);
+    const task = await waitTask(taskId);
+    expect(task).toMatchObject({ state: "FINISHED", task_type: "create_subnet", error: null });
+    expect(task.finished_on).toMatch(TS);
+    expect(task.created_resources.images).toEqual([]);
+    const id = task.created_resources.subnets[0];
+    const subnet = (await call("GET", `/cloud/v1/subnets/1/1/${id}`)).body;
+    expect(subnet).toMatchObject({
+      id, name: "app", cidr: "10.1.0.0/24", network_id: NET, ip_version: 4, enable_dhcp: true,
+      connect_to_network_router: true, gateway_ip: "10.1.0.1", dns_nameservers: [], host_routes: [],
+      tags: { env: "dev" }, total_ips: 254, available_ips: 253, project_id: 1, region_id: 1,
+    });
+    expect((await call("GET", `/v1/tasks/${taskId}`)).body.id).toBe(taskId);
+  });
+
+  test("gateway_ip null is kept as null (with connect_to_network_router false); enable_dhcp false is kept", async () => {
+    const id = await createSubnet({ gateway_ip: null, connect_to_network_router: false, enable_dhcp: false });
+    const subnet = (await call("GET", `/cloud/v1/subnets/1/1/${id}`)).body;
+    expect(subnet.gateway_ip).toBeNull();
+    expect(subnet.enable_dhcp).toBe(false);
+  });
+
+  test("a camelCase field is rejected, not ignored", async () => {
+    const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", networkId: NET });
+    expect(res.status).toBe(400);
+    expect(res.body.exception_class).toBe("ValidationError");
+    expect(Object.keys(res.body.invalid_fields)).toEqual(expect.arrayContaining(["networkId", "network_id"]));
+  });
+
+  test("unknown network or router: 404; another project: 404", async () => {
+    expect((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: "11111111-1111-4111-8111-111111111111" })).status).toBe(404);
+    expect((await call("POST", "/cloud/v1/subnets/2/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).status).toBe(404);
+    const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, router_id_to_connect: "22222222-2222-4222-8222-222222222222" });
+    expect(res.body.message).toContain("Router");
+    expect((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, router_id_to_connect: ROUTER })).status).toBe(200);
+  });
+
+  test("an overlapping CIDR ends the task in ERROR with the reason", async () => {
+    await createSubnet();
+    const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "dup", cidr: "10.1.0.128/25", network_id: NET });
+    const task = await waitTask(res.body.tasks[0]);
+    expect(task.state).toBe("ERROR");
+    expect(task.error).toContain("overlaps with another subnet");
+  });
+
+  test("PATCH updates in place (tags merge, null removes); other fields cannot change", async () => {
+    const id = await createSubnet({ tags: { a: "1", b: "2" } });
+    const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed", enable_dhcp: false, tags: { b: null, c: "3" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "renamed", enable_dhcp: false, tags: { a: "1", c: "3" } });
+    expect((await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { cidr: "10.9.0.0/24" })).status).toBe(400);
+  });
+
+  test("DELETE returns a task; a second mutation while it runs is 409; then the subnet is gone", async () => {
+    const id = await createSubnet();
+    const del = await call("DELETE", `/cloud/v1/subnets/1/1/${id}`);
+    const again = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "x" });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain(`locked by running task ${del.body.tasks[0]}`);
+    await waitTask(del.body.tasks[0]);
+    expect((await call("GET", `/cloud/v1/subnets/1/1/${id}`)).status).toBe(404);
+  });
+});
+
+describe("images", () => {
+  test("from a seeded volume, with defaults; the volume is locked meanwhile; PATCH and DELETE", async () => {
+    const res = await call("POST", "/cloud/v1/bmimages/1/1", { name: "golden", volume_id: VOLUME, is_baremetal: true });
+    expect((await call("POST", "/cloud/v1/bmimages/1/1", { name: "golden-2", volume_id: VOLUME })).status).toBe(409);
+    const task = await waitTask(res.body.tasks[0]);
+    const id = task.created_resources.images[0];
+    const image = (await call("GET", `/cloud/v1/images/1/1/${id}`)).body;
+    expect(image).toMatchObject({ name: "golden", volume_id: VOLUME, architecture: "x86_64", os_type: "linux", ssh_key: "allow", source: "volume", is_baremetal: true, hw_firmware_type: null });
+    expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { ssh_key: "deny", tags: { t: "v" } })).body).toMatchObject({ ssh_key: "deny", tags: { t: "v" } });
+    expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { architecture: "aarch64" })).status).toBe(400);
+    await waitTask((await call("DELETE", `/cloud/v1/images/1/1/${id}`)).body.tasks[0]);
+    expect((await call("GET", `/cloud/v1/images/1/1/${id}`)).status).toBe(404);
+  });
+
+  test("an unknown volume is 404; a bad enum is 400 naming the field", async () => {
+    expect((await call("POST", "/cloud/v1/bmimages/1/1", { name: "x", volume_id: "33333333-3333-4333-8333-333333333333" })).status).toBe(404);
+    const res = await call("POST", "/cloud/v1/bmimages/1/1", { name: "x", volume_id: VOLUME, os_type: "macos" });
+    expect(Object.keys(res.body.invalid_fields)).toEqual(["os_type"]);
+  });
+});
+
+describe("load balancer pools", () => {
+  test("members with the same address and port are kept (same id, untouched); others are created", async () => {
+    const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
+      members: [
+        { address: "10.0.0.10", protocol_port: 8080, weight: 50 },
+        { address: "10.0.0.11", protocol_port: 8080, weight: 2 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.provisioning_status).toBe("PENDING_UPDATE");
+    expect((await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { name: "x" })).status).toBe(409);
+    const task = await waitTask(res.body.tasks[0]);
+    const pool = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body;
+    expect(pool.provisioning_status).toBe("ACTIVE");
+    expect(pool.members[0]).toEqual({ id: KEPT_MEMBER, address: "10.0.0.10", protocol_port: 8080, weight: 1, subnet_id: null, operating_status: "NO_MONITOR" });
+    expect(pool.members[1]).toMatchObject({ address: "10.0.0.11", protocol_port: 8080, weight: 2, operating_status: "NO_MONITOR" });
+    expect(task.created_resources.members).toEqual([pool.members[1].id]);
+  });
+
+  test("members: null empties the pool; a health monitor and timeouts are set", async () => {
+    const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
+      members: null,
+      healthmonitor: { type: "HTTP", delay: 10, timeout: 5, max_retries: 3 },
+      timeout_client_data: 0,
+      timeout_member_data: 86400000,
+    });
+    await waitTask(res.body.tasks[0]);
+    const pool = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body;
+    expect(pool.members).toEqual([]);
+    expect(pool.healthmonitor).toMatchObject({ type: "HTTP", delay: 10, timeout: 5, max_retries: 3 });
+    expect(pool.timeout_client_data).toBe(0);
+    expect(pool.timeout_member_data).toBe(86400000);
+  });
+
+  test("out-of-range timeouts and malformed pool ids are rejected", async () => {
+    const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { timeout_member_connect: 86400001 });
+    expect(Object.keys(res.body.invalid_fields)).toEqual(["timeout_member_connect"]);
+    expect((await call("GET", "/cloud/v1/lbpools/1/1/not-a-uuid")).status).toBe(400);
+    expect((await call("GET", "/cloud/v1/lbpools/1/1/44444444-4444-4444-8444-444444444444")).status).toBe(404);
+  });
+});
+
+describe("lifecycle policies", () => {
+  test("PATCH status and name; volumes only with need_volumes=true", async () => {
+    const res = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { status: "paused", name: "nightly" });
+    expect(res.body).toMatchObject({ id: 101, status: "paused", name: "nightly", action: "volume_snapshot", user_id: 7, project_id: 1, region_id: 1 });
+    expect(res.body.schedules[0].resource_name_template).toContain("{volume_id}");
+    expect(res.body).not.toHaveProperty("volumes");
+    const withVolumes = await call("GET", "/cloud/v1/lifecycle_policy/1/1/101?need_volumes=true");
+    expect(withVolumes.body.volumes).toEqual([{ volume_id: VOLUME, volume_name: "golden-root" }]);
+    expect((await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { status: "stopped" })).status).toBe(400);
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/999")).status).toBe(404);
+  });
+});
+
+describe("quota notification threshold", () => {
+  test("PUT keeps int64 quota numbers digit for digit; GET; DELETE resets to 80", async () => {
+    const message = { global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 9223372036854775806n } }, regional_quotas: [] };
+    const res = await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", { threshold: 75, last_message: message });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('"limit":9223372036854775807,"usage":9223372036854775806');
+    expect(res.body).toMatchObject({ client_id: 1, threshold: 75, last_sending: "2026-05-23T05:07:31" });
+    expect((await call("GET", "/cloud/v2/client_quotas/1/notification_threshold")).text).toContain("9223372036854775806");
+    expect((await call("DELETE", "/cloud/v2/client_quotas/1/notification_threshold")).status).toBe(204);
+    expect((await call("GET", "/cloud/v2/client_quotas/1/notification_threshold")).body.threshold).toBe(80);
+  });
+
+  test("PUT is an upsert; thresholds outside 60..100 or fractional are refused", async () => {
+    expect((await call("GET", "/cloud/v2/client_quotas/77/notification_threshold")).status).toBe(404);
+    const created = await call("PUT", "/cloud/v2/client_quotas/77/notification_threshold", { threshold: 60 });
+    expect(created.body).toEqual({ client_id: 77, threshold: 60, last_message: { global_quotas: {}, regional_quotas: [] }, last_sending: null });
+    for (const threshold of [59, 101, 75.5, "80"]) {
+      const res = await call("PUT", "/cloud/v2/client_quotas/77/notification_threshold", { threshold });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.invalid_fields)).toEqual(["threshold"]);
+    }
+  });
+});
+
+describe("bodies the server must survive", () => {
+  test("malformed JSON: 400 ParseError; oversized: 413; wrong media type: 415; the server stays up", async () => {
+    const bad = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: '{"name": "x",' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.exception_class).toBe("ParseError");
+    const huge = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }) });
+    expect(huge.status).toBe(413);
+    const form = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: "name=x", type: "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
+  });
+});
+
+describe("control API: faults, task duration, metrics, logs", () => {
+  const control = (method: string, p: string, body?: unknown) => call(method, `/__emulator/${p}`, body, { key: null });
+
+  test("status faults with Retry-After apply to the next N matching requests only", async () => {
+    await control("POST", "faults", { method: "GET", path: "/cloud/v1/lbpools/1/1/*", count: 2, action: "status", status: 503, retryAfter: "2" });
+    const first = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`);
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("2");
+    expect(first.body.exception_class).toBe("ServiceUnavailable");
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).status).toBe(503);
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).status).toBe(200);
+  });
+
+  test("close drops the connection; close-after acts first; delay answers late", async () => {
+    await control("POST", "faults", { method: "GET", path: "/cloud/v1/tasks/**", count: 1, action: "close" });
+    await expect(call("GET", "/cloud/v1/tasks/x")).rejects.toThrow();
+    await control("POST", "faults", { method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "close-after" });
+    await expect(call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { name: "acted" })).rejects.toThrow();
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).body.name).toBe("acted");
+    await control("POST", "faults", { method: "GET", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "delay", delayMs: 300 });
+    const started = Date.now();
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  test("task faults: the next task for a path ends in ERROR with the message, or never finishes", async () => {
+    await control("POST", "task-faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, message: "No more IPs in the pool" });
+    const failed = await waitTask((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0]);
+    expect(failed).toMatchObject({ state: "ERROR", error: "No more IPs in the pool" });
+    await control("POST", "task-faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, hang: true });
+    const hung = (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0];
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await call("GET", `/cloud/v1/tasks/${hung}`)).body.state).toBe("RUNNING");
+  });
+
+  test("task duration is adjustable; metrics count requests by route, connections, GETs per task and lag", async () => {
+    expect((await control("PUT", "task-duration", { ms: 50 })).status).toBe(204);
+    const id = (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0];
+    await waitTask(id);
+    const metrics = (await control("GET", "metrics")).body;
+    expect(metrics.requests["POST /cloud/v1/subnets/:project_id/:region_id 200"]).toBe(1);
+    expect(metrics.requests["GET /cloud/v1/tasks/:task_id 200"]).toBeGreaterThanOrEqual(1);
+    expect(metrics.connections).toBeGreaterThanOrEqual(1);
+    const task = metrics.tasks.find((t: { id: string }) => t.id === id);
+    expect(task.duration_ms).toBe(50);
+    expect(task.gets).toBeGreaterThanOrEqual(1);
+    expect(task.lag_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  test("reset returns to the seed; the request log has method, path, status, ms and never the key", async () => {
+    await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { name: "changed" });
+    expect((await control("POST", "reset")).status).toBe(204);
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).body.name).toBe("nightly-snapshots");
+    const logs = (await control("GET", "logs")).body.lines as string[];
+    expect(logs.at(-1)).toMatch(/^GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 200 \d+ms$/);
+    expect(logs.join("\n")).not.toContain(KEY);
+    const state = (await control("GET", "state")).body;
+    expect(Object.keys(state.collections.lbpools)).toContain(POOL);
+  });
+});
+
+describe("persistence", () => {
+  test("with a state file, a restarted emulator continues where it stopped, including running tasks", async () => {
+    await emu.close();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cims-emu-state-"));
+    const stateFile = path.join(dir, "state.json");
+    try {
+      emu = await startEmulator({ apiKey: KEY, seed: SEED, stateFile, taskDurationMs: 400 });
+      const id = await createSubnet();
+      await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", { threshold: 91 });
+      const pending = (await call("DELETE", `/cloud/v1/subnets/1/1/${id}`)).body.tasks[0];
+      await emu.close();
+
+      emu = await startEmulator({ apiKey: KEY, seed: {}, stateFile, taskDurationMs: 400 });
+      expect((await call("GET", "/cloud/v2/client_quotas/1/notification_threshold")).body.threshold).toBe(91);
+      expect((await waitTask(pending)).state).toBe("FINISHED");
+      expect((await call("GET", `/cloud/v1/subnets/1/1/${id}`)).status).toBe(404);
+      expect(fs.readFileSync(stateFile, "utf8")).toContain("9223372036854775807");
+      expect(fs.readdirSync(dir)).toEqual(["state.json"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

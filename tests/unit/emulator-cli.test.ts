@@ -1,0 +1,48 @@
+// The cims-emulator command: help, flag errors, start-up line, request log, clean stop.
+import { spawn, spawnSync } from "node:child_process";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const CLI = [path.join(ROOT, "node_modules/ts-node/dist/bin.js"), "--transpile-only", path.join(ROOT, "emulator/cli.ts")];
+const KEY = "cli-key-9d2f";
+
+test("--help prints the flags", () => {
+  const res = spawnSync("node", [...CLI, "--help"], { encoding: "utf8" });
+  expect(res.status).toBe(0);
+  for (const flag of ["--port", "--host", "--api-key", "--seed", "--state-file", "--task-duration-ms"]) expect(res.stdout).toContain(flag);
+});
+
+test("an unknown flag or a missing key is a usage error", () => {
+  const unknown = spawnSync("node", [...CLI, "--bogus"], { encoding: "utf8", env: { ...process.env, CIMS_API_KEY: KEY } });
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toContain("--bogus");
+  const noKey = spawnSync("node", [...CLI], { encoding: "utf8", env: { PATH: process.env.PATH } });
+  expect(noKey.status).toBe(2);
+  expect(noKey.stderr).toContain("--api-key");
+});
+
+test("prints its URL, logs requests without the key, and stops on SIGTERM", async () => {
+  const child = spawn("node", [...CLI, "--api-key", KEY, "--seed", path.join(ROOT, "examples/emulator-seed.json")], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
+    child.stdout.on("data", () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  const res = await fetch(`${url}/cloud/v1/lifecycle_policy/1/1/101`, { headers: { authorization: `apikey ${KEY}` } });
+  expect(res.status).toBe(200);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+  expect(code).toBe(0);
+  expect(out).toMatch(/GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 200 \d+ms/);
+  expect(out).toContain("SIGTERM, stopping");
+  expect(out).not.toContain(KEY);
+}, 30_000);
