@@ -1,4 +1,3 @@
-// Public entry point of `pulumi-cims`. The CIMS resources (Subnet, BaremetalImage,
-// LbPoolSettings, SnapshotPolicyState, QuotaThreshold) are exported from here as they land;
-// the test-only Echo resource is at `pulumi-cims/testing`.
-export {};
+// Public entry point of `pulumi-cims`: the CIMS resources. The emulator is at
+// `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.
+export { Subnet, type SubnetArgs, type HostRoute, type Timeouts } from "./resources/subnet";

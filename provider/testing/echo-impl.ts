@@ -41,3 +41,6 @@ export async function read(id: string, props: EchoOutputs): Promise<pulumi.dynam
 export async function remove(): Promise<void> {
   // Nothing exists outside Pulumi's state.
 }
+
+/** What the shim installs (see provider/resources/shim.ts). */
+export const echoMethods = { check, diff, create, update, read, delete: remove };

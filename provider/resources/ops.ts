@@ -1,0 +1,95 @@
+// What every resource operation shares: calling an asynchronous API operation and waiting
+// for its tasks, reading created ids, errors that name the resource and speak camelCase,
+// and the partial-creation error Pulumi turns into "created but failed to initialise".
+import { BadRequestError, CimsError, formatInvalidFields } from "../client/errors";
+import type { RequestOptions } from "../client/http";
+import type { Task } from "../client/tasks";
+import { apiClient, deadlineFor, type Operation, progress } from "./runtime";
+
+export interface TaskOutcome {
+  taskIds: string[];
+  tasks: Task[];
+}
+
+/** Calls an operation answering {tasks: [...]} and waits for every task to finish. */
+export async function callAndWait(
+  method: string,
+  path: string,
+  what: string,
+  op: Operation,
+  props: { timeouts?: Partial<Record<Operation, number>> },
+  opts: RequestOptions = {},
+): Promise<TaskOutcome> {
+  const { deadline, timeoutSeconds } = deadlineFor(op, props);
+  const client = apiClient();
+  const answer = await client.request<{ tasks?: unknown }>(method, path, { ...opts, deadline });
+  const taskIds = Array.isArray(answer?.tasks) ? answer.tasks.map(String) : [];
+  const tasks = await client.waitForTasks(taskIds, { deadline, timeoutSeconds, onProgress: progress(what) });
+  return { taskIds, tasks };
+}
+
+/** The id of what a finished task created (`created_resources.<kind>[0]`). */
+export function createdId(outcome: TaskOutcome, kind: string, what: string): string {
+  for (const task of outcome.tasks) {
+    const ids = task.created_resources?.[kind];
+    if (Array.isArray(ids) && ids.length > 0) return String(ids[0]);
+  }
+  throw new CimsError(
+    `${what}: the task(s) ${outcome.taskIds.join(", ") || "(none)"} finished but reported no created ${kind}; ` +
+      "nothing was recorded in the stack. Check the service for the resource before running `pulumi up` again.",
+  );
+}
+
+/** snake_case field paths from the service, as the camelCase names users wrote. */
+export function camelPath(path: string): string {
+  return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Prefixes errors with the resource; a 400's invalid fields are shown in camelCase. */
+export async function withContext<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BadRequestError && err.invalidFields) {
+      const camel = Object.fromEntries(Object.entries(err.invalidFields).map(([k, v]) => [camelPath(k), v]));
+      err.message = `${what}: the service rejected the request: ${formatInvalidFields(camel)} (${err.message})`;
+    } else if (err instanceof Error && !err.message.startsWith(what)) {
+      err.message = `${what}: ${err.message}`;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Thrown when the service created the resource but a later step failed: Pulumi records
+ * the resource (id and properties) as created-but-not-initialised instead of losing it.
+ */
+export class PartialCreateError extends CimsError {
+  override readonly code = "CIMS_PARTIAL_CREATE";
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+  }
+}
+
+/** Outputs Pulumi can store: bigints as decimal strings, no undefined. */
+export function plain(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+/**
+ * Every output named, undefined: pulumi.dynamic.Resource makes an Output property only for
+ * keys present in its props, and undefined values are not sent as inputs.
+ */
+export function outputKeys(names: readonly string[]): Record<string, undefined> {
+  return Object.fromEntries(names.map((n) => [n, undefined]));
+}

@@ -1,0 +1,58 @@
+// The provider process's context: settings from the dynamic provider's configure()
+// (stack config in the `cims` namespace) or the environment, one shared API client, the
+// progress log, and deadlines. Nothing here is ever serialized into state.
+import { CimsClient } from "../client/http";
+import type { TaskProgress } from "../client/tasks";
+import { type ConfigLookup, type ProviderSettings, resolveSettings } from "../config";
+
+let lookup: ConfigLookup = () => undefined;
+let settings: ProviderSettings | undefined;
+let client: CimsClient | undefined;
+
+/** Called from configure(): keys are looked up as `cims:<key>`. */
+export function setConfig(get: (key: string) => string | undefined): void {
+  lookup = (key) => get(`cims:${key}`);
+  settings = undefined;
+  client = undefined;
+}
+
+/** Settings that need no API key (defaults for check()). */
+export function scopeDefaults(): { projectId?: number; regionId?: number } {
+  const get = (key: string, env: string) => lookup(key) ?? process.env[env];
+  const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
+  return { projectId: int(get("projectId", "CIMS_PROJECT_ID")), regionId: int(get("regionId", "CIMS_REGION_ID")) };
+}
+
+export function currentSettings(): ProviderSettings {
+  settings ??= resolveSettings(lookup, process.env);
+  return settings;
+}
+
+export function apiClient(): CimsClient {
+  if (!client) {
+    const s = currentSettings();
+    client = new CimsClient({ ...s, log });
+  }
+  return client;
+}
+
+/**
+ * One line on the provider's stdout, which the engine shows in the `pulumi up` output.
+ * Never given the key: callers pass ids, states and paths only.
+ */
+export function log(message: string): void {
+  process.stdout.write(`cims: ${message}\n`);
+}
+
+/** A progress reporter for waitForTasks: one line per task state change. */
+export function progress(what: string): (p: TaskProgress) => void {
+  return (p) => log(`${what}: task ${p.taskId} ${p.previousState ? `${p.previousState} -> ` : ""}${p.state}`);
+}
+
+export type Operation = "create" | "update" | "delete";
+
+/** Deadline for an operation: the resource's `timeouts` input, else cims:taskTimeoutSeconds. */
+export function deadlineFor(op: Operation, props: { timeouts?: Partial<Record<Operation, number>> }): { deadline: number; timeoutSeconds: number } {
+  const timeoutSeconds = props.timeouts?.[op] ?? currentSettings().taskTimeoutSeconds;
+  return { deadline: Date.now() + timeoutSeconds * 1000, timeoutSeconds };
+}
