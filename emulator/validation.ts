@@ -439,12 +439,12 @@ export function validatePolicyPatch(body: unknown): InvalidFields {
 // ---------------------------------------------------------------------------------------
 
 // Bases copied from the spec; every quota travels as <base>_limit and <base>_usage.
-const GLOBAL_QUOTA_BASES = [
+export const GLOBAL_QUOTA_BASES = [
   "inference_cpu_millicore_count", "inference_gpu_a100_count", "inference_gpu_h100_count",
   "inference_gpu_l40s_count", "inference_instance_count", "keypair_count", "project_count",
 ];
 
-const REGIONAL_QUOTA_BASES = [
+export const REGIONAL_QUOTA_BASES = [
   "baremetal_basic_count", "baremetal_gpu_a100_count", "baremetal_gpu_h100_count", "baremetal_gpu_h200_count",
   "baremetal_gpu_l40s_count", "baremetal_hf_count", "baremetal_infrastructure_count", "baremetal_network_count",
   "baremetal_storage_count", "caas_container_count", "caas_cpu_count", "caas_gpu_count", "caas_ram_size",

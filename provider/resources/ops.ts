@@ -4,7 +4,8 @@
 import { BadRequestError, CimsError, formatInvalidFields } from "../client/errors";
 import type { RequestOptions } from "../client/http";
 import type { Task } from "../client/tasks";
-import { apiClient, deadlineFor, type Operation, progress } from "./runtime";
+import { apiClient, deadlineFor, type Operation, progress, scopeDefaults } from "./runtime";
+import type { CheckFailure, Inputs } from "./schema";
 
 export interface TaskOutcome {
   taskIds: string[];
@@ -93,3 +94,40 @@ export function plain(value: unknown): unknown {
 export function outputKeys(names: readonly string[]): Record<string, undefined> {
   return Object.fromEntries(names.map((n) => [n, undefined]));
 }
+
+/** projectId/regionId from the resource, else cims: config / env; a failure naming both when neither. */
+export function scopeFailures(inputs: Inputs): { inputs: Inputs; failures: CheckFailure[] } {
+  const defaults = scopeDefaults();
+  const out = { ...inputs, projectId: inputs.projectId ?? defaults.projectId, regionId: inputs.regionId ?? defaults.regionId };
+  const failures: CheckFailure[] = [];
+  for (const key of ["projectId", "regionId"] as const) {
+    if (out[key] === undefined) {
+      failures.push({ property: key, reason: `${key} is required: set it on the resource, or set \`pulumi config set cims:${key} <id>\` (or CIMS_${key === "projectId" ? "PROJECT" : "REGION"}_ID)` });
+    }
+  }
+  return { inputs: out, failures };
+}
+
+/** Tags as a merge patch: removed keys are sent as null. */
+export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
+  const patch: Record<string, string | null> = { ...((news ?? {}) as Record<string, string>) };
+  for (const key of Object.keys((olds ?? {}) as object)) if (!(key in patch)) patch[key] = null;
+  return patch;
+}
+
+
+const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function mapKeys(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
+  }
+  return value;
+}
+
+/** Deep camelCase of keys. Only for API-defined shapes (never for tags: their keys are user data). */
+export const camelKeys = (value: unknown): unknown => mapKeys(value, toCamel);
+/** Deep snake_case of keys; the inverse of camelKeys for API-defined shapes. */
+export const snakeKeys = (value: unknown): unknown => mapKeys(value, toSnake);

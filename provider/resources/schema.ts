@@ -71,6 +71,13 @@ export const tags = z.record(
   z.string("tag values must be strings").refine((v) => codePoints(v) <= 255, "tag values must be at most 255 characters"),
 );
 
+/** Per-operation deadlines in seconds; default `cims:taskTimeoutSeconds` (1800). */
+export interface Timeouts {
+  create?: number;
+  update?: number;
+  delete?: number;
+}
+
 /** Deadlines: per-resource `timeouts` in seconds (Pulumi's customTimeouts never reach dynamic providers). */
 export const timeouts = z.strictObject({
   create: z.number().positive("must be a positive number of seconds").optional(),

@@ -7,9 +7,9 @@ import { apiPath } from "../client/path";
 import { overlaps } from "../../emulator/ipnet";
 import { parseCidr } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, createdId, outputKeys, PartialCreateError, plain, withContext } from "./ops";
-import { apiClient, scopeDefaults } from "./runtime";
-import { cidr, type CheckFailure, type Inputs, ipAddress, isUnknown, nonBlank, oneOf, scope, tags, timeouts, userInputs, uuid4, validate } from "./schema";
+import { callAndWait, createdId, outputKeys, PartialCreateError, plain, scopeFailures, tagPatch, withContext } from "./ops";
+import { apiClient } from "./runtime";
+import { cidr, type Inputs, ipAddress, isUnknown, nonBlank, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { subnetShim } from "./shim";
 
 /** A static route advertised via DHCP. */
@@ -18,13 +18,6 @@ export interface HostRoute {
   destination: string;
   /** Next hop, an IP address. */
   nexthop: string;
-}
-
-/** Per-operation deadlines in seconds; default `cims:taskTimeoutSeconds` (1800). */
-export interface Timeouts {
-  create?: number;
-  update?: number;
-  delete?: number;
 }
 
 export interface SubnetArgs {
@@ -43,7 +36,7 @@ export interface SubnetArgs {
   /** Gateway IP. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. Updates in place. */
   readonly gatewayIp?: pulumi.Input<string | null>;
   /** Static routes advertised via DHCP. Omitted: none managed; null or []: none. Updates in place. */
-  readonly hostRoutes?: pulumi.Input<pulumi.Input<HostRoute>[] | null>;
+  readonly hostRoutes?: pulumi.Input<pulumi.Input<{ destination: pulumi.Input<string>; nexthop: pulumi.Input<string> }>[] | null>;
   /** 4 or 6; default: the version of `cidr`, which it must match. Replaces. */
   readonly ipVersion?: pulumi.Input<4 | 6>;
   /** Router to connect to (uuid4); requires `connectToNetworkRouter` not false. Omitted: the network's router. Replaces. */
@@ -120,18 +113,6 @@ const PATCHABLE: Record<string, string> = {
   hostRoutes: "host_routes",
   tags: "tags",
 };
-
-export function scopeFailures(inputs: Inputs): { inputs: Inputs; failures: CheckFailure[] } {
-  const defaults = scopeDefaults();
-  const out = { ...inputs, projectId: inputs.projectId ?? defaults.projectId, regionId: inputs.regionId ?? defaults.regionId };
-  const failures: CheckFailure[] = [];
-  for (const key of ["projectId", "regionId"] as const) {
-    if (out[key] === undefined) {
-      failures.push({ property: key, reason: `${key} is required: set it on the resource, or set \`pulumi config set cims:${key} <id>\` (or CIMS_${key === "projectId" ? "PROJECT" : "REGION"}_ID)` });
-    }
-  }
-  return { inputs: out, failures };
-}
 
 async function check(_olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
   const given = userInputs(news);
@@ -220,13 +201,6 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
       });
     }
   });
-}
-
-/** Tags as a merge patch: removed keys are sent as null. */
-export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
-  const patch: Record<string, string | null> = { ...((news ?? {}) as Record<string, string>) };
-  for (const key of Object.keys((olds ?? {}) as object)) if (!(key in patch)) patch[key] = null;
-  return patch;
 }
 
 async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {

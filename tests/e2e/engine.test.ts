@@ -3,6 +3,7 @@
 // through up/preview/refresh/destroy, and runs the repo's own demo project.
 // The packed-tarball variant is in tarball.test.ts (a separate file, so it runs in parallel).
 import * as path from "node:path";
+import { cimsStack, SEED } from "./cims";
 import { expectEchoLifecycle } from "./echo-lifecycle";
 import { createStack, E2E_TIMEOUT_MS, REPO_ROOT, TestStack } from "./harness";
 
@@ -27,12 +28,19 @@ describe("pulumi CLI + dynamic provider", () => {
   test(
     "the repo's demo project (Pulumi.yaml at the root) runs its example program, not the library",
     async () => {
-      stack = await createStack({ projectDir: REPO_ROOT, stackName: "e2e-root-project" });
-      await stack.up();
-      const outputs = await stack.outputs();
-      expect(outputs).toEqual({ message: "hello, CIMS", length: "hello, CIMS".length });
-      await stack.destroy();
-      expect((await stack.exportState()).deployment.resources ?? []).toHaveLength(0);
+      const env = await cimsStack({
+        projectDir: REPO_ROOT,
+        stackName: "e2e-root-project",
+        config: { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId },
+      });
+      try {
+        await env.stack.up();
+        expect(await env.stack.outputs()).toMatchObject({ policyStatus: "paused", quotaThreshold: 75 });
+        await env.stack.destroy();
+        expect((await env.stack.exportState()).deployment.resources ?? []).toHaveLength(0);
+      } finally {
+        await env.dispose();
+      }
     },
     E2E_TIMEOUT_MS,
   );

@@ -34,8 +34,8 @@ export interface RunOptions {
 export interface StackOptions {
   /**
    * Run in this existing project directory instead of a temp copy (e.g. the repo's own demo
-   * project). Only the backend and PULUMI_HOME are temporary then; set no config, or the
-   * CLI writes Pulumi.<stack>.yaml there.
+   * project). Only the backend and PULUMI_HOME are temporary then; the stack's config file
+   * (Pulumi.<stack>.yaml) is written there and removed by dispose().
    */
   projectDir?: string;
   /** A directory whose files are copied into the project (e.g. tests/fixtures/echo-program). */
@@ -191,10 +191,15 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-e2e-"));
   const stack = new TestStack(root, opts.stackName ?? "e2e", opts.env, opts.projectDir);
   await fs.mkdir(path.join(root, "state"), { recursive: true });
-  if (opts.projectDir) {
-    await stack.run(["stack", "init", stack.name]);
-    return stack;
-  }
+  if (!opts.projectDir) await prepareProject(stack, opts);
+  await stack.run(["stack", "init", stack.name]);
+  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, v);
+  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, v, true);
+  return stack;
+}
+
+/** Copies the program into the temp project and links node_modules. */
+async function prepareProject(stack: TestStack, opts: StackOptions): Promise<void> {
   await fs.mkdir(stack.projectDir, { recursive: true });
   if (opts.programDir) {
     await fs.cp(opts.programDir, stack.projectDir, { recursive: true });
@@ -208,10 +213,6 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   if (nodeModules !== null) {
     await fs.symlink(nodeModules, path.join(stack.projectDir, "node_modules"), "dir");
   }
-  await stack.run(["stack", "init", stack.name]);
-  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, v);
-  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, v, true);
-  return stack;
 }
 
 /** `npm pack` of this checkout (already built by `npm test`) into `dir`; returns the tarball path. */
