@@ -43,7 +43,13 @@ export function validate(schema: z.ZodType, input: Inputs): CheckFailure[] {
       continue;
     }
     const property = formatPath(issue.path) || "(inputs)";
-    failures.push({ property, reason: `${property}: ${issue.message}` });
+    const same = failures.find((f) => f.property === property);
+    // One failure per property: zod may report a union and a refinement on the same value.
+    if (same) {
+      if (!same.reason.includes(issue.message)) same.reason += `; ${issue.message}`;
+    } else {
+      failures.push({ property, reason: `${property}: ${issue.message}` });
+    }
   }
   return failures;
 }
