@@ -5,7 +5,7 @@ import { z } from "zod";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { callAndWait, createdId, outputKeys, PartialCreateError, plain, scopeFailures, tagPatch, withContext } from "./ops";
+import { callAndWait, createdId, outputKeys, PartialCreateError, plain, scopeFailures, tagPatch, refreshedInputs, withContext } from "./ops";
 import { apiClient } from "./runtime";
 import { type Inputs, nonBlank, oneOf, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { baremetalImageShim } from "./shim";
@@ -174,7 +174,8 @@ async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResul
   try {
     const record = await apiClient().request<Record<string, unknown>>("GET", one(props, id));
     const { __provider: _p, ...rest } = props;
-    return { id, props: { ...rest, ...fromRecord(record) } };
+    const state = { ...rest, ...fromRecord(record) };
+    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
   } catch (err) {
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;

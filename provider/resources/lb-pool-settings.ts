@@ -7,7 +7,7 @@ import { z } from "zod";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, camelKeys, outputKeys, plain, scopeFailures, snakeKeys, withContext } from "./ops";
+import { callAndWait, camelKeys, outputKeys, plain, scopeFailures, snakeKeys, refreshedInputs, withContext } from "./ops";
 import { apiClient, log } from "./runtime";
 import { type Inputs, intRange, ipAddress, nonBlank, oneOf, scope, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { lbPoolSettingsShim } from "./shim";
@@ -261,7 +261,8 @@ async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResul
   try {
     const record = await apiClient().request<Record<string, unknown>>("GET", path(props));
     const { __provider: _p, ...rest } = props;
-    return { id, props: { ...rest, ...fromRecord(record, props) } };
+    const state = { ...rest, ...fromRecord(record, props) };
+    return { id, props: state, inputs: refreshedInputs(state, FIELDS, true) };
   } catch (err) {
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;

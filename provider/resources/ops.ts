@@ -5,6 +5,7 @@ import { BadRequestError, CimsError, formatInvalidFields } from "../client/error
 import type { RequestOptions } from "../client/http";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress, scopeDefaults } from "./runtime";
+import type { FieldRule } from "./diff";
 import type { CheckFailure, Inputs } from "./schema";
 
 export interface TaskOutcome {
@@ -131,3 +132,19 @@ function mapKeys(value: unknown, rename: (key: string) => string): unknown {
 export const camelKeys = (value: unknown): unknown => mapKeys(value, toCamel);
 /** Deep snake_case of keys; the inverse of camelKeys for API-defined shapes. */
 export const snakeKeys = (value: unknown): unknown => mapKeys(value, toSnake);
+
+/**
+ * The inputs a refresh records: the managed fields as the service now has them. Pulumi
+ * shows `preview --diff` as old inputs vs new inputs (dynamic providers cannot send a
+ * detailed diff), so without this a drifted field would not be highlighted. Fields left to
+ * the service when omitted are not recorded unless `includeAuto` says the state only holds
+ * them when the user gave them.
+ */
+export function refreshedInputs(state: Inputs, rules: FieldRule[], includeAuto = false): Inputs {
+  const inputs: Inputs = {};
+  for (const rule of rules) {
+    if (rule.autoWhenOmitted && !includeAuto) continue;
+    if (state[rule.name] !== undefined) inputs[rule.name] = state[rule.name];
+  }
+  return inputs;
+}

@@ -8,7 +8,7 @@ import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { GLOBAL_QUOTA_BASES, REGIONAL_QUOTA_BASES } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { outputKeys, plain, withContext } from "./ops";
+import { outputKeys, plain, refreshedInputs, withContext } from "./ops";
 import { apiClient } from "./runtime";
 import { type Inputs, userInputs, validate } from "./schema";
 import { quotaThresholdShim } from "./shim";
@@ -184,7 +184,8 @@ async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResul
   try {
     const record = await apiClient().request<Record<string, unknown>>("GET", path(props));
     const { __provider: _p, ...rest } = props;
-    return { id, props: { ...rest, ...fromRecord(record) } };
+    const state = { ...rest, ...fromRecord(record) };
+    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
   } catch (err) {
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { camelKeys, outputKeys, plain, scopeFailures, withContext } from "./ops";
+import { camelKeys, outputKeys, plain, scopeFailures, refreshedInputs, withContext } from "./ops";
 import { apiClient, log } from "./runtime";
 import { type Inputs, nonBlank, oneOf, scope, userInputs, validate } from "./schema";
 import { snapshotPolicyStateShim } from "./shim";
@@ -134,7 +134,8 @@ async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResul
   try {
     const record = await apiClient().request<Record<string, unknown>>("GET", path(props), { query: query(props) });
     const { __provider: _p, ...rest } = props;
-    return { id, props: { ...rest, ...fromRecord(record, props.includeVolumes === true) } };
+    const state = { ...rest, ...fromRecord(record, props.includeVolumes === true) };
+    return { id, props: state, inputs: refreshedInputs(state, FIELDS, true) };
   } catch (err) {
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;

@@ -7,7 +7,7 @@ import { apiPath } from "../client/path";
 import { overlaps } from "../../emulator/ipnet";
 import { parseCidr } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, createdId, outputKeys, PartialCreateError, plain, scopeFailures, tagPatch, withContext } from "./ops";
+import { callAndWait, createdId, outputKeys, PartialCreateError, plain, refreshedInputs, scopeFailures, tagPatch, withContext } from "./ops";
 import { apiClient } from "./runtime";
 import { cidr, type Inputs, ipAddress, isUnknown, nonBlank, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { subnetShim } from "./shim";
@@ -236,7 +236,8 @@ async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResul
     const fresh = fromRecord(record);
     // Fields left to the service stay unmanaged after a refresh.
     for (const key of ["routerIdToConnect"] as const) if (props[key] === undefined) delete fresh[key];
-    return { id, props: { ...rest, ...fresh } };
+    const state = { ...rest, ...fresh };
+    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
   } catch (err) {
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;
