@@ -1,6 +1,7 @@
 // E2E helpers for CIMS programs: a fresh emulator per test (its own port, so tests run in
 // parallel) and a stack configured to talk to it, with the API key as a secret.
 import { randomBytes } from "node:crypto";
+import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { createStack, REPO_ROOT, type StackOptions, type TestStack } from "./harness";
@@ -51,4 +52,16 @@ export async function api(env: CimsTestEnv, method: string, p: string, body?: un
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A one-file program from tests/fixtures/programs/<name>.ts as a project. */
+export async function programStack(name: string, config: Record<string, string>, opts: { taskDurationMs?: number } = {}): Promise<CimsTestEnv> {
+  const source = await fs.readFile(path.join(REPO_ROOT, "tests/fixtures/programs", `${name}.ts`), "utf8");
+  return cimsStack({ ...opts, files: { "Pulumi.yaml": `name: e2e-${name}\nruntime: nodejs\n`, "index.ts": source }, config });
+}
+
+/** The outputs of the one resource of this type in the stack's state. */
+export async function stateOf(env: CimsTestEnv, type: string): Promise<Record<string, unknown> | undefined> {
+  const resources = (await env.stack.exportState()).deployment.resources ?? [];
+  return resources.find((r) => r.type === `pulumi-nodejs:dynamic/cims:${type}`)?.outputs;
 }

@@ -1,0 +1,62 @@
+// LbPoolSettings under the real engine: the seeded member kept (same id), members added,
+// order-insensitive no-op preview, in-place update, replacement (another pool), drift via
+// refresh, and destroy leaving the pool as it is.
+import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
+import { E2E_TIMEOUT_MS } from "./harness";
+
+const OTHER_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
+let env: CimsTestEnv | undefined;
+afterEach(async () => {
+  await env?.dispose();
+  env = undefined;
+});
+
+test(
+  "LbPoolSettings lifecycle",
+  async () => {
+    env = await programStack("pool", { poolId: SEED.poolId, extraMember: "10.0.0.20" });
+    const { stack } = env;
+    await stack.up();
+    const pool = () => api(env!, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`).then((r) => r.body);
+    let p = await pool();
+    expect(p).toMatchObject({ name: "e2e-pool", lb_algorithm: "ROUND_ROBIN", timeout_client_data: 0 });
+    expect(p.members[0].id).toBe(SEED.keptMemberId);
+    expect(p.members[1]).toMatchObject({ address: "10.0.0.20", weight: 3 });
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.setConfig("algorithm", "LEAST_CONNECTIONS");
+    await stack.setConfig("extraMember", "10.0.0.21");
+    await stack.setConfig("clientTimeout", "86400000");
+    const up = await stack.up();
+    expect(up.stdout).toMatch(/LbPoolSettings of pool .*: task [0-9a-f-]+ .*FINISHED/);
+    p = await pool();
+    expect(p.lb_algorithm).toBe("LEAST_CONNECTIONS");
+    expect(p.timeout_client_data).toBe(86400000);
+    expect(p.members.map((m: { address: string; id: string }) => m.address)).toEqual(["10.0.0.10", "10.0.0.21"]);
+    expect(p.members[0].id).toBe(SEED.keptMemberId);
+    await stack.preview(["--expect-no-changes"]);
+
+    // Drift: the algorithm changed outside Pulumi.
+    const task = (await api(env, "PATCH", `/cloud/v1/lbpools/1/1/${SEED.poolId}`, { lb_algorithm: "SOURCE_IP" })).body.tasks[0];
+    for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;
+    await stack.refresh();
+    expect((await stateOf(env, "LbPoolSettings"))?.lbAlgorithm).toBe("SOURCE_IP");
+    expect((await stack.preview(["--diff"])).stdout).toMatch(/~ lbAlgorithm\s*: "SOURCE_IP" => "LEAST_CONNECTIONS"/);
+    await stack.up();
+    expect((await pool()).lb_algorithm).toBe("LEAST_CONNECTIONS");
+    await stack.refresh(["--expect-no-changes"]);
+
+    // Another pool (in another project and region): a replacement.
+    await stack.setConfig("poolId", OTHER_POOL);
+    await stack.setConfig("poolProject", "2");
+    await stack.setConfig("poolRegion", "3");
+    await stack.up();
+    expect((await stack.outputs()).id).toBe(OTHER_POOL);
+    expect((await api(env, "GET", `/cloud/v1/lbpools/2/3/${OTHER_POOL}`)).body.name).toBe("e2e-pool");
+
+    await stack.destroy();
+    expect((await api(env, "GET", `/cloud/v1/lbpools/2/3/${OTHER_POOL}`)).body.name).toBe("e2e-pool"); // left as it is
+    expect((await pool()).lb_algorithm).toBe("LEAST_CONNECTIONS");
+  },
+  E2E_TIMEOUT_MS,
+);
