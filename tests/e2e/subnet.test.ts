@@ -79,3 +79,22 @@ test(
   },
   E2E_TIMEOUT_MS,
 );
+
+test(
+  "created but not read back: Pulumi records the subnet (no orphan), and the next up converges without a duplicate",
+  async () => {
+    env = await programStack("subnet", { networkId: SEED.networkId });
+    // The create task succeeds, but the read that follows is refused once.
+    await api(env, "POST", "/__emulator/faults", { method: "GET", path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
+    const failed = await env.stack.up([], { allowFailure: true });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
+    const [created] = env.emulator.store.list("subnets");
+    expect((await stateOf(env, "Subnet"))?.taskIds).toHaveLength(1);
+    expect((await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:Subnet"))?.id).toBe(created.id);
+    await env.stack.up();
+    expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([created.id]);
+    await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);
