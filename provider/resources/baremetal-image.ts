@@ -2,10 +2,9 @@
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { callAndWait, createdId, outputKeys, PartialCreateError, plain, scopeFailures, tagPatch, refreshedInputs, withContext } from "./ops";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, scopeFailures, tagPatch, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
 import { type Inputs, nonBlank, oneOf, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { baremetalImageShim } from "./shim";
@@ -125,24 +124,12 @@ const createPath = (i: Inputs) => apiPath("/cloud/v1/bmimages/{project_id}/{regi
 const one = (i: Inputs, id: string) => apiPath("/cloud/v1/images/{project_id}/{region_id}/{id}", { ...scopePath(i), id });
 
 function outputs(record: Record<string, unknown>, inputs: Inputs, taskIds: string[]): Inputs {
-  const { __provider: _p, ...rest } = inputs;
-  return { ...rest, ...fromRecord(record), taskIds };
+  return { ...withoutProvider(inputs), ...fromRecord(record), taskIds };
 }
 
 async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  const what = `BaremetalImage "${String(inputs.name)}"`;
-  return withContext(what, async () => {
-    const outcome = await callAndWait("POST", createPath(inputs), what, "create", inputs, { body: toCreateBody(inputs) });
-    const id = createdId(outcome, "images", what);
-    try {
-      return { id, outs: outputs(await apiClient().request("GET", one(inputs, id)), inputs, outcome.taskIds) };
-    } catch (err) {
-      throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${(err as Error).message}`, id, {
-        ...inputs,
-        taskIds: outcome.taskIds,
-      });
-    }
-  });
+  const call = { path: createPath(inputs), body: toCreateBody(inputs), kind: "images", recordPath: (id: string) => one(inputs, id) };
+  return createViaTask(`BaremetalImage "${String(inputs.name)}"`, inputs, call, (record, taskIds) => outputs(record, inputs, taskIds));
 }
 
 async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
@@ -160,26 +147,11 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
 }
 
 async function remove(id: string, props: Inputs): Promise<void> {
-  const what = `BaremetalImage "${String(props.name)}" (${id})`;
-  await withContext(what, async () => {
-    try {
-      await callAndWait("DELETE", one(props, id), what, "delete", props);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-    }
-  });
+  await deleteViaTask(`BaremetalImage "${String(props.name)}" (${id})`, one(props, id), props);
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  try {
-    const record = await apiClient().request<Record<string, unknown>>("GET", one(props, id));
-    const { __provider: _p, ...rest } = props;
-    const state = { ...rest, ...fromRecord(record) };
-    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
-  } catch (err) {
-    if (err instanceof NotFoundError) return { id: "", props: {} };
-    throw err;
-  }
+  return readOrGone(id, props, one(props, id), fromRecord, FIELDS);
 }
 
 export const baremetalImageMethods = { check, diff, create, update, read, delete: remove };

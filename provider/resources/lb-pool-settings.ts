@@ -4,10 +4,9 @@
 // the pool as it is: the stack stops managing it.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, camelKeys, outputKeys, plain, scopeFailures, snakeKeys, refreshedInputs, withContext } from "./ops";
+import { callAndWait, camelKeys, outputKeys, plain, scopeFailures, snakeKeys, readOrGone, withContext, withoutProvider } from "./ops";
 import { apiClient, log } from "./runtime";
 import { type Inputs, intRange, ipAddress, nonBlank, oneOf, scope, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { lbPoolSettingsShim } from "./shim";
@@ -238,8 +237,7 @@ async function apply(inputs: Inputs, fields: string[], op: "create" | "update"):
   let taskIds: string[] = [];
   if (Object.keys(body).length > 0) taskIds = (await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds;
   const record = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
-  const { __provider: _p, ...rest } = inputs;
-  return { ...rest, ...fromRecord(record, inputs), taskIds };
+  return { ...withoutProvider(inputs), ...fromRecord(record, inputs), taskIds };
 }
 
 const label = (i: Inputs) => `LbPoolSettings of pool ${String(i.poolId)}`;
@@ -258,15 +256,7 @@ async function remove(_id: string, props: Inputs): Promise<void> {
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  try {
-    const record = await apiClient().request<Record<string, unknown>>("GET", path(props));
-    const { __provider: _p, ...rest } = props;
-    const state = { ...rest, ...fromRecord(record, props) };
-    return { id, props: state, inputs: refreshedInputs(state, FIELDS, true) };
-  } catch (err) {
-    if (err instanceof NotFoundError) return { id: "", props: {} };
-    throw err;
-  }
+  return readOrGone(id, props, path(props), (record) => fromRecord(record, props), FIELDS, { includeAuto: true });
 }
 
 export const lbPoolSettingsMethods = { check, diff, create, update, read, delete: remove };

@@ -1,7 +1,8 @@
 // What every resource operation shares: calling an asynchronous API operation and waiting
 // for its tasks, reading created ids, errors that name the resource and speak camelCase,
 // and the partial-creation error Pulumi turns into "created but failed to initialise".
-import { BadRequestError, CimsError, formatInvalidFields } from "../client/errors";
+import type * as pulumi from "@pulumi/pulumi";
+import { BadRequestError, CimsError, formatInvalidFields, NotFoundError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress, scopeDefaults } from "./runtime";
@@ -147,4 +148,66 @@ export function refreshedInputs(state: Inputs, rules: FieldRule[], includeAuto =
     if (state[rule.name] !== undefined) inputs[rule.name] = state[rule.name];
   }
   return inputs;
+}
+
+type ApiRecord = Record<string, unknown>;
+
+/** Inputs without Pulumi's bookkeeping, for outputs. */
+export function withoutProvider(inputs: Inputs): Inputs {
+  const { __provider: _p, ...rest } = inputs;
+  return rest;
+}
+
+/**
+ * Create through a task, then read the new record back. If the read fails, the resource
+ * exists anyway: the error carries its id and properties so Pulumi records it.
+ */
+export async function createViaTask(
+  what: string,
+  inputs: Inputs,
+  call: { path: string; body: Record<string, unknown>; kind: string; recordPath: (id: string) => string },
+  toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
+): Promise<pulumi.dynamic.CreateResult> {
+  return withContext(what, async () => {
+    const outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body });
+    const id = createdId(outcome, call.kind, what);
+    try {
+      return { id, outs: toOutputs(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
+    } catch (err) {
+      throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${(err as Error).message}`, id, {
+        ...inputs,
+        taskIds: outcome.taskIds,
+      });
+    }
+  });
+}
+
+/** DELETE through a task; a resource that is already gone counts as deleted. */
+export async function deleteViaTask(what: string, path: string, props: Inputs): Promise<void> {
+  await withContext(what, async () => {
+    try {
+      await callAndWait("DELETE", path, what, "delete", props);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  });
+}
+
+/** Refresh: the record as the service has it now, or an empty id when it is gone. */
+export async function readOrGone(
+  id: string,
+  props: Inputs,
+  path: string,
+  toState: (record: ApiRecord) => Inputs,
+  rules: FieldRule[],
+  opts: { includeAuto?: boolean; query?: Record<string, string | number | boolean | undefined> } = {},
+): Promise<pulumi.dynamic.ReadResult> {
+  try {
+    const record = await apiClient().request<ApiRecord>("GET", path, { query: opts.query });
+    const state = { ...withoutProvider(props), ...toState(record) };
+    return { id, props: state, inputs: refreshedInputs(state, rules, opts.includeAuto) };
+  } catch (err) {
+    if (err instanceof NotFoundError) return { id: "", props: {} };
+    throw err;
+  }
 }

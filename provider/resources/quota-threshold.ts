@@ -8,7 +8,7 @@ import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { GLOBAL_QUOTA_BASES, REGIONAL_QUOTA_BASES } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { outputKeys, plain, refreshedInputs, withContext } from "./ops";
+import { outputKeys, plain, readOrGone, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
 import { type Inputs, userInputs, validate } from "./schema";
 import { quotaThresholdShim } from "./shim";
@@ -156,8 +156,7 @@ export function fromRecord(r: Record<string, unknown>): Inputs {
 
 async function put(inputs: Inputs): Promise<Inputs> {
   const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body: toBody(inputs) });
-  const { __provider: _p, ...rest } = inputs;
-  return { ...rest, ...fromRecord(record), taskIds: [] };
+  return { ...withoutProvider(inputs), ...fromRecord(record), taskIds: [] };
 }
 
 const label = (i: Inputs) => `QuotaThreshold of client ${String(i.clientId)}`;
@@ -181,15 +180,7 @@ async function remove(_id: string, props: Inputs): Promise<void> {
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  try {
-    const record = await apiClient().request<Record<string, unknown>>("GET", path(props));
-    const { __provider: _p, ...rest } = props;
-    const state = { ...rest, ...fromRecord(record) };
-    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
-  } catch (err) {
-    if (err instanceof NotFoundError) return { id: "", props: {} };
-    throw err;
-  }
+  return readOrGone(id, props, path(props), fromRecord, FIELDS);
 }
 
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };

@@ -3,10 +3,9 @@
 // policy as it is: the stack stops managing it.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { camelKeys, outputKeys, plain, scopeFailures, refreshedInputs, withContext } from "./ops";
+import { camelKeys, outputKeys, plain, scopeFailures, readOrGone, withContext, withoutProvider } from "./ops";
 import { apiClient, log } from "./runtime";
 import { type Inputs, nonBlank, oneOf, scope, userInputs, validate } from "./schema";
 import { snapshotPolicyStateShim } from "./shim";
@@ -111,8 +110,7 @@ async function apply(inputs: Inputs, fields: string[]): Promise<Inputs> {
     query: query(inputs),
     body: Object.keys(body).length ? body : undefined,
   });
-  const { __provider: _p, ...rest } = inputs;
-  return { ...rest, ...fromRecord(record, inputs.includeVolumes === true), taskIds: [] };
+  return { ...withoutProvider(inputs), ...fromRecord(record, inputs.includeVolumes === true), taskIds: [] };
 }
 
 async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
@@ -131,15 +129,7 @@ async function remove(_id: string, props: Inputs): Promise<void> {
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  try {
-    const record = await apiClient().request<Record<string, unknown>>("GET", path(props), { query: query(props) });
-    const { __provider: _p, ...rest } = props;
-    const state = { ...rest, ...fromRecord(record, props.includeVolumes === true) };
-    return { id, props: state, inputs: refreshedInputs(state, FIELDS, true) };
-  } catch (err) {
-    if (err instanceof NotFoundError) return { id: "", props: {} };
-    throw err;
-  }
+  return readOrGone(id, props, path(props), (record) => fromRecord(record, props.includeVolumes === true), FIELDS, { includeAuto: true, query: query(props) });
 }
 
 export const snapshotPolicyStateMethods = { check, diff, create, update, read, delete: remove };

@@ -2,12 +2,11 @@
 // the service can change in place, DELETE (asynchronous), GET for refresh.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { overlaps } from "../../emulator/ipnet";
 import { parseCidr } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, createdId, outputKeys, PartialCreateError, plain, refreshedInputs, scopeFailures, tagPatch, withContext } from "./ops";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, scopeFailures, tagPatch, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
 import { cidr, type Inputs, ipAddress, isUnknown, nonBlank, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { subnetShim } from "./shim";
@@ -182,25 +181,12 @@ const one = (i: Inputs, id: string) => `${base(i)}/${apiPath("{id}", { id })}`;
 
 /** Inputs the user gave that the record echoes differently are kept as given (e.g. omitted routerIdToConnect). */
 function outputs(record: Record<string, unknown>, inputs: Inputs, taskIds: string[]): Inputs {
-  const { __provider: _p, ...rest } = inputs;
-  return { ...rest, ...fromRecord(record), taskIds };
+  return { ...withoutProvider(inputs), ...fromRecord(record), taskIds };
 }
 
 async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  const what = `Subnet "${String(inputs.name)}"`;
-  return withContext(what, async () => {
-    const outcome = await callAndWait("POST", base(inputs), what, "create", inputs, { body: toCreateBody(inputs) });
-    const id = createdId(outcome, "subnets", what);
-    try {
-      const record = await apiClient().request<Record<string, unknown>>("GET", one(inputs, id));
-      return { id, outs: outputs(record, inputs, outcome.taskIds) };
-    } catch (err) {
-      throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${(err as Error).message}`, id, {
-        ...inputs,
-        taskIds: outcome.taskIds,
-      });
-    }
-  });
+  const call = { path: base(inputs), body: toCreateBody(inputs), kind: "subnets", recordPath: (id: string) => one(inputs, id) };
+  return createViaTask(`Subnet "${String(inputs.name)}"`, inputs, call, (record, taskIds) => outputs(record, inputs, taskIds));
 }
 
 async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
@@ -219,29 +205,17 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
 }
 
 async function remove(id: string, props: Inputs): Promise<void> {
-  const what = `Subnet "${String(props.name)}" (${id})`;
-  await withContext(what, async () => {
-    try {
-      await callAndWait("DELETE", one(props, id), what, "delete", props);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err; // already gone
-    }
-  });
+  await deleteViaTask(`Subnet "${String(props.name)}" (${id})`, one(props, id), props);
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  try {
-    const record = await apiClient().request<Record<string, unknown>>("GET", one(props, id));
-    const { __provider: _p, ...rest } = props;
+  // Fields left to the service stay unmanaged after a refresh.
+  const toState = (record: Record<string, unknown>) => {
     const fresh = fromRecord(record);
-    // Fields left to the service stay unmanaged after a refresh.
-    for (const key of ["routerIdToConnect"] as const) if (props[key] === undefined) delete fresh[key];
-    const state = { ...rest, ...fresh };
-    return { id, props: state, inputs: refreshedInputs(state, FIELDS) };
-  } catch (err) {
-    if (err instanceof NotFoundError) return { id: "", props: {} };
-    throw err;
-  }
+    if (props.routerIdToConnect === undefined) delete fresh.routerIdToConnect;
+    return fresh;
+  };
+  return readOrGone(id, props, one(props, id), toState, FIELDS);
 }
 
 export const subnetMethods = { check, diff, create, update, read, delete: remove };
