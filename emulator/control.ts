@@ -50,8 +50,9 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     faults.addTaskFault(object(ctx) as unknown as TaskFaultRule);
     return noContent;
   });
-  r.add("DELETE", "/__emulator/faults", () => {
+  r.add("DELETE", "/__emulator/faults", (ctx) => {
     faults.clear();
+    engine.releaseHung(ctx.now);
     return noContent;
   });
   r.add("PUT", "/__emulator/task-duration", (ctx) => {

@@ -157,6 +157,17 @@ export class TaskEngine {
     }
   }
 
+  /** Lets tasks that were told to hang finish (when faults are cleared); they finish at once. */
+  releaseHung(now: number): void {
+    for (const task of Object.values(this.store.tasks)) {
+      if (task._emulator.hang && task.state !== "FINISHED" && task.state !== "ERROR") {
+        task._emulator.hang = false;
+        task._emulator.finishAt = Math.min(task._emulator.finishAt, now);
+      }
+    }
+    this.advance(now);
+  }
+
   /** The running task holding a lock on this record, if any. */
   lockedBy(collection: Collection, id: unknown): TaskRecord | undefined {
     return Object.values(this.store.tasks).find(

@@ -26,7 +26,8 @@ export async function closeAllPools(): Promise<void> {
   await Promise.all(all.map((p) => p.close()));
 }
 
-const CONNECT_FAILED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+/** Failures where the connection was never made, so the service cannot have seen the request. */
+export const CONNECT_FAILED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 const RESPONSE_TIMEOUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /** Classifies a thrown transport error; returns undefined for errors that are not transport failures. */

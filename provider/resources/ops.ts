@@ -2,8 +2,9 @@
 // for its tasks, reading created ids, errors that name the resource and speak camelCase,
 // and the partial-creation error Pulumi turns into "created but failed to initialise".
 import type * as pulumi from "@pulumi/pulumi";
-import { BadRequestError, CimsError, formatInvalidFields, NotFoundError } from "../client/errors";
+import { BadRequestError, CimsError, ConnectionError, formatInvalidFields, NotFoundError, TaskTimeoutError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
+import { CONNECT_FAILED } from "../client/transport";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress, scopeDefaults } from "./runtime";
 import type { FieldRule } from "./diff";
@@ -169,7 +170,9 @@ export async function createViaTask(
   toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
 ): Promise<pulumi.dynamic.CreateResult> {
   return withContext(what, async () => {
-    const outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body });
+    const outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body }).catch((err: unknown) => {
+      throw mayExist(err, what);
+    });
     const id = createdId(outcome, call.kind, what);
     try {
       return { id, outs: toOutputs(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
@@ -180,6 +183,19 @@ export async function createViaTask(
       });
     }
   });
+}
+
+/**
+ * A create whose answer was lost (timeout, dropped connection) or whose task outlived its
+ * deadline may still have made the resource, and the stack cannot know its id: say so.
+ */
+function mayExist(err: unknown, what: string): unknown {
+  if (err instanceof ConnectionError && !CONNECT_FAILED.has(err.causeCode ?? "")) {
+    err.message += `. The service may have created ${what} before the answer was lost; it is not in the stack. Check the service before running \`pulumi up\` again (delete it, or adopt it with \`pulumi import\`).`;
+  } else if (err instanceof TaskTimeoutError) {
+    err.message += ` If the task finishes later, ${what} will exist outside the stack: delete it, or adopt it with \`pulumi import\`.`;
+  }
+  return err;
 }
 
 /** DELETE through a task; a resource that is already gone counts as deleted. */

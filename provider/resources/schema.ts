@@ -43,12 +43,14 @@ export function validate(schema: z.ZodType, input: Inputs): CheckFailure[] {
       continue;
     }
     const property = formatPath(issue.path) || "(inputs)";
+    const missing = issue.code !== "custom" && valueAt(input, issue.path).value === undefined;
+    const message = missing ? "is required" : issue.message;
     const same = failures.find((f) => f.property === property);
     // One failure per property: zod may report a union and a refinement on the same value.
     if (same) {
-      if (!same.reason.includes(issue.message)) same.reason += `; ${issue.message}`;
+      if (!same.reason.includes(message)) same.reason += `; ${message}`;
     } else {
-      failures.push({ property, reason: `${property}: ${issue.message}` });
+      failures.push({ property, reason: `${property}: ${message}` });
     }
   }
   return failures;

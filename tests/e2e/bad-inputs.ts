@@ -1,0 +1,64 @@
+// The bad-input catalogue: each case is one resource with one invalid input. Each must fail
+// at `pulumi preview` naming the camelCase property and the rule, with zero requests
+// reaching the emulator. Programs are transpiled only, so wrong JSON types reach check()
+// exactly as they would from a JavaScript program or a typo'd config value.
+import * as fs from "node:fs/promises";
+import { cimsStack, type CimsTestEnv, SEED } from "./cims";
+import { E2E_TIMEOUT_MS } from "./harness";
+
+export interface BadCase {
+  /** What is wrong, for the test name. */
+  what: string;
+  /** Resource class in pulumi-cims. */
+  resource: "Subnet" | "BaremetalImage" | "LbPoolSettings" | "SnapshotPolicyState" | "QuotaThreshold";
+  /** The args object, as TypeScript source. */
+  args: string;
+  property: string;
+  rule: RegExp;
+}
+
+export const VALID = {
+  subnet: `{ name: "s", cidr: "10.0.0.0/24", networkId: "${SEED.networkId}" }`,
+  image: `{ name: "i", volumeId: "${SEED.volumeId}" }`,
+  pool: `{ poolId: "${SEED.poolId}" }`,
+  policy: `{ policyId: 101 }`,
+  quota: `{ clientId: 1, threshold: 80 }`,
+};
+
+/** A valid args object with one field replaced: with("subnet", "cidr", '"10.0.0.1/24"'). */
+export function withField(base: keyof typeof VALID, field: string, value: string): string {
+  return VALID[base].replace(/ \}$/, `, ${field}: ${value} }`);
+}
+
+function program(resource: string, args: string): string {
+  return `// @ts-nocheck\nimport * as cims from "pulumi-cims";\nnew cims.${resource}("r", ${args});\n`;
+}
+
+export function catalogue(title: string, cases: BadCase[]): void {
+  describe(title, () => {
+    let env: CimsTestEnv;
+    beforeAll(async () => {
+      env = await cimsStack({
+        files: { "Pulumi.yaml": "name: bad-inputs\nruntime: nodejs\n", "index.ts": program("Subnet", VALID.subnet) },
+        env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+      });
+    }, E2E_TIMEOUT_MS);
+    afterAll(async () => env?.dispose());
+
+    test.each(cases.map((c) => [c.what, c] as const))(
+      "%s",
+      async (_what, c) => {
+        await fs.writeFile(`${env.stack.projectDir}/index.ts`, program(c.resource, c.args));
+        env.emulator.metrics.reset();
+        const res = await env.stack.preview([], { allowFailure: true });
+        expect(res.code).not.toBe(0);
+        const problem = new RegExp(`has a problem: ${c.property.replace(/[[\].]/g, "\\$&")}[: ].*`);
+        const line = problem.exec(res.stdout)?.[0];
+        expect(line).toBeDefined();
+        expect(line).toMatch(c.rule);
+        expect(env.emulator.metrics.snapshot().total_requests).toBe(0);
+      },
+      E2E_TIMEOUT_MS,
+    );
+  });
+}
