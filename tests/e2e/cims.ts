@@ -24,13 +24,17 @@ export interface CimsTestEnv {
   dispose(): Promise<void>;
 }
 
-export async function cimsStack(opts: StackOptions & { taskDurationMs?: number } = {}): Promise<CimsTestEnv> {
+export async function cimsStack(
+  opts: StackOptions & { taskDurationMs?: number; /** "env": the key is given as CIMS_API_KEY, not stack config. */ keyVia?: "config" | "env" } = {},
+): Promise<CimsTestEnv> {
   const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
   const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: opts.taskDurationMs ?? 300 });
+  const viaEnv = opts.keyVia === "env";
   const stack = await createStack({
     ...opts,
+    env: { ...opts.env, ...(viaEnv ? { CIMS_API_KEY: apiKey } : {}) },
     config: { "cims:apiUrl": emulator.url, "cims:projectId": "1", "cims:regionId": "1", ...opts.config },
-    secrets: { "cims:apiKey": apiKey, ...opts.secrets },
+    secrets: { ...(viaEnv ? {} : { "cims:apiKey": apiKey }), ...opts.secrets },
   });
   return {
     emulator,

@@ -1,0 +1,157 @@
+// The fault matrix: each operation under each emulator fault. Transient faults must be
+// absorbed (the command succeeds, nothing duplicated); permanent ones must fail with an
+// actionable message, leave the stack state matching the emulator, and converge on the
+// next run once the fault is cleared. README "Reliability" records the outcomes.
+import { api, type CimsTestEnv, programStack, SEED } from "./cims";
+import type { RunResult } from "./harness";
+
+export type Op = "create" | "update" | "delete" | "refresh";
+
+export interface Fault {
+  name: string;
+  /** Installs the fault on the operation's request (method + path). */
+  install(env: CimsTestEnv, method: string, path: string): Promise<void>;
+  /** Extra stack config the row needs (e.g. a short request timeout). */
+  config?: Record<string, string>;
+}
+
+const status = (code: number, retryAfter?: string): Fault => ({
+  name: retryAfter ? `${code} with Retry-After` : String(code),
+  install: async (env, method, path) => {
+    await api(env, "POST", "/__emulator/faults", { method, path, count: 2, action: "status", status: code, retryAfter });
+  },
+});
+
+export const FAULTS: Fault[] = [
+  status(429, "1"),
+  status(500),
+  status(502),
+  status(503),
+  status(409),
+  { name: "connection reset", install: (env, method, path) => api(env, "POST", "/__emulator/faults", { method, path, count: 1, action: "close" }).then(() => undefined) },
+  {
+    name: "response slower than the request timeout",
+    config: { "cims:requestTimeoutSeconds": "1" },
+    install: (env, method, path) => api(env, "POST", "/__emulator/faults", { method, path, count: 1, action: "delay", delayMs: 4000 }).then(() => undefined),
+  },
+  {
+    name: "task ERROR",
+    install: (env, method, path) => api(env, "POST", "/__emulator/task-faults", { method, path, count: 1, message: "Backend capacity exhausted" }).then(() => undefined),
+  },
+  {
+    name: "task never finishes (deadline)",
+    config: { "cims:taskTimeoutSeconds": "3", createTimeout: "3" },
+    install: (env, method, path) => api(env, "POST", "/__emulator/task-faults", { method, path, count: 1, hang: true }).then(() => undefined),
+  },
+];
+
+export interface Expectation {
+  outcome: "recovers" | "fails" | "n/a";
+  /** What the failure message must say. */
+  message?: RegExp;
+  /**
+   * The service may still act after the failure (an answer lost after it acted, a task that
+   * outlives its deadline): documented, not hidden. Consistency is checked after the
+   * next run instead, once anything created outside the stack has been deleted as the
+   * message tells the user to.
+   */
+  settlesLater?: boolean;
+}
+
+const SUBNET_PATH = "/cloud/v1/subnets/1/1";
+
+/** Where each operation's request goes, and the program it runs. */
+const TARGET: Record<Op, { program: string; method: string; path: string }> = {
+  create: { program: "subnet", method: "POST", path: SUBNET_PATH },
+  update: { program: "pool", method: "PATCH", path: `/cloud/v1/lbpools/1/1/${SEED.poolId}` },
+  delete: { program: "subnet", method: "DELETE", path: `${SUBNET_PATH}/*` },
+  refresh: { program: "subnet", method: "GET", path: `${SUBNET_PATH}/*` },
+};
+
+async function subnetIdsInState(env: CimsTestEnv): Promise<string[]> {
+  const resources = (await env.stack.exportState()).deployment.resources ?? [];
+  return resources.filter((r) => r.type.endsWith("cims:Subnet")).map((r) => String(r.id)).sort();
+}
+
+function subnetIdsInEmulator(env: CimsTestEnv): string[] {
+  return env.emulator.store.list("subnets").map((s) => String(s.id)).sort();
+}
+
+/** The stack and the service agree: no phantom in state, no orphan in the service. */
+async function expectConsistent(env: CimsTestEnv, op: Op): Promise<void> {
+  if (op === "update") {
+    const pool = env.emulator.store.get("lbpools", SEED.poolId)!;
+    const state = (await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:LbPoolSettings"));
+    expect(state?.outputs?.lbAlgorithm).toBe(pool.lb_algorithm);
+  } else {
+    expect(await subnetIdsInState(env)).toEqual(subnetIdsInEmulator(env));
+  }
+}
+
+/** Runs the operation (after any setup it needs). */
+async function run(env: CimsTestEnv, op: Op, allowFailure: boolean): Promise<RunResult> {
+  if (op === "update") return env.stack.up([], { allowFailure });
+  if (op === "delete") return env.stack.destroy([], { allowFailure });
+  if (op === "refresh") return env.stack.refresh([], { allowFailure });
+  return env.stack.up([], { allowFailure });
+}
+
+async function prepare(env: CimsTestEnv, op: Op): Promise<void> {
+  if (op === "create") return;
+  await env.stack.up();
+  if (op === "update") await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
+}
+
+export async function runScenario(op: Op, fault: Fault, expected: Expectation): Promise<CimsTestEnv> {
+  const target = TARGET[op];
+  const baseConfig: Record<string, string> = target.program === "pool" ? { poolId: SEED.poolId } : { networkId: SEED.networkId };
+  const env = await programStack(target.program, { ...baseConfig, ...fault.config });
+  await prepare(env, op);
+  await fault.install(env, target.method, target.path);
+  const result = await run(env, op, true);
+  const output = result.stdout + result.stderr;
+
+  if (expected.outcome === "recovers") {
+    expect({ code: result.code, output: result.code === 0 ? "" : output }).toEqual({ code: 0, output: "" });
+    await expectConsistent(env, op);
+    expect(subnetIdsInEmulator(env).length).toBeLessThanOrEqual(op === "delete" ? 0 : 1);
+    return env;
+  }
+
+  expect(result.code).not.toBe(0);
+  if (expected.message) expect(output).toMatch(expected.message);
+  await api(env, "DELETE", "/__emulator/faults");
+  if (expected.settlesLater) {
+    await new Promise((r) => setTimeout(r, 4500));
+    const inState = await subnetIdsInState(env);
+    if (op === "create") {
+      for (const id of subnetIdsInEmulator(env).filter((id) => !inState.includes(id))) await api(env, "DELETE", `${SUBNET_PATH}/${id}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } else {
+    await expectConsistent(env, op);
+  }
+  // Fault cleared: the same command converges.
+  await run(env, op, false);
+  await expectConsistent(env, op);
+  expect(subnetIdsInEmulator(env).length).toBeLessThanOrEqual(op === "delete" ? 0 : 1);
+  return env;
+}
+
+/** One test per fault for an operation, with its expected outcome. */
+export function matrix(op: Op, expectations: Record<string, Expectation>): void {
+  describe(`fault matrix: ${op}`, () => {
+    let env: CimsTestEnv | undefined;
+    afterEach(async () => {
+      await env?.dispose();
+      env = undefined;
+    });
+    for (const fault of FAULTS) {
+      const expected = expectations[fault.name];
+      if (!expected || expected.outcome === "n/a") continue;
+      test(`${op} + ${fault.name}: ${expected.outcome}`, async () => {
+        env = await runScenario(op, fault, expected);
+      }, 10 * 60_000);
+    }
+  });
+}
