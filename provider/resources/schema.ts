@@ -44,7 +44,9 @@ export function validate(schema: z.ZodType, input: Inputs): CheckFailure[] {
     }
     const property = formatPath(issue.path) || "(inputs)";
     const missing = issue.code !== "custom" && valueAt(input, issue.path).value === undefined;
-    const message = missing ? "is required" : issue.message;
+    // A record key that breaks its rule comes back as a generic "invalid_key": show the rule.
+    const nested = issue.code === "invalid_key" ? issue.issues.map((i) => i.message).join("; ") : undefined;
+    const message = missing ? "is required" : (nested ?? issue.message);
     const same = failures.find((f) => f.property === property);
     // One failure per property: zod may report a union and a refinement on the same value.
     if (same) {

@@ -37,12 +37,14 @@ describe("Subnet check", () => {
     ["a bad DNS server and a duplicate", { dnsNameservers: ["8.8.8.8", "nope", "8.8.8.8"] }, ["dnsNameservers[1]", "dnsNameservers[2]"]],
     ["a host route with a bad next hop", { hostRoutes: [{ destination: "10.1.0.0/16", nexthop: "x" }] }, ["hostRoutes[0].nexthop"]],
     ["a 256-character tag value", { tags: { k: "v".repeat(256) } }, ["tags.k"]],
+    ["a 256-character tag key", { tags: { ["k".repeat(256)]: "v" } }, [`tags.${"k".repeat(256)}`]],
     ["a misspelled argument", { cidrBlock: "10.0.0.0/24" }, ["cidrBlock"]],
     ["enableDhcp as a string", { enableDhcp: "false" }, ["enableDhcp"]],
   ])("%s fails naming %j", async (_case, change, expected) => {
     const { failures } = await subnetMethods.check({}, { ...ok, ...change });
     expect(props(failures)).toEqual(expected);
     for (const f of failures ?? []) expect(f.reason).toContain(f.property);
+    if (_case.includes("tag key")) expect(failures?.[0].reason).toContain("tag keys must be 1 to 255 characters");
   });
 
   test("gatewayIp null with connectToNetworkRouter false, and a 255-character tag, pass", async () => {
