@@ -175,9 +175,29 @@ export class TestStack {
    * passphrase provider writes its salt there). Stacks hold no cloud resources to clean up.
    */
   async dispose(): Promise<void> {
+    await killStrays(this.root);
     await fs.rm(this.root, { recursive: true, force: true });
     if (this.inPlace) {
       await fs.rm(path.join(this.projectDir, `Pulumi.${this.name}.yaml`), { force: true });
+    }
+  }
+}
+
+/**
+ * Kills processes still running with this stack's PULUMI_HOME (plugins of a run that was
+ * killed, or timed out, outlive it), so tests leave nothing behind.
+ */
+async function killStrays(root: string): Promise<void> {
+  const marker = `PULUMI_HOME=${path.join(root, "home")}\0`;
+  for (const pid of await fs.readdir("/proc").catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const environ = await fs.readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+    if (environ.includes(marker)) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // Already gone.
+      }
     }
   }
 }

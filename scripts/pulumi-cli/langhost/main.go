@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -67,9 +68,21 @@ func main() {
 	pulumirpc.RegisterLanguageRuntimeServer(srv, h)
 	// The engine reads the port from our first line of output.
 	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
+	go exitWithParent()
 	if err := srv.Serve(lis); err != nil {
 		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
 		os.Exit(1)
+	}
+}
+
+// exitWithParent stops the host when the engine that started it is gone (e.g. killed with
+// SIGKILL): a gRPC server nobody will ever call again must not run forever.
+func exitWithParent() {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			os.Exit(0)
+		}
 	}
 }
 
