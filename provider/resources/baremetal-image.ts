@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, scopeFailures, tagPatch, withContext, withoutProvider } from "./ops";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, scopeFailures, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
 import { type Inputs, nonBlank, oneOf, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { baremetalImageShim } from "./shim";
@@ -135,12 +135,7 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
 async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const what = `BaremetalImage "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
-    const body: Record<string, unknown> = {};
-    for (const rule of changedFields(olds, news, FIELDS)) {
-      const spec = WIRE[rule.name];
-      if (!spec?.patchable) continue;
-      body[spec.wire] = rule.name === "tags" ? tagPatch(olds.tags, news.tags) : news[rule.name];
-    }
+    const body = patchBody(olds, news, FIELDS, (field) => (WIRE[field]?.patchable ? WIRE[field].wire : undefined));
     if (Object.keys(body).length === 0) return { outs: { ...olds, ...userInputs(news), taskIds: [] } };
     return { outs: outputs(await apiClient().request("PATCH", one(news, id), { body }), news, []) };
   });

@@ -7,7 +7,7 @@ import type { RequestOptions } from "../client/http";
 import { CONNECT_FAILED } from "../client/transport";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress, scopeDefaults } from "./runtime";
-import type { FieldRule } from "./diff";
+import { changedFields, type FieldRule } from "./diff";
 import type { CheckFailure, Inputs } from "./schema";
 
 export interface TaskOutcome {
@@ -226,4 +226,17 @@ export async function readOrGone(
     if (err instanceof NotFoundError) return { id: "", props: {} };
     throw err;
   }
+}
+
+/**
+ * The PATCH body of an in-place update: the changed fields that `wireName` maps (the rest
+ * cannot change in place), tags as a merge patch where removed keys are null.
+ */
+export function patchBody(olds: Inputs, news: Inputs, rules: FieldRule[], wireName: (field: string) => string | undefined): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const rule of changedFields(olds, news, rules)) {
+    const wire = wireName(rule.name);
+    if (wire) body[wire] = rule.name === "tags" ? tagPatch(olds.tags, news.tags) : news[rule.name];
+  }
+  return body;
 }

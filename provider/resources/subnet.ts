@@ -6,7 +6,7 @@ import { apiPath } from "../client/path";
 import { overlaps } from "../../emulator/ipnet";
 import { parseCidr } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, scopeFailures, tagPatch, withContext, withoutProvider } from "./ops";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, scopeFailures, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
 import { cidr, type Inputs, ipAddress, isUnknown, nonBlank, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { subnetShim } from "./shim";
@@ -192,12 +192,7 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
 async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const what = `Subnet "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
-    const body: Record<string, unknown> = {};
-    for (const rule of changedFields(olds, news, FIELDS)) {
-      const wire = PATCHABLE[rule.name];
-      if (!wire) continue;
-      body[wire] = rule.name === "tags" ? tagPatch(olds.tags, news.tags) : news[rule.name];
-    }
+    const body = patchBody(olds, news, FIELDS, (field) => PATCHABLE[field]);
     if (Object.keys(body).length === 0) return { outs: { ...olds, ...userInputs(news), taskIds: [] } };
     const record = await apiClient().request<Record<string, unknown>>("PATCH", one(news, id), { body });
     return { outs: outputs(record, news, []) };

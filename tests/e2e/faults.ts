@@ -88,9 +88,8 @@ async function expectConsistent(env: CimsTestEnv, op: Op): Promise<void> {
   }
 }
 
-/** Runs the operation (after any setup it needs). */
+/** Runs the operation: create and update are both an `up` (prepare() sets up the update). */
 async function run(env: CimsTestEnv, op: Op, allowFailure: boolean): Promise<RunResult> {
-  if (op === "update") return env.stack.up([], { allowFailure });
   if (op === "delete") return env.stack.destroy([], { allowFailure });
   if (op === "refresh") return env.stack.refresh([], { allowFailure });
   return env.stack.up([], { allowFailure });
