@@ -1,7 +1,7 @@
 // A small method + path router, the context handlers get, and the helpers they share.
-import { HttpError, validationError, type InvalidFields } from "./errors";
+import { HttpError, locked, notFound, validationError, type InvalidFields } from "./errors";
 import type { Faults } from "./faults";
-import type { Store } from "./state";
+import type { ApiRecord, Collection, Store } from "./state";
 import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "./validation";
 
@@ -109,4 +109,30 @@ export function startTask(services: Services, ctx: RequestContext, plan: TaskPla
 /** A record belongs to the project and region in the path, or it is not found. */
 export function inScope(record: Record<string, unknown> | undefined, projectId: number, regionId: number): boolean {
   return record !== undefined && Number(record.project_id) === projectId && Number(record.region_id) === regionId;
+}
+
+/**
+ * The record named by the path (`/{project_id}/{region_id}/{<idParam>}`), or 404 when it does
+ * not exist in that project and region.
+ */
+export function findScoped(
+  services: Services,
+  ctx: RequestContext,
+  collection: Collection,
+  idParam: string,
+  what: string,
+  idKind: "uuid" | "int" = "uuid",
+): ApiRecord {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  const id = idKind === "uuid" ? uuidParam(ctx, idParam) : intParam(ctx, idParam);
+  const record = services.store.get(collection, id);
+  if (!inScope(record, projectId, regionId)) throw notFound(what, id);
+  return record!;
+}
+
+/** 409 when a running task holds this record. */
+export function assertUnlocked(services: Services, collection: Collection, id: unknown, what: string): void {
+  const task = services.engine.lockedBy(collection, id);
+  if (task) throw locked(what, id, task.id);
 }

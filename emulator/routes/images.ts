@@ -2,8 +2,8 @@
 // (public API reference). The source volume is locked while its image is being made.
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
-import { locked, notFound } from "../errors";
-import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask, uuidParam } from "../router";
+import { notFound } from "../errors";
+import { assertUnlocked, bodyObject, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
 import { validateImageCreate, validateImagePatch } from "../validation";
 import { mergeTags } from "./tags";
@@ -25,8 +25,7 @@ function create(services: Services, ctx: RequestContext) {
   requireValid(validateImageCreate(body));
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
-  const busy = services.engine.lockedBy("volumes", body.volume_id);
-  if (busy) throw locked("Volume", body.volume_id, busy.id);
+  assertUnlocked(services, "volumes", body.volume_id, "Volume");
 
   const id = randomUUID();
   const now = apiTimestamp(ctx.now);
@@ -66,17 +65,11 @@ function create(services: Services, ctx: RequestContext) {
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const id = uuidParam(ctx, "image_id");
-  const image = services.store.get("images", id);
-  if (!inScope(image, projectId, regionId)) throw notFound("Image", id);
-  return image!;
+  return findScoped(services, ctx, "images", "image_id", "Image");
 }
 
 function unlocked(services: Services, id: string): void {
-  const task = services.engine.lockedBy("images", id);
-  if (task) throw locked("Image", id, task.id);
+  assertUnlocked(services, "images", id, "Image");
 }
 
 function patch(services: Services, ctx: RequestContext) {

@@ -3,8 +3,7 @@
 // same address and port as an existing member are kept as they are (same id, untouched);
 // the others are created anew.
 import { randomUUID } from "node:crypto";
-import { locked, notFound } from "../errors";
-import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask, uuidParam } from "../router";
+import { assertUnlocked, bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
 import { validatePoolPatch } from "../validation";
 
@@ -20,12 +19,7 @@ export function registerPoolRoutes(router: Router, services: Services): void {
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const id = uuidParam(ctx, "pool_id");
-  const pool = services.store.get("lbpools", id);
-  if (!inScope(pool, projectId, regionId)) throw notFound("Load balancer pool", id);
-  return pool!;
+  return findScoped(services, ctx, "lbpools", "pool_id", "Load balancer pool");
 }
 
 type Member = Record<string, unknown>;
@@ -54,8 +48,7 @@ function patch(services: Services, ctx: RequestContext) {
   const body = bodyObject(ctx);
   requireValid(validatePoolPatch(body));
   const id = String(pool.id);
-  const busy = services.engine.lockedBy("lbpools", id);
-  if (busy) throw locked("Load balancer pool", id, busy.id);
+  assertUnlocked(services, "lbpools", id, "Load balancer pool");
 
   const updated: ApiRecord = { ...pool, provisioning_status: "ACTIVE" };
   for (const field of SCALARS) if (field in body) updated[field] = body[field];

@@ -1,8 +1,7 @@
 // Snapshot lifecycle policies: GET (public API reference) and PATCH of name/status (spec,
 // synchronous). Volumes appear in the answer only with need_volumes=true.
 import { apiTimestamp } from "../clock";
-import { notFound } from "../errors";
-import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
+import { bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../state";
 import { validatePolicyPatch } from "../validation";
 
@@ -14,12 +13,7 @@ export function registerPolicyRoutes(router: Router, services: Services): void {
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const id = intParam(ctx, "policy_id");
-  const policy = services.store.get("lifecycle_policies", id);
-  if (!inScope(policy, projectId, regionId)) throw notFound("Lifecycle policy", id);
-  return policy!;
+  return findScoped(services, ctx, "lifecycle_policies", "policy_id", "Lifecycle policy", "int");
 }
 
 function view(policy: ApiRecord, ctx: RequestContext): ApiRecord {

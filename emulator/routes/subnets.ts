@@ -1,9 +1,9 @@
 // Subnets: POST (spec, asynchronous) and GET/PATCH/DELETE by id (public API reference).
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
-import { locked, notFound, validationError } from "../errors";
+import { notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, overlaps, parseNetwork } from "../ipnet";
-import { bodyObject, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask, uuidParam } from "../router";
+import { assertUnlocked, bodyObject, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
 import { validateSubnetCreate, validateSubnetPatch } from "../validation";
 import { mergeTags } from "./tags";
@@ -70,17 +70,11 @@ function create(services: Services, ctx: RequestContext) {
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const id = uuidParam(ctx, "subnet_id");
-  const subnet = services.store.get("subnets", id);
-  if (!inScope(subnet, projectId, regionId)) throw notFound("Subnet", id);
-  return subnet!;
+  return findScoped(services, ctx, "subnets", "subnet_id", "Subnet");
 }
 
 function unlocked(services: Services, id: string): void {
-  const task = services.engine.lockedBy("subnets", id);
-  if (task) throw locked("Subnet", id, task.id);
+  assertUnlocked(services, "subnets", id, "Subnet");
 }
 
 function patch(services: Services, ctx: RequestContext) {
