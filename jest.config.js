@@ -25,6 +25,7 @@ module.exports = {
       transform: { "^.+\\.ts$": tsJest },
       testEnvironment: "node",
       globalSetup: "<rootDir>/tests/e2e/global-setup.js",
+      setupFilesAfterEnv: ["<rootDir>/tests/e2e/setup-timeout.js"],
       slowTestThreshold: 120,
     },
   ],
