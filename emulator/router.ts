@@ -64,7 +64,13 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   for (let i = 0; i < pattern.length; i++) {
     if (pattern[i].startsWith(":")) {
       if (parts[i] === "") return undefined;
-      params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+      let value: string;
+      try {
+        value = decodeURIComponent(parts[i]);
+      } catch {
+        return undefined; // Malformed percent-encoding: no such resource (404), not a crash (500).
+      }
+      params[pattern[i].slice(1)] = value;
     } else if (pattern[i] !== parts[i]) {
       return undefined;
     }

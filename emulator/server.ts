@@ -64,6 +64,29 @@ const EXCEPTION_BY_STATUS: Record<number, string> = {
   504: "GatewayTimeout",
 };
 
+interface Target {
+  pathname: string;
+  search: string;
+  searchParams: URLSearchParams;
+}
+
+/**
+ * The request target. Only origin-form targets ("/path?query") are served: "//x", absolute
+ * URLs and targets `new URL` cannot parse get an empty pathname (answered 400), instead of
+ * throwing outside the handler's try, which would stop the whole server.
+ */
+function requestUrl(target: string | undefined): Target {
+  const raw = target ?? "/";
+  if (raw.startsWith("/") && !raw.startsWith("//")) {
+    try {
+      return new URL(raw, "http://emulator");
+    } catch {
+      // An unparseable target: answered below.
+    }
+  }
+  return { pathname: "", search: "", searchParams: new URLSearchParams() };
+}
+
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   if (!options.apiKey) throw new Error("startEmulator: apiKey is required");
   const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : (options.seed ?? {});
@@ -90,7 +113,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     const started = Date.now();
     const requestId = randomUUID();
     const method = req.method ?? "GET";
-    const url = new URL(req.url ?? "/", "http://emulator");
+    const url = requestUrl(req.url);
     const isControl = url.pathname.startsWith("/__emulator/");
     let routeName = "(unmatched)";
     const finish = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
@@ -110,6 +133,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     void (async () => {
       try {
         if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? "")) throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
+        if (url.pathname === "") throw new HttpError(400, "ValidationError", "The request target is not a valid path.");
         const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
         if (fault && (await applyFault(fault, req, res, fail))) {
           log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);

@@ -48,7 +48,7 @@ function addressValue(address: string): bigint {
 }
 
 /** One spelling per address, so `2001:DB8::1` and `2001:db8:0::1` count as the same. */
-function canonicalIp(address: string): string {
+export function canonicalIp(address: string): string {
   return ipaddr.parse(address).toString();
 }
 

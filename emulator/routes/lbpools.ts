@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { assertUnlocked, bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
-import { validatePoolPatch } from "../validation";
+import { canonicalIp, validatePoolPatch } from "../validation";
 
 const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
 const SCALARS = [
@@ -24,10 +24,14 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 
 type Member = Record<string, unknown>;
 
+const memberKey = (m: Member): string => `${canonicalIp(String(m.address))} ${String(m.protocol_port)}`;
+
 export function mergeMembers(existing: Member[], requested: Member[]): { members: Member[]; created: string[] } {
   const created: string[] = [];
   const members = requested.map((m) => {
-    const kept = existing.find((e) => e.address === m.address && e.protocol_port === m.protocol_port);
+    // The same address spelled differently (2001:DB8::a, 2001:db8:0::a) is the same member.
+    const key = memberKey(m);
+    const kept = existing.find((e) => memberKey(e) === key);
     if (kept) return kept;
     const id = randomUUID();
     created.push(id);

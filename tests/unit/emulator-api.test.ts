@@ -1,6 +1,7 @@
 // cims-emulator from the outside, over real HTTP: endpoints, auth, strictness, tasks,
 // locks, the member-keeping rule, faults, persistence, exact integers, limits, metrics.
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
@@ -194,6 +195,16 @@ describe("load balancer pools", () => {
     expect(task.created_resources.members).toEqual([pool.members[1].id]);
   });
 
+  test("a member's address spelled differently (IPv6 case, zeros) is the same member, kept", async () => {
+    const first = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [{ address: "2001:db8::a", protocol_port: 80 }] });
+    await waitTask(first.body.tasks[0]);
+    const before = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members[0];
+    const again = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [{ address: "2001:DB8:0::A", protocol_port: 80 }] });
+    const task = await waitTask(again.body.tasks[0]);
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members).toEqual([before]);
+    expect(task.created_resources.members).toEqual([]);
+  });
+
   test("members: null empties the pool; a health monitor and timeouts are set", async () => {
     const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
       members: null,
@@ -263,6 +274,31 @@ describe("bodies the server must survive", () => {
     expect(huge.status).toBe(413);
     const form = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: "name=x", type: "application/x-www-form-urlencoded" });
     expect(form.status).toBe(415);
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
+  });
+});
+
+/** A request with a raw request target (fetch would normalise "//[" and "%E0"). */
+function rawTarget(target: string): Promise<number> {
+  const { port } = new URL(emu.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method: "GET", path: target, headers: { authorization: `apikey ${KEY}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("request targets the server must survive", () => {
+  test.each([
+    ["//[", 400],
+    ["//cloud/v1/tasks/x", 400],
+    ["http://x:99999/", 400],
+    [`/cloud/v1/lbpools/1/1/%E0%A4`, 404],
+  ])("%s answers %i and the server stays up", async (target, status) => {
+    expect(await rawTarget(target)).toBe(status);
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
   });
 });
