@@ -1,9 +1,13 @@
 // Waiting for asynchronous tasks. Every task is polled concurrently on an adaptive
-// schedule: the first look after ~200 ms, then intervals growing by half each time up to
-// a cap (5 s by default), with jitter. Short tasks are seen within a fraction of a second;
-// long ones cost a request every few seconds. NEW, RUNNING and any state we do not know
-// keep polling; FINISHED resolves; ERROR fails at once; the deadline fails naming what is
-// still unfinished.
+// schedule that keeps the delay between "the task finished" and "we saw it" proportional
+// to how long the task has run: the first look after ~200 ms, then the next interval is
+// the time elapsed so far (doubling) until it reaches 1 s, stays at 1 s until 10 s have
+// passed, then is a tenth of the time elapsed, up to a cap (5 s by default); +/-10%
+// jitter. So a 0.3 s task is seen ~0.1 s after it ends, a 20 s task within ~1 s, at about
+// the request count of fixed 1 s polling, and a long task costs one request per 5 s.
+// (A fixed growth factor, as before, saw a 20 s task up to 5 s late.) bench/ measures it.
+// NEW, RUNNING and any state we do not know keep polling; FINISHED resolves; ERROR fails
+// at once; the deadline fails naming what is still unfinished.
 import { setTimeout as sleepMs } from "node:timers/promises";
 import { NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
 
@@ -51,7 +55,10 @@ export interface WaitOptions {
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
 
-const GROWTH = 1.5;
+/** Past this much waiting, the interval is a fixed share of the time elapsed. */
+const PROPORTIONAL_AFTER_MS = 10_000;
+const PROPORTIONAL_SHARE = 0.1;
+const STEADY_MS = 1_000;
 
 type Settled = { id: string; done: true; task: Task } | { id: string; done: false; state: string | undefined };
 
@@ -80,7 +87,8 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
   const cap = opts.pollCapMs ?? 5_000;
   const started = clock.now();
   const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
-  let interval = opts.firstPollMs ?? 200;
+  const firstPoll = opts.firstPollMs ?? 200;
+  let interval = firstPoll * jitter(random);
   let state: string | undefined;
   for (;;) {
     const wait = Math.min(interval, opts.deadline - clock.now());
@@ -93,7 +101,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
     } catch (err) {
       // A task the API just created may not be readable for a moment.
       if (err instanceof NotFoundError && clock.now() < graceEnd) {
-        interval = nextInterval(interval, cap, random);
+        interval = nextInterval(clock.now() - started, cap, random);
         continue;
       }
       throw err;
@@ -102,11 +110,16 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
     state = task.state;
     if (state === "FINISHED") return { id, done: true, task };
     if (state === "ERROR") throw new TaskFailedError(id, task.task_type, task.error ?? undefined);
-    interval = nextInterval(interval, cap, random);
+    interval = nextInterval(clock.now() - started, cap, random);
   }
 }
 
-/** Half as long again, capped, with +/-10% jitter so parallel waiters do not poll in step. */
-function nextInterval(interval: number, cap: number, random: () => number): number {
-  return Math.min(cap, interval * GROWTH) * (0.9 + 0.2 * random());
+/** The wait before the next look, given how long this task has been waited on. */
+export function nextInterval(elapsedMs: number, cap: number, random: () => number): number {
+  const base =
+    elapsedMs < PROPORTIONAL_AFTER_MS ? Math.min(Math.max(elapsedMs, 1), STEADY_MS) : elapsedMs * PROPORTIONAL_SHARE;
+  return Math.min(cap, base) * jitter(random);
 }
+
+/** +/-10%, so parallel waiters do not poll in step. */
+const jitter = (random: () => number): number => 0.9 + 0.2 * random();

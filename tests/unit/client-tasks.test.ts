@@ -139,18 +139,34 @@ describe("waitForTasks outcomes", () => {
 });
 
 describe("adaptive polling", () => {
-  test("a 20 s task (simulated clock) costs a dozen polls, seen within one 5 s interval", async () => {
+  const pollsFor = async (durationMs: number) => {
     const clock = fakeClock();
-    const finishAt = clock.now() + 20_000;
+    const finishAt = clock.now() + durationMs;
     const { gets, getTask } = simulatedTask(clock, finishAt);
-    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 1_800_000, timeoutSeconds: 1800, clock, random: () => 0.5 });
-    const lag = gets.at(-1)! - finishAt;
-    // 0.2, 0.5, 0.95, 1.6, 2.6, 4.2, 6.4, 9.8, 14.8, 19.8, 24.8 s: 11 polls, against 20 for fixed 1 s polling.
-    expect(gets).toHaveLength(11);
-    expect(lag).toBeGreaterThanOrEqual(0);
-    expect(lag).toBeLessThanOrEqual(5_000);
+    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 3_600_000, timeoutSeconds: 3600, clock, random: () => 0.5 });
     const intervals = gets.slice(1).map((t, i) => t - gets[i]);
-    expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
+    return { gets, lag: gets.at(-1)! - finishAt, intervals };
+  };
+
+  test("a 20 s task (simulated clock) is seen within 5% of its length, in no more polls than fixed 1 s polling", async () => {
+    const { gets, lag } = await pollsFor(20_000);
+    // 0.2, 0.4, 0.8, 1.6, then every second to 10.6, then a tenth of the elapsed time:
+    // 11.7, 12.8, 14.1, 15.5, 17.1, 18.8, 20.7 s. Fixed 1 s polling makes 21 (it looks at 0 s too).
+    expect(gets).toHaveLength(20);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThanOrEqual(1_000);
+  });
+
+  test("a 300 ms task (simulated clock) is seen within 150 ms, in 2 polls", async () => {
+    const { gets, lag } = await pollsFor(300);
+    expect(gets.map((t) => t - gets[0])).toEqual([0, 200]); // at 0.2 s and 0.4 s
+    expect(lag).toBe(100);
+  });
+
+  test("an hour-long task polls at most every 5 s, not more often than every 10% of its age", async () => {
+    const { gets, intervals } = await pollsFor(3_600_000 - 60_000);
+    expect(Math.max(...intervals)).toBe(5_000);
+    expect(gets.length).toBeLessThan(3_600 / 5 + 60);
   });
 
   describe("against a real server", () => {
