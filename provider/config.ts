@@ -27,13 +27,12 @@ export const DEFAULTS = {
 } as const;
 
 export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const get = (key: string, envName?: string): string | undefined => {
-    const value = config(key) ?? (envName ? env[envName] : undefined);
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
-  };
-  return {
+  // A blank value counts as absent, so a blank stack config falls back to the environment.
+  const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
+  const get = (key: string, envName?: string): string | undefined =>
+    present(config(key)) ?? (envName ? present(env[envName]) : undefined);
+  const settings = {
     apiUrl: parseApiUrl(get("apiUrl", "CIMS_API_URL")),
-    apiKey: requireApiKey(get("apiKey", "CIMS_API_KEY")),
     projectId: optionalInteger("projectId", get("projectId", "CIMS_PROJECT_ID"), 1),
     regionId: optionalInteger("regionId", get("regionId", "CIMS_REGION_ID"), 1),
     taskTimeoutSeconds: optionalInteger("taskTimeoutSeconds", get("taskTimeoutSeconds"), 1) ?? DEFAULTS.taskTimeoutSeconds,
@@ -42,6 +41,10 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     connectTimeoutMs: secondsToMs("connectTimeoutSeconds", get("connectTimeoutSeconds")) ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: secondsToMs("requestTimeoutSeconds", get("requestTimeoutSeconds")) ?? DEFAULTS.requestTimeoutMs,
   };
+  // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
+  // key out, so logging or serializing them cannot leak it.
+  Object.defineProperty(settings, "apiKey", { value: requireApiKey(get("apiKey", "CIMS_API_KEY")), enumerable: false });
+  return settings as ProviderSettings;
 }
 
 function requireApiKey(value: string | undefined): string {

@@ -145,6 +145,11 @@ export function formatInvalidFields(fields: InvalidFields): string {
     .join("; ");
 }
 
+/** The service answered 2xx with something we cannot read (not JSON, or not the record's shape). */
+export class InvalidResponseError extends CimsError {
+  override readonly code = "CIMS_INVALID_RESPONSE";
+}
+
 /** A task ended in ERROR. */
 export class TaskFailedError extends CimsError {
   override readonly code = "CIMS_TASK_FAILED";

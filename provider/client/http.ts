@@ -9,7 +9,7 @@
 // pooling and timeouts are undici's.
 import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
-import { ApiError, type ApiErrorBody, CimsError, type ConnectionError } from "./errors";
+import { ApiError, type ApiErrorBody, CimsError, type ConnectionError, InvalidResponseError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
 import { apiPath, joinUrl } from "./path";
 import { type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
@@ -38,10 +38,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** The service answered 2xx with something that is not JSON. */
-export class InvalidResponseError extends CimsError {
-  override readonly code = "CIMS_INVALID_RESPONSE";
-}
+export { InvalidResponseError } from "./errors";
 
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
 const USER_AGENT = `pulumi-cims/${(require("pulumi-cims/package.json") as { version: string }).version}`;
@@ -67,7 +64,7 @@ export class CimsClient {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
     for (let retry = 0; ; retry++) {
-      const result = await this.attempt(method, path, body, opts);
+      const result = await this.attempt(method, path, body, opts, deadline);
       if (result.ok) return result.value as T;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
@@ -92,7 +89,10 @@ export class CimsClient {
     );
   }
 
-  private async attempt(method: string, path: string, body: string | undefined, opts: RequestOptions): Promise<AttemptResult> {
+  private async attempt(method: string, path: string, body: string | undefined, opts: RequestOptions, deadline: number): Promise<AttemptResult> {
+    // An attempt started near the deadline must not run a full request timeout past it
+    // (a task GET would otherwise report the deadline up to 120 s late); 1 s at the least.
+    const timeoutMs = Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
     const url = joinUrl(this.#options.apiUrl, path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -108,8 +108,8 @@ export class CimsClient {
         headers,
         body,
         signal: opts.signal,
-        headersTimeout: this.#options.requestTimeoutMs,
-        bodyTimeout: this.#options.requestTimeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       const text = await res.body.text();
       const header = (name: string) => {

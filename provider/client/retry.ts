@@ -40,8 +40,8 @@ const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
 /**
- * Delay before retry number `retry` (0 for the first retry). The server's word wins:
- * `retry-after-ms`, then `Retry-After` in seconds or as an HTTP date. Otherwise
+ * Delay before retry number `retry` (0 for the first retry). The server's word wins when
+ * positive: `retry-after-ms`, then `Retry-After` in seconds or as an HTTP date. Otherwise
  * 0.5 s x 2^retry, capped at 8 s, less up to 25% jitter so parallel resources spread out.
  */
 export function retryDelayMs(
@@ -51,7 +51,9 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number {
   const fromServer = serverDelayMs(header, now);
-  if (fromServer !== undefined) return fromServer;
+  // A zero or past server delay would retry with no pause at all, and 409 retries until the
+  // deadline: a busy loop. Like undici's RetryHandler, only a positive value is honoured.
+  if (fromServer !== undefined && fromServer > 0) return fromServer;
   const backoff = Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** retry);
   return Math.round(backoff * (1 - 0.25 * random()));
 }

@@ -9,14 +9,14 @@
 // NEW, RUNNING and any state we do not know keep polling; FINISHED resolves; ERROR fails
 // at once; the deadline fails naming what is still unfinished.
 import { setTimeout as sleepMs } from "node:timers/promises";
-import { NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
+import { InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
 
 export interface Task {
   id: string;
   state: string;
   task_type?: string;
   created_resources?: Record<string, unknown> | null;
-  error?: string | null;
+  error?: unknown;
   [field: string]: unknown;
 }
 
@@ -106,19 +106,28 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
       }
       throw err;
     }
+    if (typeof task !== "object" || task === null || typeof task.state !== "string") {
+      throw new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${JSON.stringify(task)?.slice(0, 200)}`);
+    }
     if (task.state !== state) opts.onProgress?.({ taskId: id, state: task.state, previousState: state, task });
     state = task.state;
     if (state === "FINISHED") return { id, done: true, task };
-    if (state === "ERROR") throw new TaskFailedError(id, task.task_type, task.error ?? undefined);
+    if (state === "ERROR") throw new TaskFailedError(id, task.task_type, errorText(task.error));
     interval = nextInterval(clock.now() - started, cap, random);
   }
+}
+
+/** The service's error text; a structured error is shown as JSON rather than crashing the waiter. */
+function errorText(error: unknown): string | undefined {
+  if (error === null || error === undefined) return undefined;
+  return typeof error === "string" ? error : JSON.stringify(error);
 }
 
 /** The wait before the next look, given how long this task has been waited on. */
 export function nextInterval(elapsedMs: number, cap: number, random: () => number): number {
   const base =
     elapsedMs < PROPORTIONAL_AFTER_MS ? Math.min(Math.max(elapsedMs, 1), STEADY_MS) : elapsedMs * PROPORTIONAL_SHARE;
-  return Math.min(cap, base) * jitter(random);
+  return Math.min(cap, base * jitter(random));
 }
 
 /** +/-10%, so parallel waiters do not poll in step. */

@@ -31,7 +31,7 @@ export function currentSettings(): ProviderSettings {
 export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
-    client = new CimsClient({ ...s, log });
+    client = new CimsClient({ ...s, apiKey: s.apiKey, log }); // apiKey is not enumerable
   }
   return client;
 }

@@ -201,6 +201,14 @@ describe("errors", () => {
     const err = await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestTimeoutError);
   });
+
+  test("an attempt near the operation's deadline times out at the deadline, not a full request timeout later", async () => {
+    const client = await clientFor(() => ({ delayMs: 6_000, body: {} }), { requestTimeoutMs: 120_000, maxRetries: 0 });
+    const started = Date.now();
+    const err = await client.request("GET", "/cloud/v1/tasks/x", { deadline: Date.now() + 1_500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });
 
 describe("retries", () => {

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 // Pure pieces of the client: the retry policy, exact-integer JSON, and settings.
 import { ConfigurationError, parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
 import { retryDelayMs, shouldRetry, type Outcome } from "pulumi-cims/provider/client/retry";
@@ -41,7 +42,11 @@ describe("retryDelayMs", () => {
     expect(retryDelayMs(0, headers({ "retry-after": "3" }))).toBe(3000);
     const now = Date.parse("2026-11-22T10:00:00Z");
     expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 10:00:07 GMT" }), now)).toBe(7000);
-    expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 09:00:00 GMT" }), now)).toBe(0);
+    // A past date, 0 or an empty value would retry with no pause (409 retries until the
+    // deadline: a busy loop), so they fall back to the backoff.
+    expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 09:00:00 GMT" }), now, () => 0)).toBe(500);
+    expect(retryDelayMs(1, headers({ "retry-after": "0" }), now, () => 0)).toBe(1000);
+    expect(retryDelayMs(0, headers({ "retry-after-ms": "0" }), now, () => 0)).toBe(500);
     expect(retryDelayMs(0, headers({ "retry-after-ms": "120.5", "retry-after": "9" }))).toBe(121);
     expect(retryDelayMs(0, headers({ "retry-after": "soon" }), 0, () => 0)).toBe(500);
   });
@@ -76,6 +81,16 @@ describe("resolveSettings", () => {
     expect(s.taskPath).toBe("/cloud/v1/tasks/{task_id}");
     expect(s.connectTimeoutMs).toBe(5000);
     expect(s.requestTimeoutMs).toBe(120000);
+  });
+  test("the key is kept out of JSON, inspect and spreads of the settings", () => {
+    const s = resolveSettings(config({ apiKey: "settings-secret-77", apiUrl: "https://x.test" }), {});
+    expect(s.apiKey).toBe("settings-secret-77");
+    for (const text of [JSON.stringify(s), inspect(s, { depth: 5 }), JSON.stringify({ ...s })]) expect(text).not.toContain("settings-secret-77");
+  });
+  test("a blank stack config value falls back to the environment", () => {
+    const s = resolveSettings(config({ apiKey: "  ", apiUrl: "" }), { CIMS_API_KEY: "env-key", CIMS_API_URL: "http://127.0.0.1:9" });
+    expect(s.apiKey).toBe("env-key");
+    expect(s.apiUrl.href).toBe("http://127.0.0.1:9/");
   });
   test("the environment is used when config is absent", () => {
     const s = resolveSettings(config({}), { CIMS_API_KEY: "k", CIMS_API_URL: "http://127.0.0.1:9", CIMS_REGION_ID: "3" });

@@ -2,6 +2,7 @@
 import {
   CimsClient,
   closeAllPools,
+  InvalidResponseError,
   NotFoundError,
   TaskFailedError,
   TaskTimeoutError,
@@ -138,6 +139,22 @@ describe("waitForTasks outcomes", () => {
   });
 });
 
+describe("odd task records", () => {
+  test("a structured `error` is shown as JSON in TaskFailedError, not a crash", async () => {
+    const getTask = async (id: string): Promise<Task> => ({ id, state: "ERROR", task_type: "create_subnet", error: { code: 7, detail: "no IPs left" } });
+    const err = await waitForTasks(getTask, ["t1"], { deadline: Date.now() + 5_000, timeoutSeconds: 5, firstPollMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TaskFailedError);
+    expect((err as Error).message).toBe('task t1 (create_subnet) failed: {"code":7,"detail":"no IPs left"}');
+  });
+
+  test("a record without a state is an InvalidResponseError at once, not a wait until the deadline", async () => {
+    const getTask = async () => ({ id: "t1" }) as unknown as Task;
+    const err = await waitForTasks(getTask, ["t1"], { deadline: Date.now() + 60_000, timeoutSeconds: 60, firstPollMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidResponseError);
+    expect((err as Error).message).toContain("without a task state");
+  });
+});
+
 describe("adaptive polling", () => {
   const pollsFor = async (durationMs: number) => {
     const clock = fakeClock();
@@ -147,6 +164,14 @@ describe("adaptive polling", () => {
     const intervals = gets.slice(1).map((t, i) => t - gets[i]);
     return { gets, lag: gets.at(-1)! - finishAt, intervals };
   };
+
+  test("jitter never takes an interval past the cap", async () => {
+    const clock = fakeClock();
+    const { gets, getTask } = simulatedTask(clock, clock.now() + 120_000);
+    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.999 });
+    const intervals = gets.slice(1).map((t, i) => t - gets[i]);
+    expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
+  });
 
   test("a 20 s task (simulated clock) is seen within 5% of its length, in no more polls than fixed 1 s polling", async () => {
     const { gets, lag } = await pollsFor(20_000);
@@ -166,6 +191,7 @@ describe("adaptive polling", () => {
   test("an hour-long task polls at most every 5 s, not more often than every 10% of its age", async () => {
     const { gets, intervals } = await pollsFor(3_600_000 - 60_000);
     expect(Math.max(...intervals)).toBe(5_000);
+    expect(gets.length).toBeGreaterThan(3_500 / 5);
     expect(gets.length).toBeLessThan(3_600 / 5 + 60);
   });
 
