@@ -136,8 +136,9 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
   const what = `BaremetalImage "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
     const body = patchBody(olds, news, FIELDS, (field) => (WIRE[field]?.patchable ? WIRE[field].wire : undefined));
-    if (Object.keys(body).length === 0) return { outs: { ...olds, ...userInputs(news), taskIds: [] } };
-    return { outs: outputs(await apiClient().request("PATCH", one(news, id), { body }), news, []) };
+    // Nothing to PATCH: read the record instead, so service-filled outputs are never stale.
+    const record = Object.keys(body).length === 0 ? await apiClient().request("GET", one(news, id)) : await apiClient().request("PATCH", one(news, id), { body });
+    return { outs: outputs(record as Record<string, unknown>, news, []) };
   });
 }
 

@@ -3,12 +3,13 @@
 // address+port (the service keeps those as they are, without re-creation). Destroy leaves
 // the pool as it is: the stack stops managing it.
 import * as pulumi from "@pulumi/pulumi";
+import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { callAndWait, camelKeys, outputKeys, plain, scopeFailures, snakeKeys, readOrGone, withContext, withoutProvider } from "./ops";
+import { callAndWait, camelKeys, outputKeys, PartialCreateError, plain, scopeFailures, snakeKeys, readOrGone, withContext, withoutProvider } from "./ops";
 import { apiClient, log } from "./runtime";
-import { type Inputs, intRange, ipAddress, nonBlank, oneOf, scope, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
+import { type Inputs, intRange, ipAddress, isUnknown, nonBlank, oneOf, scope, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { lbPoolSettingsShim } from "./shim";
 
 export interface PoolMember {
@@ -139,7 +140,9 @@ const schema = z
   .superRefine((v, ctx) => {
     const seen = new Map<string, number>();
     (v.members ?? []).forEach((m, i) => {
-      const key = `${m.address}:${m.protocolPort}`;
+      // During preview an address or port may be unknown: two such members are not duplicates.
+      if (isUnknown(m.address) || isUnknown(m.protocolPort)) return;
+      const key = memberKey(m);
       const first = seen.get(key);
       if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i], message: `duplicates members[${first}] (same address and protocolPort)` });
       else seen.set(key, i);
@@ -147,7 +150,11 @@ const schema = z
   });
 
 type Member = Record<string, unknown>;
-const memberKey = (m: Member) => `${String(m.address)}:${String(m.protocolPort)}`;
+/** address+port, the address in one spelling (the service treats 2001:DB8::a and 2001:db8::a as one). */
+function memberKey(m: Member): string {
+  const address = String(m.address);
+  return `${ipaddr.isValid(address) ? ipaddr.parse(address).toString() : address}:${String(m.protocolPort)}`;
+}
 
 /** Every field the user gave for a member matches; members are matched by address+port, in any order. */
 export function sameMembers(olds: unknown, news: unknown): boolean {
@@ -224,6 +231,8 @@ export function fromRecord(record: Record<string, unknown>, managed: Inputs): In
   return plain(out) as Inputs;
 }
 
+const label = (i: Inputs) => `LbPoolSettings of pool ${String(i.poolId)}`;
+
 const path = (i: Inputs) =>
   apiPath("/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}", {
     project_id: i.projectId as number,
@@ -231,19 +240,48 @@ const path = (i: Inputs) =>
     pool_id: i.poolId as string,
   });
 
+/**
+ * Members the service would keep unchanged although the user changed their weight or subnet:
+ * it keeps a member with the same address and port "as it is", so such a change never lands
+ * and the diff would never clear.
+ */
+export function membersToRecreate(current: Member[], wanted: Member[]): Member[] {
+  const byKey = new Map(current.map((m) => [memberKey(m), m]));
+  return wanted.filter((m) => {
+    const old = byKey.get(memberKey(m));
+    return old !== undefined && ["weight", "subnetId"].some((f) => m[f] !== undefined && !sameValue(old[f], m[f]));
+  });
+}
+
 async function apply(inputs: Inputs, fields: string[], op: "create" | "update"): Promise<Inputs> {
-  const what = `LbPoolSettings of pool ${String(inputs.poolId)}`;
+  const what = label(inputs);
   const body = toPatchBody(inputs, fields);
-  let taskIds: string[] = [];
-  if (Object.keys(body).length > 0) taskIds = (await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds;
+  const taskIds: string[] = [];
+  if (Array.isArray(body.members)) {
+    // Two steps for changed members: PATCH without them (the service drops them), then with
+    // them (created anew with the wanted settings). Only those members see a gap.
+    const current = camelKeys((await apiClient().request<Record<string, unknown>>("GET", path(inputs))).members ?? []) as Member[];
+    const stale = membersToRecreate(current, inputs.members as Member[]);
+    if (stale.length > 0) {
+      const keys = new Set(stale.map(memberKey));
+      log(`${what}: ${[...keys].join(", ")} changed weight or subnetId; the service keeps same-address members as they are, so they are removed and added back`);
+      const without = (inputs.members as Member[]).filter((m) => !keys.has(memberKey(m)));
+      taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body: { members: snakeKeys(without) } })).taskIds);
+    }
+  }
+  if (Object.keys(body).length > 0) taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds);
   const record = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
   return { ...withoutProvider(inputs), ...fromRecord(record, inputs), taskIds };
 }
 
-const label = (i: Inputs) => `LbPoolSettings of pool ${String(i.poolId)}`;
-
 async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  return withContext(label(inputs), async () => ({ id: String(inputs.poolId), outs: await apply(inputs, Object.keys(WIRE), "create") }));
+  try {
+    return await withContext(label(inputs), async () => ({ id: String(inputs.poolId), outs: await apply(inputs, Object.keys(WIRE), "create") }));
+  } catch (err) {
+    // The pool exists whatever happened: record it, so the next `up` retries the settings as
+    // an update instead of losing track of what may already have been applied.
+    throw new PartialCreateError((err as Error).message, String(inputs.poolId), withoutProvider(inputs));
+  }
 }
 
 async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {

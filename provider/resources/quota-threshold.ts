@@ -10,7 +10,7 @@ import { GLOBAL_QUOTA_BASES, REGIONAL_QUOTA_BASES } from "../../emulator/validat
 import { changedFields, diffResult, type FieldRule } from "./diff";
 import { outputKeys, plain, readOrGone, withContext, withoutProvider } from "./ops";
 import { apiClient } from "./runtime";
-import { type Inputs, userInputs, validate } from "./schema";
+import { containsUnknown, type Inputs, userInputs, validate } from "./schema";
 import { quotaThresholdShim } from "./shim";
 
 /** A quota entry: limit and usage, as decimal strings (int64). Inputs may be numbers or strings. */
@@ -52,7 +52,15 @@ const int64 = z
   .union([z.number().int().refine(Number.isSafeInteger, "numbers above 2^53 lose digits in JavaScript: give them as strings"), z.string().regex(/^-?\d+$/)], {
     error: "must be an integer (a number, or a decimal string for values above 2^53)",
   })
-  .refine((v) => BigInt(v) >= INT64_MIN && BigInt(v) <= INT64_MAX, "must fit in a signed 64-bit integer");
+  .refine(fitsInt64, "must fit in a signed 64-bit integer");
+
+/** zod runs this refinement even when the type check above failed (e.g. on the unknown sentinel). */
+function fitsInt64(v: number | string): boolean {
+  // Not an integer: reported by the type check.
+  if (typeof v === "string" ? !/^-?\d+$/.test(v) : !Number.isInteger(v)) return true;
+  const n = BigInt(v);
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
 const entry = z.strictObject({ limit: int64, usage: int64 });
 
 function quotaMembers(allowed: Set<string>, where: string) {
@@ -128,7 +136,9 @@ function normalizeMessage(m: unknown): unknown {
 async function check(_olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
   const given = userInputs(news);
   const failures = validate(schema, given);
-  const inputs = failures.length === 0 && given.lastMessage !== undefined ? { ...news, lastMessage: normalizeMessage(given.lastMessage) } : news;
+  // During preview an unknown may sit anywhere in lastMessage; it is normalised once known.
+  const normalize = failures.length === 0 && given.lastMessage !== undefined && !containsUnknown(given.lastMessage);
+  const inputs = normalize ? { ...news, lastMessage: normalizeMessage(given.lastMessage) } : news;
   return { inputs: plain(inputs) as Inputs, failures };
 }
 

@@ -109,3 +109,10 @@ export function userInputs(news: Inputs): Inputs {
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
+
+/** Whether Pulumi's unknown sentinel sits anywhere in this value (preview of computed inputs). */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(containsUnknown);
+}

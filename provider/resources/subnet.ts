@@ -169,7 +169,7 @@ export function fromRecord(r: Record<string, unknown>): Inputs {
     ipVersion: r.ip_version,
     routerIdToConnect: r.router_id_to_connect ?? null,
     tags: r.tags ?? {},
-    totalIps: r.total_ips,
+    totalIps: r.total_ips === undefined || r.total_ips === null ? r.total_ips : String(r.total_ips),
     createdAt: r.created_at,
     projectId: r.project_id,
     regionId: r.region_id,
@@ -193,8 +193,12 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
   const what = `Subnet "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
     const body = patchBody(olds, news, FIELDS, (field) => PATCHABLE[field]);
-    if (Object.keys(body).length === 0) return { outs: { ...olds, ...userInputs(news), taskIds: [] } };
-    const record = await apiClient().request<Record<string, unknown>>("PATCH", one(news, id), { body });
+    // Nothing to PATCH (e.g. only `timeouts` changed, or the update that follows a partial
+    // create): read the record, so outputs the service fills are never left stale or missing.
+    const record =
+      Object.keys(body).length === 0
+        ? await apiClient().request<Record<string, unknown>>("GET", one(news, id))
+        : await apiClient().request<Record<string, unknown>>("PATCH", one(news, id), { body });
     return { outs: outputs(record, news, []) };
   });
 }

@@ -36,6 +36,18 @@ test(
     expect(p.members[0].id).toBe(SEED.keptMemberId);
     await stack.preview(["--expect-no-changes"]);
 
+    // A kept member's weight: the service keeps same-address members as they are, so the
+    // provider removes it and adds it back; the change lands and the next preview is clean.
+    const before21 = p.members[1].id;
+    await stack.setConfig("extraWeight", "7");
+    const reweigh = await stack.up();
+    expect(reweigh.stdout).toContain("10.0.0.21:8080 changed weight or subnetId");
+    p = await pool();
+    expect(p.members[1]).toMatchObject({ address: "10.0.0.21", weight: 7 });
+    expect(p.members[1].id).not.toBe(before21);
+    expect(p.members[0].id).toBe(SEED.keptMemberId);
+    await stack.preview(["--expect-no-changes"]);
+
     // Drift: the algorithm changed outside Pulumi.
     const task = (await api(env, "PATCH", `/cloud/v1/lbpools/1/1/${SEED.poolId}`, { lb_algorithm: "SOURCE_IP" })).body.tasks[0];
     for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;

@@ -1,7 +1,7 @@
 // The five resources without the engine: check() rules and defaults, diff() decisions,
 // and the camelCase <-> wire mappings both ways.
 import { baremetalImageMethods, toCreateBody as imageBody, fromRecord as imageFromRecord } from "pulumi-cims/provider/resources/baremetal-image";
-import { lbPoolSettingsMethods, sameMembers, toPatchBody, fromRecord as poolFromRecord } from "pulumi-cims/provider/resources/lb-pool-settings";
+import { lbPoolSettingsMethods, membersToRecreate, sameMembers, toPatchBody, fromRecord as poolFromRecord } from "pulumi-cims/provider/resources/lb-pool-settings";
 import { messageFromWire, messageToWire, quotaThresholdMethods, toBody as quotaBody } from "pulumi-cims/provider/resources/quota-threshold";
 import { snapshotPolicyStateMethods, fromRecord as policyFromRecord } from "pulumi-cims/provider/resources/snapshot-policy-state";
 import { fromRecord as subnetFromRecord, subnetMethods, toCreateBody as subnetBody } from "pulumi-cims/provider/resources/subnet";
@@ -177,6 +177,18 @@ describe("LbPoolSettings", () => {
     expect(sameMembers(server, [{ address: "10.0.0.2", protocolPort: 80, weight: 6 }, { address: "10.0.0.1", protocolPort: 80 }])).toBe(false);
     expect(sameMembers(server, [{ address: "10.0.0.2", protocolPort: 81 }, { address: "10.0.0.1", protocolPort: 80 }])).toBe(false);
     expect(sameMembers([], null)).toBe(true);
+    expect(sameMembers([{ address: "2001:db8::a", protocolPort: 80 }], [{ address: "2001:DB8:0::A", protocolPort: 80 }])).toBe(true);
+  });
+  test("members the service would keep unchanged despite a new weight or subnet are recreated", () => {
+    const current = [
+      { id: "m1", address: "10.0.0.1", protocolPort: 80, weight: 1, subnetId: null },
+      { id: "m2", address: "10.0.0.2", protocolPort: 80, weight: 5, subnetId: SUB },
+    ];
+    expect(membersToRecreate(current, [{ address: "10.0.0.1", protocolPort: 80 }, { address: "10.0.0.2", protocolPort: 80, weight: 5 }])).toEqual([]);
+    expect(membersToRecreate(current, [{ address: "10.0.0.1", protocolPort: 80, weight: 2 }, { address: "10.0.0.3", protocolPort: 80, weight: 9 }])).toEqual([
+      { address: "10.0.0.1", protocolPort: 80, weight: 2 },
+    ]);
+    expect(membersToRecreate(current, [{ address: "10.0.0.2", protocolPort: 80, subnetId: null }])).toHaveLength(1);
   });
   test("diff: only given fields are managed; poolId replaces; nested objects compare on given fields", async () => {
     const olds = { poolId: POOL, projectId: 1, regionId: 2, name: "web", healthmonitor: { id: "h", type: "HTTP", delay: 10, timeout: 5, maxRetries: 3, maxRetriesDown: 3 } };
@@ -248,4 +260,39 @@ describe("QuotaThreshold", () => {
     );
     expect(messageFromWire(messageToWire(inputs.lastMessage as never) as never)).toEqual(inputs.lastMessage);
   });
+});
+
+describe("unknown values during preview, in every resource", () => {
+  test.each([
+    ["BaremetalImage", () => baremetalImageMethods.check({}, { name: "img", volumeId: UNKNOWN, tags: { a: UNKNOWN } })],
+    [
+      "LbPoolSettings: two members with unknown addresses and the same port are not duplicates",
+      () => lbPoolSettingsMethods.check({}, { poolId: POOL, members: [{ address: UNKNOWN, protocolPort: 80 }, { address: UNKNOWN, protocolPort: 80, subnetId: UNKNOWN }] }),
+    ],
+    ["LbPoolSettings nested", () => lbPoolSettingsMethods.check({}, { poolId: UNKNOWN, healthmonitor: { type: "HTTP", delay: UNKNOWN, timeout: 5, maxRetries: 3 } })],
+    ["SnapshotPolicyState", () => snapshotPolicyStateMethods.check({}, { policyId: UNKNOWN, name: UNKNOWN, status: UNKNOWN })],
+    [
+      "QuotaThreshold: unknowns inside lastMessage",
+      () =>
+        quotaThresholdMethods.check({}, {
+          clientId: 1,
+          threshold: UNKNOWN,
+          lastMessage: { globalQuotas: { keypairCountLimit: { limit: UNKNOWN, usage: "1" } }, regionalQuotas: UNKNOWN },
+        }),
+    ],
+    ["QuotaThreshold: unknown globalQuotas", () => quotaThresholdMethods.check({}, { clientId: 1, threshold: 75, lastMessage: { globalQuotas: UNKNOWN } })],
+  ])("%s: check passes and keeps the unknowns", async (_name, run) => {
+    const { failures, inputs } = await run();
+    expect(failures).toEqual([]);
+    expect(JSON.stringify(inputs)).toContain(UNKNOWN);
+  });
+});
+
+test("QuotaThreshold: a fractional or non-numeric quota number is a failure naming it, not a crash", async () => {
+  const { failures } = await quotaThresholdMethods.check({}, {
+    clientId: 1,
+    threshold: 75,
+    lastMessage: { globalQuotas: { keypairCountLimit: { limit: 1.5, usage: "x" } } },
+  });
+  expect(props(failures)).toEqual(["lastMessage.globalQuotas.keypairCountLimit.limit", "lastMessage.globalQuotas.keypairCountLimit.usage"]);
 });
