@@ -120,6 +120,7 @@ const schema = z
         urlPath: z.string().startsWith("/", "must start with /").optional(),
         expectedCodes: z.string().regex(/^\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*$/, 'must be status codes or ranges like "200,202" or "200-204"').optional(),
       })
+      .nullable() // accepted by the type check only to be refused below with a reason
       .optional(),
     sessionPersistence: z
       .strictObject({
@@ -128,6 +129,7 @@ const schema = z
         persistenceGranularity: z.string().optional(),
         persistenceTimeout: intRange(0, 2147483647, "seconds").optional(),
       })
+      .nullable()
       .optional(),
     members: z.array(member).nullable().optional(),
     timeoutClientData: ms.optional(),
@@ -138,6 +140,17 @@ const schema = z
     timeouts: timeouts.optional(),
   })
   .superRefine((v, ctx) => {
+    for (const field of ["healthmonitor", "sessionPersistence"] as const) {
+      if (v[field] === null) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message:
+            "cannot be null: the pool update (PATCH lbpools) takes an object only, so the API offers no way to remove it; " +
+            `omit ${field} to stop managing it, or give the settings it should have`,
+        });
+      }
+    }
     const seen = new Map<string, number>();
     (v.members ?? []).forEach((m, i) => {
       // During preview an address or port may be unknown: two such members are not duplicates.

@@ -23,6 +23,7 @@ const cases: BadCase[] = [
   { what: "pool: members as a string", resource: "LbPoolSettings", args: p("members", '"10.0.0.1:80"'), property: "members", rule: /array/ },
   { what: "pool: healthmonitor type ICMP", resource: "LbPoolSettings", args: p("healthmonitor", '{ type: "ICMP", delay: 5, timeout: 5, maxRetries: 3 }'), property: "healthmonitor.type", rule: /one of: HTTP/ },
   { what: "pool: healthmonitor delay 0", resource: "LbPoolSettings", args: p("healthmonitor", '{ type: "TCP", delay: 0, timeout: 5, maxRetries: 3 }'), property: "healthmonitor.delay", rule: /from 1 to/ },
+  { what: "pool: healthmonitor null (the API cannot remove one)", resource: "LbPoolSettings", args: p("healthmonitor", "null"), property: "healthmonitor", rule: /cannot be null: .*no way to remove it/ },
   { what: "pool: healthmonitor maxRetries 11", resource: "LbPoolSettings", args: p("healthmonitor", '{ type: "TCP", delay: 5, timeout: 5, maxRetries: 11 }'), property: "healthmonitor.maxRetries", rule: /from 1 to 10/ },
   { what: "pool: healthmonitor urlPath without /", resource: "LbPoolSettings", args: p("healthmonitor", '{ type: "HTTP", delay: 5, timeout: 5, maxRetries: 3, urlPath: "health" }'), property: "healthmonitor.urlPath", rule: /must start with \// },
   { what: "pool: sessionPersistence type STICKY", resource: "LbPoolSettings", args: p("sessionPersistence", '{ type: "STICKY" }'), property: "sessionPersistence.type", rule: /one of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP/ },

@@ -296,3 +296,9 @@ test("QuotaThreshold: a fractional or non-numeric quota number is a failure nami
   });
   expect(props(failures)).toEqual(["lastMessage.globalQuotas.keypairCountLimit.limit", "lastMessage.globalQuotas.keypairCountLimit.usage"]);
 });
+
+test("LbPoolSettings: healthmonitor or sessionPersistence null is refused with the reason, naming the field", async () => {
+  const { failures } = await lbPoolSettingsMethods.check({}, { poolId: POOL, healthmonitor: null, sessionPersistence: null });
+  expect(props(failures)).toEqual(["healthmonitor", "sessionPersistence"]);
+  expect(failures![0].reason).toMatch(/^healthmonitor: cannot be null: .*no way to remove it; omit healthmonitor to stop managing it/);
+});
