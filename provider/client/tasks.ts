@@ -1,13 +1,13 @@
 // Waiting for asynchronous tasks. Every task is polled concurrently on an adaptive
 // schedule that keeps the delay between "the task finished" and "we saw it" proportional
-// to how long the task has run: the first look after ~200 ms, then the next interval is
-// the time elapsed so far (doubling) until it reaches 1 s, stays at 1 s until 10 s have
-// passed, then is a tenth of the time elapsed, up to a cap (5 s by default); +/-10%
-// jitter. So a 0.3 s task is seen ~0.1 s after it ends, a 20 s task within ~1 s, at about
-// the request count of fixed 1 s polling, and a long task costs one request per 5 s.
-// (A fixed growth factor, as before, saw a 20 s task up to 5 s late.) bench/ measures it.
-// NEW, RUNNING and any state we do not know keep polling; FINISHED resolves; ERROR fails
-// at once; the deadline fails naming what is still unfinished.
+// to how long the task has run: the first look after ~200 ms, then each interval is half
+// the time elapsed so far, at most 1 s, until a tenth of the elapsed time (12%) is longer;
+// capped (5 s by default); +/-10% jitter. So a 0.3 s task is seen within ~0.1 s of its
+// end, a 2 s task within ~0.3 s, a 20 s task within ~1 s in about as many requests as
+// fixed 1 s polling, and a long task costs one request per 5 s. (A fixed 1.5x growth, as
+// before, saw a 20 s task up to 5 s late.) `npm run bench` measures it against fixed
+// 1 s and 3 s polling. NEW, RUNNING and any state we do not know keep polling; FINISHED
+// resolves; ERROR fails at once; the deadline fails naming what is still unfinished.
 import { setTimeout as sleepMs } from "node:timers/promises";
 import { InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
 
@@ -55,10 +55,11 @@ export interface WaitOptions {
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
 
-/** Past this much waiting, the interval is a fixed share of the time elapsed. */
-const PROPORTIONAL_AFTER_MS = 10_000;
-const PROPORTIONAL_SHARE = 0.1;
+/** Early on, the next look comes after this share of the elapsed time, at most STEADY_MS. */
+const EARLY_SHARE = 0.5;
 const STEADY_MS = 1_000;
+/** Later, a fixed share of the elapsed time: the lag stays about 6% of the task's length. */
+const LATE_SHARE = 0.12;
 
 type Settled = { id: string; done: true; task: Task } | { id: string; done: false; state: string | undefined };
 
@@ -125,9 +126,8 @@ function errorText(error: unknown): string | undefined {
 
 /** The wait before the next look, given how long this task has been waited on. */
 export function nextInterval(elapsedMs: number, cap: number, random: () => number): number {
-  const base =
-    elapsedMs < PROPORTIONAL_AFTER_MS ? Math.min(Math.max(elapsedMs, 1), STEADY_MS) : elapsedMs * PROPORTIONAL_SHARE;
-  return Math.min(cap, base * jitter(random));
+  const base = Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
+  return Math.min(cap, Math.max(base, 1) * jitter(random));
 }
 
 /** +/-10%, so parallel waiters do not poll in step. */
