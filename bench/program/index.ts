@@ -1,0 +1,69 @@
+// What `npm run bench` deploys, by `bench:mode`:
+//   cims  - `bench:count` Subnets of this package (POST, wait for the task, GET)
+//   floor - `bench:count` no-op dynamic resources that sleep `bench:taskMs`: the engine's
+//           floor for the same work, with nothing of ours in it
+//   naive - one dynamic resource whose provider closes over undici's `request` imported at
+//           module top level, as a first dynamic provider often does
+//   naive-size - the size of that provider's serialized `__provider`, as the engine's closure
+//           serializer writes it: the contrast to our thin shim
+import * as pulumi from "@pulumi/pulumi";
+import * as cims from "pulumi-cims";
+import * as undici from "undici";
+
+const config = new pulumi.Config("bench");
+const mode = config.require("mode");
+const count = config.requireNumber("count");
+const taskMs = config.getNumber("taskMs") ?? 0;
+
+const floorProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    await new Promise((resolve) => setTimeout(resolve, inputs.sleepMs));
+    return { id: inputs.name, outs: inputs };
+  },
+  async delete() {},
+};
+
+const request = undici.request;
+const naiveProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    const res = await request(inputs.url);
+    await res.body.dump();
+    return { id: "naive", outs: { status: res.statusCode } };
+  },
+};
+
+class Floor extends pulumi.dynamic.Resource {
+  constructor(name: string, props: { name: string; sleepMs: number }) {
+    super(floorProvider, name, props, {}, "bench", "Floor");
+  }
+}
+
+class Naive extends pulumi.dynamic.Resource {
+  constructor(name: string, props: { url: string }) {
+    super(naiveProvider, name, props, {}, "bench", "Naive");
+  }
+}
+
+/** 10.<100+i/256>.<i%256>.0/24: a distinct /24 per subnet on the seeded network. */
+const cidrOf = (i: number) => `10.${100 + Math.floor(i / 256)}.${i % 256}.0/24`;
+
+export const ids: pulumi.Output<string>[] = [];
+for (let i = 0; i < count; i++) {
+  if (mode === "cims") {
+    ids.push(new cims.Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), networkId: config.require("networkId") }).id);
+  } else if (mode === "floor") {
+    ids.push(new Floor(`f${i}`, { name: `floor-${i}`, sleepMs: taskMs }).id);
+  } else if (mode === "naive") {
+    ids.push(new Naive(`n${i}`, { url: config.require("url") }).id);
+  } else if (mode === "naive-size") {
+    // The naive provider as the engine's own closure serializer writes it into __provider
+    // (deploying it fails: see bench/run.ts), measured without deploying.
+  } else {
+    throw new Error(`bench:mode must be cims, floor, naive or naive-size, not ${mode}`);
+  }
+}
+
+export const naiveProviderBytes =
+  mode === "naive-size"
+    ? pulumi.runtime.serializeFunction(() => naiveProvider, { allowSecrets: true }).then((f) => Buffer.byteLength(f.text))
+    : undefined;

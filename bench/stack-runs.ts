@@ -1,0 +1,77 @@
+// Runs the bench program (bench/program) under the real CLI: timed commands, the peak RSS
+// of the dynamic-provider process, and sizes from the exported state.
+import { readdir, readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { createStack, REPO_ROOT, type TestStack } from "../tests/e2e/harness";
+
+export type Mode = "cims" | "floor" | "naive" | "naive-size";
+
+export async function benchStack(mode: Mode, config: Record<string, string>, secrets: Record<string, string> = {}): Promise<TestStack> {
+  return createStack({
+    programDir: path.join(REPO_ROOT, "bench/program"),
+    stackName: `bench-${mode}`,
+    config: { "bench:mode": mode, ...config },
+    secrets,
+  });
+}
+
+/** Wall time of `fn` in ms. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * Samples /proc every 50 ms while `fn` runs, for the dynamic-provider processes of this stack
+ * (node running @pulumi/pulumi/cmd/dynamic-provider with the stack's PULUMI_HOME), and
+ * returns their highest VmHWM (the kernel's own peak-RSS mark) in bytes.
+ */
+export async function peakProviderRss(stack: TestStack, fn: () => Promise<unknown>): Promise<number> {
+  const marker = `PULUMI_HOME=${stack.env.PULUMI_HOME}\0`;
+  let peak = 0;
+  let running = true;
+  const sample = async () => {
+    for (const pid of await readdir("/proc").catch(() => [] as string[])) {
+      if (!/^\d+$/.test(pid)) continue;
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      if (!cmdline.includes("dynamic-provider")) continue;
+      const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+      if (!environ.includes(marker)) continue;
+      const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    }
+  };
+  const sampler = (async () => {
+    while (running) {
+      await sample();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  try {
+    await fn();
+  } finally {
+    running = false;
+    await sampler;
+  }
+  return peak;
+}
+
+export interface StateSizes {
+  resources: number;
+  providerBytes: number[];
+  stateBytesPerResource: number;
+}
+
+/** Bytes of `__provider` per resource of `type`, and of the whole exported state per resource. */
+export async function stateSizes(stack: TestStack, type: string): Promise<StateSizes> {
+  const { stdout } = await stack.run(["stack", "export", "--stack", stack.name]);
+  const resources = (JSON.parse(stdout) as { deployment: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } }).deployment.resources ?? [];
+  const ours = resources.filter((r) => r.type === type);
+  return {
+    resources: ours.length,
+    providerBytes: ours.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))),
+    stateBytesPerResource: ours.length ? Buffer.byteLength(stdout) / ours.length : 0,
+  };
+}

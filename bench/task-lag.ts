@@ -1,0 +1,81 @@
+// Task-wait lag: tasks of a given duration on the emulator, each watched at once by three
+// waiters: ours (adaptive schedule), fixed 1 s polling (an old SDK) and fixed 3 s polling
+// (the public SDKs). For each waiter: how long after the emulator marked the task FINISHED
+// it returned, and how many task GETs it made. Same process, same clock, same tasks.
+import { setTimeout as sleep } from "node:timers/promises";
+import { CimsClient, waitForTasks, type Task } from "pulumi-cims/provider/client/index";
+import type { RunningEmulator } from "pulumi-cims/emulator";
+
+export type Waiter = "adaptive" | "fixed1s" | "fixed3s";
+export interface LagSample {
+  durationMs: number;
+  waiter: Waiter;
+  lagMs: number;
+  gets: number;
+}
+
+const TASK_PATH = "/cloud/v1/tasks/{task_id}";
+
+/** Fixed-interval polling as the service's SDKs do it: GET, and if not done, sleep. */
+async function pollFixed(get: (id: string) => Promise<Task>, id: string, intervalMs: number): Promise<void> {
+  for (;;) {
+    const task = await get(id);
+    if (task.state === "FINISHED" || task.state === "ERROR") return;
+    await sleep(intervalMs);
+  }
+}
+
+export async function measureTaskLag(
+  emulator: RunningEmulator,
+  apiKey: string,
+  networkId: string,
+  durationsMs: number[],
+  samplesPerDuration: number,
+): Promise<LagSample[]> {
+  const client = new CimsClient({
+    apiUrl: new URL(emulator.url),
+    apiKey,
+    maxRetries: 3,
+    connectTimeoutMs: 5000,
+    requestTimeoutMs: 120_000,
+    taskPath: TASK_PATH,
+  });
+  let subnet = 0;
+  const one = async (durationMs: number): Promise<LagSample[]> => {
+    emulator.engine.durationMs = durationMs;
+    const cidr = `10.${200 + Math.floor(subnet / 256)}.${subnet++ % 256}.0/24`;
+    const { tasks } = await client.request<{ tasks: string[] }>("POST", "/cloud/v1/subnets/1/1", {
+      body: { name: `lag-${subnet}`, cidr, network_id: networkId },
+    });
+    const id = tasks[0];
+    const counted = (waiter: Waiter) => {
+      const gets = { n: 0 };
+      const get = (taskId: string) => {
+        gets.n++;
+        return client.request<Task>("GET", `/cloud/v1/tasks/${taskId}`);
+      };
+      return { gets, get };
+    };
+    const run = async (waiter: Waiter): Promise<LagSample> => {
+      const { gets, get } = counted(waiter);
+      if (waiter === "adaptive") {
+        await waitForTasks((taskId) => get(taskId), [id], { deadline: Date.now() + 600_000, timeoutSeconds: 600 });
+      } else {
+        await pollFixed(get, id, waiter === "fixed1s" ? 1000 : 3000);
+      }
+      const returnedAt = Date.now();
+      const finishedAt = emulator.engine.metrics().find((m) => m.id === id)?.finished_at;
+      if (finishedAt === undefined) throw new Error(`task ${id} has no finish time`);
+      return { durationMs, waiter, lagMs: returnedAt - finishedAt, gets: gets.n };
+    };
+    return Promise.all((["adaptive", "fixed1s", "fixed3s"] as const).map(run));
+  };
+  const samples: LagSample[] = [];
+  // Durations one after another (the engine has one duration setting); samples of a duration
+  // started 137 ms apart so they do not all poll in step.
+  for (const d of durationsMs) {
+    const runs = Array.from({ length: samplesPerDuration }, (_, i) => sleep(i * 137).then(() => one(d)));
+    for (const r of await Promise.all(runs)) samples.push(...r);
+  }
+  return samples;
+}
