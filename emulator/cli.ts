@@ -45,8 +45,10 @@ async function main(): Promise<void> {
     return;
   }
   const apiKey = values["api-key"] ?? process.env.CIMS_API_KEY;
-  const port = Number(values.port);
-  const taskDurationMs = Number(values["task-duration-ms"]);
+  // Digits only: Number() would take "", "0x10" and "1e3" too.
+  const whole = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN);
+  const port = whole(values.port);
+  const taskDurationMs = whole(values["task-duration-ms"]);
   const problems = [
     !apiKey && "an API key is required: --api-key <key> or CIMS_API_KEY",
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && `--port must be 0..65535, got ${values.port}`,

@@ -58,6 +58,22 @@ function take<T extends { method: string; path: string; count?: number | null; p
   return rule;
 }
 
+const NUMERIC_RULES: Record<string, (n: number) => boolean> = {
+  count: (n) => Number.isInteger(n) && n >= 1,
+  probability: (n) => n >= 0 && n <= 1,
+  delayMs: (n) => Number.isInteger(n) && n >= 0,
+};
+
+/** A fault's optional numbers: a count of 0 used to fire once, a string delay to throw later. */
+function checkOptional(rule: object, what: Record<string, string>): void {
+  for (const [field, expected] of Object.entries(what)) {
+    const v = (rule as Record<string, unknown>)[field];
+    if (v !== undefined && v !== null && !(typeof v === "number" && NUMERIC_RULES[field](v))) {
+      throw new HttpError(400, "ValidationError", `${field} must be ${expected}, got ${JSON.stringify(v)}`);
+    }
+  }
+}
+
 export class Faults {
   requestFaults: RequestFault[] = [];
   taskFaults: TaskFaultRule[] = [];
@@ -71,6 +87,10 @@ export class Faults {
     }
     if (rule.action === "status" && !(Number.isInteger(rule.status) && rule.status! >= 100 && rule.status! <= 599)) {
       throw new HttpError(400, "ValidationError", "a status fault needs an HTTP status (100-599)");
+    }
+    checkOptional(rule, { count: "a whole number >= 1", probability: "a number from 0 to 1", delayMs: "a whole number >= 0" });
+    if (rule.retryAfter !== undefined && !["string", "number"].includes(typeof rule.retryAfter)) {
+      throw new HttpError(400, "ValidationError", "retryAfter must be a number of seconds or an HTTP date");
     }
     this.requestFaults.push({ ...rule });
   }

@@ -106,7 +106,14 @@ export class Store {
   persist(): void {
     if (!this.stateFile) return;
     const tmp = path.join(path.dirname(this.stateFile), `.${path.basename(this.stateFile)}.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, stringifyLossless(this.data, 1));
+    // fsync before the rename: after a crash the file is the old state or the new, never empty.
+    const fd = fs.openSync(tmp, "w");
+    try {
+      fs.writeSync(fd, stringifyLossless(this.data, 1));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, this.stateFile);
   }
 }

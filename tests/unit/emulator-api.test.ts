@@ -306,6 +306,18 @@ describe("request targets the server must survive", () => {
 describe("control API: faults, task duration, metrics, logs", () => {
   const control = (method: string, p: string, body?: unknown) => call(method, `/__emulator/${p}`, body, { key: null });
 
+  test.each([
+    [{ count: 0 }, "count must be a whole number >= 1"],
+    [{ probability: 2 }, "probability must be a number from 0 to 1"],
+    [{ delayMs: "soon" }, "delayMs must be a whole number >= 0"],
+    [{ retryAfter: { s: 1 } }, "retryAfter must be a number of seconds or an HTTP date"],
+  ])("a fault with %p is refused: %s", async (extra, message) => {
+    const res = await control("POST", "faults", { method: "GET", path: "/**", action: "status", status: 503, ...extra });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+    expect((await control("GET", "faults")).body.request_faults).toEqual([]);
+  });
+
   test("status faults with Retry-After apply to the next N matching requests only", async () => {
     await control("POST", "faults", { method: "GET", path: "/cloud/v1/lbpools/1/1/*", count: 2, action: "status", status: 503, retryAfter: "2" });
     const first = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`);
