@@ -3,6 +3,7 @@
 // outcomes are separate classes. Each has a stable `code`. None ever holds the API key:
 // errors are built from the method, the path and the response body only.
 import { STATUS_CODES } from "node:http";
+import { stringifyJson } from "./json";
 
 /** Base of every error this package throws; `code` is stable across versions. */
 export class CimsError extends Error {
@@ -108,7 +109,12 @@ function describeBody(parsed: ApiErrorBody | undefined, raw: ApiErrorBody | stri
     const text = raw.trim().replace(/\s+/g, " ");
     return text.length > 300 ? `${text.slice(0, 300)}... (${text.length} characters)` : text;
   }
-  return parsed ? "(no message in the error body)" : "(empty body)";
+  if (parsed) {
+    // A JSON body without `message` (e.g. {"detail": ...}): show it rather than nothing.
+    const text = stringifyJson(parsed);
+    return text === "{}" ? "(no message in the error body)" : text.length > 300 ? `${text.slice(0, 300)}...` : text;
+  }
+  return "(empty body)";
 }
 
 function normalizeInvalidFields(value: unknown): InvalidFields | undefined {

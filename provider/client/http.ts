@@ -117,7 +117,8 @@ export class CimsClient {
         return Array.isArray(v) ? v[0] : v;
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
-      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
+      // A proxy or server that echoes the request back must not put the key into our error.
+      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text.replaceAll(this.#apiKey, "[redacted]")));
       return { ok: false, error, outcome: { kind: "status", status: res.statusCode }, header };
     } catch (err) {
       if (opts.signal?.aborted) throw err;

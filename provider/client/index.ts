@@ -4,4 +4,5 @@ export { CimsClient, InvalidResponseError, type ClientOptions, type RequestOptio
 export { parseJson, stringifyJson } from "./json";
 export { apiPath } from "./path";
 export { closeAllPools } from "./transport";
+export { DurationHints } from "./task-hints";
 export { waitForTasks, systemClock, type Task, type TaskProgress, type WaitOptions, type Clock } from "./tasks";

@@ -1,6 +1,6 @@
 // One keep-alive undici Pool per API origin, shared by every call in the provider process,
 // and the mapping of undici's failures onto our error classes and retry outcomes.
-import { Pool } from "undici";
+import type { Pool } from "undici";
 import { ConnectionError, RequestTimeoutError } from "./errors";
 import type { Outcome } from "./retry";
 
@@ -13,7 +13,10 @@ export function poolFor(origin: string, connectTimeoutMs: number): Pool {
   const key = `${origin} ${connectTimeoutMs}`;
   let pool = pools.get(key);
   if (!pool) {
-    pool = new Pool(origin, { connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: connectTimeoutMs } });
+    // Loaded on first use: `pulumi preview` runs check()/diff() only, and undici takes
+    // ~100 ms to load in every provider process.
+    const { Pool: UndiciPool } = require("undici") as typeof import("undici");
+    pool = new UndiciPool(origin, { connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: connectTimeoutMs } });
     pools.set(key, pool);
   }
   return pool;

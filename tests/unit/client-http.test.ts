@@ -173,6 +173,19 @@ describe("errors", () => {
     expect(err.message).toBe("GET /cloud/v1/tasks/x: 502 Bad Gateway: <html><body>Bad gateway from the proxy</body></html>");
   });
 
+  test("a JSON error body without `message` is shown, not dropped", async () => {
+    const client = await clientFor(() => ({ status: 403, body: { detail: "project 7 is suspended" } }));
+    const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ApiError;
+    expect(err.message).toBe('GET /cloud/v1/tasks/x: 403 Forbidden: {"detail":"project 7 is suspended"}');
+  });
+
+  test("an error body that echoes the Authorization header has the key redacted", async () => {
+    const client = await clientFor((req) => ({ status: 400, body: `bad request: ${String(req.headers.authorization)}` }), { maxRetries: 0 });
+    const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ApiError;
+    expect(err.message).toBe("GET /cloud/v1/tasks/x: 400 Bad Request: bad request: apikey [redacted]");
+    expect(JSON.stringify(err)).not.toContain(KEY);
+  });
+
   test("an empty error body says so", async () => {
     const client = await clientFor(() => ({ status: 403 }));
     const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ApiError;

@@ -2,6 +2,7 @@
 import {
   CimsClient,
   closeAllPools,
+  DurationHints,
   InvalidResponseError,
   NotFoundError,
   TaskFailedError,
@@ -155,12 +156,59 @@ describe("odd task records", () => {
   });
 });
 
+describe("learning task durations", () => {
+  test("tasks of a type that finished before are seen almost at once; a bisection narrows the guess", async () => {
+    const hints = new DurationHints();
+    const lags: number[] = [];
+    const gets: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const clock = fakeClock();
+      const finishAt = clock.now() + 2_000;
+      const task = simulatedTask(clock, finishAt);
+      await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints });
+      lags.push(task.gets.at(-1)! - finishAt);
+      gets.push(task.gets.length);
+    }
+    expect(lags[0]).toBeGreaterThan(200); // the ordinary schedule: seen at 2.28 s
+    expect(lags.at(-1)!).toBeLessThan(30);
+    expect(lags.slice(1).every((lag, i) => lag <= lags[i])).toBe(true);
+    expect(Math.max(...gets)).toBeLessThanOrEqual(gets[0] + 2);
+  });
+
+  test("a task that runs longer than the last one only costs a probe or two more", async () => {
+    const hints = new DurationHints();
+    hints.learn("create_subnet", { below: 1_500, by: 2_000 });
+    const clock = fakeClock();
+    const finishAt = clock.now() + 8_000;
+    const task = simulatedTask(clock, finishAt);
+    await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints });
+    // The same task with nothing learned, for the count.
+    const clock2 = fakeClock();
+    const again = simulatedTask(clock2, clock2.now() + 8_000);
+    await waitForTasks(again.getTask, ["t"], { deadline: clock2.now() + 60_000, timeoutSeconds: 60, clock: clock2, random: () => 0.5, hints: new DurationHints() });
+    expect(task.gets.length).toBeLessThanOrEqual(again.gets.length + 2);
+    expect(task.gets.at(-1)! - finishAt).toBeLessThanOrEqual(1_000);
+    expect(hints.get("create_subnet")!.by).toBeGreaterThanOrEqual(8_000); // it learned the new duration
+  });
+
+  test("brackets intersect when they overlap and are replaced when they do not", () => {
+    const hints = new DurationHints();
+    hints.learn("t", { below: 1_000, by: 2_000 });
+    hints.learn("t", { below: 1_500, by: 2_500 });
+    expect(hints.get("t")).toEqual({ below: 1_500, by: 2_000 });
+    hints.learn("t", { below: 5_000, by: 6_000 });
+    expect(hints.get("t")).toEqual({ below: 5_000, by: 6_000 });
+    hints.learn(undefined, { below: 1, by: 2 });
+    expect(hints.get("other")).toBeUndefined();
+  });
+});
+
 describe("adaptive polling", () => {
   const pollsFor = async (durationMs: number) => {
     const clock = fakeClock();
     const finishAt = clock.now() + durationMs;
     const { gets, getTask } = simulatedTask(clock, finishAt);
-    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 3_600_000, timeoutSeconds: 3600, clock, random: () => 0.5 });
+    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 3_600_000, timeoutSeconds: 3600, clock, random: () => 0.5, hints: new DurationHints() });
     const intervals = gets.slice(1).map((t, i) => Math.round(t - gets[i]));
     return { gets, lag: gets.at(-1)! - finishAt, intervals };
   };
@@ -168,7 +216,7 @@ describe("adaptive polling", () => {
   test("jitter never takes an interval past the cap", async () => {
     const clock = fakeClock();
     const { gets, getTask } = simulatedTask(clock, clock.now() + 120_000);
-    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.999 });
+    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.999, hints: new DurationHints() });
     const intervals = gets.slice(1).map((t, i) => Math.round(t - gets[i]));
     expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
   });
