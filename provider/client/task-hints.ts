@@ -34,11 +34,19 @@ export const processHints = new DurationHints();
 
 /** Less than this apart, a probe is not worth a request. */
 const MIN_PROBE_GAP_MS = 10;
+/** A bracket this narrow (absolute, or as a share of its end) is not split further. */
+const NARROW_MS = 50;
+const NARROW_SHARE = 0.02;
 
-/** How long to wait for the next probe of the bracket (its middle, then its end), if one is still ahead. */
+/**
+ * How long to wait for the next probe, if one is still ahead: the bracket's middle, then its
+ * end; once the bracket is narrow, only its end, so a steady stream of alike tasks costs no
+ * GET more than the ordinary schedule.
+ */
 export function probeIn(hint: Bracket | undefined, elapsedMs: number): number | undefined {
   if (!hint) return undefined;
-  for (const at of [(hint.below + hint.by) / 2, hint.by]) {
+  const narrow = hint.by - hint.below <= Math.max(NARROW_MS, NARROW_SHARE * hint.by);
+  for (const at of narrow ? [hint.by] : [(hint.below + hint.by) / 2, hint.by]) {
     if (at - elapsedMs >= MIN_PROBE_GAP_MS) return at - elapsedMs;
   }
   return undefined;

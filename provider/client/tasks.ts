@@ -127,8 +127,10 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
     if (state === "ERROR") throw new TaskFailedError(id, task.task_type, errorText(task.error));
     runningAt = sentAt;
     const elapsed = clock.now() - started;
+    // A probe due within two ordinary intervals replaces the ordinary look rather than add one.
+    const ordinary = nextInterval(elapsed, cap, random);
     const probe = probeIn(hints.get(task.task_type), elapsed);
-    interval = Math.min(nextInterval(elapsed, cap, random), probe ?? Infinity);
+    interval = probe !== undefined && probe <= 2 * ordinary ? probe : ordinary;
   }
 }
 
