@@ -142,3 +142,16 @@ export function assertUnlocked(services: Services, collection: Collection, id: u
   const task = services.engine.lockedBy(collection, id);
   if (task) throw locked(what, id, task.id);
 }
+
+/** DELETE of a record by a task: 409 while another task holds it; gone when the task finishes. */
+export function deleteByTask(services: Services, ctx: RequestContext, record: ApiRecord, collection: Collection, what: string, taskType: string): Reply {
+  const id = String(record.id);
+  assertUnlocked(services, collection, id, what);
+  return startTask(services, ctx, {
+    taskType,
+    projectId: Number(record.project_id),
+    regionId: Number(record.region_id),
+    effects: [{ op: "delete", collection, id }],
+    locks: [{ collection, id }],
+  });
+}

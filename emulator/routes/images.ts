@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
 import { notFound } from "../errors";
-import { assertUnlocked, bodyObject, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
+import { assertUnlocked, bodyObject, deleteByTask, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
 import { validateImageCreate, validateImagePatch } from "../validation";
 import { mergeTags } from "./tags";
@@ -86,14 +86,5 @@ function patch(services: Services, ctx: RequestContext) {
 }
 
 function remove(services: Services, ctx: RequestContext) {
-  const image = find(services, ctx);
-  const id = String(image.id);
-  unlocked(services, id);
-  return startTask(services, ctx, {
-    taskType: "delete_image",
-    projectId: Number(image.project_id),
-    regionId: Number(image.region_id),
-    effects: [{ op: "delete", collection: "images", id }],
-    locks: [{ collection: "images", id }],
-  });
+  return deleteByTask(services, ctx, find(services, ctx), "images", "Image", "delete_image");
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
 import { notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, overlaps, parseNetwork } from "../ipnet";
-import { assertUnlocked, bodyObject, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
+import { assertUnlocked, bodyObject, deleteByTask, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
 import { validateSubnetCreate, validateSubnetPatch } from "../validation";
 import { mergeTags } from "./tags";
@@ -95,14 +95,5 @@ function patch(services: Services, ctx: RequestContext) {
 }
 
 function remove(services: Services, ctx: RequestContext) {
-  const subnet = find(services, ctx);
-  const id = String(subnet.id);
-  unlocked(services, id);
-  return startTask(services, ctx, {
-    taskType: "delete_subnet",
-    projectId: Number(subnet.project_id),
-    regionId: Number(subnet.region_id),
-    effects: [{ op: "delete", collection: "subnets", id }],
-    locks: [{ collection: "subnets", id }],
-  });
+  return deleteByTask(services, ctx, find(services, ctx), "subnets", "Subnet", "delete_subnet");
 }
