@@ -22,6 +22,10 @@ test(
     expect(p).toMatchObject({ name: "e2e-pool", lb_algorithm: "ROUND_ROBIN", timeout_client_data: 0 });
     expect(p.members[0].id).toBe(SEED.keptMemberId);
     expect(p.members[1]).toMatchObject({ address: "10.0.0.20", weight: 3 });
+    // null is kept as null through the engine (not dropped as "omitted" = unmanaged).
+    const poolState = (await stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:LbPoolSettings"));
+    expect(poolState?.inputs).toHaveProperty("crlSecretId", null);
+    expect(poolState?.outputs).toHaveProperty("crlSecretId", null);
     await stack.preview(["--expect-no-changes"]);
 
     await stack.setConfig("algorithm", "LEAST_CONNECTIONS");

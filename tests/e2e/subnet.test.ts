@@ -35,7 +35,7 @@ test(
     await stack.up();
     const replaced = await stack.outputs();
     expect(replaced.id).not.toBe(first.id);
-    expect(replaced.gatewayIp ?? null).toBeNull();
+    expect(await stateOf(env, "Subnet")).toHaveProperty("gatewayIp", null); // null, not dropped
     expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).status).toBe(404);
     expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(replaced.id)}`)).body.gateway_ip).toBeNull();
     await stack.preview(["--expect-no-changes"]);

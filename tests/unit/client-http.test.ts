@@ -1,6 +1,7 @@
 // The HTTP client against a real loopback server: auth, errors, retries, exact integers,
 // path encoding, connection reuse.
 import { inspect } from "node:util";
+import * as http from "node:http";
 import * as net from "node:net";
 import {
   ApiError,
@@ -208,6 +209,35 @@ describe("errors", () => {
     expect(err.message).toMatch(/^GET \/cloud\/v1\/tasks\/x: connection failed \(ECONNREFUSED\)/);
   });
 
+  test("a POST refused at connect is retried (the service saw nothing) and reaches the service once", async () => {
+    const port = await freePort();
+    const posts: string[] = [];
+    const late = http.createServer((req, res) => {
+      req.resume();
+      posts.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"tasks":["t1"]}');
+    });
+    const client = new CimsClient({
+      apiUrl: new URL(`http://127.0.0.1:${port}`),
+      apiKey: KEY,
+      maxRetries: 3,
+      connectTimeoutMs: 500,
+      requestTimeoutMs: 2_000,
+      taskPath: "/t/{task_id}",
+      log: (m) => logs.push(m),
+    });
+    // The service comes up after the first attempt was refused; the backoff's first retry is >= 375 ms later.
+    setTimeout(() => late.listen(port, "127.0.0.1"), 100);
+    try {
+      await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "s" } })).resolves.toEqual({ tasks: ["t1"] });
+      expect(posts).toEqual(["POST /cloud/v1/subnets/1/1"]);
+      expect(logs.join("\n")).toMatch(/POST \/cloud\/v1\/subnets\/1\/1: could not connect; retry 1/);
+    } finally {
+      await closeAllPools();
+      await new Promise<void>((r) => late.close(() => r()));
+    }
+  });
+
   test("a response slower than the request timeout is a RequestTimeoutError", async () => {
     // undici's timers tick every ~0.5 s, so the reply is made far slower than the timeout.
     const client = await clientFor(() => ({ delayMs: 2_500, body: {} }), { requestTimeoutMs: 300, maxRetries: 0 });
@@ -343,6 +373,26 @@ describe("the API key never leaks", () => {
     const artifacts = [err.message, err.stack ?? "", JSON.stringify(err), inspect(err, { depth: 10, showHidden: true }), JSON.stringify(client), inspect(client, { depth: 10, showHidden: true }), String(client), ...logs];
     expect(logs.length).toBeGreaterThan(0);
     for (const text of artifacts) expect(text).not.toContain(KEY);
+  });
+
+  test("not in transport errors either: a timeout and a refused connection", async () => {
+    const slow = await clientFor(() => ({ delayMs: 2_500, body: {} }), { requestTimeoutMs: 300, maxRetries: 0 });
+    const timeout = (await slow.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
+    const refused = (await new CimsClient({
+      apiUrl: new URL(`http://127.0.0.1:${await freePort()}`),
+      apiKey: KEY,
+      maxRetries: 0,
+      connectTimeoutMs: 500,
+      requestTimeoutMs: 500,
+      taskPath: "/t/{task_id}",
+    })
+      .request("POST", "/cloud/v1/subnets/1/1", { body: { name: "s" } })
+      .catch((e: unknown) => e)) as Error;
+    expect(timeout).toBeInstanceOf(RequestTimeoutError);
+    expect(refused).toBeInstanceOf(ConnectionError);
+    for (const err of [timeout, refused]) {
+      for (const text of [err.message, err.stack ?? "", JSON.stringify(err), inspect(err, { depth: 10, showHidden: true })]) expect(text).not.toContain(KEY);
+    }
   });
 });
 
