@@ -2,14 +2,15 @@
 // 9223372036854775807, past Number.MAX_SAFE_INTEGER, so JSON.parse would silently round
 // them. lossless-json parses unsafe integers to bigint here (safe ones stay numbers) and
 // writes bigints back digit for digit.
-import { isInteger, parse, stringify } from "lossless-json";
+import { isInteger, LosslessNumber, parse, stringify } from "lossless-json";
 
-function parseNumber(text: string): number | bigint {
-  if (isInteger(text)) {
-    const value = Number(text);
-    return Number.isSafeInteger(value) ? value : BigInt(text);
-  }
-  return Number(text);
+function parseNumber(text: string): number | bigint | LosslessNumber {
+  const value = Number(text);
+  if (isInteger(text)) return Number.isSafeInteger(value) ? value : BigInt(text);
+  // "9007199254740993.0" or "9.007199254740993e15" as a double is 9007199254740992: an
+  // integer that passes integer checks with a digit silently changed. Beyond 2^53 such a
+  // literal stays as its text (a LosslessNumber, written back verbatim), so it is no integer.
+  return Math.abs(value) > Number.MAX_SAFE_INTEGER ? new LosslessNumber(text) : value;
 }
 
 /** Parses wire JSON; integers beyond 2^53 come back as bigint. */

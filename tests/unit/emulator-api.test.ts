@@ -253,6 +253,13 @@ describe("quota notification threshold", () => {
     expect((await call("GET", "/cloud/v2/client_quotas/1/notification_threshold")).body.threshold).toBe(80);
   });
 
+  test.each(["9007199254740993.0", "9.007199254740993e15"])("a quota number %s (a rounded double beyond 2^53) is refused, not stored changed", async (literal) => {
+    const raw = `{"threshold":75,"last_message":{"global_quotas":{"keypair_count_limit":{"limit":${literal},"usage":1}},"regional_quotas":[]}}`;
+    const res = await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", undefined, { raw });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.invalid_fields)).toEqual(["last_message.global_quotas.keypair_count_limit.limit"]);
+  });
+
   test("PUT is an upsert; thresholds outside 60..100 or fractional are refused", async () => {
     expect((await call("GET", "/cloud/v2/client_quotas/77/notification_threshold")).status).toBe(404);
     const created = await call("PUT", "/cloud/v2/client_quotas/77/notification_threshold", { threshold: 60 });
