@@ -55,7 +55,11 @@ function create(services: Services, ctx: RequestContext) {
     created_at: now,
     updated_at: now,
   };
-  const clash = store.list("subnets").find((s) => s.network_id === body.network_id && overlaps(String(s.cidr), cidr));
+  // Subnets still being created count too: two overlapping creates in flight must not both succeed.
+  const creating = Object.values(store.tasks)
+    .filter((t) => (t.state === "NEW" || t.state === "RUNNING") && t.task_type === "create_subnet" && t._emulator.failWith === undefined)
+    .flatMap((t) => t._emulator.effects.flatMap((e) => (e.op === "put" ? [e.record] : [])));
+  const clash = [...store.list("subnets"), ...creating].find((s) => s.network_id === body.network_id && overlaps(String(s.cidr), cidr));
   return startTask(services, ctx, {
     taskType: "create_subnet",
     projectId,

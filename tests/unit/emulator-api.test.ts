@@ -136,6 +136,16 @@ describe("subnets", () => {
     expect(task.error).toContain("overlaps with another subnet");
   });
 
+  test("an overlapping CIDR still being created also ends the second task in ERROR", async () => {
+    const body = { name: "s", cidr: "10.9.0.0/24", network_id: NET };
+    const first = await call("POST", "/cloud/v1/subnets/1/1", body);
+    const second = await call("POST", "/cloud/v1/subnets/1/1", { ...body, cidr: "10.9.0.0/16" });
+    expect((await waitTask(first.body.tasks[0])).state).toBe("FINISHED");
+    const failed = await waitTask(second.body.tasks[0]);
+    expect(failed.state).toBe("ERROR");
+    expect(failed.error).toContain("overlaps with another subnet");
+  });
+
   test("PATCH updates in place (tags merge, null removes); other fields cannot change", async () => {
     const id = await createSubnet({ tags: { a: "1", b: "2" } });
     const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed", enable_dhcp: false, tags: { b: null, c: "3" } });
