@@ -9,6 +9,8 @@
 // task the progress line named), `pulumi up`. (`--import-pending-creates` did not adopt it
 // with Pulumi v3.248.0.)
 import { spawn } from "node:child_process";
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
 import { api, type CimsTestEnv, programStack, SEED } from "./cims";
 import { E2E_TIMEOUT_MS, PULUMI } from "./harness";
 
@@ -18,7 +20,11 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** Starts `pulumi up` and resolves once the subnet's task is RUNNING, with the task id. */
+/**
+ * Starts `pulumi up` and resolves once the subnet's task runs in the emulator, with the task
+ * id. (Watching the emulator, not the CLI's output: on a loaded machine the progress line can
+ * reach the output late, and the signal would then find the run already over.)
+ */
 async function upUntilTaskRuns(e: CimsTestEnv) {
   const child = spawn(PULUMI, ["up", "--yes", "--skip-preview", "--stack", e.stack.name, "--non-interactive"], {
     cwd: e.stack.projectDir,
@@ -29,15 +35,35 @@ async function upUntilTaskRuns(e: CimsTestEnv) {
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  let running = true;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      running = false;
+      resolve(code);
+    }),
+  );
   const deadline = Date.now() + 120_000;
   let taskId: string | undefined;
   while (!taskId) {
-    if (Date.now() > deadline) throw new Error(`the subnet task never started:\n${output}`);
-    taskId = /task ([0-9a-f-]{36}) RUNNING/.exec(output)?.[1];
-    await new Promise((r) => setTimeout(r, 100));
+    if (Date.now() > deadline || !running) throw new Error(`the subnet task never started while up ran:\n${output}`);
+    taskId = Object.values(e.emulator.store.tasks).find((t) => t.task_type === "create_subnet" && (t.state === "NEW" || t.state === "RUNNING"))?.id;
+    await new Promise((r) => setTimeout(r, 50));
   }
   return { child, exited, taskId, output: () => output };
+}
+
+/** The stack's lock files: a run that ended releases its lock. */
+async function locks(e: CimsTestEnv): Promise<string[]> {
+  const dir = path.join(e.stack.root, "state/.pulumi/locks");
+  const found: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of await fs.readdir(d, { withFileTypes: true }).catch(() => [])) {
+      if (entry.isDirectory()) await walk(path.join(d, entry.name));
+      else found.push(entry.name);
+    }
+  };
+  await walk(dir);
+  return found;
 }
 
 test(
@@ -47,6 +73,8 @@ test(
     const run = await upUntilTaskRuns(env);
     process.kill(run.child.pid!, "SIGINT");
     await run.exited;
+    // A graceful cancel finishes the in-flight create and releases the stack's lock.
+    expect({ locks: await locks(env), output: run.output() }).toMatchObject({ locks: [] }); // the output shows on failure
     await env.stack.refresh();
     await env.stack.up();
     expect(env.emulator.store.list("subnets")).toHaveLength(1);
