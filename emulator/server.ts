@@ -134,6 +134,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       try {
         if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? "")) throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
         if (url.pathname === "") throw new HttpError(400, "ValidationError", "The request target is not a valid path.");
+        // Name the route first, so injected faults and 401s are counted under it in the metrics.
+        const named = (isControl ? control : api).match(method, url.pathname);
+        if (named && !("methodNotAllowed" in named)) routeName = named.route.pattern;
         const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
         if (fault && (await applyFault(fault, req, res, fail))) {
           log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);

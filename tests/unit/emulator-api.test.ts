@@ -367,6 +367,18 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect((await call("GET", `/cloud/v1/tasks/${hung}`)).body.state).toBe("RUNNING");
   });
 
+  test("injected faults and 401s are counted under their route in the metrics", async () => {
+    await control("POST", "faults", { method: "GET", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "status", status: 503 });
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(503);
+    expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { key: "wrong" })).status).toBe(401);
+    const { requests } = (await control("GET", "metrics")).body;
+    expect(requests).toMatchObject({
+      "GET /cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id 503": 1,
+      "GET /cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id 401": 1,
+    });
+    expect(requests["GET (unmatched) 503"]).toBeUndefined();
+  });
+
   test("task duration is adjustable; metrics count requests by route, connections, GETs per task and lag", async () => {
     expect((await control("PUT", "task-duration", { ms: 50 })).status).toBe(204);
     const id = (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0];
