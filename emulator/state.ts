@@ -65,13 +65,10 @@ export class Store {
     this.loadSeed(this.seed);
   }
 
-  /** Adds (or replaces by key) the records of a seed. */
+  /** Adds (or replaces by key) the records of a seed: all of them, or none if one is wrong. */
   loadSeed(seed: Seed): void {
-    for (const [name, records] of Object.entries(seed)) {
-      if (!(COLLECTIONS as readonly string[]).includes(name)) throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
-      if (!Array.isArray(records)) throw new Error(`seed collection "${name}" must be a list of records`);
-      for (const record of records) this.put(name as Collection, record);
-    }
+    checkSeed(seed);
+    for (const [name, records] of Object.entries(seed)) for (const record of records) this.put(name as Collection, record);
     this.persist();
   }
 
@@ -115,6 +112,30 @@ export class Store {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, this.stateFile);
+  }
+}
+
+/**
+ * A seed's shape, checked before anything is applied: known collections of records, each
+ * with its key, and scoped records with integer project_id and region_id (a camelCase
+ * `projectId` would otherwise load and leave every request a puzzling 404).
+ */
+export function checkSeed(seed: unknown): asserts seed is Seed {
+  if (typeof seed !== "object" || seed === null || Array.isArray(seed)) throw new Error("a seed must be a JSON object of collections");
+  for (const [name, records] of Object.entries(seed)) {
+    if (!(COLLECTIONS as readonly string[]).includes(name)) throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
+    if (!Array.isArray(records)) throw new Error(`seed collection "${name}" must be a list of records`);
+    records.forEach((record: unknown, i) => {
+      const where = `${name}[${i}]`;
+      if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error(`${where} must be an object`);
+      const r = record as ApiRecord;
+      const key = KEY[name as Collection];
+      if (r[key] === undefined || r[key] === null) throw new Error(`${where} has no "${key}"`);
+      const scoped = name !== "client_quotas";
+      for (const field of scoped ? ["project_id", "region_id"] : ["client_id"]) {
+        if (!Number.isSafeInteger(r[field])) throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);
+      }
+    });
   }
 }
 

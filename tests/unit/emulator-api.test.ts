@@ -393,6 +393,19 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect(task.lag_ms).toBeGreaterThanOrEqual(0);
   });
 
+  test.each([
+    [{ networks: [{ id: "n1", projectId: 1, regionId: 1 }] }, "networks[0].project_id must be an integer"],
+    [{ volumes: [{ name: "v", project_id: 1, region_id: 1 }] }, 'volumes[0] has no "id"'],
+    [{ client_quotas: [{ threshold: 80 }] }, 'client_quotas[0] has no "client_id"'],
+    [{ ports: [] }, 'unknown seed collection "ports"'],
+  ])("a bad seed %p is refused whole: %s", async (seed, message) => {
+    const before = (await control("GET", "state")).body;
+    const res = await control("POST", "seed", { routers: [{ id: "r-new", project_id: 1, region_id: 1 }], ...seed });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+    expect((await control("GET", "state")).body).toEqual(before); // nothing half-applied
+  });
+
   test("reset returns to the seed; the request log has method, path, status, ms and never the key", async () => {
     await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { name: "changed" });
     expect((await control("POST", "reset")).status).toBe(204);
