@@ -211,7 +211,7 @@ function markdown(r: Results): string {
     `| connections opened / requests in one up | ${r.connections.opened} / ${r.connections.requests} | <= ${r.connections.engineParallelism} (engine parallelism) | ${ok(r.connections.opened <= r.connections.engineParallelism)} |`,
     `| dynamic-provider peak RSS, ${r.params.resources}-resource up: ours / floor | ${mb(r.memory.providerPeakRssBytes)} MB / ${mb(r.memory.floorProviderPeakRssBytes)} MB | | |`,
     "",
-    "Task-wait lag (median time from the emulator marking a task FINISHED to the waiter returning) and task GETs, the same tasks watched by all three waiters:",
+    "Task-wait lag (median time from the emulator marking a task FINISHED to the waiter returning) and task GETs, the same tasks (nominal duration +/-10%) watched by all three waiters; ours here without duration hints:",
     "",
     "| task | ours: lag, GETs | fixed 1 s: lag, GETs | fixed 3 s: lag, GETs | lag target | lag | GETs <= fixed 1 s |",
     "|---|---|---|---|---|---|---|",

@@ -1,9 +1,10 @@
 // Task-wait lag: tasks of a given duration on the emulator, each watched at once by three
 // waiters: ours (adaptive schedule), fixed 1 s polling (an old SDK) and fixed 3 s polling
 // (the public SDKs). For each waiter: how long after the emulator marked the task FINISHED
-// it returned, and how many task GETs it made. Same process, same clock, same tasks.
+// it returned, and how many task GETs it made. Same process, same clock, same tasks; each
+// task lasts its nominal duration +/-10%.
 import { setTimeout as sleep } from "node:timers/promises";
-import { CimsClient, waitForTasks, type Task } from "pulumi-cims/provider/client/index";
+import { CimsClient, DurationHints, waitForTasks, type Task } from "pulumi-cims/provider/client/index";
 import type { RunningEmulator } from "pulumi-cims/emulator";
 
 export type Waiter = "adaptive" | "fixed1s" | "fixed3s";
@@ -41,13 +42,23 @@ export async function measureTaskLag(
     taskPath: TASK_PATH,
   });
   let subnet = 0;
-  const one = async (durationMs: number): Promise<LagSample[]> => {
-    emulator.engine.durationMs = durationMs;
-    const cidr = `10.${200 + Math.floor(subnet / 256)}.${subnet++ % 256}.0/24`;
-    const { tasks } = await client.request<{ tasks: string[] }>("POST", "/cloud/v1/subnets/1/1", {
-      body: { name: `lag-${subnet}`, cidr, network_id: networkId },
+  // Tasks are created one at a time (the emulator has one duration setting), each lasting the
+  // nominal duration +/-10%: exact whole seconds would line up with fixed 1 s polling by luck.
+  let creating: Promise<unknown> = Promise.resolve();
+  const createTask = (durationMs: number): Promise<string> => {
+    const created = creating.then(async () => {
+      emulator.engine.durationMs = Math.round(durationMs * (0.9 + 0.2 * Math.random()));
+      const cidr = `10.${200 + Math.floor(subnet / 256)}.${subnet++ % 256}.0/24`;
+      const { tasks } = await client.request<{ tasks: string[] }>("POST", "/cloud/v1/subnets/1/1", {
+        body: { name: `lag-${subnet}`, cidr, network_id: networkId },
+      });
+      return tasks[0];
     });
-    const id = tasks[0];
+    creating = created.catch(() => undefined);
+    return created;
+  };
+  const one = async (durationMs: number): Promise<LagSample[]> => {
+    const id = await createTask(durationMs);
     const counted = (waiter: Waiter) => {
       const gets = { n: 0 };
       const get = (taskId: string) => {
@@ -59,7 +70,10 @@ export async function measureTaskLag(
     const run = async (waiter: Waiter): Promise<LagSample> => {
       const { gets, get } = counted(waiter);
       if (waiter === "adaptive") {
-        await waitForTasks((taskId) => get(taskId), [id], { deadline: Date.now() + 600_000, timeoutSeconds: 600 });
+        // Our schedule alone: each sample starts with nothing learned (the duration hints help
+        // runs of alike tasks; the stack benchmarks above measure that).
+        const hints = new DurationHints();
+        await waitForTasks((taskId) => get(taskId), [id], { deadline: Date.now() + 600_000, timeoutSeconds: 600, hints });
       } else {
         await pollFixed(get, id, waiter === "fixed1s" ? 1000 : 3000);
       }

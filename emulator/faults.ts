@@ -99,6 +99,7 @@ export class Faults {
     if (typeof rule.method !== "string" || typeof rule.path !== "string" || (!rule.hang && typeof rule.message !== "string")) {
       throw new HttpError(400, "ValidationError", "a task fault needs method, path, and a message (ERROR) or hang: true");
     }
+    checkOptional(rule, { count: "a whole number >= 1" });
     this.taskFaults.push({ ...rule });
   }
 

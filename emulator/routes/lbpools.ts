@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { assertUnlocked, bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
 import type { ApiRecord } from "../state";
-import { canonicalIp, validatePoolPatch } from "../validation";
+import { canonicalIp, isIpAddress, validatePoolPatch } from "../validation";
 
 const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
 const SCALARS = [
@@ -24,7 +24,11 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 
 type Member = Record<string, unknown>;
 
-const memberKey = (m: Member): string => `${canonicalIp(String(m.address))} ${String(m.protocol_port)}`;
+/** address+port, the address in one spelling; a seeded non-IP address is taken as written. */
+const memberKey = (m: Member): string => {
+  const address = String(m.address);
+  return `${isIpAddress(address) ? canonicalIp(address) : address} ${String(m.protocol_port)}`;
+};
 
 export function mergeMembers(existing: Member[], requested: Member[]): { members: Member[]; created: string[] } {
   const created: string[] = [];

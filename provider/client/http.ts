@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
 import { ApiError, type ApiErrorBody, CimsError, type ConnectionError, InvalidResponseError } from "./errors";
+import { isLosslessNumber } from "lossless-json";
 import { parseJson, stringifyJson } from "./json";
 import { apiPath, joinUrl } from "./path";
 import { type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
@@ -92,7 +93,10 @@ export class CimsClient {
   private async attempt(method: string, path: string, body: string | undefined, opts: RequestOptions, deadline: number): Promise<AttemptResult> {
     // An attempt started near the deadline must not run a full request timeout past it
     // (a task GET would otherwise report the deadline up to 120 s late); 1 s at the least.
-    const timeoutMs = Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
+    // Not for POST: a create that times out is never repeated and may leave a resource the
+    // stack does not know, so it gets its full request timeout.
+    const timeoutMs =
+      method === "POST" ? this.#options.requestTimeoutMs : Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
     const url = joinUrl(this.#options.apiUrl, path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -111,20 +115,34 @@ export class CimsClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await res.body.text();
+      // A proxy or server that echoes the request must not put the key into anything we
+      // build from the body (error messages, InvalidResponseError, task errors).
+      const text = this.redact(await res.body.text());
       const header = (name: string) => {
         const v = res.headers[name];
         return Array.isArray(v) ? v[0] : v;
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
-      // A proxy or server that echoes the request back must not put the key into our error.
-      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text.replaceAll(this.#apiKey, "[redacted]")));
+      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
       return { ok: false, error, outcome: { kind: "status", status: res.statusCode }, header };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       const failure = transportFailure(err, method, path);
       if (!failure) throw err;
       return { ok: false, error: failure.error as ConnectionError, outcome: failure.outcome, header: () => undefined };
+    }
+  }
+
+  /** The key replaced, raw or hidden behind JSON escapes (\/, \uXXXX). */
+  private redact(text: string): string {
+    const out = text.replaceAll(this.#apiKey, "[redacted]");
+    if (!out.includes("\\")) return out;
+    try {
+      const parsed = parseJson(out);
+      const cleaned = redactDeep(parsed, this.#apiKey);
+      return cleaned === parsed ? out : stringifyJson(cleaned);
+    } catch {
+      return out; // not JSON: the raw replacement is all there is
     }
   }
 
@@ -167,4 +185,13 @@ function describeOutcome(outcome: Outcome): string {
     case "response-timeout":
       return "no response in time";
   }
+}
+
+/** The same value, or a copy with the key replaced in every string (identity when absent). */
+function redactDeep(value: unknown, key: string): unknown {
+  if (typeof value === "string") return value.includes(key) ? value.replaceAll(key, "[redacted]") : value;
+  if (typeof value !== "object" || value === null || isLosslessNumber(value)) return value;
+  const entries = Object.entries(value).map(([k, v]) => [k, redactDeep(v, key)] as const);
+  if (entries.every(([k, v]) => v === (value as Record<string, unknown>)[k])) return value;
+  return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
 }

@@ -12,6 +12,7 @@
 // what is still unfinished.
 import { setTimeout as sleepMs } from "node:timers/promises";
 import { InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
+import { stringifyJson } from "./json";
 import { type DurationHints, probeIn, processHints } from "./task-hints";
 
 export interface Task {
@@ -116,7 +117,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
       throw err;
     }
     if (typeof task !== "object" || task === null || typeof task.state !== "string") {
-      throw new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${JSON.stringify(task)?.slice(0, 200)}`);
+      throw new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${(task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200)}`);
     }
     if (task.state !== state) opts.onProgress?.({ taskId: id, state: task.state, previousState: state, task });
     state = task.state;
@@ -127,17 +128,18 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
     if (state === "ERROR") throw new TaskFailedError(id, task.task_type, errorText(task.error));
     runningAt = sentAt;
     const elapsed = clock.now() - started;
-    // A probe due within two ordinary intervals replaces the ordinary look rather than add one.
+    // A probe due within two ordinary intervals (and the cap) replaces the ordinary look
+    // rather than add one; a stale hint so delays a look by at most one ordinary interval.
     const ordinary = nextInterval(elapsed, cap, random);
     const probe = probeIn(hints.get(task.task_type), elapsed);
-    interval = probe !== undefined && probe <= 2 * ordinary ? probe : ordinary;
+    interval = probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
   }
 }
 
 /** The service's error text; a structured error is shown as JSON rather than crashing the waiter. */
 function errorText(error: unknown): string | undefined {
   if (error === null || error === undefined) return undefined;
-  return typeof error === "string" ? error : JSON.stringify(error);
+  return typeof error === "string" ? error : stringifyJson(error);
 }
 
 /** The wait before the next look, given how long this task has been waited on. */

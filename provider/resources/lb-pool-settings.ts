@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { ApiError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
 import { callAndWait, camelKeys, outputKeys, PartialCreateError, plain, scopeFailures, snakeKeys, readOrGone, withContext, withoutProvider } from "./ops";
@@ -291,10 +292,19 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   try {
     return await withContext(label(inputs), async () => ({ id: String(inputs.poolId), outs: await apply(inputs, Object.keys(WIRE), "create") }));
   } catch (err) {
-    // The pool exists whatever happened: record it, so the next `up` retries the settings as
-    // an update instead of losing track of what may already have been applied.
-    throw new PartialCreateError((err as Error).message, String(inputs.poolId), withoutProvider(inputs));
+    // The service refused the request itself (bad input, no such pool, no access): nothing
+    // was applied, so fail plainly. Otherwise the pool may be half-set: record it with its
+    // identity only (and the provider, which refresh and destroy load), so the next `up`
+    // sees every given field as changed and applies them all again.
+    if (err instanceof ApiError && [400, 401, 403, 404].includes(err.status)) throw err;
+    throw new PartialCreateError((err as Error).message, String(inputs.poolId), identityOnly(inputs));
   }
+}
+
+/** What a half-applied create records: no managed field, so none can look already applied. */
+export function identityOnly(inputs: Inputs): Inputs {
+  const { __provider, poolId, projectId, regionId, timeouts } = inputs;
+  return plain({ __provider, poolId, projectId, regionId, timeouts }) as Inputs;
 }
 
 async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {

@@ -1,6 +1,7 @@
 // What every resource operation shares: calling an asynchronous API operation and waiting
 // for its tasks, reading created ids, errors that name the resource and speak camelCase,
 // and the partial-creation error Pulumi turns into "created but failed to initialise".
+import { isLosslessNumber } from "lossless-json";
 import type * as pulumi from "@pulumi/pulumi";
 import { BadRequestError, CimsError, ConnectionError, formatInvalidFields, NotFoundError, TaskTimeoutError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
@@ -82,7 +83,7 @@ export class PartialCreateError extends CimsError {
 
 /** Outputs Pulumi can store: bigints as decimal strings, no undefined. */
 export function plain(value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "bigint" || isLosslessNumber(value)) return String(value);
   if (Array.isArray(value)) return value.map(plain);
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v)]));
@@ -124,7 +125,7 @@ const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
-  if (typeof value === "object" && value !== null) {
+  if (typeof value === "object" && value !== null && !isLosslessNumber(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
   }
   return value;

@@ -187,6 +187,18 @@ describe("errors", () => {
     expect(JSON.stringify(err)).not.toContain(KEY);
   });
 
+  test("the key is redacted from 2xx bodies we quote, and behind JSON escapes", async () => {
+    const echo = await clientFor((req) => ({ status: 200, body: `<html>hello ${String(req.headers.authorization)}</html>` }), { maxRetries: 0 });
+    const notJson = (await echo.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
+    expect(notJson.message).toContain("apikey [redacted]");
+    await server!.close();
+    const escaped = KEY.replace(/-/g, "\\u002d");
+    const client = await clientFor(() => ({ status: 400, body: `{"message":"bad key ${escaped}"}` }), { maxRetries: 0 });
+    const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain("bad key [redacted]");
+    for (const e of [notJson, err]) expect(`${e.message} ${JSON.stringify(e)}`).not.toContain(KEY);
+  });
+
   test("an empty error body says so", async () => {
     const client = await clientFor(() => ({ status: 403 }));
     const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ApiError;

@@ -192,6 +192,18 @@ describe("learning task durations", () => {
     expect(hints.get("create_subnet")!.by).toBeGreaterThanOrEqual(8_000); // it learned the new duration
   });
 
+  test("a stale hint never pushes a look past the 5 s cap", async () => {
+    const hints = new DurationHints();
+    hints.learn("create_subnet", { below: 62_000, by: 66_500 });
+    const clock = fakeClock();
+    const finishAt = clock.now() + 60_500;
+    const task = simulatedTask(clock, finishAt);
+    await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.5, hints });
+    const intervals = task.gets.slice(1).map((t, i) => Math.round(t - task.gets[i]));
+    expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
+    expect(task.gets.at(-1)! - finishAt).toBeLessThanOrEqual(5_000);
+  });
+
   test("brackets intersect when they overlap and are replaced when they do not", () => {
     const hints = new DurationHints();
     hints.learn("t", { below: 1_000, by: 2_000 });

@@ -215,6 +215,15 @@ describe("load balancer pools", () => {
     expect(task.created_resources.members).toEqual([]);
   });
 
+  test("a seeded member whose address is not an IP does not break PATCHes of its pool", async () => {
+    const pool = { ...(await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body };
+    pool.members = [{ ...pool.members[0], address: "legacy-host" }];
+    expect((await call("POST", "/__emulator/seed", { lbpools: [pool] }, { key: null })).status).toBe(204);
+    const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [{ address: "10.0.0.99", protocol_port: 80 }] });
+    expect(res.status).toBe(200);
+    expect((await waitTask(res.body.tasks[0])).state).toBe("FINISHED");
+  });
+
   test("members: null empties the pool; a health monitor and timeouts are set", async () => {
     const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
       members: null,
@@ -333,6 +342,12 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(message);
     expect((await control("GET", "faults")).body.request_faults).toEqual([]);
+  });
+
+  test("a task fault with count 0 is refused", async () => {
+    const res = await control("POST", "task-faults", { method: "POST", path: "/**", count: 0, message: "x" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("count must be a whole number >= 1");
   });
 
   test("status faults with Retry-After apply to the next N matching requests only", async () => {

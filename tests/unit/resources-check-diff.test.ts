@@ -1,13 +1,14 @@
 // The five resources without the engine: check() rules and defaults, diff() decisions,
 // and the camelCase <-> wire mappings both ways.
 import { baremetalImageMethods, toCreateBody as imageBody, fromRecord as imageFromRecord } from "pulumi-cims/provider/resources/baremetal-image";
-import { lbPoolSettingsMethods, membersToRecreate, sameMembers, toPatchBody, fromRecord as poolFromRecord } from "pulumi-cims/provider/resources/lb-pool-settings";
+import { identityOnly, lbPoolSettingsMethods, membersToRecreate, sameMembers, toPatchBody, fromRecord as poolFromRecord } from "pulumi-cims/provider/resources/lb-pool-settings";
 import { messageFromWire, messageToWire, quotaThresholdMethods, toBody as quotaBody } from "pulumi-cims/provider/resources/quota-threshold";
 import { snapshotPolicyStateMethods, fromRecord as policyFromRecord } from "pulumi-cims/provider/resources/snapshot-policy-state";
 import { fromRecord as subnetFromRecord, subnetMethods, toCreateBody as subnetBody } from "pulumi-cims/provider/resources/subnet";
 import { setConfig } from "pulumi-cims/provider/resources/runtime";
 import { UNKNOWN } from "pulumi-cims/provider/resources/schema";
-import { stringifyJson } from "pulumi-cims/provider/client/index";
+import { parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
+import { camelKeys, plain } from "pulumi-cims/provider/resources/ops";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const VOL = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
@@ -301,4 +302,19 @@ test("LbPoolSettings: healthmonitor or sessionPersistence null is refused with t
   const { failures } = await lbPoolSettingsMethods.check({}, { poolId: POOL, healthmonitor: null, sessionPersistence: null });
   expect(props(failures)).toEqual(["healthmonitor", "sessionPersistence"]);
   expect(failures![0].reason).toMatch(/^healthmonitor: cannot be null: .*no way to remove it; omit healthmonitor to stop managing it/);
+});
+
+test("LbPoolSettings: after a half-applied create, the next up re-applies every given field", async () => {
+  const news = { __provider: "shim", poolId: POOL, projectId: 1, regionId: 2, name: "web", lbAlgorithm: "ROUND_ROBIN", members: [{ address: "10.0.0.1", protocolPort: 80 }] };
+  const recorded = identityOnly(news);
+  expect(recorded).toEqual({ __provider: "shim", poolId: POOL, projectId: 1, regionId: 2 });
+  const d = await lbPoolSettingsMethods.diff(POOL, recorded, news);
+  expect(d.changes).toBe(true);
+  expect(d.replaces ?? []).toEqual([]);
+  expect(toPatchBody(news, ["name", "lbAlgorithm", "members"])).toEqual({ name: "web", lb_algorithm: "ROUND_ROBIN", members: [{ address: "10.0.0.1", protocol_port: 80 }] });
+});
+
+test("a float-form number beyond 2^53 from the service reaches state as its exact text, not an object", () => {
+  const record = parseJson('{"total_ips": 1e19, "size": 9007199254740993.0}') as Record<string, unknown>;
+  expect(plain(camelKeys(record))).toEqual({ totalIps: "1e19", size: "9007199254740993.0" });
 });
