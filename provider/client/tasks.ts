@@ -1,10 +1,11 @@
 // Waiting for asynchronous tasks. Every task is polled concurrently on an adaptive
 // schedule that keeps the delay between "the task finished" and "we saw it" proportional
-// to how long the task has run: the first look after ~200 ms, then each interval is half
-// the time elapsed so far, at most 1 s, until 12% of the elapsed time is longer; capped
-// (5 s by default); +/-10% jitter. So a 0.3 s task is seen within ~0.1 s of its end, a
+// to how long the task has run: the first look after ~200 ms, then each interval is 60% of
+// the time elapsed so far, at most 1 s, until 10% of the elapsed time is longer; capped
+// (5 s by default); +/-10% jitter. So a 0.3 s task is seen within ~0.05 s of its end, a
 // 2 s task within ~0.3 s, a 20 s task within ~1 s in about as many requests as fixed 1 s
-// polling, and a long task costs one request per 5 s. (A fixed 1.5x growth, as before,
+// polling (median), and a long task costs one request per 5 s. The parameters were chosen
+// by simulating tasks of 0.3 s to 60 s (+/-10%) against fixed 1 s polling. (A fixed 1.5x growth, as before,
 // saw a 20 s task up to 5 s late.) On top of that, a task of a type that finished before
 // in this process is probed near when it should end (task-hints.ts). `npm run bench`
 // measures it against fixed 1 s and 3 s polling. NEW, RUNNING and any state we do not
@@ -62,10 +63,10 @@ export interface WaitOptions {
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
 
 /** Early on, the next look comes after this share of the elapsed time, at most STEADY_MS. */
-const EARLY_SHARE = 0.5;
+const EARLY_SHARE = 0.6;
 const STEADY_MS = 1_000;
-/** Later, a fixed share of the elapsed time: the lag stays about 6% of the task's length. */
-const LATE_SHARE = 0.12;
+/** Later, a fixed share of the elapsed time: the median lag stays about 5% of the task's length. */
+const LATE_SHARE = 0.1;
 
 type Settled = { id: string; done: true; task: Task } | { id: string; done: false; state: string | undefined };
 
