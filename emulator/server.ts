@@ -169,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       }
     })();
   });
-  server.on("connection", () => metrics.connection());
+  server.on("connection", (socket) => socket.once("close", metrics.connection()));
   // Large bodies are refused by readBody; keep slow clients from holding sockets forever.
   server.requestTimeout = 60_000;
 

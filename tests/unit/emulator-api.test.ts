@@ -2,6 +2,7 @@
 // locks, the member-keeping rule, faults, persistence, exact integers, limits, metrics.
 import * as fs from "node:fs";
 import * as http from "node:http";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
@@ -392,6 +393,20 @@ describe("control API: faults, task duration, metrics, logs", () => {
       "GET /cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id 401": 1,
     });
     expect(requests["GET (unmatched) 503"]).toBeUndefined();
+  });
+
+  test("metrics tell connections opened from connections open at once", async () => {
+    await control("POST", "reset");
+    const { port } = new URL(emu.url);
+    const sockets = await Promise.all([1, 2, 3].map(() => new Promise<net.Socket>((resolve) => { const so = net.connect(Number(port), "127.0.0.1", () => resolve(so)); })));
+    await new Promise((r) => setTimeout(r, 50));
+    const during = (await control("GET", "metrics")).body;
+    for (const so of sockets) so.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const after = (await control("GET", "metrics")).body;
+    expect(during.peak_open_connections).toBeGreaterThanOrEqual(3);
+    expect(after.connections).toBeGreaterThanOrEqual(3);
+    expect(after.peak_open_connections).toBe(during.peak_open_connections);
   });
 
   test("task duration is adjustable; metrics count requests by route, connections, GETs per task and lag", async () => {
