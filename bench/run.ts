@@ -33,7 +33,7 @@ const taskMs = Number(flags["task-ms"]);
 const N = quick ? 10 : 50;
 const scaleCounts = quick ? [5, 10] : [10, 50, 200];
 const lagDurations = quick ? [300, 2000] : [300, 2000, 20_000];
-const lagSamples = quick ? 3 : 7;
+const lagSamples = quick ? 3 : 15;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
