@@ -44,6 +44,16 @@ function simulatedTask(clock: Clock, finishAt: number, end: "FINISHED" | "ERROR"
   return { gets, getTask };
 }
 
+/** One task of `durationMs` waited on with a simulated clock and no jitter: its GET times and lag. */
+async function simulateWait(durationMs: number, hints = new DurationHints(), random = () => 0.5) {
+  const clock = fakeClock();
+  const finishAt = clock.now() + durationMs;
+  const { gets, getTask } = simulatedTask(clock, finishAt);
+  await waitForTasks(getTask, ["t"], { deadline: clock.now() + 3_600_000, timeoutSeconds: 3600, clock, random, hints });
+  const intervals = gets.slice(1).map((t, i) => Math.round(t - gets[i]));
+  return { gets, lag: gets.at(-1)! - finishAt, intervals };
+}
+
 describe("waitForTasks outcomes", () => {
   test("an empty task list returns at once without a request", async () => {
     const getTask = jest.fn();
@@ -162,11 +172,8 @@ describe("learning task durations", () => {
     const lags: number[] = [];
     const gets: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const clock = fakeClock();
-      const finishAt = clock.now() + 2_200;
-      const task = simulatedTask(clock, finishAt);
-      await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints });
-      lags.push(task.gets.at(-1)! - finishAt);
+      const task = await simulateWait(2_200, hints);
+      lags.push(task.lag);
       gets.push(task.gets.length);
     }
     expect(lags[0]).toBeGreaterThan(800); // the ordinary schedule: seen at 3.10 s
@@ -179,29 +186,19 @@ describe("learning task durations", () => {
   test("a task that runs longer than the last one only costs a probe or two more", async () => {
     const hints = new DurationHints();
     hints.learn("create_subnet", { below: 1_500, by: 2_000 });
-    const clock = fakeClock();
-    const finishAt = clock.now() + 8_000;
-    const task = simulatedTask(clock, finishAt);
-    await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints });
-    // The same task with nothing learned, for the count.
-    const clock2 = fakeClock();
-    const again = simulatedTask(clock2, clock2.now() + 8_000);
-    await waitForTasks(again.getTask, ["t"], { deadline: clock2.now() + 60_000, timeoutSeconds: 60, clock: clock2, random: () => 0.5, hints: new DurationHints() });
+    const task = await simulateWait(8_000, hints);
+    const again = await simulateWait(8_000); // nothing learned, for the count
     expect(task.gets.length).toBeLessThanOrEqual(again.gets.length + 2);
-    expect(task.gets.at(-1)! - finishAt).toBeLessThanOrEqual(1_000);
+    expect(task.lag).toBeLessThanOrEqual(1_000);
     expect(hints.get("create_subnet")!.by).toBeGreaterThanOrEqual(8_000); // it learned the new duration
   });
 
   test("a stale hint never pushes a look past the 5 s cap", async () => {
     const hints = new DurationHints();
     hints.learn("create_subnet", { below: 62_000, by: 66_500 });
-    const clock = fakeClock();
-    const finishAt = clock.now() + 60_500;
-    const task = simulatedTask(clock, finishAt);
-    await waitForTasks(task.getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.5, hints });
-    const intervals = task.gets.slice(1).map((t, i) => Math.round(t - task.gets[i]));
+    const { intervals, lag } = await simulateWait(60_500, hints);
     expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
-    expect(task.gets.at(-1)! - finishAt).toBeLessThanOrEqual(5_000);
+    expect(lag).toBeLessThanOrEqual(5_000);
   });
 
   test("brackets intersect when they overlap and are replaced when they do not", () => {
@@ -217,20 +214,10 @@ describe("learning task durations", () => {
 });
 
 describe("adaptive polling", () => {
-  const pollsFor = async (durationMs: number) => {
-    const clock = fakeClock();
-    const finishAt = clock.now() + durationMs;
-    const { gets, getTask } = simulatedTask(clock, finishAt);
-    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 3_600_000, timeoutSeconds: 3600, clock, random: () => 0.5, hints: new DurationHints() });
-    const intervals = gets.slice(1).map((t, i) => Math.round(t - gets[i]));
-    return { gets, lag: gets.at(-1)! - finishAt, intervals };
-  };
+  const pollsFor = (durationMs: number) => simulateWait(durationMs);
 
   test("jitter never takes an interval past the cap", async () => {
-    const clock = fakeClock();
-    const { gets, getTask } = simulatedTask(clock, clock.now() + 120_000);
-    await waitForTasks(getTask, ["t"], { deadline: clock.now() + 600_000, timeoutSeconds: 600, clock, random: () => 0.999, hints: new DurationHints() });
-    const intervals = gets.slice(1).map((t, i) => Math.round(t - gets[i]));
+    const { intervals } = await simulateWait(120_000, new DurationHints(), () => 0.999);
     expect(Math.max(...intervals)).toBeLessThanOrEqual(5_000);
   });
 
