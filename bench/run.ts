@@ -136,7 +136,6 @@ async function main(): Promise<void> {
       } & Record<Waiter, { medianLagMs: number; medianGets: number }>;
     });
 
-    const med = (xs: number[]) => median(xs);
     const results = {
       machine: {
         cpus: os.cpus().length,
@@ -159,8 +158,8 @@ async function main(): Promise<void> {
       overhead: {
         previewMs: { cims: times.cims.preview, floor: times.floor.preview },
         upMs: { cims: times.cims.up, floor: times.floor.up },
-        previewRatio: med(times.cims.preview) / med(times.floor.preview),
-        upRatio: med(times.cims.up) / med(times.floor.up),
+        previewRatio: median(times.cims.preview) / median(times.floor.preview),
+        upRatio: median(times.cims.up) / median(times.floor.up),
       },
       lag,
       connections: { opened: connections, peakOpen, requests, engineParallelism: ENGINE_PARALLELISM },

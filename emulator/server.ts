@@ -134,9 +134,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       try {
         if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? "")) throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
         if (url.pathname === "") throw new HttpError(400, "ValidationError", "The request target is not a valid path.");
-        // Name the route first, so injected faults and 401s are counted under it in the metrics.
-        const named = (isControl ? control : api).match(method, url.pathname);
-        if (named && !("methodNotAllowed" in named)) routeName = named.route.pattern;
+        // Matched first, so injected faults and 401s are counted under their route in the metrics.
+        const match = (isControl ? control : api).match(method, url.pathname);
+        if (match && !("methodNotAllowed" in match)) routeName = match.route.pattern;
         const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
         if (fault && (await applyFault(fault, req, res, fail))) {
           log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);
@@ -145,14 +145,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         if (!isControl) authenticate(req.headers.authorization, options.apiKey);
         const body = await readBody(req, maxBody);
         engine.advance(Date.now());
-        const match = (isControl ? control : api).match(method, url.pathname);
         if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${method} ${url.pathname}.`);
         if ("methodNotAllowed" in match) {
           throw new HttpError(405, "MethodNotAllowed", `Method ${method} not allowed here; allowed: ${match.methodNotAllowed.join(", ")}.`, undefined, {
             allow: match.methodNotAllowed.join(", "),
           });
         }
-        routeName = match.route.pattern;
         const ctx: RequestContext = { method, path: url.pathname, query: url.searchParams, params: match.params, body, now: Date.now(), requestId };
         const reply: Reply = match.route.handler(ctx);
         if (fault?.action === "close-after") {

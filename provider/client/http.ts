@@ -10,7 +10,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
 import { ApiError, type ApiErrorBody, CimsError, type ConnectionError, InvalidResponseError } from "./errors";
-import { isLosslessNumber } from "lossless-json";
 import { parseJson, stringifyJson } from "./json";
 import { apiPath, joinUrl } from "./path";
 import { type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
@@ -133,17 +132,12 @@ export class CimsClient {
     }
   }
 
-  /** The key replaced, raw or hidden behind JSON escapes (\/, \uXXXX). */
+  /**
+   * The key replaced, raw or as JSON writes it when it escapes "/" (keys are ASCII, so no
+   * other escape can hide them).
+   */
   private redact(text: string): string {
-    const out = text.replaceAll(this.#apiKey, "[redacted]");
-    if (!out.includes("\\")) return out;
-    try {
-      const parsed = parseJson(out);
-      const cleaned = redactDeep(parsed, this.#apiKey);
-      return cleaned === parsed ? out : stringifyJson(cleaned);
-    } catch {
-      return out; // not JSON: the raw replacement is all there is
-    }
+    return text.replaceAll(this.#apiKey, "[redacted]").replaceAll(this.#apiKey.replaceAll("/", "\\/"), "[redacted]");
   }
 
   toJSON(): Record<string, string> {
@@ -187,11 +181,3 @@ function describeOutcome(outcome: Outcome): string {
   }
 }
 
-/** The same value, or a copy with the key replaced in every string (identity when absent). */
-function redactDeep(value: unknown, key: string): unknown {
-  if (typeof value === "string") return value.includes(key) ? value.replaceAll(key, "[redacted]") : value;
-  if (typeof value !== "object" || value === null || isLosslessNumber(value)) return value;
-  const entries = Object.entries(value).map(([k, v]) => [k, redactDeep(v, key)] as const);
-  if (entries.every(([k, v]) => v === (value as Record<string, unknown>)[k])) return value;
-  return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
-}

@@ -5,10 +5,10 @@
 // (5 s by default); +/-10% jitter. So a 0.3 s task is seen within ~0.05 s of its end, a
 // 2 s task within ~0.3 s, a 20 s task within ~1 s in about as many requests as fixed 1 s
 // polling (median), and a long task costs one request per 5 s. The parameters were chosen
-// by simulating tasks of 0.3 s to 60 s (+/-10%) against fixed 1 s polling. (A fixed 1.5x growth, as before,
-// saw a 20 s task up to 5 s late.) On top of that, a task of a type that finished before
-// in this process is probed near when it should end (task-hints.ts). `npm run bench`
-// measures it against fixed 1 s and 3 s polling. NEW, RUNNING and any state we do not
+// by simulating tasks of 0.3 s to 60 s (+/-10%) against fixed 1 s polling (a fixed 1.5x
+// growth, as before, saw a 20 s task up to 5 s late). On top of that, a task of a type
+// that finished before in this process is probed near when it should end (task-hints.ts).
+// `npm run bench` measures it against fixed 1 s and 3 s polling. NEW, RUNNING and any state we do not
 // know keep polling; FINISHED resolves; ERROR fails at once; the deadline fails naming
 // what is still unfinished.
 import { setTimeout as sleepMs } from "node:timers/promises";

@@ -4,8 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { apiPath } from "../client/path";
 import { changedFields, diffResult, type FieldRule } from "./diff";
-import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, scopeFailures, withContext, withoutProvider } from "./ops";
-import { apiClient } from "./runtime";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, patchOrRead, scopeFailures, withContext, withoutProvider } from "./ops";
 import { type Inputs, nonBlank, oneOf, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { baremetalImageShim } from "./shim";
 
@@ -136,9 +135,7 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
   const what = `BaremetalImage "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
     const body = patchBody(olds, news, FIELDS, (field) => (WIRE[field]?.patchable ? WIRE[field].wire : undefined));
-    // Nothing to PATCH: read the record instead, so service-filled outputs are never stale.
-    const record = Object.keys(body).length === 0 ? await apiClient().request("GET", one(news, id)) : await apiClient().request("PATCH", one(news, id), { body });
-    return { outs: outputs(record as Record<string, unknown>, news, []) };
+    return { outs: outputs(await patchOrRead(one(news, id), body), news, []) };
   });
 }
 

@@ -241,3 +241,12 @@ export function patchBody(olds: Inputs, news: Inputs, rules: FieldRule[], wireNa
   }
   return body;
 }
+
+/**
+ * The synchronous in-place update (PATCH returns the record). With nothing to PATCH (only
+ * `timeouts` changed, or the update that follows a partial create) the record is read
+ * instead, so outputs the service fills are never left stale or missing.
+ */
+export function patchOrRead(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return Object.keys(body).length === 0 ? apiClient().request("GET", path) : apiClient().request("PATCH", path, { body });
+}

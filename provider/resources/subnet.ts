@@ -6,8 +6,7 @@ import { apiPath } from "../client/path";
 import { overlaps } from "../../emulator/ipnet";
 import { parseCidr } from "../../emulator/validation";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, scopeFailures, withContext, withoutProvider } from "./ops";
-import { apiClient } from "./runtime";
+import { createViaTask, deleteViaTask, outputKeys, plain, readOrGone, patchBody, patchOrRead, scopeFailures, withContext, withoutProvider } from "./ops";
 import { cidr, type Inputs, ipAddress, isUnknown, nonBlank, scope, tags, timeouts, type Timeouts, userInputs, uuid4, validate } from "./schema";
 import { subnetShim } from "./shim";
 
@@ -193,13 +192,7 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dy
   const what = `Subnet "${String(news.name)}" (${id})`;
   return withContext(what, async () => {
     const body = patchBody(olds, news, FIELDS, (field) => PATCHABLE[field]);
-    // Nothing to PATCH (e.g. only `timeouts` changed, or the update that follows a partial
-    // create): read the record, so outputs the service fills are never left stale or missing.
-    const record =
-      Object.keys(body).length === 0
-        ? await apiClient().request<Record<string, unknown>>("GET", one(news, id))
-        : await apiClient().request<Record<string, unknown>>("PATCH", one(news, id), { body });
-    return { outs: outputs(record, news, []) };
+    return { outs: outputs(await patchOrRead(one(news, id), body), news, []) };
   });
 }
 

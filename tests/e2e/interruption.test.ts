@@ -54,16 +54,8 @@ async function upUntilTaskRuns(e: CimsTestEnv) {
 
 /** The stack's lock files: a run that ended releases its lock. */
 async function locks(e: CimsTestEnv): Promise<string[]> {
-  const dir = path.join(e.stack.root, "state/.pulumi/locks");
-  const found: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    for (const entry of await fs.readdir(d, { withFileTypes: true }).catch(() => [])) {
-      if (entry.isDirectory()) await walk(path.join(d, entry.name));
-      else found.push(entry.name);
-    }
-  };
-  await walk(dir);
-  return found;
+  const entries = await fs.readdir(path.join(e.stack.root, "state/.pulumi/locks"), { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
 }
 
 test(

@@ -41,6 +41,21 @@ async function clientFor(handler: Handler, overrides: Partial<ClientOptions> = {
   });
 }
 
+/** A client for a port nothing listens on (yet): connections are refused. */
+async function clientAtFreePort(overrides: Partial<ClientOptions> = {}): Promise<{ client: CimsClient; port: number }> {
+  const port = await freePort();
+  const client = new CimsClient({
+    apiUrl: new URL(`http://127.0.0.1:${port}`),
+    apiKey: KEY,
+    maxRetries: 0,
+    connectTimeoutMs: 500,
+    requestTimeoutMs: 500,
+    taskPath: "/t/{task_id}",
+    ...overrides,
+  });
+  return { client, port };
+}
+
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -187,16 +202,20 @@ describe("errors", () => {
     expect(JSON.stringify(err)).not.toContain(KEY);
   });
 
-  test("the key is redacted from 2xx bodies we quote, and behind JSON escapes", async () => {
+  test("the key is redacted from 2xx bodies we quote, and where JSON escapes its slashes", async () => {
     const echo = await clientFor((req) => ({ status: 200, body: `<html>hello ${String(req.headers.authorization)}</html>` }), { maxRetries: 0 });
     const notJson = (await echo.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
     expect(notJson.message).toContain("apikey [redacted]");
     await server!.close();
-    const escaped = KEY.replace(/-/g, "\\u002d");
-    const client = await clientFor(() => ({ status: 400, body: `{"message":"bad key ${escaped}"}` }), { maxRetries: 0 });
-    const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
-    expect(err.message).toContain("bad key [redacted]");
-    for (const e of [notJson, err]) expect(`${e.message} ${JSON.stringify(e)}`).not.toContain(KEY);
+    const slashKey = "ab/cd+ef/gh==";
+    const escaping = await clientFor((req) => ({ status: 400, body: `{"message":"bad ${String(req.headers.authorization).replaceAll("/", "\\/")}"}` }), {
+      maxRetries: 0,
+      apiKey: slashKey,
+    });
+    const err = (await escaping.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain("bad apikey [redacted]");
+    expect(`${notJson.message} ${JSON.stringify(notJson)}`).not.toContain(KEY);
+    expect(`${err.message} ${JSON.stringify(err)}`).not.toContain(slashKey);
   });
 
   test("an empty error body says so", async () => {
@@ -206,15 +225,7 @@ describe("errors", () => {
   });
 
   test("connection refused is a ConnectionError naming the method and path", async () => {
-    const port = await freePort();
-    const client = new CimsClient({
-      apiUrl: new URL(`http://127.0.0.1:${port}`),
-      apiKey: KEY,
-      maxRetries: 1,
-      connectTimeoutMs: 500,
-      requestTimeoutMs: 500,
-      taskPath: "/t/{task_id}",
-    });
+    const { client } = await clientAtFreePort({ maxRetries: 1 });
     const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ConnectionError;
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.causeCode).toBe("ECONNREFUSED");
@@ -222,21 +233,12 @@ describe("errors", () => {
   });
 
   test("a POST refused at connect is retried (the service saw nothing) and reaches the service once", async () => {
-    const port = await freePort();
+    const { client, port } = await clientAtFreePort({ maxRetries: 3, requestTimeoutMs: 2_000, log: (m) => logs.push(m) });
     const posts: string[] = [];
     const late = http.createServer((req, res) => {
       req.resume();
       posts.push(`${req.method} ${req.url}`);
       res.writeHead(200, { "content-type": "application/json" }).end('{"tasks":["t1"]}');
-    });
-    const client = new CimsClient({
-      apiUrl: new URL(`http://127.0.0.1:${port}`),
-      apiKey: KEY,
-      maxRetries: 3,
-      connectTimeoutMs: 500,
-      requestTimeoutMs: 2_000,
-      taskPath: "/t/{task_id}",
-      log: (m) => logs.push(m),
     });
     // The service comes up after the first attempt was refused; the backoff's first retry is >= 375 ms later.
     setTimeout(() => late.listen(port, "127.0.0.1"), 100);
@@ -390,14 +392,7 @@ describe("the API key never leaks", () => {
   test("not in transport errors either: a timeout and a refused connection", async () => {
     const slow = await clientFor(() => ({ delayMs: 2_500, body: {} }), { requestTimeoutMs: 300, maxRetries: 0 });
     const timeout = (await slow.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as Error;
-    const refused = (await new CimsClient({
-      apiUrl: new URL(`http://127.0.0.1:${await freePort()}`),
-      apiKey: KEY,
-      maxRetries: 0,
-      connectTimeoutMs: 500,
-      requestTimeoutMs: 500,
-      taskPath: "/t/{task_id}",
-    })
+    const refused = (await (await clientAtFreePort()).client
       .request("POST", "/cloud/v1/subnets/1/1", { body: { name: "s" } })
       .catch((e: unknown) => e)) as Error;
     expect(timeout).toBeInstanceOf(RequestTimeoutError);
