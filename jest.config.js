@@ -16,7 +16,6 @@ module.exports = {
         "^pulumi-cims$": "<rootDir>/provider/index.ts",
         "^pulumi-cims/testing$": "<rootDir>/provider/testing/index.ts",
         "^pulumi-cims/emulator$": "<rootDir>/emulator/index.ts",
-        "^pulumi-cims/provider/(.*)$": "<rootDir>/provider/$1",
       },
     },
     {

@@ -18,7 +18,13 @@ export function lagChart(samples: LagSample[]): string {
   const waiters: Waiter[] = ["adaptive", "fixed1s", "fixed3s"];
   const med = (d: number, w: Waiter) => median(samples.filter((s) => s.durationMs === d && s.waiter === w).map((s) => s.lagMs));
   const max = Math.max(...durations.flatMap((d) => waiters.map((w) => med(d, w))), 1);
-  const W = 640, H = 300, left = 60, bottom = 50, top = 40, barW = 40, group = barW * waiters.length + 60;
+  const W = 640,
+    H = 300,
+    left = 60,
+    bottom = 50,
+    top = 40,
+    barW = 40,
+    group = barW * waiters.length + 60;
   const y = (v: number) => H - bottom - ((H - bottom - top) * v) / max;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
@@ -31,14 +37,18 @@ export function lagChart(samples: LagSample[]): string {
     waiters.forEach((w, wi) => {
       const v = med(d, w);
       const x = gx + wi * barW;
-      parts.push(`<rect x="${x}" y="${y(v).toFixed(1)}" width="${barW - 6}" height="${(H - bottom - y(v)).toFixed(1)}" fill="${COLORS[w]}"/>`);
+      parts.push(
+        `<rect x="${x}" y="${y(v).toFixed(1)}" width="${barW - 6}" height="${(H - bottom - y(v)).toFixed(1)}" fill="${COLORS[w]}"/>`,
+      );
       parts.push(`<text x="${x + (barW - 6) / 2}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle">${Math.round(v)}</text>`);
     });
     parts.push(`<text x="${gx + (barW * waiters.length) / 2}" y="${H - bottom + 18}" text-anchor="middle">task ${d / 1000} s</text>`);
   });
   waiters.forEach((w, i) => {
     const lx = left + i * 190;
-    parts.push(`<rect x="${lx}" y="${H - 18}" width="12" height="12" fill="${COLORS[w]}"/><text x="${lx + 16}" y="${H - 8}">${esc(LABELS[w])}</text>`);
+    parts.push(
+      `<rect x="${lx}" y="${H - 18}" width="12" height="12" fill="${COLORS[w]}"/><text x="${lx + 16}" y="${H - 8}">${esc(LABELS[w])}</text>`,
+    );
   });
   parts.push("</svg>");
   return parts.join("\n") + "\n";

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
-import { closeAllPools } from "pulumi-cims/provider/client/index";
+import { closeAllPools } from "../provider/client";
 import { REPO_ROOT, type TestStack } from "../tests/e2e/harness";
 import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, stateSizes, timed, type Mode } from "./stack-runs";
@@ -52,7 +52,12 @@ async function destroyFast(emulator: RunningEmulator, stack: TestStack): Promise
 async function main(): Promise<void> {
   const started = Date.now();
   const apiKey = `bench-${randomBytes(8).toString("hex")}`;
-  const emulator = await startEmulator({ apiKey, seed: path.join(REPO_ROOT, "examples/emulator-seed.json"), taskDurationMs: taskMs, log: () => {} });
+  const emulator = await startEmulator({
+    apiKey,
+    seed: path.join(REPO_ROOT, "examples/emulator-seed.json"),
+    taskDurationMs: taskMs,
+    log: () => {},
+  });
   const cimsConfig = (count: number) => ({
     "bench:count": String(count),
     "bench:networkId": NETWORK_ID,
@@ -74,7 +79,13 @@ async function main(): Promise<void> {
       cims: { preview: [], up: [] },
       floor: { preview: [], up: [] },
     };
-    let sizes, floorSizes, connections = 0, peakOpen = 0, requests = 0, peakRss = 0, floorPeakRss = 0;
+    let sizes,
+      floorSizes,
+      connections = 0,
+      peakOpen = 0,
+      requests = 0,
+      peakRss = 0,
+      floorPeakRss = 0;
     for (let round = 0; round < rounds; round++) {
       const order: Array<"cims" | "floor"> = round % 2 === 0 ? ["cims", "floor"] : ["floor", "cims"];
       for (const which of order) {
@@ -184,7 +195,14 @@ async function main(): Promise<void> {
 type Results = {
   machine: { cpus: number; cpuModel?: string; memoryGiB: number; node: string; pulumi: string; date: string };
   params: { resources: number; rounds: number; taskMs: number };
-  stateSize: { providerBytesMax: number; providerTextsDistinct: number; stateBytesPerResource: number; floorProviderBytes: number; naiveProviderBytes: number; naiveOutcome: string };
+  stateSize: {
+    providerBytesMax: number;
+    providerTextsDistinct: number;
+    stateBytesPerResource: number;
+    floorProviderBytes: number;
+    naiveProviderBytes: number;
+    naiveOutcome: string;
+  };
   overhead: { previewMs: Record<string, number[]>; upMs: Record<string, number[]>; previewRatio: number; upRatio: number };
   lag: Array<{ durationMs: number; targetLagMs: number } & Record<Waiter, { medianLagMs: number; medianGets: number }>>;
   connections: { opened: number; peakOpen: number; requests: number; engineParallelism: number };

@@ -67,7 +67,9 @@ export interface StateSizes {
 /** Bytes of `__provider` per resource of `type`, and of the whole exported state per resource. */
 export async function stateSizes(stack: TestStack, type: string): Promise<StateSizes> {
   const { stdout } = await stack.run(["stack", "export", "--stack", stack.name]);
-  const resources = (JSON.parse(stdout) as { deployment: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } }).deployment.resources ?? [];
+  const resources =
+    (JSON.parse(stdout) as { deployment: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } }).deployment
+      .resources ?? [];
   const ours = resources.filter((r) => r.type === type);
   return {
     resources: ours.length,

@@ -4,7 +4,7 @@
 // it returned, and how many task GETs it made. Same process, same clock, same tasks; each
 // task lasts its nominal duration +/-10%.
 import { setTimeout as sleep } from "node:timers/promises";
-import { CimsClient, DurationHints, waitForTasks, type Task } from "pulumi-cims/provider/client/index";
+import { CimsClient, DurationHints, waitForTasks, type Task } from "../provider/client";
 import type { RunningEmulator } from "pulumi-cims/emulator";
 
 export type Waiter = "adaptive" | "fixed1s" | "fixed3s";
@@ -59,7 +59,7 @@ export async function measureTaskLag(
   };
   const one = async (durationMs: number): Promise<LagSample[]> => {
     const id = await createTask(durationMs);
-    const counted = (waiter: Waiter) => {
+    const counted = () => {
       const gets = { n: 0 };
       const get = (taskId: string) => {
         gets.n++;
@@ -68,7 +68,7 @@ export async function measureTaskLag(
       return { gets, get };
     };
     const run = async (waiter: Waiter): Promise<LagSample> => {
-      const { gets, get } = counted(waiter);
+      const { gets, get } = counted();
       if (waiter === "adaptive") {
         // Our schedule alone: each sample starts with nothing learned (the duration hints help
         // runs of alike tasks; the stack benchmarks above measure that).

@@ -52,7 +52,8 @@ async function main(): Promise<void> {
   const problems = [
     !apiKey && "an API key is required: --api-key <key> or CIMS_API_KEY",
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && `--port must be 0..65535, got ${values.port}`,
-    !(Number.isInteger(taskDurationMs) && taskDurationMs >= 0) && `--task-duration-ms must be an integer >= 0, got ${values["task-duration-ms"]}`,
+    !(Number.isInteger(taskDurationMs) && taskDurationMs >= 0) &&
+      `--task-duration-ms must be an integer >= 0, got ${values["task-duration-ms"]}`,
   ].filter(Boolean);
   if (problems.length > 0) {
     process.stderr.write(`cims-emulator: ${problems.join("; ")}\n`);

@@ -41,7 +41,10 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     return noContent;
   });
   r.add("GET", "/__emulator/state", () => ({ status: 200, body: store.dump() }));
-  r.add("GET", "/__emulator/faults", () => ({ status: 200, body: { request_faults: faults.requestFaults, task_faults: faults.taskFaults } }));
+  r.add("GET", "/__emulator/faults", () => ({
+    status: 200,
+    body: { request_faults: faults.requestFaults, task_faults: faults.taskFaults },
+  }));
   r.add("POST", "/__emulator/faults", (ctx) => {
     faults.addRequestFault(object(ctx) as unknown as RequestFault);
     return noContent;
@@ -57,7 +60,8 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
   });
   r.add("PUT", "/__emulator/task-duration", (ctx) => {
     const ms = object(ctx).ms;
-    if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0) throw new HttpError(400, "ValidationError", "ms must be an integer >= 0");
+    if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)
+      throw new HttpError(400, "ValidationError", "ms must be an integer >= 0");
     engine.durationMs = ms;
     return noContent;
   });

@@ -100,6 +100,11 @@ export class Faults {
       throw new HttpError(400, "ValidationError", "a task fault needs method, path, and a message (ERROR) or hang: true");
     }
     checkOptional(rule, { count: "a whole number >= 1" });
+    for (const flag of ["keepCreated", "alongside"] as const) {
+      if (rule[flag] !== undefined && (typeof rule[flag] !== "boolean" || typeof rule.message !== "string")) {
+        throw new HttpError(400, "ValidationError", `${flag} must be true or false, and needs a message (the ERROR's text)`);
+      }
+    }
     this.taskFaults.push({ ...rule });
   }
 

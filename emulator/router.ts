@@ -3,7 +3,8 @@ import { HttpError, locked, notFound, validationError, type InvalidFields } from
 import type { Faults } from "./faults";
 import type { ApiRecord, Collection, Store } from "./state";
 import type { TaskEngine, TaskPlan } from "./tasks";
-import { isUuid4 } from "./validation";
+import { isUuid4 } from "../api/net";
+import { LIST_PAGE_MAX } from "../api/paths";
 
 export interface RequestContext {
   method: string;
@@ -41,7 +42,9 @@ export type Match = { route: Route; params: Record<string, string> } | { methodN
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): void {
+  /** `pattern`: a path template of api/paths.ts (`{project_id}`) or `:project_id` style. */
+  add(method: string, template: string, handler: Handler): void {
+    const pattern = template.replace(/\{([a-z_]+)\}/g, ":$1");
     this.routes.push({ method, pattern, segments: pattern.split("/"), handler });
   }
 
@@ -90,8 +93,8 @@ export function intParam(ctx: RequestContext, name: string): number {
 /** A uuid4 path parameter (pool_id, subnet and image ids). */
 export function uuidParam(ctx: RequestContext, name: string): string {
   const raw = ctx.params[name];
-  if (!isUuid4(raw)) throw validationError({ [name]: ["Must be a valid UUID4."] });
-  return raw;
+  if (!isUuid4(raw)) throw validationError({ [name]: ["Must be a UUID (version 4)."] });
+  return raw.toLowerCase();
 }
 
 export function requireValid(fields: InvalidFields): void {
@@ -109,7 +112,15 @@ export function bodyObject(ctx: RequestContext): Record<string, unknown> {
 export function startTask(services: Services, ctx: RequestContext, plan: TaskPlan): Reply {
   const fault = services.faults.forTask(ctx.method, ctx.path);
   const task = services.engine.create(plan, ctx.requestId, ctx.path, ctx.now, fault);
-  return { status: 200, body: { tasks: [task.id] } };
+  if (!fault?.alongside) return { status: 200, body: { tasks: [task.id] } };
+  // A second task of the same request that fails on its own, beside the one that works.
+  const sibling = services.engine.create(
+    { taskType: plan.taskType, projectId: plan.projectId, regionId: plan.regionId, effects: [], locks: [], failWith: fault.message },
+    ctx.requestId,
+    ctx.path,
+    ctx.now,
+  );
+  return { status: 200, body: { tasks: [task.id, sibling.id] } };
 }
 
 /** A record belongs to the project and region in the path, or it is not found. */
@@ -144,7 +155,14 @@ export function assertUnlocked(services: Services, collection: Collection, id: u
 }
 
 /** DELETE of a record by a task: 409 while another task holds it; gone when the task finishes. */
-export function deleteByTask(services: Services, ctx: RequestContext, record: ApiRecord, collection: Collection, what: string, taskType: string): Reply {
+export function deleteByTask(
+  services: Services,
+  ctx: RequestContext,
+  record: ApiRecord,
+  collection: Collection,
+  what: string,
+  taskType: string,
+): Reply {
   const id = String(record.id);
   assertUnlocked(services, collection, id, what);
   return startTask(services, ctx, {
@@ -154,4 +172,28 @@ export function deleteByTask(services: Services, ctx: RequestContext, record: Ap
     effects: [{ op: "delete", collection, id }],
     locks: [{ collection, id }],
   });
+}
+
+/**
+ * A list call's answer (public reference): `{count, results}`, `count` being all matches,
+ * `results` one page of them by `limit` (1..1000, default 1000) and `offset` (default 0).
+ */
+export function listPage(ctx: RequestContext, records: ApiRecord[]): Reply {
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = ctx.query.get(name);
+    if (raw === null) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw validationError({ [name]: [`Must be an integer from ${min} to ${max}.`] });
+    return Number(raw);
+  };
+  const limit = int("limit", LIST_PAGE_MAX, 1, LIST_PAGE_MAX);
+  const offset = int("offset", 0, 0, Number.MAX_SAFE_INTEGER);
+  return { status: 200, body: { count: records.length, results: records.slice(offset, offset + limit) } };
+}
+
+/** The records of a collection in the project and region of the path. */
+export function listScoped(services: Services, ctx: RequestContext, collection: Collection): ApiRecord[] {
+  const projectId = intParam(ctx, "project_id");
+  const regionId = intParam(ctx, "region_id");
+  return services.store.list(collection).filter((r) => inScope(r, projectId, regionId));
 }

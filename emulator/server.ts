@@ -97,7 +97,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const logs: string[] = [];
   const services: Services = { store, engine, faults };
   const api = new Router();
-  for (const register of [registerSubnetRoutes, registerImageRoutes, registerPoolRoutes, registerPolicyRoutes, registerQuotaRoutes, registerTaskRoutes]) {
+  for (const register of [
+    registerSubnetRoutes,
+    registerImageRoutes,
+    registerPoolRoutes,
+    registerPolicyRoutes,
+    registerQuotaRoutes,
+    registerTaskRoutes,
+  ]) {
     register(api, services);
   }
   const control = controlRouter({ store, engine, faults, metrics, logs });
@@ -126,13 +133,19 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     const fail = (err: HttpError) =>
       finish(
         err.status,
-        { exception_class: err.exceptionClass, message: err.message, request_id: requestId, ...(err.invalidFields ? { invalid_fields: err.invalidFields } : {}) },
+        {
+          exception_class: err.exceptionClass,
+          message: err.message,
+          request_id: requestId,
+          ...(err.invalidFields ? { invalid_fields: err.invalidFields } : {}),
+        },
         err.headers,
       );
 
     void (async () => {
       try {
-        if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? "")) throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
+        if (isControl && !LOOPBACK.has(req.socket.remoteAddress ?? ""))
+          throw new HttpError(403, "PermissionDenied", "The control API answers on loopback only.");
         if (url.pathname === "") throw new HttpError(400, "ValidationError", "The request target is not a valid path.");
         // Matched first, so injected faults and 401s are counted under their route in the metrics.
         const match = (isControl ? control : api).match(method, url.pathname);
@@ -147,11 +160,25 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         engine.advance(Date.now());
         if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${method} ${url.pathname}.`);
         if ("methodNotAllowed" in match) {
-          throw new HttpError(405, "MethodNotAllowed", `Method ${method} not allowed here; allowed: ${match.methodNotAllowed.join(", ")}.`, undefined, {
-            allow: match.methodNotAllowed.join(", "),
-          });
+          throw new HttpError(
+            405,
+            "MethodNotAllowed",
+            `Method ${method} not allowed here; allowed: ${match.methodNotAllowed.join(", ")}.`,
+            undefined,
+            {
+              allow: match.methodNotAllowed.join(", "),
+            },
+          );
         }
-        const ctx: RequestContext = { method, path: url.pathname, query: url.searchParams, params: match.params, body, now: Date.now(), requestId };
+        const ctx: RequestContext = {
+          method,
+          path: url.pathname,
+          query: url.searchParams,
+          params: match.params,
+          body,
+          now: Date.now(),
+          requestId,
+        };
         const reply: Reply = match.route.handler(ctx);
         if (fault?.action === "close-after") {
           // The service acted, but the caller never hears back.
@@ -203,7 +230,12 @@ function authenticate(header: string | undefined, apiKey: string): void {
 }
 
 /** Applies a request fault; true when the request is fully handled by it. */
-async function applyFault(fault: RequestFault, req: http.IncomingMessage, _res: http.ServerResponse, fail: (e: HttpError) => void): Promise<boolean> {
+async function applyFault(
+  fault: RequestFault,
+  req: http.IncomingMessage,
+  _res: http.ServerResponse,
+  fail: (e: HttpError) => void,
+): Promise<boolean> {
   switch (fault.action) {
     case "close":
       req.socket.destroy();
@@ -216,7 +248,15 @@ async function applyFault(fault: RequestFault, req: http.IncomingMessage, _res: 
     case "status": {
       const status = fault.status ?? 500;
       const message = typeof fault.body?.message === "string" ? fault.body.message : `Injected fault: ${status}.`;
-      fail(new HttpError(status, EXCEPTION_BY_STATUS[status] ?? "APIException", message, undefined, fault.retryAfter ? { "retry-after": fault.retryAfter } : {}));
+      fail(
+        new HttpError(
+          status,
+          EXCEPTION_BY_STATUS[status] ?? "APIException",
+          message,
+          undefined,
+          fault.retryAfter ? { "retry-after": fault.retryAfter } : {},
+        ),
+      );
       return true;
     }
   }

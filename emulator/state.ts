@@ -3,7 +3,7 @@
 // atomically (temp file + rename) after every change so a restart loses nothing.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parseJson, stringifyJson } from "../provider/client/json";
+import { parseJson, stringifyJson } from "../api/json";
 import type { TaskRecord } from "./tasks";
 
 export type ApiRecord = Record<string, unknown>;
@@ -123,7 +123,8 @@ export class Store {
 export function checkSeed(seed: unknown): asserts seed is Seed {
   if (typeof seed !== "object" || seed === null || Array.isArray(seed)) throw new Error("a seed must be a JSON object of collections");
   for (const [name, records] of Object.entries(seed)) {
-    if (!(COLLECTIONS as readonly string[]).includes(name)) throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
+    if (!(COLLECTIONS as readonly string[]).includes(name))
+      throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
     if (!Array.isArray(records)) throw new Error(`seed collection "${name}" must be a list of records`);
     records.forEach((record: unknown, i) => {
       const where = `${name}[${i}]`;
@@ -133,7 +134,8 @@ export function checkSeed(seed: unknown): asserts seed is Seed {
       if (r[key] === undefined || r[key] === null) throw new Error(`${where} has no "${key}"`);
       const scoped = name !== "client_quotas";
       for (const field of scoped ? ["project_id", "region_id"] : ["client_id"]) {
-        if (!Number.isSafeInteger(r[field])) throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);
+        if (!Number.isSafeInteger(r[field]))
+          throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);
       }
     });
   }
@@ -147,6 +149,7 @@ function emptySnapshot(): Snapshot {
 
 export function readSeedFile(file: string): Seed {
   const seed = parseLossless(fs.readFileSync(file, "utf8"));
-  if (typeof seed !== "object" || seed === null || Array.isArray(seed)) throw new Error(`${file}: a seed must be a JSON object of collections`);
+  if (typeof seed !== "object" || seed === null || Array.isArray(seed))
+    throw new Error(`${file}: a seed must be a JSON object of collections`);
   return seed as Seed;
 }

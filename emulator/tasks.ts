@@ -9,19 +9,48 @@ import type { ApiRecord, Collection, Store } from "./state";
 
 /** Every kind the API reports in created_resources; unused kinds are empty lists. */
 const RESOURCE_KINDS = [
-  "ai_clusters", "ai_instances", "caas_containers", "ddos_profiles", "faas_functions", "faas_namespaces",
-  "file_shares", "floatingips", "healthmonitors", "heat", "images", "inference_instances", "instances",
-  "k8s_clusters", "k8s_pools", "l7polices", "l7rules", "laas_topic", "listeners", "loadbalancers", "members",
-  "networks", "pools", "ports", "postgresql_clusters", "projects", "registry_registries", "registry_users",
-  "routers", "secrets", "servergroups", "snapshots", "subnets", "volumes",
+  "ai_clusters",
+  "ai_instances",
+  "caas_containers",
+  "ddos_profiles",
+  "faas_functions",
+  "faas_namespaces",
+  "file_shares",
+  "floatingips",
+  "healthmonitors",
+  "heat",
+  "images",
+  "inference_instances",
+  "instances",
+  "k8s_clusters",
+  "k8s_pools",
+  "l7polices",
+  "l7rules",
+  "laas_topic",
+  "listeners",
+  "loadbalancers",
+  "members",
+  "networks",
+  "pools",
+  "ports",
+  "postgresql_clusters",
+  "projects",
+  "registry_registries",
+  "registry_users",
+  "routers",
+  "secrets",
+  "servergroups",
+  "snapshots",
+  "subnets",
+  "volumes",
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
-export type Effect =
-  | { op: "put"; collection: Collection; record: ApiRecord }
-  | { op: "delete"; collection: Collection; id: string };
+export type Effect = { op: "put"; collection: Collection; record: ApiRecord } | { op: "delete"; collection: Collection; id: string };
 
 export interface TaskPlan {
+  /** The task's id, when the route needs it up front (a record's creator_task_id). */
+  taskId?: string;
   taskType: string;
   projectId?: number;
   regionId?: number;
@@ -58,6 +87,7 @@ export interface TaskRecord {
     finishAt: number;
     hang: boolean;
     failWith?: string;
+    keepCreated?: boolean;
     effects: Effect[];
     rollback: Effect[];
     locks: Array<{ collection: Collection; id: string }>;
@@ -71,6 +101,10 @@ export interface TaskRecord {
 export interface TaskFault {
   message?: string;
   hang?: boolean;
+  /** With `message`: the task creates its resource, then ends in ERROR. */
+  keepCreated?: boolean;
+  /** With `message`: the request starts a second task beside its own, which ends in ERROR. */
+  alongside?: boolean;
 }
 
 export class TaskEngine {
@@ -82,7 +116,7 @@ export class TaskEngine {
   create(plan: TaskPlan, requestId: string, path: string, now: number, fault?: TaskFault): TaskRecord {
     const duration = this.durationMs;
     const task: TaskRecord = {
-      id: randomUUID(),
+      id: plan.taskId ?? randomUUID(),
       state: "NEW",
       task_type: plan.taskType,
       user_id: 1,
@@ -101,7 +135,8 @@ export class TaskEngine {
         runningAt: now + Math.min(200, Math.floor(duration / 5)),
         finishAt: now + duration,
         hang: fault?.hang ?? false,
-        failWith: fault?.message ?? plan.failWith,
+        failWith: (fault?.alongside ? undefined : fault?.message) ?? plan.failWith,
+        keepCreated: fault?.keepCreated,
         effects: plan.effects,
         rollback: plan.rollback ?? [],
         locks: plan.locks,
@@ -127,7 +162,9 @@ export class TaskEngine {
       } else if (task.state === "NEW" && now >= e.runningAt) {
         task.state = "RUNNING";
         task.updated_on = apiTimestamp(e.runningAt);
-        task.created_resources = emptyResources();
+        // The ids of what it creates are allocated up front and listed while it runs; the
+        // records themselves appear when it finishes.
+        task.created_resources = { ...emptyResources(), ...e.createdResources };
         changed = true;
       }
     }
@@ -140,7 +177,13 @@ export class TaskEngine {
     task.finished_on = apiTimestamp(at);
     task.created_resources = emptyResources();
     if (e.failWith !== undefined) {
-      this.apply(e.rollback);
+      // keepCreated: the service made the resource, then a later step of the task failed.
+      if (e.keepCreated) {
+        this.apply(e.effects);
+        Object.assign(task.created_resources, e.createdResources);
+      } else {
+        this.apply(e.rollback);
+      }
       task.state = "ERROR";
       task.error = e.failWith;
       return;
@@ -171,7 +214,8 @@ export class TaskEngine {
   /** The running task holding a lock on this record, if any. */
   lockedBy(collection: Collection, id: unknown): TaskRecord | undefined {
     return Object.values(this.store.tasks).find(
-      (t) => (t.state === "NEW" || t.state === "RUNNING") && t._emulator.locks.some((l) => l.collection === collection && l.id === String(id)),
+      (t) =>
+        (t.state === "NEW" || t.state === "RUNNING") && t._emulator.locks.some((l) => l.collection === collection && l.id === String(id)),
     );
   }
 
@@ -187,7 +231,17 @@ export class TaskEngine {
   }
 
   /** Per task: when it finished, when a GET first saw it finished, and how many GETs it took. */
-  metrics(): Array<{ id: string; task_type: string; state: string; path: string; duration_ms: number; gets: number; finished_at?: number; first_seen_finished_at?: number; lag_ms?: number }> {
+  metrics(): Array<{
+    id: string;
+    task_type: string;
+    state: string;
+    path: string;
+    duration_ms: number;
+    gets: number;
+    finished_at?: number;
+    first_seen_finished_at?: number;
+    lag_ms?: number;
+  }> {
     return Object.values(this.store.tasks).map((t) => {
       const e = t._emulator;
       const finished = t.state === "FINISHED" || t.state === "ERROR";

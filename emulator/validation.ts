@@ -1,67 +1,51 @@
-// Request-body rules: one validator per writable operation, each answering field path ->
-// messages ({} when valid). The rules come from the interface spec, and from design §5
-// where the spec is silent. Unknown fields are errors, never ignored, so that a client's
-// camelCase leak (`networkId`) or typo surfaces here instead of being silently dropped.
+// Request-body rules: the contract's field tables (api/contract) read as snake_case request
+// checks, answering field path -> messages ({} when valid). Every rule and its words come
+// from api/, so the emulator refuses exactly what the provider refuses at preview. Unknown
+// fields are errors, never ignored, so a client's camelCase leak (`networkId`) or typo
+// surfaces here instead of being silently dropped.
 //
 // Bodies come from lossless-json: safe integers are numbers, larger ones bigints, so an
 // integer is either; nothing is coerced ("true" is not a boolean, "80" not an integer).
-import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
+import {
+  IMAGE,
+  IMAGE_RECORD,
+  POLICY,
+  POLICY_RECORD,
+  POOL,
+  POOL_RECORD,
+  QUOTA_RECORD,
+  QUOTA_THRESHOLD,
+  SUBNET,
+  SUBNET_RECORD,
+} from "../api/contract";
+import type { BodyContract, Field, FieldType, ObjectType } from "../api/contract";
+import {
+  duplicateMessage,
+  formatProblem,
+  fractionMessage,
+  integerProblem,
+  memberMessage,
+  NON_BLANK,
+  tagKeyProblem,
+  tagValueProblem,
+  typeMessage,
+} from "../api/formats";
+import { memberKey } from "../api/members";
+import { canonicalIp, isIpAddress } from "../api/net";
+import { toSnake } from "../api/names";
+import { RULES } from "../api/rules";
+import { canonicalValue } from "../api/canonical";
 
 export type InvalidFields = Record<string, string[]>;
 
-// ---------------------------------------------------------------------------------------
-// Exported value checks (the router uses isUuid4 for path parameters too)
-// ---------------------------------------------------------------------------------------
-
-const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-export function isUuid4(value: unknown): boolean {
-  return typeof value === "string" && UUID4.test(value);
-}
-
-/** The IP version of an address, 0 if not one. A zone suffix (`fe80::1%eth0`) is refused:
- * it only means something on one host, never in a subnet, route or member definition. */
-export function isIpAddress(value: unknown): 4 | 6 | 0 {
-  if (typeof value !== "string" || value.includes("%")) return 0;
-  const version = isIP(value);
-  return version === 4 || version === 6 ? version : 0;
-}
-
-/** A network written as `address/prefix` with all host bits zero (`10.0.0.0/24`, not
- * `10.0.0.1/24`): the service refuses an address posing as a network. */
-export function parseCidr(value: unknown): { version: 4 | 6; prefix: number } | undefined {
-  if (typeof value !== "string") return undefined;
-  const match = /^([^/]+)\/(0|[1-9]\d{0,2})$/.exec(value);
-  if (!match) return undefined;
-  const version = isIpAddress(match[1]);
-  if (version === 0) return undefined;
-  const bits = version === 4 ? 32 : 128;
-  const prefix = Number(match[2]);
-  if (prefix > bits) return undefined;
-  const hostMask = (1n << BigInt(bits - prefix)) - 1n;
-  return (addressValue(match[1]) & hostMask) === 0n ? { version, prefix } : undefined;
-}
-
-function addressValue(address: string): bigint {
-  return ipaddr.parse(address).toByteArray().reduce((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
-}
-
-/** One spelling per address, so `2001:DB8::1` and `2001:db8:0::1` count as the same. */
-export function canonicalIp(address: string): string {
-  return ipaddr.parse(address).toString();
-}
-
-// ---------------------------------------------------------------------------------------
-// Rule machinery: a Rule checks one value at one path; a Shape describes an object.
-// ---------------------------------------------------------------------------------------
-
+// What the service's framework says; the rules' own words come from api/formats.ts.
 const REQUIRED = "This field is required.";
 const NOT_NULL = "This field may not be null.";
 const UNKNOWN = "Unknown field.";
 const FIXED = "This field cannot be updated.";
-const NOT_INTEGER = "A valid integer is required.";
-const NOT_STRING = "Must be a string.";
+
+/** "must be an IP address" -> "Must be an IP address." (the service's sentence style) */
+const sentence = (rule: string) => `${rule[0].toUpperCase()}${rule.slice(1)}${/[.!?]$/.test(rule) ? "" : "."}`;
 
 /** Messages collected by field path. A Map, because paths come from client keys and a key
  * such as "constructor" or "__proto__" must not meet Object.prototype. */
@@ -80,27 +64,14 @@ class Report {
   }
 }
 
-type Rule = (value: unknown, path: string, report: Report) => void;
-type Guard<T> = (value: unknown) => value is T;
 type JsonObject = Record<string, unknown>;
 
-interface Shape {
-  required?: Record<string, Rule>;
-  optional?: Record<string, Rule>;
-  /** Fields the resource has but this operation does not accept. */
-  fixed?: readonly string[];
-}
+/** `create`: a whole new record (required fields enforced); `patch`: an update of some fields. */
+type Mode = "create" | "patch";
 
 const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
 const item = (path: string, index: number) => `${path}[${index}]`;
-// Limits count characters (code points), as the service does, not UTF-16 units.
-const charCount = (text: string) => [...text].length;
-
-const isString: Guard<string> = (v): v is string => typeof v === "string";
-const isBoolean: Guard<boolean> = (v): v is boolean => typeof v === "boolean";
-const isArray: Guard<unknown[]> = (v): v is unknown[] => Array.isArray(v);
-const isInteger: Guard<number | bigint> = (v): v is number | bigint =>
-  typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
+const isInteger = (v: unknown): v is number | bigint => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
 
 function isPlainObject(value: unknown): value is JsonObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -108,402 +79,139 @@ function isPlainObject(value: unknown): value is JsonObject {
   return proto === Object.prototype || proto === null;
 }
 
-/** Reports null or a wrong type at `path`; true when the value has the expected type. */
-function hasType<T>(value: unknown, guard: Guard<T>, typeMessage: string, path: string, report: Report): value is T {
-  if (value === null) report.add(path, NOT_NULL);
-  else if (!guard(value)) report.add(path, typeMessage);
-  else return true;
-  return false;
+function checkField(value: unknown, field: Field, path: string, report: Report, merge: boolean): void {
+  if (value === null) {
+    if (!field.nullable) report.add(path, NOT_NULL);
+    return;
+  }
+  checkValue(value, field.type, path, report, merge);
 }
 
-/** A rule for one typed value, with an optional further check returning a message. */
-function typed<T>(guard: Guard<T>, typeMessage: string, problem?: (value: T) => string | undefined): Rule {
-  return (value, path, report) => {
-    if (!hasType(value, guard, typeMessage, path, report)) return;
-    const message = problem?.(value);
-    if (message) report.add(path, message);
-  };
+function checkValue(value: unknown, type: FieldType, path: string, report: Report, merge: boolean): void {
+  const fail = (rule: string) => report.add(path, sentence(rule));
+  switch (type.kind) {
+    case "string": {
+      if (typeof value !== "string") return fail(typeMessage(type));
+      if (type.nonBlank && value.trim() === "") return fail(NON_BLANK);
+      if (type.enum && !type.enum.includes(value)) return fail(typeMessage(type));
+      const problem = type.format && formatProblem(type.format, value);
+      if (problem) fail(problem);
+      return;
+    }
+    case "integer": {
+      if (typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) return fail(fractionMessage(type));
+      if (!isInteger(value)) return fail(typeMessage(type));
+      const problem = integerProblem(type, value);
+      if (problem) fail(problem);
+      return;
+    }
+    case "boolean":
+      if (typeof value !== "boolean") fail(typeMessage(type));
+      return;
+    case "tags":
+      return checkTags(value, path, report, merge);
+    case "array": {
+      if (!Array.isArray(value)) return fail(typeMessage(type));
+      value.forEach((entry, index) => checkField(entry, { type: type.items, set: "update" }, item(path, index), report, merge));
+      if (type.unique) noDuplicates(value, type.unique, path, report);
+      return;
+    }
+    case "object":
+      if (!isPlainObject(value)) return fail(typeMessage(type));
+      return checkObject(value, type, path, report, "create", merge);
+  }
 }
 
-/** Lets a rule accept null as well (the spec's "... or null"). */
-function nullable(rule: Rule): Rule {
-  return (value, path, report) => {
-    if (value !== null) rule(value, path, report);
-  };
+/** Tags: string keys to string values; in a merge patch a null value removes the key. */
+function checkTags(value: unknown, path: string, report: Report, merge: boolean): void {
+  if (!isPlainObject(value)) return report.add(path, sentence(typeMessage({ kind: "tags" })));
+  for (const [key, tagValue] of Object.entries(value)) {
+    // Key problems go under `tags` itself: a bad key makes a poor path.
+    const keyProblem = tagKeyProblem(key);
+    if (keyProblem) report.add(path, sentence(keyProblem));
+    else if (merge && tagValue === null) continue;
+    else if (typeof tagValue !== "string")
+      report.add(
+        child(path, key),
+        sentence(merge ? "tag values must be strings, or null to remove the tag" : "tag values must be strings"),
+      );
+    else if (tagValueProblem(tagValue)) report.add(child(path, key), sentence(tagValueProblem(tagValue)!));
+  }
 }
 
-const string = typed(isString, NOT_STRING);
-const boolean = typed(isBoolean, "Must be a boolean.");
-const name = typed(isString, NOT_STRING, (s) => (s.trim() === "" ? "This field may not be blank." : undefined));
-const uuid4 = typed(isString, NOT_STRING, (s) => (isUuid4(s) ? undefined : "Must be a valid UUID4."));
-const ipAddress = typed(isString, NOT_STRING, (s) => (isIpAddress(s) ? undefined : "Must be a valid IP address."));
-const cidr = typed(isString, NOT_STRING, (s) =>
-  parseCidr(s) ? undefined : "Must be a valid IP network such as 10.0.0.0/24, with the host bits zero.",
-);
-
-function oneOf(...values: string[]): Rule {
-  return typed(isString, NOT_STRING, (s) => (values.includes(s) ? undefined : `Must be one of: ${values.join(", ")}.`));
-}
-
-function integer(min?: number | bigint, max?: number | bigint): Rule {
-  return typed(isInteger, NOT_INTEGER, (n) => {
-    if (min !== undefined && max !== undefined) return n < min || n > max ? `Must be between ${min} and ${max}.` : undefined;
-    if (min !== undefined && n < min) return `Must be at least ${min}.`;
-    if (max !== undefined && n > max) return `Must be at most ${max}.`;
-    return undefined;
+/** Reports each item equal (by canonical IP, or by member address + port) to an earlier one. */
+function noDuplicates(items: unknown[], unique: "ip" | "member", path: string, report: Report): void {
+  const seen = new Map<string, number>();
+  items.forEach((entry, index) => {
+    const key = uniqueKey(entry, unique);
+    if (key === undefined) return;
+    const earlier = seen.get(key);
+    if (earlier === undefined) seen.set(key, index);
+    else report.add(item(path, index), sentence(duplicateMessage(item(path, earlier), unique)));
   });
 }
 
-/** An array whose items each follow `each`; `whole` then checks relations between items. */
-function arrayOf(each: Rule, whole?: (items: unknown[], path: string, report: Report) => void): Rule {
-  return (value, path, report) => {
-    if (!hasType(value, isArray, "Must be an array.", path, report)) return;
-    value.forEach((entry, index) => each(entry, item(path, index), report));
-    whole?.(value, path, report);
-  };
+function uniqueKey(entry: unknown, unique: "ip" | "member"): string | undefined {
+  if (unique === "ip") return isIpAddress(entry) ? canonicalIp(entry as string) : undefined;
+  if (!isPlainObject(entry) || !isIpAddress(entry.address) || !isInteger(entry.protocol_port)) return undefined;
+  return memberKey(entry.address, entry.protocol_port);
 }
 
-function object(shape: Shape, whole?: (value: JsonObject, path: string, report: Report) => void): Rule {
-  return (value, path, report) => {
-    if (!hasType(value, isPlainObject, "Must be an object.", path, report)) return;
-    checkObjectKeys(value, path, shape, report);
-    whole?.(value, path, report);
-  };
-}
-
-/** Every present field against its rule, unknown and fixed fields refused, required ones present. */
-function checkObjectKeys(value: JsonObject, path: string, shape: Shape, report: Report): void {
-  // Own-property lookups only: a field called "constructor" must not find Object's.
-  const ruleFor = (key: string) =>
-    (shape.required && Object.hasOwn(shape.required, key) ? shape.required[key] : undefined) ??
-    (shape.optional && Object.hasOwn(shape.optional, key) ? shape.optional[key] : undefined);
+/** Every present field against its rule; unknown and fixed fields refused; required ones present. */
+function checkObject(
+  value: JsonObject,
+  type: Pick<ObjectType, "fields" | "members" | "rules">,
+  path: string,
+  report: Report,
+  mode: Mode,
+  merge: boolean,
+  readOnly: readonly string[] = [],
+): void {
+  const byWire = new Map(Object.entries(type.fields).map(([camel, field]) => [toSnake(camel), field]));
+  const members = type.members;
   for (const [key, fieldValue] of Object.entries(value)) {
-    const rule = ruleFor(key);
-    if (rule) rule(fieldValue, child(path, key), report);
-    else report.add(child(path, key), shape.fixed?.includes(key) ? FIXED : UNKNOWN);
+    const field = byWire.get(key);
+    if (field && !(mode === "patch" && field.set !== "update")) checkField(fieldValue, field, child(path, key), report, merge);
+    else if (field || readOnly.includes(key)) report.add(child(path, key), FIXED);
+    else if (members?.names.includes(key)) checkField(fieldValue, { type: members.type, set: "update" }, child(path, key), report, merge);
+    else report.add(child(path, key), members ? sentence(memberMessage(members.what, members.names[0])) : UNKNOWN);
   }
-  for (const key of Object.keys(shape.required ?? {})) {
-    if (!Object.hasOwn(value, key)) report.add(child(path, key), REQUIRED);
+  if (mode === "create") {
+    for (const [wire, field] of byWire) if (field.required && !Object.hasOwn(value, wire)) report.add(child(path, wire), REQUIRED);
+  }
+  // Rules across fields hold for whole records; a PATCH of some fields is checked per field.
+  for (const rule of mode === "create" ? (type.rules ?? []) : []) {
+    for (const issue of RULES[rule]((camel) => value[toSnake(camel)], toSnake))
+      report.add(child(path, toSnake(issue.field)), sentence(issue.message));
   }
 }
 
-/** Runs a top-level shape (plus cross-field rules) over a request body. */
-function validateBody(body: unknown, shape: Shape, crossRules?: (body: JsonObject, report: Report) => void): InvalidFields {
+/** Runs a contract over a request body. */
+function validateBody(body: unknown, contract: BodyContract, mode: Mode, readOnly: readonly string[]): InvalidFields {
   if (!isPlainObject(body)) return { non_field_errors: ["Expected a JSON object."] };
   const report = new Report();
-  checkObjectKeys(body, "", shape, report);
-  crossRules?.(body, report);
+  checkObject(body, contract, "", report, mode, mode === "patch", readOnly);
   return report.fields;
 }
 
-/** Reports each item equal (by `key`) to an earlier one; items without a key are skipped. */
-function noDuplicates(key: (entry: unknown) => string | undefined, message: (earlier: string) => string) {
-  return (items: unknown[], path: string, report: Report) => {
-    const seen = new Map<string, number>();
-    items.forEach((entry, index) => {
-      const k = key(entry);
-      if (k === undefined) return;
-      const earlier = seen.get(k);
-      if (earlier === undefined) seen.set(k, index);
-      else report.add(item(path, index), message(item(path, earlier)));
-    });
-  };
-}
+const validator = (contract: BodyContract, mode: Mode, readOnly: readonly string[]) => (body: unknown) =>
+  validateBody(body, contract, mode, readOnly);
 
-// ---------------------------------------------------------------------------------------
-// Tags: string keys to string values, each at most 255 characters. On update they are a
-// merge patch, where a null value removes the key.
-// ---------------------------------------------------------------------------------------
+export const validateSubnetCreate = validator(SUBNET, "create", []);
+export const validateSubnetPatch = validator(SUBNET, "patch", SUBNET_RECORD);
+export const validateImageCreate = validator(IMAGE, "create", []);
+export const validateImagePatch = validator(IMAGE, "patch", IMAGE_RECORD);
+export const validatePoolPatch = validator(POOL, "patch", POOL_RECORD);
+export const validatePolicyPatch = validator(POLICY, "patch", POLICY_RECORD);
+/** PUT is a whole setting (threshold required) whose fields all replace in place. */
+export const validateQuotaPut = validator(QUOTA_THRESHOLD, "create", QUOTA_RECORD);
 
-const TAG_LIMIT = 255;
-
-function tags(merge: boolean): Rule {
-  const valueMessage = merge ? "Must be a string, or null to remove the tag." : NOT_STRING;
-  return (value, path, report) => {
-    if (!hasType(value, isPlainObject, "Must be an object of string keys to string values.", path, report)) return;
-    for (const [key, tagValue] of Object.entries(value)) {
-      // Key problems go under `tags` itself: a bad key makes a poor path.
-      if (key === "") report.add(path, "Tag keys may not be blank.");
-      else if (charCount(key) > TAG_LIMIT) report.add(path, `Tag keys may have at most ${TAG_LIMIT} characters.`);
-      else if (merge && tagValue === null) continue;
-      else if (typeof tagValue !== "string") report.add(child(path, key), valueMessage);
-      else if (charCount(tagValue) > TAG_LIMIT) report.add(child(path, key), `Tag values may have at most ${TAG_LIMIT} characters.`);
-    }
-  };
-}
-
-// ---------------------------------------------------------------------------------------
-// Subnets
-// ---------------------------------------------------------------------------------------
-
-const dnsNameservers = nullable(
-  arrayOf(
-    ipAddress,
-    noDuplicates(
-      (entry) => (isIpAddress(entry) ? canonicalIp(entry as string) : undefined),
-      (earlier) => `Duplicate address: same as ${earlier}.`,
-    ),
-  ),
-);
-
-const route = object(
-  { required: { destination: cidr, nexthop: ipAddress } },
-  // A route through a next hop of the other IP version cannot be installed.
-  (value, path, report) => {
-    const net = parseCidr(value.destination);
-    const hop = isIpAddress(value.nexthop);
-    if (net && hop && net.version !== hop) report.add(child(path, "nexthop"), `Must be an IPv${net.version} address, like the destination.`);
-  },
-);
-
-const ipVersion = typed(isInteger, NOT_INTEGER, (n) => (n === 4 || n === 6 ? undefined : "Must be one of: 4, 6."));
-
-const SUBNET_UPDATABLE: Record<string, Rule> = {
-  name,
-  enable_dhcp: boolean,
-  dns_nameservers: dnsNameservers,
-  gateway_ip: nullable(ipAddress),
-  host_routes: nullable(arrayOf(route)),
-};
-
-const SUBNET_CREATE: Shape = {
-  required: { cidr, name, network_id: uuid4 },
-  optional: {
-    ...SUBNET_UPDATABLE,
-    connect_to_network_router: boolean,
-    ip_version: ipVersion,
-    router_id_to_connect: nullable(uuid4),
-    tags: tags(false),
-  },
-};
-
-const SUBNET_PATCH: Shape = {
-  optional: { ...SUBNET_UPDATABLE, tags: tags(true) },
-  fixed: [
-    "cidr", "network_id", "connect_to_network_router", "ip_version", "router_id_to_connect",
-    "id", "available_ips", "total_ips", "created_at", "updated_at", "project_id", "region_id",
-  ],
-};
-
-/** Rules between subnet fields; each reports only when the fields involved are well-formed. */
-function subnetCrossRules(body: JsonObject, report: Report): void {
-  const net = parseCidr(body.cidr);
-  const gateway = isIpAddress(body.gateway_ip);
-  if (net && gateway && gateway !== net.version) report.add("gateway_ip", `Must be an IPv${net.version} address, like the cidr.`);
-  if (net && (body.ip_version === 4 || body.ip_version === 6) && body.ip_version !== net.version) {
-    report.add("ip_version", `Must match the IP version of the cidr (${net.version}).`);
+/** A valid body in the spelling the service stores (canonical addresses, uuids and times; unordered lists in one order). */
+export function canonicalBody(body: JsonObject, contract: BodyContract): JsonObject {
+  const out: JsonObject = { ...body };
+  for (const [camel, field] of Object.entries(contract.fields)) {
+    const wire = toSnake(camel);
+    if (out[wire] !== undefined) out[wire] = canonicalValue(out[wire], field.type, toSnake);
   }
-  if (body.gateway_ip === null && body.connect_to_network_router !== false) {
-    report.add("connect_to_network_router", "Must be explicitly false when gateway_ip is null.");
-  }
-  const routerId = body.router_id_to_connect;
-  if (routerId !== undefined && routerId !== null && body.connect_to_network_router === false) {
-    report.add("router_id_to_connect", "Requires connect_to_network_router to be true.");
-  }
-}
-
-export function validateSubnetCreate(body: unknown): InvalidFields {
-  return validateBody(body, SUBNET_CREATE, subnetCrossRules);
-}
-
-export function validateSubnetPatch(body: unknown): InvalidFields {
-  return validateBody(body, SUBNET_PATCH);
-}
-
-// ---------------------------------------------------------------------------------------
-// Images
-// ---------------------------------------------------------------------------------------
-
-const IMAGE_UPDATABLE: Record<string, Rule> = {
-  name,
-  hw_firmware_type: nullable(oneOf("bios", "uefi")),
-  hw_machine_type: nullable(oneOf("pc", "q35")),
-  is_baremetal: boolean,
-  os_type: oneOf("linux", "windows"),
-  ssh_key: oneOf("allow", "deny", "required"),
-};
-
-const IMAGE_CREATE: Shape = {
-  required: { name, volume_id: uuid4 },
-  optional: {
-    ...IMAGE_UPDATABLE,
-    architecture: oneOf("aarch64", "x86_64"),
-    source: oneOf("volume"),
-    tags: tags(false),
-  },
-};
-
-const IMAGE_PATCH: Shape = {
-  optional: { ...IMAGE_UPDATABLE, tags: tags(true) },
-  fixed: ["volume_id", "architecture", "source"],
-};
-
-export function validateImageCreate(body: unknown): InvalidFields {
-  return validateBody(body, IMAGE_CREATE);
-}
-
-export function validateImagePatch(body: unknown): InvalidFields {
-  return validateBody(body, IMAGE_PATCH);
-}
-
-// ---------------------------------------------------------------------------------------
-// Load balancer pools
-// ---------------------------------------------------------------------------------------
-
-const member = object({
-  required: { address: ipAddress, protocol_port: integer(1, 65535) },
-  optional: { weight: integer(1, 256), subnet_id: uuid4, id: uuid4, operating_status: string },
-});
-
-// The service matches members by address and port (to keep them), so a pair must be unique.
-const uniqueMembers = noDuplicates(
-  (entry) => {
-    if (!isPlainObject(entry) || !isIpAddress(entry.address) || !isInteger(entry.protocol_port)) return undefined;
-    return `${canonicalIp(entry.address as string)} ${entry.protocol_port}`;
-  },
-  (earlier) => `Duplicate member: same address and protocol_port as ${earlier}.`,
-);
-
-/** "200", "200,202", "200-204", or a mix: HTTP status codes 100..599, ranges ascending. */
-function expectedCodesProblem(text: string): string | undefined {
-  const valid = text.split(",").every((part) => {
-    const match = /^(\d{3})(?:-(\d{3}))?$/.exec(part);
-    if (!match) return false;
-    const low = Number(match[1]);
-    const high = Number(match[2] ?? match[1]);
-    return low >= 100 && high <= 599 && low <= high;
-  });
-  return valid ? undefined : 'Must be HTTP status codes (100-599) separated by commas, or ranges such as "200-204".';
-}
-
-const healthmonitor = object({
-  required: {
-    type: oneOf("HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"),
-    delay: integer(1),
-    timeout: integer(1),
-    max_retries: integer(1, 10),
-  },
-  optional: {
-    max_retries_down: integer(1, 10),
-    http_method: oneOf("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"),
-    url_path: typed(isString, NOT_STRING, (s) => (s.startsWith("/") ? undefined : 'Must start with "/".')),
-    expected_codes: typed(isString, NOT_STRING, expectedCodesProblem),
-  },
-});
-
-const sessionPersistence = object({
-  required: { type: oneOf("APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP") },
-  optional: { cookie_name: string, persistence_granularity: string, persistence_timeout: integer(0) },
-});
-
-const poolTimeout = nullable(integer(0, 86_400_000));
-
-const POOL_PATCH: Shape = {
-  optional: {
-    name,
-    lb_algorithm: oneOf("LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"),
-    protocol: oneOf("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"),
-    ca_secret_id: nullable(uuid4),
-    crl_secret_id: nullable(uuid4),
-    secret_id: nullable(uuid4),
-    timeout_client_data: poolTimeout,
-    timeout_member_connect: poolTimeout,
-    timeout_member_data: poolTimeout,
-    members: nullable(arrayOf(member, uniqueMembers)),
-    // Not nullable: the spec types both as plain objects.
-    healthmonitor,
-    session_persistence: sessionPersistence,
-  },
-  fixed: ["id", "provisioning_status", "operating_status", "listeners", "loadbalancers"],
-};
-
-export function validatePoolPatch(body: unknown): InvalidFields {
-  return validateBody(body, POOL_PATCH);
-}
-
-// ---------------------------------------------------------------------------------------
-// Snapshot lifecycle policies
-// ---------------------------------------------------------------------------------------
-
-const POLICY_PATCH: Shape = {
-  optional: { name, status: oneOf("active", "paused") },
-  fixed: ["id", "action", "project_id", "region_id", "user_id", "schedules", "volumes"],
-};
-
-export function validatePolicyPatch(body: unknown): InvalidFields {
-  return validateBody(body, POLICY_PATCH);
-}
-
-// ---------------------------------------------------------------------------------------
-// Quota notification threshold
-// ---------------------------------------------------------------------------------------
-
-// Bases copied from the spec; every quota travels as <base>_limit and <base>_usage.
-export const GLOBAL_QUOTA_BASES = [
-  "inference_cpu_millicore_count", "inference_gpu_a100_count", "inference_gpu_h100_count",
-  "inference_gpu_l40s_count", "inference_instance_count", "keypair_count", "project_count",
-];
-
-export const REGIONAL_QUOTA_BASES = [
-  "baremetal_basic_count", "baremetal_gpu_a100_count", "baremetal_gpu_h100_count", "baremetal_gpu_h200_count",
-  "baremetal_gpu_l40s_count", "baremetal_hf_count", "baremetal_infrastructure_count", "baremetal_network_count",
-  "baremetal_storage_count", "caas_container_count", "caas_cpu_count", "caas_gpu_count", "caas_ram_size",
-  "cluster_count", "cpu_count", "dbaas_postgres_cluster_count", "external_ip_count", "faas_cpu_count",
-  "faas_function_count", "faas_namespace_count", "faas_ram_size", "firewall_count", "floating_count", "gpu_count",
-  "gpu_virtual_a100_count", "gpu_virtual_h100_count", "gpu_virtual_h200_count", "gpu_virtual_l40s_count",
-  "image_count", "image_size", "ipu_count", "laas_topic_count", "loadbalancer_count", "network_count", "ram",
-  "registry_count", "registry_storage", "router_count", "secret_count", "servergroup_count", "sfs_count",
-  "sfs_size", "shared_vm_count", "snapshot_schedule_count", "subnet_count", "vm_count", "volume_count",
-  "volume_size", "volume_snapshots_count", "volume_snapshots_size",
-];
-
-const INT64_MIN = -9223372036854775808n;
-const INT64_MAX = 9223372036854775807n;
-const int64 = integer(INT64_MIN, INT64_MAX);
-
-const quotaEntry = object({ required: { limit: int64, usage: int64 } });
-
-function quotaMembers(bases: readonly string[]): Record<string, Rule> {
-  return Object.fromEntries(bases.flatMap((base) => [[`${base}_limit`, quotaEntry], [`${base}_usage`, quotaEntry]]));
-}
-
-const regionalQuotas = object({
-  required: { region_id: integer(), region_name: string },
-  optional: quotaMembers(REGIONAL_QUOTA_BASES),
-});
-
-const lastMessage = object({
-  optional: {
-    global_quotas: object({ optional: quotaMembers(GLOBAL_QUOTA_BASES) }),
-    regional_quotas: arrayOf(regionalQuotas),
-  },
-});
-
-// ISO 8601 date and time; seconds, fraction and zone optional (the service itself writes
-// "2026-05-23T05:07:31", without zone).
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/;
-
-function dateTimeProblem(text: string): string | undefined {
-  const match = DATE_TIME.exec(text);
-  return match && isRealDateTime(match) ? undefined : 'Must be an ISO 8601 date-time such as "2026-05-23T05:07:31" or "2026-05-23T05:07:31Z".';
-}
-
-/** The pattern admits 2026-02-30 or 25:00; the calendar and the clock do not. */
-function isRealDateTime(match: RegExpExecArray): boolean {
-  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = match.slice(1).map((part) => Number(part ?? 0));
-  // setUTCFullYear, unlike Date.UTC, leaves years below 100 alone; an impossible day rolls over.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  const realDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return realDay && hour <= 23 && minute <= 59 && second <= 59 && zoneHour <= 23 && zoneMinute <= 59;
-}
-
-const QUOTA_PUT: Shape = {
-  required: { threshold: integer(60, 100) },
-  optional: { last_message: lastMessage, last_sending: nullable(typed(isString, NOT_STRING, dateTimeProblem)) },
-  fixed: ["client_id"],
-};
-
-export function validateQuotaPut(body: unknown): InvalidFields {
-  return validateBody(body, QUOTA_PUT);
+  return out;
 }

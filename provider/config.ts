@@ -26,15 +26,32 @@ export const DEFAULTS = {
   requestTimeoutMs: 120_000,
 } as const;
 
-export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  // A blank value counts as absent, so a blank stack config falls back to the environment.
+/** A `cims:` key, else its environment variable; a blank value counts as absent. */
+function reader(config: ConfigLookup, env: NodeJS.ProcessEnv): (key: string, envName?: string) => string | undefined {
   const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
-  const get = (key: string, envName?: string): string | undefined =>
-    present(config(key)) ?? (envName ? present(env[envName]) : undefined);
-  const settings = {
-    apiUrl: parseApiUrl(get("apiUrl", "CIMS_API_URL")),
+  return (key, envName) => present(config(key)) ?? (envName ? present(env[envName]) : undefined);
+}
+
+/**
+ * The default projectId/regionId of resources. Needs no API key, so check() can fill them
+ * during preview; an invalid value throws a ConfigurationError naming the key.
+ */
+export function resolveScope(
+  config: ConfigLookup = () => undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { projectId?: number; regionId?: number } {
+  const get = reader(config, env);
+  return {
     projectId: optionalInteger("projectId", get("projectId", "CIMS_PROJECT_ID"), 1),
     regionId: optionalInteger("regionId", get("regionId", "CIMS_REGION_ID"), 1),
+  };
+}
+
+export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const get = reader(config, env);
+  const settings = {
+    apiUrl: parseApiUrl(get("apiUrl", "CIMS_API_URL")),
+    ...resolveScope(config, env),
     taskTimeoutSeconds: optionalInteger("taskTimeoutSeconds", get("taskTimeoutSeconds"), 1) ?? DEFAULTS.taskTimeoutSeconds,
     taskPath: parseTaskPath(get("taskPath")),
     maxRetries: optionalInteger("maxRetries", get("maxRetries"), 0) ?? DEFAULTS.maxRetries,

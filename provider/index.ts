@@ -1,19 +1,29 @@
-// Public entry point of `pulumi-cims`: the CIMS resources. The emulator is at
-// `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.
-export { Subnet, type SubnetArgs, type HostRoute } from "./resources/subnet";
-export { BaremetalImage, type BaremetalImageArgs } from "./resources/baremetal-image";
+// Public entry point of `pulumi-cims`: the CIMS resources, as a program loads them (no
+// validation, HTTP or parsing code: that lives in methods/, loaded by the provider process).
+// The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.
+export { Subnet, type SubnetArgs, type SubnetState, type HostRoute } from "./resources/subnet";
+export { BaremetalImage, type BaremetalImageArgs, type BaremetalImageState } from "./resources/baremetal-image";
 export {
   SnapshotPolicyState,
   type SnapshotPolicyStateArgs,
+  type SnapshotPolicyStateState,
   type PolicySchedule,
   type RetentionTime,
 } from "./resources/snapshot-policy-state";
-export type { Timeouts } from "./resources/schema";
+export type { Timeouts } from "./resources/timeouts";
 export {
   LbPoolSettings,
   type LbPoolSettingsArgs,
+  type LbPoolSettingsState,
   type PoolMember,
   type HealthMonitor,
   type SessionPersistence,
 } from "./resources/lb-pool-settings";
-export { QuotaThreshold, type QuotaThresholdArgs, type QuotaMessage, type QuotaEntry } from "./resources/quota-threshold";
+export {
+  QuotaThreshold,
+  type QuotaThresholdArgs,
+  type QuotaThresholdState,
+  type QuotaMessage,
+  type QuotaMessageInput,
+  type QuotaEntry,
+} from "./resources/quota-threshold";

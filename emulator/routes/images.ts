@@ -1,33 +1,52 @@
 // Images: POST bmimages from a volume (spec, asynchronous) and GET/PATCH/DELETE by id
 // (public API reference). The source volume is locked while its image is being made.
 import { randomUUID } from "node:crypto";
+import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { notFound } from "../errors";
-import { assertUnlocked, bodyObject, deleteByTask, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
+import {
+  assertUnlocked,
+  bodyObject,
+  deleteByTask,
+  findScoped,
+  inScope,
+  intParam,
+  listPage,
+  listScoped,
+  requireValid,
+  type RequestContext,
+  type Router,
+  type Services,
+  startTask,
+} from "../router";
 import type { ApiRecord } from "../state";
-import { validateImageCreate, validateImagePatch } from "../validation";
-import { mergeTags } from "./tags";
+import { IMAGE } from "../../api/contract";
+import { canonicalBody, validateImageCreate, validateImagePatch } from "../validation";
+import { mergeTags, newTags } from "./tags";
 
-const IMAGES = "/cloud/v1/images/:project_id/:region_id/:image_id";
 const PATCHABLE = ["name", "hw_firmware_type", "hw_machine_type", "is_baremetal", "os_type", "ssh_key"] as const;
 
 export function registerImageRoutes(router: Router, services: Services): void {
-  router.add("POST", "/cloud/v1/bmimages/:project_id/:region_id", (ctx) => create(services, ctx));
-  router.add("GET", IMAGES, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", IMAGES, (ctx) => patch(services, ctx));
-  router.add("DELETE", IMAGES, (ctx) => remove(services, ctx));
+  router.add("POST", PATHS.bmimages, (ctx) => create(services, ctx));
+  // GET bmimages (reference): the scope's bare-metal images.
+  router.add("GET", PATHS.bmimages, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
+  router.add("GET", PATHS.image, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", PATHS.image, (ctx) => patch(services, ctx));
+  router.add("DELETE", PATHS.image, (ctx) => remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {
   const projectId = intParam(ctx, "project_id");
   const regionId = intParam(ctx, "region_id");
-  const body = bodyObject(ctx);
-  requireValid(validateImageCreate(body));
+  const raw = bodyObject(ctx);
+  requireValid(validateImageCreate(raw));
+  const body = canonicalBody(raw, IMAGE);
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
   assertUnlocked(services, "volumes", body.volume_id, "Volume");
 
   const id = randomUUID();
+  const taskId = randomUUID();
   const now = apiTimestamp(ctx.now);
   const record: ApiRecord = {
     id,
@@ -40,18 +59,21 @@ function create(services: Services, ctx: RequestContext) {
     os_type: body.os_type ?? "linux",
     source: body.source ?? "volume",
     ssh_key: body.ssh_key ?? "allow",
-    tags: body.tags ?? {},
+    tags: newTags(body.tags, taskId),
     status: "active",
     visibility: "private",
     disk_format: "raw",
     min_disk: Number(volume!.size ?? 1),
     size: BigInt(Number(volume!.size ?? 1)) * 1073741824n,
+    creator_task_id: taskId,
+    task_id: null,
     project_id: projectId,
     region_id: regionId,
     created_at: now,
     updated_at: now,
   };
   return startTask(services, ctx, {
+    taskId,
     taskType: "create_image",
     projectId,
     regionId,

@@ -3,19 +3,42 @@
 // same address and port as an existing member are kept as they are (same id, untouched);
 // the others are created anew.
 import { randomUUID } from "node:crypto";
-import { assertUnlocked, bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
-import type { ApiRecord } from "../state";
-import { canonicalIp, isIpAddress, validatePoolPatch } from "../validation";
+import { PATHS } from "../../api/paths";
+import {
+  assertUnlocked,
+  bodyObject,
+  findScoped,
+  listPage,
+  listScoped,
+  requireValid,
+  type RequestContext,
+  type Router,
+  type Services,
+  startTask,
+} from "../router";
+import { type ApiRecord, stringifyLossless } from "../state";
+import { POOL } from "../../api/contract";
+import { memberKey as key } from "../../api/members";
+import { notFound } from "../errors";
+import { canonicalBody, validatePoolPatch } from "../validation";
 
-const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
 const SCALARS = [
-  "name", "lb_algorithm", "protocol", "ca_secret_id", "crl_secret_id", "secret_id",
-  "timeout_client_data", "timeout_member_connect", "timeout_member_data",
+  "name",
+  "lb_algorithm",
+  "protocol",
+  "ca_secret_id",
+  "crl_secret_id",
+  "secret_id",
+  "timeout_client_data",
+  "timeout_member_connect",
+  "timeout_member_data",
 ] as const;
 
 export function registerPoolRoutes(router: Router, services: Services): void {
-  router.add("GET", POOL, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", POOL, (ctx) => patch(services, ctx));
+  router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
+  router.add("GET", PATHS.lbpool, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", PATHS.lbpool, (ctx) => patch(services, ctx));
+  router.add("DELETE", PATHS.lbpoolHealthmonitor, (ctx) => removeHealthmonitor(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
@@ -25,10 +48,7 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 type Member = Record<string, unknown>;
 
 /** address+port, the address in one spelling; a seeded non-IP address is taken as written. */
-const memberKey = (m: Member): string => {
-  const address = String(m.address);
-  return `${isIpAddress(address) ? canonicalIp(address) : address} ${String(m.protocol_port)}`;
-};
+const memberKey = (m: Member): string => key(m.address, m.protocol_port);
 
 export function mergeMembers(existing: Member[], requested: Member[]): { members: Member[]; created: string[] } {
   const created: string[] = [];
@@ -53,8 +73,10 @@ export function mergeMembers(existing: Member[], requested: Member[]): { members
 
 function patch(services: Services, ctx: RequestContext) {
   const pool = find(services, ctx);
-  const body = bodyObject(ctx);
-  requireValid(validatePoolPatch(body));
+  const raw = bodyObject(ctx);
+  requireValid(validatePoolPatch(raw));
+  // Canonical spellings; members in the service's own order (by address and port).
+  const body = canonicalBody(raw, POOL);
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
 
@@ -71,13 +93,19 @@ function patch(services: Services, ctx: RequestContext) {
     updated.healthmonitor = {
       id: previous?.id ?? randomUUID(),
       max_retries_down: 3,
-      ...(String((body.healthmonitor as Record<string, unknown>).type).startsWith("HTTP") ? { http_method: "GET", url_path: "/", expected_codes: "200" } : {}),
+      ...(String((body.healthmonitor as Record<string, unknown>).type).startsWith("HTTP")
+        ? { http_method: "GET", url_path: "/", expected_codes: "200" }
+        : {}),
       ...(body.healthmonitor as Record<string, unknown>),
       operating_status: "ONLINE",
       provisioning_status: "ACTIVE",
     };
   }
   if (body.session_persistence !== undefined) updated.session_persistence = body.session_persistence;
+
+  // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
+  const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, POOL));
+  if (same(updated) === same(pool)) return { status: 200, body: { tasks: [] } };
 
   // While the task runs, the pool shows it is being updated.
   services.store.put("lbpools", { ...pool, provisioning_status: "PENDING_UPDATE" });
@@ -90,4 +118,14 @@ function patch(services: Services, ctx: RequestContext) {
     locks: [{ collection: "lbpools", id }],
     createdResources: { members: created },
   });
+}
+
+/** DELETE .../healthmonitor (reference): removes the pool's health monitor; 204, or 404 when it has none. */
+function removeHealthmonitor(services: Services, ctx: RequestContext) {
+  const pool = find(services, ctx);
+  assertUnlocked(services, "lbpools", String(pool.id), "Load balancer pool");
+  if (pool.healthmonitor === null || pool.healthmonitor === undefined) throw notFound("Health monitor of pool", pool.id);
+  services.store.put("lbpools", { ...pool, healthmonitor: null });
+  services.store.persist();
+  return { status: 204 };
 }

@@ -1,15 +1,20 @@
 // Snapshot lifecycle policies: GET (public API reference) and PATCH of name/status (spec,
 // synchronous). Volumes appear in the answer only with need_volumes=true.
+import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
-import { bodyObject, findScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
+import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../state";
 import { validatePolicyPatch } from "../validation";
 
-const POLICY = "/cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id";
-
 export function registerPolicyRoutes(router: Router, services: Services): void {
-  router.add("GET", POLICY, (ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }));
-  router.add("PATCH", POLICY, (ctx) => patch(services, ctx));
+  router.add("GET", PATHS.policies, (ctx) =>
+    listPage(
+      ctx,
+      listScoped(services, ctx, "lifecycle_policies").map((p) => view(p, ctx)),
+    ),
+  );
+  router.add("GET", PATHS.policy, (ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }));
+  router.add("PATCH", PATHS.policy, (ctx) => patch(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {

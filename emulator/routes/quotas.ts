@@ -1,17 +1,18 @@
 // Quota notification threshold: PUT (spec, synchronous upsert), GET and DELETE (public API
 // reference; DELETE resets the threshold to the service's default, 80).
+import { PATHS } from "../../api/paths";
 import { notFound } from "../errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../state";
+import { canonicalDateTime } from "../../api/canonical";
 import { validateQuotaPut } from "../validation";
 
-const PATH = "/cloud/v2/client_quotas/:client_id/notification_threshold";
 export const DEFAULT_THRESHOLD = 80;
 
 export function registerQuotaRoutes(router: Router, services: Services): void {
-  router.add("GET", PATH, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PUT", PATH, (ctx) => put(services, ctx));
-  router.add("DELETE", PATH, (ctx) => reset(services, ctx));
+  router.add("GET", PATHS.notificationThreshold, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PUT", PATHS.notificationThreshold, (ctx) => put(services, ctx));
+  router.add("DELETE", PATHS.notificationThreshold, (ctx) => reset(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
@@ -23,8 +24,11 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 
 function put(services: Services, ctx: RequestContext) {
   const clientId = intParam(ctx, "client_id");
-  const body = bodyObject(ctx);
-  requireValid(validateQuotaPut(body));
+  const raw = bodyObject(ctx);
+  requireValid(validateQuotaPut(raw));
+  // The service keeps times in UTC without a zone suffix, and quota numbers as integers.
+  const body: Record<string, unknown> =
+    typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;
   const current = services.store.get("client_quotas", clientId);
   const record: ApiRecord = {
     client_id: clientId,

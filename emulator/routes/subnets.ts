@@ -1,27 +1,43 @@
 // Subnets: POST (spec, asynchronous) and GET/PATCH/DELETE by id (public API reference).
 import { randomUUID } from "node:crypto";
+import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { notFound, validationError } from "../errors";
-import { addressCount, contains, firstHost, overlaps, parseNetwork } from "../ipnet";
-import { assertUnlocked, bodyObject, deleteByTask, findScoped, inScope, intParam, requireValid, type RequestContext, type Router, type Services, startTask } from "../router";
+import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
+import {
+  assertUnlocked,
+  bodyObject,
+  deleteByTask,
+  findScoped,
+  inScope,
+  intParam,
+  listPage,
+  listScoped,
+  requireValid,
+  type RequestContext,
+  type Router,
+  type Services,
+  startTask,
+} from "../router";
 import type { ApiRecord } from "../state";
-import { validateSubnetCreate, validateSubnetPatch } from "../validation";
-import { mergeTags } from "./tags";
-
-const BASE = "/cloud/v1/subnets/:project_id/:region_id";
+import { SUBNET } from "../../api/contract";
+import { canonicalBody, validateSubnetCreate, validateSubnetPatch } from "../validation";
+import { mergeTags, newTags } from "./tags";
 
 export function registerSubnetRoutes(router: Router, services: Services): void {
-  router.add("POST", BASE, (ctx) => create(services, ctx));
-  router.add("GET", `${BASE}/:subnet_id`, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", `${BASE}/:subnet_id`, (ctx) => patch(services, ctx));
-  router.add("DELETE", `${BASE}/:subnet_id`, (ctx) => remove(services, ctx));
+  router.add("POST", PATHS.subnets, (ctx) => create(services, ctx));
+  router.add("GET", PATHS.subnets, (ctx) => list(services, ctx));
+  router.add("GET", PATHS.subnet, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", PATHS.subnet, (ctx) => patch(services, ctx));
+  router.add("DELETE", PATHS.subnet, (ctx) => remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {
   const projectId = intParam(ctx, "project_id");
   const regionId = intParam(ctx, "region_id");
-  const body = bodyObject(ctx);
-  requireValid(validateSubnetCreate(body));
+  const raw = bodyObject(ctx);
+  requireValid(validateSubnetCreate(raw));
+  const body = canonicalBody(raw, SUBNET);
   const { store } = services;
   const network = store.get("networks", body.network_id);
   if (!inScope(network, projectId, regionId)) throw notFound("Network", body.network_id);
@@ -30,26 +46,29 @@ function create(services: Services, ctx: RequestContext) {
 
   const cidr = body.cidr as string;
   const gateway = body.gateway_ip === undefined ? firstHost(cidr) : (body.gateway_ip as string | null);
-  if (gateway !== null && !contains(cidr, gateway)) throw validationError({ gateway_ip: [`Gateway ${gateway} is not inside ${cidr}.`] });
   const id = randomUUID();
+  const taskId = randomUUID();
   const now = apiTimestamp(ctx.now);
   const count = addressCount(cidr);
+  // As the service's records are: canonical spellings, tags as a list with the service's own
+  // read-only tag, and no connect_to_network_router or router_id_to_connect (instructions for
+  // the create, not state); has_router is deprecated and always false.
   const record: ApiRecord = {
     id,
     name: body.name,
     cidr,
     network_id: body.network_id,
-    ip_version: parseNetwork(cidr).version,
+    ip_version: parseCidr(cidr)!.version,
     enable_dhcp: body.enable_dhcp ?? true,
-    connect_to_network_router: body.connect_to_network_router ?? true,
-    router_id_to_connect: routerId ?? null,
     gateway_ip: gateway,
     dns_nameservers: body.dns_nameservers ?? [],
     host_routes: body.host_routes ?? [],
-    tags: body.tags ?? {},
+    tags: newTags(body.tags, taskId),
     total_ips: count,
     available_ips: gateway === null ? count : count - 1n,
-    has_router: (body.connect_to_network_router ?? true) === true && gateway !== null,
+    has_router: false,
+    creator_task_id: taskId,
+    task_id: null,
     project_id: projectId,
     region_id: regionId,
     created_at: now,
@@ -61,6 +80,7 @@ function create(services: Services, ctx: RequestContext) {
     .flatMap((t) => t._emulator.effects.flatMap((e) => (e.op === "put" ? [e.record] : [])));
   const clash = [...store.list("subnets"), ...creating].find((s) => s.network_id === body.network_id && overlaps(String(s.cidr), cidr));
   return startTask(services, ctx, {
+    taskId,
     taskType: "create_subnet",
     projectId,
     regionId,
@@ -83,11 +103,13 @@ function unlocked(services: Services, id: string): void {
 
 function patch(services: Services, ctx: RequestContext) {
   const subnet = find(services, ctx);
-  const body = bodyObject(ctx);
-  requireValid(validateSubnetPatch(body));
+  const raw = bodyObject(ctx);
+  requireValid(validateSubnetPatch(raw));
+  const body = canonicalBody(raw, SUBNET);
   unlocked(services, String(subnet.id));
+  // The create rule's words (api/rules.ts), against the subnet's own cidr.
   if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
-    throw validationError({ gateway_ip: [`Gateway ${body.gateway_ip} is not inside ${String(subnet.cidr)}.`] });
+    throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
   }
   const updated: ApiRecord = { ...subnet, updated_at: apiTimestamp(ctx.now) };
   for (const field of ["name", "enable_dhcp", "gateway_ip"] as const) if (field in body) updated[field] = body[field];
@@ -100,4 +122,12 @@ function patch(services: Services, ctx: RequestContext) {
 
 function remove(services: Services, ctx: RequestContext) {
   return deleteByTask(services, ctx, find(services, ctx), "subnets", "Subnet", "delete_subnet");
+}
+
+/** GET subnets (reference): the scope's subnets, optionally of one network. */
+function list(services: Services, ctx: RequestContext) {
+  const network = ctx.query.get("network_id");
+  if (network !== null && !isUuid4(network)) throw validationError({ network_id: ["Must be a UUID (version 4)."] });
+  const all = listScoped(services, ctx, "subnets");
+  return listPage(ctx, network === null ? all : all.filter((s) => s.network_id === network.toLowerCase()));
 }

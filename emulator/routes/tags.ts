@@ -1,9 +1,19 @@
-// Tags as the service treats them on update: a merge patch, where null removes a key.
-export function mergeTags(current: unknown, patch: unknown): Record<string, string> {
-  const merged: Record<string, string> = { ...((current ?? {}) as Record<string, string>) };
+// Tags as the service keeps them: a list of {key, value, read_only} in records, with the
+// service's own read-only tag; an update is a merge patch where null removes a key (the
+// request rules refuse read-only keys).
+import { CREATOR_TAG, splitTags, tagList, type TagRecord } from "../../api/tags";
+
+/** A new record's tags: the users', and the service's record of the task that created it. */
+export function newTags(requested: unknown, taskId: string): TagRecord[] {
+  return tagList((requested ?? {}) as Record<string, string>, { [CREATOR_TAG]: taskId });
+}
+
+/** Tags after a merge patch; read-only tags stay as they are. */
+export function mergeTags(current: unknown, patch: unknown): TagRecord[] {
+  const { tags, readOnly } = splitTags(current);
   for (const [key, value] of Object.entries((patch ?? {}) as Record<string, string | null>)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
+    if (value === null) delete tags[key];
+    else tags[key] = value;
   }
-  return merged;
+  return tagList(tags, readOnly);
 }

@@ -3,11 +3,24 @@
 // outcomes are separate classes. Each has a stable `code`. None ever holds the API key:
 // errors are built from the method, the path and the response body only.
 import { STATUS_CODES } from "node:http";
-import { stringifyJson } from "./json";
+import { stringifyJson } from "../../api/json";
+
+/** A task record as last seen (the fields errors need). */
+export interface SeenTask {
+  id: string;
+  state?: string;
+  task_type?: string;
+  created_resources?: Record<string, unknown> | null;
+  [field: string]: unknown;
+}
 
 /** Base of every error this package throws; `code` is stable across versions. */
 export class CimsError extends Error {
   readonly code: string = "CIMS_ERROR";
+  /** The tasks of the operation that failed, when it had started any: their ids... */
+  taskIds?: string[];
+  /** ...and each one's record as last seen (a FINISHED sibling's created_resources included). */
+  tasks?: SeenTask[];
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -84,13 +97,27 @@ export class ApiError extends CimsError {
   }
 }
 
-export class BadRequestError extends ApiError { override readonly code = "CIMS_BAD_REQUEST"; }
-export class AuthenticationError extends ApiError { override readonly code = "CIMS_UNAUTHENTICATED"; }
-export class PermissionDeniedError extends ApiError { override readonly code = "CIMS_PERMISSION_DENIED"; }
-export class NotFoundError extends ApiError { override readonly code = "CIMS_NOT_FOUND"; }
-export class ConflictError extends ApiError { override readonly code = "CIMS_CONFLICT"; }
-export class RateLimitError extends ApiError { override readonly code = "CIMS_RATE_LIMITED"; }
-export class InternalServerError extends ApiError { override readonly code = "CIMS_SERVER_ERROR"; }
+export class BadRequestError extends ApiError {
+  override readonly code = "CIMS_BAD_REQUEST";
+}
+export class AuthenticationError extends ApiError {
+  override readonly code = "CIMS_UNAUTHENTICATED";
+}
+export class PermissionDeniedError extends ApiError {
+  override readonly code = "CIMS_PERMISSION_DENIED";
+}
+export class NotFoundError extends ApiError {
+  override readonly code = "CIMS_NOT_FOUND";
+}
+export class ConflictError extends ApiError {
+  override readonly code = "CIMS_CONFLICT";
+}
+export class RateLimitError extends ApiError {
+  override readonly code = "CIMS_RATE_LIMITED";
+}
+export class InternalServerError extends ApiError {
+  override readonly code = "CIMS_SERVER_ERROR";
+}
 
 function errorClassFor(status: number): typeof ApiError {
   if (status === 400) return BadRequestError;
@@ -163,9 +190,12 @@ export class TaskFailedError extends CimsError {
     readonly taskId: string,
     readonly taskType: string | undefined,
     readonly serverError: string | undefined,
+    /** Other tasks of the same operation that also ended in ERROR. */
+    readonly alsoFailed = 0,
   ) {
     super(
-      `task ${taskId}${taskType ? ` (${taskType})` : ""} failed: ${serverError?.trim() || "the service gave no error text"}`,
+      `task ${taskId}${taskType ? ` (${taskType})` : ""} failed: ${serverError?.trim() || "the service gave no error text"}` +
+        (alsoFailed > 0 ? ` (and ${alsoFailed} more task(s) of this operation failed)` : ""),
     );
   }
 }
@@ -174,14 +204,31 @@ export class TaskFailedError extends CimsError {
 export class TaskTimeoutError extends CimsError {
   override readonly code = "CIMS_TASK_TIMEOUT";
   constructor(
-    readonly unfinished: Array<{ id: string; state: string | undefined }>,
+    readonly unfinished: Array<{ id: string; state: string | undefined; lastError?: string }>,
     readonly timeoutSeconds: number,
   ) {
-    const list = unfinished.map((t) => `${t.id} (${t.state ?? "not seen yet"})`).join(", ");
+    const list = unfinished
+      .map((t) => `${t.id} (${t.state ?? "not seen yet"}${t.lastError ? `; last read failed: ${t.lastError}` : ""})`)
+      .join(", ");
     super(
-      `timed out after ${timeoutSeconds}s waiting for task(s) ${list}. The service may still finish them: ` +
-        "run `pulumi refresh` to pick up the result, and raise the limit with " +
-        "`pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input.",
+      `timed out after ${timeoutSeconds}s waiting for task(s) ${list}. The service may still finish them; ` +
+        "raise the limit with `pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input.",
     );
+  }
+}
+
+/**
+ * Thrown when the service created the resource but a later step failed: Pulumi records
+ * the resource (id and properties) as created-but-not-initialised instead of losing it.
+ */
+export class PartialCreateError extends CimsError {
+  override readonly code = "CIMS_PARTIAL_CREATE";
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
   }
 }

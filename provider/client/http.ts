@@ -10,9 +10,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
 import { ApiError, type ApiErrorBody, CimsError, type ConnectionError, InvalidResponseError } from "./errors";
-import { parseJson, stringifyJson } from "./json";
+import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
-import { type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
+import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
 
@@ -43,7 +43,8 @@ export { InvalidResponseError } from "./errors";
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
 const USER_AGENT = `pulumi-cims/${(require("pulumi-cims/package.json") as { version: string }).version}`;
 
-type AttemptResult = { ok: true; value: unknown } | { ok: false; error: CimsError; outcome: Outcome; header: (n: string) => string | undefined };
+type AttemptResult =
+  { ok: true; value: unknown } | { ok: false; error: CimsError; outcome: Outcome; header: (n: string) => string | undefined };
 
 export class CimsClient {
   // A private field: invisible to JSON.stringify, util.inspect and structured clone.
@@ -75,21 +76,28 @@ export class CimsClient {
         error.message += ` (gave up after ${retry + 1} attempt(s): the operation's deadline is reached)`;
         throw error;
       }
-      this.#options.log?.(`${method} ${path}: ${describeOutcome(outcome)}; retry ${retry + 1} in ${(delay / 1000).toFixed(1)}s`);
+      // A lock's message says which task holds the record: show it on the first retry's line.
+      const why =
+        outcome.kind === "status" && outcome.lock && retry === 0
+          ? ` (${error instanceof ApiError ? error.serverMessage : error.message})`
+          : "";
+      this.#options.log?.(`${method} ${path}: ${describeOutcome(outcome)}${why}; retry ${retry + 1} in ${(delay / 1000).toFixed(1)}s`);
       await sleep(delay, undefined, { signal: opts.signal });
     }
   }
 
   /** Waits for every task to reach FINISHED; see tasks.ts. */
   waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return waitForTasks(
-      (id, o) => this.request<Task>("GET", apiPath(this.#options.taskPath, { task_id: id }), o),
-      ids,
-      opts,
-    );
+    return waitForTasks((id, o) => this.request<Task>("GET", apiPath(this.#options.taskPath, { task_id: id }), o), ids, opts);
   }
 
-  private async attempt(method: string, path: string, body: string | undefined, opts: RequestOptions, deadline: number): Promise<AttemptResult> {
+  private async attempt(
+    method: string,
+    path: string,
+    body: string | undefined,
+    opts: RequestOptions,
+    deadline: number,
+  ): Promise<AttemptResult> {
     // An attempt started near the deadline must not run a full request timeout past it
     // (a task GET would otherwise report the deadline up to 120 s late); 1 s at the least.
     // Not for POST: a create that times out is never repeated and may leave a resource the
@@ -123,7 +131,8 @@ export class CimsClient {
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
       const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
-      return { ok: false, error, outcome: { kind: "status", status: res.statusCode }, header };
+      const lock = isLockConflict(res.statusCode, error.serverMessage);
+      return { ok: false, error, outcome: { kind: "status", status: res.statusCode, lock }, header };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       const failure = transportFailure(err, method, path);
@@ -180,4 +189,3 @@ function describeOutcome(outcome: Outcome): string {
       return "no response in time";
   }
 }
-

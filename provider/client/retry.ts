@@ -3,7 +3,8 @@
 
 /** What one attempt ended with, as far as retrying is concerned. */
 export type Outcome =
-  | { kind: "status"; status: number }
+  /** `lock`: a 409 whose message says a running task holds the record. */
+  | { kind: "status"; status: number; lock?: boolean }
   /** The connection was never made (refused, DNS, connect timeout): the server saw nothing. */
   | { kind: "connect-failed" }
   /** The connection broke after the request may have been sent. */
@@ -11,7 +12,16 @@ export type Outcome =
   /** No answer within the request timeout: the server may be acting on it right now. */
   | { kind: "response-timeout" };
 
-const RETRYABLE_STATUS = new Set([408, 409, 429]);
+const RETRYABLE_STATUS = new Set([408, 429]);
+
+/**
+ * A 409 the service explains as a lock ("... is locked by running task <id>") clears when
+ * that task ends. Any other conflict (a subnet still used by pool members, an image in use)
+ * lasts until someone acts: it is not retried, so its message is shown at once.
+ */
+export function isLockConflict(status: number, message: string): boolean {
+  return status === 409 && /\block(ed)?\b/i.test(message);
+}
 
 /**
  * A POST creates something (a subnet, an image): repeating it after the server may have
@@ -26,12 +36,12 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
     return outcome.kind === "status" && (outcome.status === 429 || outcome.status === 503);
   }
   if (outcome.kind !== "status") return true;
-  return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500;
+  return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500 || outcome.lock === true;
 }
 
-/** 409 means "locked by a running task": it clears when the task ends, so it is retried until the deadline. */
+/** A lock clears when its task ends, so it is retried until the operation's deadline, past maxRetries. */
 export function retriesUntilDeadline(outcome: Outcome): boolean {
-  return outcome.kind === "status" && outcome.status === 409;
+  return outcome.kind === "status" && outcome.lock === true;
 }
 
 export type HeaderLookup = (name: string) => string | undefined;

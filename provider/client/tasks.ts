@@ -9,11 +9,13 @@
 // growth, as before, saw a 20 s task up to 5 s late). On top of that, a task of a type
 // that finished before in this process is probed near when it should end (task-hints.ts).
 // `npm run bench` measures it against fixed 1 s and 3 s polling. NEW, RUNNING and any state we do not
-// know keep polling; FINISHED resolves; ERROR fails at once; the deadline fails naming
-// what is still unfinished.
+// know keep polling, and so does a status read the service failed (5xx, 429, a dropped
+// connection); FINISHED and ERROR end a task's wait. Every task's outcome is collected
+// before anything fails, so a FINISHED task's created id is never lost to a sibling's ERROR;
+// the error carries every task's last-seen record.
 import { setTimeout as sleepMs } from "node:timers/promises";
-import { InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
-import { stringifyJson } from "./json";
+import { ApiError, CimsError, ConnectionError, InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
+import { stringifyJson } from "../../api/json";
 import { type DurationHints, probeIn, processHints } from "./task-hints";
 
 export interface Task {
@@ -68,28 +70,57 @@ const STEADY_MS = 1_000;
 /** Later, a fixed share of the elapsed time: the median lag stays about 5% of the task's length. */
 const LATE_SHARE = 0.1;
 
-type Settled = { id: string; done: true; task: Task } | { id: string; done: false; state: string | undefined };
+/** How one task's wait ended. */
+type Settled =
+  | { id: string; kind: "finished"; task: Task }
+  | { id: string; kind: "error"; task: Task }
+  | { id: string; kind: "timeout"; task?: Task; lastError?: Error }
+  | { id: string; kind: "unreadable"; task?: Task; error: Error };
 
+/**
+ * Waits for every task to end. A task that ends in ERROR does not stop the others: every
+ * task's outcome is collected first, so what a FINISHED sibling created is never lost. The
+ * error thrown carries every task's last-seen record (`tasks`).
+ */
 export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOptions): Promise<Task[]> {
   if (ids.length === 0) return [];
-  // One failed task stops the polling of the others.
-  const stop = new AbortController();
-  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-  let results: Settled[];
-  try {
-    results = await Promise.all(ids.map((id) => pollOne(getTask, id, opts, signal)));
-  } catch (err) {
-    stop.abort();
+  const results = await Promise.all(ids.map((id) => pollOne(getTask, id, opts)));
+  const seen = results.map((r) => r.task ?? { id: r.id });
+  const fail = (err: CimsError): never => {
+    err.taskIds = ids;
+    err.tasks = seen;
     throw err;
-  }
-  const unfinished = results.filter((r): r is Extract<Settled, { done: false }> => !r.done);
+  };
+  const failed = results.find((r) => r.kind === "error");
+  if (failed)
+    return fail(
+      new TaskFailedError(
+        failed.id,
+        failed.task?.task_type,
+        errorText(failed.task?.error),
+        results.filter((r) => r.kind === "error").length - 1,
+      ),
+    );
+  const unreadable = results.find((r): r is Extract<Settled, { kind: "unreadable" }> => r.kind === "unreadable");
+  if (unreadable) return fail(unreadable.error instanceof CimsError ? unreadable.error : new CimsError(unreadable.error.message));
+  const unfinished = results.filter((r): r is Extract<Settled, { kind: "timeout" }> => r.kind === "timeout");
   if (unfinished.length > 0) {
-    throw new TaskTimeoutError(unfinished.map((r) => ({ id: r.id, state: r.state })), opts.timeoutSeconds);
+    return fail(
+      new TaskTimeoutError(
+        unfinished.map((r) => ({ id: r.id, state: r.task?.state, lastError: r.lastError?.message })),
+        opts.timeoutSeconds,
+      ),
+    );
   }
-  return results.map((r) => (r as Extract<Settled, { done: true }>).task);
+  return results.map((r) => r.task!);
 }
 
-async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: AbortSignal): Promise<Settled> {
+/** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
+function transient(err: unknown): boolean {
+  return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
+}
+
+async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise<Settled> {
   const clock = opts.clock ?? systemClock;
   const random = opts.random ?? Math.random;
   const cap = opts.pollCapMs ?? 5_000;
@@ -97,36 +128,48 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions, signal: 
   const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
   const firstPoll = opts.firstPollMs ?? 200;
   const hints = opts.hints ?? processHints;
+  const signal = opts.signal ?? new AbortController().signal;
   let interval = firstPoll * jitter(random);
-  let state: string | undefined;
+  let last: Task | undefined;
+  let lastError: Error | undefined;
   let runningAt = 0; // the last time (ms into the wait) a GET went out and found it not done
   for (;;) {
     const wait = Math.min(interval, opts.deadline - clock.now());
-    if (wait <= 0) return { id, done: false, state };
+    if (wait <= 0) return { id, kind: "timeout", task: last, lastError };
     await clock.sleep(wait, signal);
     signal.throwIfAborted();
     const sentAt = clock.now() - started;
     let task: Task;
     try {
       task = await getTask(id, { deadline: opts.deadline, signal });
+      lastError = undefined;
     } catch (err) {
-      // A task the API just created may not be readable for a moment.
-      if (err instanceof NotFoundError && clock.now() < graceEnd) {
+      // A task the API just created may not be readable for a moment; a read the service
+      // failed (after the client's own retries) is tried again on the schedule until the
+      // deadline: the task itself runs on regardless.
+      if ((err instanceof NotFoundError && clock.now() < graceEnd) || transient(err)) {
+        lastError = err as Error;
         interval = nextInterval(clock.now() - started, cap, random);
         continue;
       }
-      throw err;
+      return { id, kind: "unreadable", task: last, error: err as Error };
     }
     if (typeof task !== "object" || task === null || typeof task.state !== "string") {
-      throw new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${(task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200)}`);
+      const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
+      return {
+        id,
+        kind: "unreadable",
+        task: last,
+        error: new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${got}`),
+      };
     }
-    if (task.state !== state) opts.onProgress?.({ taskId: id, state: task.state, previousState: state, task });
-    state = task.state;
-    if (state === "FINISHED") {
+    if (task.state !== last?.state) opts.onProgress?.({ taskId: id, state: task.state, previousState: last?.state, task });
+    last = task;
+    if (task.state === "FINISHED") {
       hints.learn(task.task_type, { below: runningAt, by: clock.now() - started });
-      return { id, done: true, task };
+      return { id, kind: "finished", task };
     }
-    if (state === "ERROR") throw new TaskFailedError(id, task.task_type, errorText(task.error));
+    if (task.state === "ERROR") return { id, kind: "error", task };
     runningAt = sentAt;
     const elapsed = clock.now() - started;
     // A probe due within two ordinary intervals (and the cap) replaces the ordinary look

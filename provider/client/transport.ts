@@ -34,11 +34,7 @@ export const CONNECT_FAILED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN",
 const RESPONSE_TIMEOUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /** Classifies a thrown transport error; returns undefined for errors that are not transport failures. */
-export function transportFailure(
-  err: unknown,
-  method: string,
-  path: string,
-): { error: ConnectionError; outcome: Outcome } | undefined {
+export function transportFailure(err: unknown, method: string, path: string): { error: ConnectionError; outcome: Outcome } | undefined {
   const code = errorCode(err);
   if (code === undefined) return undefined;
   const detail = err instanceof Error ? err.message : String(err);

@@ -1,7 +1,8 @@
 // The serialized providers (design.md rule 1). Pulumi stores the text of each object in
 // every resource's state and reloads it in the provider process. Each object has one
 // method, configure(), which the dynamic-provider host calls once, right after loading it
-// and before any other method: it loads the implementation by package name and installs
+// and before any other method: it loads the implementation by package name, through the
+// one frozen entry point (install.ts), and installs
 // check/diff/create/read/update/delete onto the object. So the stored text is a few
 // hundred bytes, captures nothing, is identical for every resource of a type and across
 // package versions (a changed text would make Pulumi replace every resource), and never
@@ -39,11 +40,5 @@ export const snapshotPolicyStateShim = {
 export const quotaThresholdShim = {
   configure(req: pulumi.dynamic.ConfigureRequest) {
     return require("pulumi-cims/provider/resources/install").install(this, "QuotaThreshold", req);
-  },
-} as unknown as Shim;
-
-export const echoShim = {
-  configure(req: pulumi.dynamic.ConfigureRequest) {
-    return require("pulumi-cims/provider/resources/install").install(this, "Echo", req);
   },
 } as unknown as Shim;

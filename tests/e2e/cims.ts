@@ -25,7 +25,10 @@ export interface CimsTestEnv {
 }
 
 export async function cimsStack(
-  opts: StackOptions & { taskDurationMs?: number; /** "env": the key is given as CIMS_API_KEY, not stack config. */ keyVia?: "config" | "env" } = {},
+  opts: StackOptions & {
+    taskDurationMs?: number;
+    /** "env": the key is given as CIMS_API_KEY, not stack config. */ keyVia?: "config" | "env";
+  } = {},
 ): Promise<CimsTestEnv> {
   const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
   const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: opts.taskDurationMs ?? 300 });
@@ -48,7 +51,7 @@ export async function cimsStack(
 }
 
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */
-export async function api(env: CimsTestEnv, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function api(env: CimsTestEnv, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${env.emulator.url}${p}`, {
     method,
     headers: { authorization: `apikey ${env.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
@@ -59,7 +62,11 @@ export async function api(env: CimsTestEnv, method: string, p: string, body?: un
 }
 
 /** A one-file program from tests/fixtures/programs/<name>.ts as a project. */
-export async function programStack(name: string, config: Record<string, string>, opts: { taskDurationMs?: number } = {}): Promise<CimsTestEnv> {
+export async function programStack(
+  name: string,
+  config: Record<string, string>,
+  opts: { taskDurationMs?: number } = {},
+): Promise<CimsTestEnv> {
   const source = await fs.readFile(path.join(REPO_ROOT, "tests/fixtures/programs", `${name}.ts`), "utf8");
   return cimsStack({ ...opts, files: { "Pulumi.yaml": `name: e2e-${name}\nruntime: nodejs\n`, "index.ts": source }, config });
 }

@@ -20,7 +20,14 @@ test(
       `}`,
     ].join("\n");
     env = await cimsStack({ files: { "Pulumi.yaml": "name: load\nruntime: nodejs\n", "index.ts": program } });
-    await api(env, "POST", "/__emulator/faults", { method: "*", path: "/**", probability: 0.05, action: "status", status: 429, retryAfter: "1" });
+    await api(env, "POST", "/__emulator/faults", {
+      method: "*",
+      path: "/**",
+      probability: 0.05,
+      action: "status",
+      status: 429,
+      retryAfter: "1",
+    });
     await api(env, "POST", "/__emulator/faults", { method: "*", path: "/**", probability: 0.05 / 0.95, action: "status", status: 503 });
     await env.stack.up();
 
@@ -28,10 +35,21 @@ test(
       .filter(([key]) => / (429|503)$/.test(key))
       .reduce((n, [, count]) => n + count, 0);
     expect(refused).toBeGreaterThan(0);
-    const names = env.emulator.store.list("subnets").map((s) => String(s.name)).sort();
+    const names = env.emulator.store
+      .list("subnets")
+      .map((s) => String(s.name))
+      .sort();
     expect(names).toEqual(Array.from({ length: 50 }, (_, i) => `load-${i}`).sort());
-    const inState = (await env.stack.exportState()).deployment.resources?.filter((r) => r.type.endsWith("cims:Subnet")).map((r) => String(r.id)).sort();
-    expect(inState).toEqual(env.emulator.store.list("subnets").map((s) => String(s.id)).sort());
+    const inState = (await env.stack.exportState()).deployment.resources
+      ?.filter((r) => r.type.endsWith("cims:Subnet"))
+      .map((r) => String(r.id))
+      .sort();
+    expect(inState).toEqual(
+      env.emulator.store
+        .list("subnets")
+        .map((s) => String(s.id))
+        .sort(),
+    );
   },
   E2E_TIMEOUT_MS,
 );

@@ -31,7 +31,13 @@ describe("pulumi CLI + dynamic provider", () => {
       const env = await cimsStack({
         projectDir: REPO_ROOT,
         stackName: "e2e-root-project",
-        config: { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId },
+        config: {
+          networkId: SEED.networkId,
+          volumeId: SEED.volumeId,
+          poolId: SEED.poolId,
+          policyId: SEED.policyId,
+          clientId: SEED.clientId,
+        },
       });
       try {
         await env.stack.up();

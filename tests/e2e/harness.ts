@@ -75,12 +75,7 @@ function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.P
 }
 
 /** Runs a command in its own process group so a timeout can stop the plugins it started. */
-export function runCommand(
-  file: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  opts: RunOptions = {},
-): Promise<RunResult> {
+export function runCommand(file: string, args: string[], env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: opts.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -203,7 +198,9 @@ async function killStrays(root: string): Promise<void> {
 }
 
 export interface StackExport {
-  deployment: { resources?: Array<{ urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+  deployment: {
+    resources?: Array<{ urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>;
+  };
 }
 
 /** Creates a throw-away project, file:// backend, PULUMI_HOME and stack in a temp directory. */

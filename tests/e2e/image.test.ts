@@ -17,14 +17,23 @@ test(
     await stack.up();
     const first = await stack.outputs();
     const image = (await api(env, "GET", `/cloud/v1/images/1/1/${String(first.id)}`)).body;
-    expect(image).toMatchObject({ name: "e2e-image", volume_id: SEED.volumeId, architecture: "x86_64", ssh_key: "allow", hw_firmware_type: null });
+    expect(image).toMatchObject({
+      name: "e2e-image",
+      volume_id: SEED.volumeId,
+      architecture: "x86_64",
+      ssh_key: "allow",
+      hw_firmware_type: null,
+    });
     await stack.preview(["--expect-no-changes"]);
 
     await stack.setConfig("sshKey", "deny");
     await stack.setConfig("firmware", "uefi");
     await stack.up();
     expect((await stack.outputs()).id).toBe(first.id);
-    expect((await api(env, "GET", `/cloud/v1/images/1/1/${String(first.id)}`)).body).toMatchObject({ ssh_key: "deny", hw_firmware_type: "uefi" });
+    expect((await api(env, "GET", `/cloud/v1/images/1/1/${String(first.id)}`)).body).toMatchObject({
+      ssh_key: "deny",
+      hw_firmware_type: "uefi",
+    });
     await stack.preview(["--expect-no-changes"]);
 
     await stack.setConfig("architecture", "aarch64");

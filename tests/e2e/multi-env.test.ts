@@ -20,12 +20,26 @@ test.each([
   "multi-env %s: up, no-op preview, destroy",
   async (stackName, expected) => {
     // Pulumi.<stack>.yaml comes with the program; the project and region must come from it.
-    env = await cimsStack({ programDir: program, stackName, config: { "cims:projectId": expected.project, "cims:regionId": expected.region } });
+    env = await cimsStack({
+      programDir: program,
+      stackName,
+      config: { "cims:projectId": expected.project, "cims:regionId": expected.region },
+    });
     await env.stack.up();
     const out = await env.stack.outputs();
-    expect(out).toMatchObject({ poolMemberCount: expected.members, snapshotStatus: expected.snapshots, quotaAlertPercent: expected.threshold });
+    expect(out).toMatchObject({
+      poolMemberCount: expected.members,
+      snapshotStatus: expected.snapshots,
+      quotaAlertPercent: expected.threshold,
+    });
     const subnet = (await api(env, "GET", `/cloud/v1/subnets/${expected.project}/${expected.region}/${String(out.subnetId)}`)).body;
-    expect(subnet).toMatchObject({ cidr: expected.cidr, tags: { env: stackName, "managed-by": "pulumi" } });
+    expect(subnet).toMatchObject({
+      cidr: expected.cidr,
+      tags: expect.arrayContaining([
+        { key: "env", value: stackName, read_only: false },
+        { key: "managed-by", value: "pulumi", read_only: false },
+      ]),
+    });
     await env.stack.preview(["--expect-no-changes"]);
     await env.stack.destroy();
     expect(env.emulator.store.list("subnets")).toHaveLength(0);

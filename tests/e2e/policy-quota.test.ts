@@ -55,9 +55,9 @@ test(
     const setting = (c = "1") => api(env!, "GET", `/cloud/v2/client_quotas/${c}/notification_threshold`);
     await stack.up();
     expect(await stack.outputs()).toMatchObject({ id: "1", threshold: 75, keypairLimit: "9223372036854775807" });
-    expect(JSON.stringify(env.emulator.store.get("client_quotas", 1)?.last_message, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).toContain(
-      '"usage":"9223372036854775806"',
-    );
+    expect(
+      JSON.stringify(env.emulator.store.get("client_quotas", 1)?.last_message, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    ).toContain('"usage":"9223372036854775806"');
     await stack.preview(["--expect-no-changes"]);
 
     await stack.setConfig("threshold", "90");

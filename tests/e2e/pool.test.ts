@@ -54,7 +54,8 @@ test(
 
     // Drift: the algorithm changed outside Pulumi.
     const task = (await api(env, "PATCH", `/cloud/v1/lbpools/1/1/${SEED.poolId}`, { lb_algorithm: "SOURCE_IP" })).body.tasks[0];
-    for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;
+    for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100)))
+      s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;
     await stack.refresh();
     expect((await stateOf(env, "LbPoolSettings"))?.lbAlgorithm).toBe("SOURCE_IP");
     expect((await stack.preview(["--diff"])).stdout).toMatch(/~ lbAlgorithm\s*: "SOURCE_IP" => "LEAST_CONNECTIONS"/);

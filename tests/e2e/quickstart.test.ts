@@ -52,7 +52,10 @@ test(
     const after = await stack.outputs();
     expect(after.subnetId).toBe(out.subnetId);
     const subnet = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(out.subnetId)}`)).body;
-    expect(subnet.tags).toEqual({ env: "e2e", team: "networking" });
+    expect(subnet.tags.filter((t: { read_only: boolean }) => !t.read_only)).toEqual([
+      { key: "env", value: "e2e", read_only: false },
+      { key: "team", value: "networking", read_only: false },
+    ]);
     const members = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body.members;
     expect(members.map((m: { address: string }) => m.address)).toEqual(["10.0.0.10", "10.20.0.11"]);
 

@@ -13,7 +13,13 @@ afterEach(async () => {
   env = undefined;
 });
 
-const quickstartConfig = { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId };
+const quickstartConfig = {
+  networkId: SEED.networkId,
+  volumeId: SEED.volumeId,
+  poolId: SEED.poolId,
+  policyId: SEED.policyId,
+  clientId: SEED.clientId,
+};
 
 async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
   const outputs: RunResult[] = [];
@@ -22,7 +28,12 @@ async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
   outputs.push(await e.stack.preview(["--diff", "--show-secrets"]));
   outputs.push(await e.stack.refresh());
   // A failing run: its error messages must not carry the key either.
-  await api(e, "POST", "/__emulator/task-faults", { method: "PATCH", path: `/cloud/v1/lbpools/1/1/${SEED.poolId}`, count: 1, message: "refused" });
+  await api(e, "POST", "/__emulator/task-faults", {
+    method: "PATCH",
+    path: `/cloud/v1/lbpools/1/1/${SEED.poolId}`,
+    count: 1,
+    message: "refused",
+  });
   await e.stack.setConfig("memberAddress", "10.20.0.99");
   const failed = await e.stack.up([], { allowFailure: true });
   expect(failed.code).not.toBe(0);
@@ -37,7 +48,11 @@ async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
 test(
   "key as secret stack config: absent from every artifact; --show-secrets shows it only in Pulumi's own provider record",
   async () => {
-    env = await cimsStack({ programDir: path.join(REPO_ROOT, "examples/quickstart"), files: { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n" }, config: quickstartConfig });
+    env = await cimsStack({
+      programDir: path.join(REPO_ROOT, "examples/quickstart"),
+      files: { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n" },
+      config: quickstartConfig,
+    });
     const key = env.apiKey;
     const artifacts = await lifecycleArtifacts(env);
     expect(artifacts.filter((a) => a.includes(key))).toEqual([]);

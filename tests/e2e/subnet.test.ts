@@ -25,7 +25,10 @@ test(
     await stack.up();
     expect((await stack.outputs()).id).toBe(first.id);
     const updated = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).body;
-    expect(updated).toMatchObject({ enable_dhcp: false, tags: { owner: "team-b" } });
+    expect(updated).toMatchObject({
+      enable_dhcp: false,
+      tags: expect.arrayContaining([{ key: "owner", value: "team-b", read_only: false }]),
+    });
     await stack.preview(["--expect-no-changes"]);
 
     // connectToNetworkRouter false + gatewayIp null: a replacement, deleted first (same CIDR).
@@ -68,7 +71,12 @@ test(
   "a task ERROR names the resource, the task and the service's reason; after the fault, up converges",
   async () => {
     env = await programStack("subnet", { networkId: SEED.networkId });
-    await api(env, "POST", "/__emulator/task-faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, message: "No free IP addresses in the pool" });
+    await api(env, "POST", "/__emulator/task-faults", {
+      method: "POST",
+      path: "/cloud/v1/subnets/1/1",
+      count: 1,
+      message: "No free IP addresses in the pool",
+    });
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/Subnet "e2e-subnet": task [0-9a-f-]{36} \(create_subnet\) failed: No free IP addresses in the pool/);
@@ -85,7 +93,13 @@ test(
   async () => {
     env = await programStack("subnet", { networkId: SEED.networkId });
     // The create task succeeds, but the read that follows is refused once.
-    await api(env, "POST", "/__emulator/faults", { method: "GET", path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
+    await api(env, "POST", "/__emulator/faults", {
+      method: "GET",
+      path: "/cloud/v1/subnets/1/1/*",
+      count: 1,
+      action: "status",
+      status: 404,
+    });
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);

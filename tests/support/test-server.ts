@@ -37,7 +37,13 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
-      const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
+      const recorded = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      };
       requests.push(recorded);
       const reply = await handler(recorded, requests.length - 1);
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));

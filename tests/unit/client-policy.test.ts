@@ -1,14 +1,15 @@
 import { inspect } from "node:util";
 // Pure pieces of the client: the retry policy, exact-integer JSON, and settings.
-import { ConfigurationError, parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
-import { retryDelayMs, shouldRetry, type Outcome } from "pulumi-cims/provider/client/retry";
-import { resolveSettings } from "pulumi-cims/provider/config";
+import { ConfigurationError, parseJson, stringifyJson } from "../../provider/client";
+import { retryDelayMs, shouldRetry, type Outcome } from "../../provider/client/retry";
+import { resolveSettings } from "../../provider/config";
 
 describe("shouldRetry", () => {
   const status = (s: number): Outcome => ({ kind: "status", status: s });
   const table: Array<[string, Outcome, boolean]> = [
     ["GET", status(408), true],
-    ["GET", status(409), true],
+    ["GET", { kind: "status", status: 409, lock: true }, true],
+    ["DELETE", status(409), false], // a conflict that is not a lock lasts: shown at once
     ["GET", status(429), true],
     ["PATCH", status(500), true],
     ["PUT", status(503), true],
@@ -85,7 +86,8 @@ describe("resolveSettings", () => {
   test("the key is kept out of JSON, inspect and spreads of the settings", () => {
     const s = resolveSettings(config({ apiKey: "settings-secret-77", apiUrl: "https://x.test" }), {});
     expect(s.apiKey).toBe("settings-secret-77");
-    for (const text of [JSON.stringify(s), inspect(s, { depth: 5 }), JSON.stringify({ ...s })]) expect(text).not.toContain("settings-secret-77");
+    for (const text of [JSON.stringify(s), inspect(s, { depth: 5 }), JSON.stringify({ ...s })])
+      expect(text).not.toContain("settings-secret-77");
   });
   test("a blank stack config value falls back to the environment", () => {
     const s = resolveSettings(config({ apiKey: "  ", apiUrl: "" }), { CIMS_API_KEY: "env-key", CIMS_API_URL: "http://127.0.0.1:9" });
@@ -105,7 +107,9 @@ describe("resolveSettings", () => {
     expect(() => resolveSettings(config({ apiKey: "k" }), {})).toThrow(/cims:apiUrl.*CIMS_API_URL/);
     expect(() => resolveSettings(config({ apiKey: "k", apiUrl: "ftp://x" }), {})).toThrow("cims:apiUrl must use http or https");
     expect(() => resolveSettings(config({ apiKey: "k", apiUrl: "http://u:p@x" }), {})).toThrow("must not carry credentials");
-    expect(() => resolveSettings(config({ apiKey: "k", apiUrl: "http://x", projectId: "1.5" }), {})).toThrow("cims:projectId must be an integer");
+    expect(() => resolveSettings(config({ apiKey: "k", apiUrl: "http://x", projectId: "1.5" }), {})).toThrow(
+      "cims:projectId must be an integer",
+    );
     expect(() => resolveSettings(config({ apiKey: "k", apiUrl: "http://x", taskPath: "/tasks" }), {})).toThrow("{task_id}");
   });
   test("the key never appears in a configuration error", () => {

@@ -5,7 +5,7 @@ import * as http from "node:http";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseJson, stringifyJson } from "pulumi-cims/provider/client/index";
+import { parseJson, stringifyJson } from "../../provider/client";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 
 const KEY = "emu-test-key-31c9";
@@ -26,7 +26,12 @@ interface Answer {
   headers: Headers;
 }
 
-async function call(method: string, p: string, body?: unknown, opts: { key?: string | null; raw?: string; type?: string } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  p: string,
+  body?: unknown,
+  opts: { key?: string | null; raw?: string; type?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (opts.key !== null) headers.authorization = `apikey ${opts.key ?? KEY}`;
   const payload = opts.raw ?? (body === undefined ? undefined : stringifyJson(body));
@@ -36,11 +41,12 @@ async function call(method: string, p: string, body?: unknown, opts: { key?: str
   return { status: res.status, body: text ? parseJson(text) : undefined, text, headers: res.headers };
 }
 
+/** Polls a task until it ends, moving the emulator's clock on 40 ms between looks. */
 async function waitTask(id: string): Promise<Answer["body"]> {
   for (;;) {
     const { body } = await call("GET", `/cloud/v1/tasks/${id}`);
     if (body.state === "FINISHED" || body.state === "ERROR") return body;
-    await new Promise((r) => setTimeout(r, 40));
+    jest.advanceTimersByTime(40);
   }
 }
 
@@ -52,18 +58,41 @@ async function createSubnet(extra: Record<string, unknown> = {}): Promise<string
   return task.created_resources.subnets[0];
 }
 
+// The emulator runs in this process and reads the time with Date.now(). Only Date is faked:
+// its clock stands still unless a test moves it (waitTask, jest.advanceTimersByTime), so "a
+// second call while the task still runs" holds however slow the machine is, while timers,
+// sockets and fetch stay real.
+const REAL = [
+  "hrtime",
+  "nextTick",
+  "performance",
+  "queueMicrotask",
+  "setImmediate",
+  "clearImmediate",
+  "setInterval",
+  "clearInterval",
+  "setTimeout",
+  "clearTimeout",
+] as const;
+
 beforeEach(async () => {
+  jest.useFakeTimers({ doNotFake: [...REAL] });
   emu = await startEmulator({ apiKey: KEY, seed: SEED, taskDurationMs: 250 });
 });
 afterEach(async () => {
   await emu.close();
+  jest.useRealTimers();
 });
 
 describe("auth and routing", () => {
   test("no Authorization header: 401 with the service's error body", async () => {
     const res = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`, undefined, { key: null });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ exception_class: "NotAuthenticated", message: "Authentication credentials were not provided.", request_id: expect.any(String) });
+    expect(res.body).toEqual({
+      exception_class: "NotAuthenticated",
+      message: "Authentication credentials were not provided.",
+      request_id: expect.any(String),
+    });
   });
 
   test.each([["apikey wrong"], [`Bearer ${KEY}`], [`apikey  ${KEY}`], [`APIKEY ${KEY}`]])("Authorization %j: 401", async (header) => {
@@ -100,11 +129,75 @@ describe("subnets", () => {
     const id = task.created_resources.subnets[0];
     const subnet = (await call("GET", `/cloud/v1/subnets/1/1/${id}`)).body;
     expect(subnet).toMatchObject({
-      id, name: "app", cidr: "10.1.0.0/24", network_id: NET, ip_version: 4, enable_dhcp: true,
-      connect_to_network_router: true, gateway_ip: "10.1.0.1", dns_nameservers: [], host_routes: [],
-      tags: { env: "dev" }, total_ips: 254, available_ips: 253, project_id: 1, region_id: 1,
+      id,
+      name: "app",
+      cidr: "10.1.0.0/24",
+      network_id: NET,
+      ip_version: 4,
+      enable_dhcp: true,
+      gateway_ip: "10.1.0.1",
+      dns_nameservers: [],
+      host_routes: [],
+      // A list, with the service's own read-only tag: the task that created it.
+      tags: [
+        { key: "env", value: "dev", read_only: false },
+        { key: "creator_task_id", value: taskId, read_only: true },
+      ],
+      has_router: false,
+      creator_task_id: taskId,
+      total_ips: 254,
+      available_ips: 253,
+      project_id: 1,
+      region_id: 1,
     });
+    // Create-only instructions are not part of the record.
+    expect(subnet).not.toHaveProperty("connect_to_network_router");
+    expect(subnet).not.toHaveProperty("router_id_to_connect");
     expect((await call("GET", `/v1/tasks/${taskId}`)).body.id).toBe(taskId);
+  });
+
+  test("records hold canonical spellings; host routes come back in the service's order; an IPv6 /64 counts 2^64 addresses, exactly", async () => {
+    const id = await createSubnet({
+      cidr: "2001:DB8:0:0::/64",
+      network_id: NET.toUpperCase(),
+      gateway_ip: "2001:DB8::1",
+      dns_nameservers: ["2001:4860:4860:0:0:0:0:8888"],
+      host_routes: [
+        { destination: "2001:db8:ff::/48", nexthop: "2001:DB8::FE" },
+        { destination: "2001:db8:1::/48", nexthop: "2001:db8::fd" },
+      ],
+    });
+    const res = await call("GET", `/cloud/v1/subnets/1/1/${id}`);
+    expect(res.body).toMatchObject({
+      cidr: "2001:db8::/64",
+      network_id: NET,
+      gateway_ip: "2001:db8::1",
+      dns_nameservers: ["2001:4860:4860::8888"],
+      host_routes: [
+        { destination: "2001:db8:1::/48", nexthop: "2001:db8::fd" },
+        { destination: "2001:db8:ff::/48", nexthop: "2001:db8::fe" },
+      ],
+    });
+    expect(res.text).toContain('"total_ips":18446744073709551616');
+    expect(res.text).toContain('"available_ips":18446744073709551615');
+  });
+
+  test("tags: a read-only tag cannot be set, changed or removed (400); users' tags merge around it", async () => {
+    expect(
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.7.0.0/24", network_id: NET, tags: { creator_task_id: "x" } }))
+        .status,
+    ).toBe(400);
+    const id = await createSubnet({ tags: { a: "1" } });
+    for (const tags of [{ creator_task_id: "mine" }, { creator_task_id: null }]) {
+      const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { tags });
+      expect(res.status).toBe(400);
+      expect(res.body.invalid_fields).toEqual({ tags: ["Tag creator_task_id is read-only: the service sets it."] });
+    }
+    const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { tags: { a: null, b: "2" } });
+    expect(res.body.tags).toEqual([
+      { key: "b", value: "2", read_only: false },
+      { key: "creator_task_id", value: expect.any(String), read_only: true },
+    ]);
   });
 
   test("gateway_ip null is kept as null (with connect_to_network_router false); enable_dhcp false is kept", async () => {
@@ -122,11 +215,22 @@ describe("subnets", () => {
   });
 
   test("unknown network or router: 404; another project: 404", async () => {
-    expect((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: "11111111-1111-4111-8111-111111111111" })).status).toBe(404);
+    expect(
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: "11111111-1111-4111-8111-111111111111" }))
+        .status,
+    ).toBe(404);
     expect((await call("POST", "/cloud/v1/subnets/2/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).status).toBe(404);
-    const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, router_id_to_connect: "22222222-2222-4222-8222-222222222222" });
+    const res = await call("POST", "/cloud/v1/subnets/1/1", {
+      name: "s",
+      cidr: "10.1.0.0/24",
+      network_id: NET,
+      router_id_to_connect: "22222222-2222-4222-8222-222222222222",
+    });
     expect(res.body.message).toContain("Router");
-    expect((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, router_id_to_connect: ROUTER })).status).toBe(200);
+    expect(
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, router_id_to_connect: ROUTER }))
+        .status,
+    ).toBe(200);
   });
 
   test("an overlapping CIDR ends the task in ERROR with the reason", async () => {
@@ -151,7 +255,11 @@ describe("subnets", () => {
     const id = await createSubnet({ tags: { a: "1", b: "2" } });
     const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed", enable_dhcp: false, tags: { b: null, c: "3" } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "renamed", enable_dhcp: false, tags: { a: "1", c: "3" } });
+    expect(res.body).toMatchObject({ name: "renamed", enable_dhcp: false });
+    expect(res.body.tags.filter((t: { read_only: boolean }) => !t.read_only)).toEqual([
+      { key: "a", value: "1", read_only: false },
+      { key: "c", value: "3", read_only: false },
+    ]);
     expect((await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { cidr: "10.9.0.0/24" })).status).toBe(400);
   });
 
@@ -173,15 +281,32 @@ describe("images", () => {
     const task = await waitTask(res.body.tasks[0]);
     const id = task.created_resources.images[0];
     const image = (await call("GET", `/cloud/v1/images/1/1/${id}`)).body;
-    expect(image).toMatchObject({ name: "golden", volume_id: VOLUME, architecture: "x86_64", os_type: "linux", ssh_key: "allow", source: "volume", is_baremetal: true, hw_firmware_type: null });
-    expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { ssh_key: "deny", tags: { t: "v" } })).body).toMatchObject({ ssh_key: "deny", tags: { t: "v" } });
+    expect(image).toMatchObject({
+      name: "golden",
+      volume_id: VOLUME,
+      architecture: "x86_64",
+      os_type: "linux",
+      ssh_key: "allow",
+      source: "volume",
+      is_baremetal: true,
+      hw_firmware_type: null,
+    });
+    expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { ssh_key: "deny", tags: { t: "v" } })).body).toMatchObject({
+      ssh_key: "deny",
+      tags: [
+        { key: "t", value: "v", read_only: false },
+        { key: "creator_task_id", value: task.id, read_only: true },
+      ],
+    });
     expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { architecture: "aarch64" })).status).toBe(400);
     await waitTask((await call("DELETE", `/cloud/v1/images/1/1/${id}`)).body.tasks[0]);
     expect((await call("GET", `/cloud/v1/images/1/1/${id}`)).status).toBe(404);
   });
 
   test("an unknown volume is 404; a bad enum is 400 naming the field", async () => {
-    expect((await call("POST", "/cloud/v1/bmimages/1/1", { name: "x", volume_id: "33333333-3333-4333-8333-333333333333" })).status).toBe(404);
+    expect((await call("POST", "/cloud/v1/bmimages/1/1", { name: "x", volume_id: "33333333-3333-4333-8333-333333333333" })).status).toBe(
+      404,
+    );
     const res = await call("POST", "/cloud/v1/bmimages/1/1", { name: "x", volume_id: VOLUME, os_type: "macos" });
     expect(Object.keys(res.body.invalid_fields)).toEqual(["os_type"]);
   });
@@ -201,7 +326,14 @@ describe("load balancer pools", () => {
     const task = await waitTask(res.body.tasks[0]);
     const pool = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body;
     expect(pool.provisioning_status).toBe("ACTIVE");
-    expect(pool.members[0]).toEqual({ id: KEPT_MEMBER, address: "10.0.0.10", protocol_port: 8080, weight: 1, subnet_id: null, operating_status: "NO_MONITOR" });
+    expect(pool.members[0]).toEqual({
+      id: KEPT_MEMBER,
+      address: "10.0.0.10",
+      protocol_port: 8080,
+      weight: 1,
+      subnet_id: null,
+      operating_status: "NO_MONITOR",
+    });
     expect(pool.members[1]).toMatchObject({ address: "10.0.0.11", protocol_port: 8080, weight: 2, operating_status: "NO_MONITOR" });
     expect(task.created_resources.members).toEqual([pool.members[1].id]);
   });
@@ -211,9 +343,38 @@ describe("load balancer pools", () => {
     await waitTask(first.body.tasks[0]);
     const before = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members[0];
     const again = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [{ address: "2001:DB8:0::A", protocol_port: 80 }] });
-    const task = await waitTask(again.body.tasks[0]);
+    // The same member: nothing changes, so no task (the service answers {"tasks": []}).
+    expect(again.body).toEqual({ tasks: [] });
     expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members).toEqual([before]);
-    expect(task.created_resources.members).toEqual([]);
+  });
+
+  test("members come back in the service's order (by address and port), not the request's", async () => {
+    const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
+      members: [
+        { address: "10.0.0.30", protocol_port: 80 },
+        { address: "10.0.0.20", protocol_port: 80 },
+      ],
+    });
+    await waitTask(res.body.tasks[0]);
+    const members = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members;
+    expect(members.map((m: { address: string }) => m.address)).toEqual(["10.0.0.20", "10.0.0.30"]);
+  });
+
+  test("a PATCH that changes nothing answers {tasks: []}; session_persistence null removes it; DELETE .../healthmonitor removes the monitor", async () => {
+    const hm = { type: "TCP", delay: 5, timeout: 5, max_retries: 3 };
+    const set = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { healthmonitor: hm, session_persistence: { type: "SOURCE_IP" } });
+    await waitTask(set.body.tasks[0]);
+    const pool = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body;
+    expect(
+      (await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { name: pool.name, session_persistence: { type: "SOURCE_IP" } })).body,
+    ).toEqual({ tasks: [] });
+    const unset = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { session_persistence: null });
+    await waitTask(unset.body.tasks[0]);
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.session_persistence).toBeNull();
+    expect((await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { healthmonitor: null })).status).toBe(400);
+    expect((await call("DELETE", `/cloud/v1/lbpools/1/1/${POOL}/healthmonitor`)).status).toBe(204);
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.healthmonitor).toBeNull();
+    expect((await call("DELETE", `/cloud/v1/lbpools/1/1/${POOL}/healthmonitor`)).status).toBe(404);
   });
 
   test("a seeded member whose address is not an IP does not break PATCHes of its pool", async () => {
@@ -251,7 +412,15 @@ describe("load balancer pools", () => {
 describe("lifecycle policies", () => {
   test("PATCH status and name; volumes only with need_volumes=true", async () => {
     const res = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { status: "paused", name: "nightly" });
-    expect(res.body).toMatchObject({ id: 101, status: "paused", name: "nightly", action: "volume_snapshot", user_id: 7, project_id: 1, region_id: 1 });
+    expect(res.body).toMatchObject({
+      id: 101,
+      status: "paused",
+      name: "nightly",
+      action: "volume_snapshot",
+      user_id: 7,
+      project_id: 1,
+      region_id: 1,
+    });
     expect(res.body.schedules[0].resource_name_template).toContain("{volume_id}");
     expect(res.body).not.toHaveProperty("volumes");
     const withVolumes = await call("GET", "/cloud/v1/lifecycle_policy/1/1/101?need_volumes=true");
@@ -263,7 +432,10 @@ describe("lifecycle policies", () => {
 
 describe("quota notification threshold", () => {
   test("PUT keeps int64 quota numbers digit for digit; GET; DELETE resets to 80", async () => {
-    const message = { global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 9223372036854775806n } }, regional_quotas: [] };
+    const message = {
+      global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 9223372036854775806n } },
+      regional_quotas: [],
+    };
     const res = await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", { threshold: 75, last_message: message });
     expect(res.status).toBe(200);
     expect(res.text).toContain('"limit":9223372036854775807,"usage":9223372036854775806');
@@ -273,17 +445,25 @@ describe("quota notification threshold", () => {
     expect((await call("GET", "/cloud/v2/client_quotas/1/notification_threshold")).body.threshold).toBe(80);
   });
 
-  test.each(["9007199254740993.0", "9.007199254740993e15"])("a quota number %s (a rounded double beyond 2^53) is refused, not stored changed", async (literal) => {
-    const raw = `{"threshold":75,"last_message":{"global_quotas":{"keypair_count_limit":{"limit":${literal},"usage":1}},"regional_quotas":[]}}`;
-    const res = await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", undefined, { raw });
-    expect(res.status).toBe(400);
-    expect(Object.keys(res.body.invalid_fields)).toEqual(["last_message.global_quotas.keypair_count_limit.limit"]);
-  });
+  test.each(["9007199254740993.0", "9.007199254740993e15"])(
+    "a quota number %s (a rounded double beyond 2^53) is refused, not stored changed",
+    async (literal) => {
+      const raw = `{"threshold":75,"last_message":{"global_quotas":{"keypair_count_limit":{"limit":${literal},"usage":1}},"regional_quotas":[]}}`;
+      const res = await call("PUT", "/cloud/v2/client_quotas/1/notification_threshold", undefined, { raw });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.invalid_fields)).toEqual(["last_message.global_quotas.keypair_count_limit.limit"]);
+    },
+  );
 
   test("PUT is an upsert; thresholds outside 60..100 or fractional are refused", async () => {
     expect((await call("GET", "/cloud/v2/client_quotas/77/notification_threshold")).status).toBe(404);
     const created = await call("PUT", "/cloud/v2/client_quotas/77/notification_threshold", { threshold: 60 });
-    expect(created.body).toEqual({ client_id: 77, threshold: 60, last_message: { global_quotas: {}, regional_quotas: [] }, last_sending: null });
+    expect(created.body).toEqual({
+      client_id: 77,
+      threshold: 60,
+      last_message: { global_quotas: {}, regional_quotas: [] },
+      last_sending: null,
+    });
     for (const threshold of [59, 101, 75.5, "80"]) {
       const res = await call("PUT", "/cloud/v2/client_quotas/77/notification_threshold", { threshold });
       expect(res.status).toBe(400);
@@ -297,9 +477,14 @@ describe("bodies the server must survive", () => {
     const bad = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: '{"name": "x",' });
     expect(bad.status).toBe(400);
     expect(bad.body.exception_class).toBe("ParseError");
-    const huge = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }) });
+    const huge = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, {
+      raw: JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }),
+    });
     expect(huge.status).toBe(413);
-    const form = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, { raw: "name=x", type: "application/x-www-form-urlencoded" });
+    const form = await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", undefined, {
+      raw: "name=x",
+      type: "application/x-www-form-urlencoded",
+    });
     expect(form.status).toBe(415);
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
   });
@@ -309,10 +494,13 @@ describe("bodies the server must survive", () => {
 function rawTarget(target: string): Promise<number> {
   const { port } = new URL(emu.url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method: "GET", path: target, headers: { authorization: `apikey ${KEY}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method: "GET", path: target, headers: { authorization: `apikey ${KEY}` } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -352,7 +540,14 @@ describe("control API: faults, task duration, metrics, logs", () => {
   });
 
   test("status faults with Retry-After apply to the next N matching requests only", async () => {
-    await control("POST", "faults", { method: "GET", path: "/cloud/v1/lbpools/1/1/*", count: 2, action: "status", status: 503, retryAfter: "2" });
+    await control("POST", "faults", {
+      method: "GET",
+      path: "/cloud/v1/lbpools/1/1/*",
+      count: 2,
+      action: "status",
+      status: 503,
+      retryAfter: "2",
+    });
     const first = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`);
     expect(first.status).toBe(503);
     expect(first.headers.get("retry-after")).toBe("2");
@@ -368,19 +563,54 @@ describe("control API: faults, task duration, metrics, logs", () => {
     await expect(call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { name: "acted" })).rejects.toThrow();
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).body.name).toBe("acted");
     await control("POST", "faults", { method: "GET", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "delay", delayMs: 300 });
-    const started = Date.now();
+    // A lower bound (a slow machine only adds to it), on the real clock: Date is faked here.
+    const started = performance.now();
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
   test("task faults: the next task for a path ends in ERROR with the message, or never finishes", async () => {
     await control("POST", "task-faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, message: "No more IPs in the pool" });
-    const failed = await waitTask((await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0]);
+    const failed = await waitTask(
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0],
+    );
     expect(failed).toMatchObject({ state: "ERROR", error: "No more IPs in the pool" });
     await control("POST", "task-faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, hang: true });
     const hung = (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0];
-    await new Promise((r) => setTimeout(r, 600));
-    expect((await call("GET", `/cloud/v1/tasks/${hung}`)).body.state).toBe("RUNNING");
+    jest.advanceTimersByTime(60 * 60_000); // an hour of emulator time; the task takes 250 ms
+    const running = (await call("GET", `/cloud/v1/tasks/${hung}`)).body;
+    expect(running.state).toBe("RUNNING");
+    // A running create lists the id it allocated; the record appears when it finishes.
+    expect(running.created_resources.subnets).toHaveLength(1);
+    expect((await call("GET", `/cloud/v1/subnets/1/1/${running.created_resources.subnets[0]}`)).status).toBe(404);
+  });
+
+  test("task faults: keepCreated makes the resource, then ERROR; alongside adds a second task that fails beside the first", async () => {
+    await control("POST", "task-faults", {
+      method: "POST",
+      path: "/cloud/v1/subnets/1/1",
+      count: 1,
+      message: "late failure",
+      keepCreated: true,
+    });
+    const kept = await waitTask(
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET })).body.tasks[0],
+    );
+    expect(kept).toMatchObject({ state: "ERROR", error: "late failure" });
+    expect((await call("GET", `/cloud/v1/subnets/1/1/${kept.created_resources.subnets[0]}`)).status).toBe(200);
+
+    await control("POST", "task-faults", {
+      method: "POST",
+      path: "/cloud/v1/subnets/1/1",
+      count: 1,
+      message: "second failed",
+      alongside: true,
+    });
+    const two = (await call("POST", "/cloud/v1/subnets/1/1", { name: "t", cidr: "10.2.0.0/24", network_id: NET })).body.tasks;
+    expect(two).toHaveLength(2);
+    expect(await waitTask(two[0])).toMatchObject({ state: "FINISHED" });
+    expect(await waitTask(two[1])).toMatchObject({ state: "ERROR", error: "second failed" });
+    expect((await control("POST", "task-faults", { method: "POST", path: "/x", keepCreated: "yes", message: "m" })).status).toBe(400);
   });
 
   test("injected faults and 401s are counted under their route in the metrics", async () => {
@@ -398,8 +628,18 @@ describe("control API: faults, task duration, metrics, logs", () => {
   test("metrics tell connections opened from connections open at once", async () => {
     await control("POST", "reset");
     const { port } = new URL(emu.url);
-    const sockets = await Promise.all([1, 2, 3].map(() => new Promise<net.Socket>((resolve) => { const so = net.connect(Number(port), "127.0.0.1", () => resolve(so)); })));
-    await new Promise((r) => setTimeout(r, 50));
+    // Each socket completes a request before the snapshot: the answer proves the server has
+    // accepted (and counted) that connection, where a sleep would only hope it had.
+    const sockets = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<net.Socket>((resolve, reject) => {
+            const so = net.connect(Number(port), "127.0.0.1", () => so.write("GET /__emulator/logs HTTP/1.1\r\nHost: emulator\r\n\r\n"));
+            so.once("data", () => resolve(so));
+            so.once("error", reject);
+          }),
+      ),
+    );
     const during = (await control("GET", "metrics")).body;
     for (const so of sockets) so.destroy();
     await new Promise((r) => setTimeout(r, 50));

@@ -21,17 +21,21 @@ test("an unknown flag or a missing key is a usage error", () => {
   expect(noKey.stderr).toContain("--api-key");
 });
 
-test.each([["--port", ""], ["--port", "0x10"], ["--task-duration-ms", "1e3"], ["--task-duration-ms", "-5"]])(
-  "%s %p is a usage error, not a silent Number() coercion",
-  (flag, value) => {
-    const res = spawnSync("node", [...CLI, "--api-key", KEY, `${flag}=${value}`], { encoding: "utf8" });
-    expect(res.status).toBe(2);
-    expect(res.stderr).toContain(`${flag} must be`);
-  },
-);
+test.each([
+  ["--port", ""],
+  ["--port", "0x10"],
+  ["--task-duration-ms", "1e3"],
+  ["--task-duration-ms", "-5"],
+])("%s %p is a usage error, not a silent Number() coercion", (flag, value) => {
+  const res = spawnSync("node", [...CLI, "--api-key", KEY, `${flag}=${value}`], { encoding: "utf8" });
+  expect(res.status).toBe(2);
+  expect(res.stderr).toContain(`${flag} must be`);
+});
 
 test("prints its URL, logs requests without the key, and stops on SIGTERM", async () => {
-  const child = spawn("node", [...CLI, "--api-key", KEY, "--seed", path.join(ROOT, "examples/emulator-seed.json")], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("node", [...CLI, "--api-key", KEY, "--seed", path.join(ROOT, "examples/emulator-seed.json")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,9 +1,7 @@
 // The emulator's request-body rules, validator by validator: valid bodies (with the edge
 // values) answer {}, and each invalid body is reported under exactly the expected paths.
+import { isIpAddress, isUuid4, parseCidr } from "../../api/net";
 import {
-  isIpAddress,
-  isUuid4,
-  parseCidr,
   validateImageCreate,
   validateImagePatch,
   validatePolicyPatch,
@@ -42,7 +40,9 @@ interface ValidCase {
   body: unknown;
 }
 
-const valid = (validate: Validator) => (title: string, body: unknown): ValidCase => ({ title: `${validate.name}: ${title}`, validate, body });
+const valid =
+  (validate: Validator) =>
+  (title: string, body: unknown): ValidCase => ({ title: `${validate.name}: ${title}`, validate, body });
 
 const subnetOk = valid(validateSubnetCreate);
 const subnetPatchOk = valid(validateSubnetPatch);
@@ -65,28 +65,66 @@ const VALID: ValidCase[] = [
     router_id_to_connect: ROUTER,
     tags: { env: "dev" },
   }),
-  subnetOk("IPv6", { ...SUBNET, cidr: "2001:db8::/64", gateway_ip: "2001:db8::1", ip_version: 6, dns_nameservers: ["2001:4860:4860::8888"] }),
-  subnetOk("no gateway, connect false, nulls", {
-    ...SUBNET, gateway_ip: null, connect_to_network_router: false, dns_nameservers: null, host_routes: null, router_id_to_connect: null,
+  subnetOk("IPv6", {
+    ...SUBNET,
+    cidr: "2001:db8::/64",
+    gateway_ip: "2001:db8::1",
+    ip_version: 6,
+    dns_nameservers: ["2001:4860:4860::8888"],
   }),
-  subnetOk("whole space and a single host", { ...SUBNET, cidr: "0.0.0.0/0", host_routes: [{ destination: "192.168.7.7/32", nexthop: "10.1.0.9" }] }),
+  subnetOk("no gateway, connect false, nulls", {
+    ...SUBNET,
+    gateway_ip: null,
+    connect_to_network_router: false,
+    dns_nameservers: null,
+    host_routes: null,
+    router_id_to_connect: null,
+  }),
+  subnetOk("whole space and a single host", {
+    ...SUBNET,
+    cidr: "0.0.0.0/0",
+    host_routes: [{ destination: "192.168.7.7/32", nexthop: "10.1.0.9" }],
+  }),
   subnetOk("255-character tag key and value", { ...SUBNET, tags: { [chars(255)]: chars(255, "v") } }),
   subnetOk("255 characters counted as characters, not UTF-16 units", { ...SUBNET, tags: { e: chars(255, "😀") } }),
   subnetOk("empty arrays and tags", { ...SUBNET, dns_nameservers: [], host_routes: [], tags: {} }),
   subnetPatchOk("empty body", {}),
   subnetPatchOk("every updatable field; tags merge with null", {
-    name: "renamed", enable_dhcp: false, dns_nameservers: ["9.9.9.9"], gateway_ip: null,
-    host_routes: [{ destination: "2001:db8:1::/48", nexthop: "2001:db8::fe" }], tags: { gone: null, kept: "1" },
+    name: "renamed",
+    enable_dhcp: false,
+    dns_nameservers: ["9.9.9.9"],
+    gateway_ip: null,
+    host_routes: [{ destination: "2001:db8:1::/48", nexthop: "2001:db8::fe" }],
+    tags: { gone: null, kept: "1" },
   }),
   imageOk("required fields only", IMAGE),
   imageOk("every field", {
-    ...IMAGE, architecture: "aarch64", hw_firmware_type: "uefi", hw_machine_type: "q35", is_baremetal: true,
-    os_type: "windows", source: "volume", ssh_key: "required", tags: { os: "win" },
+    ...IMAGE,
+    architecture: "aarch64",
+    hw_firmware_type: "uefi",
+    hw_machine_type: "q35",
+    is_baremetal: true,
+    os_type: "windows",
+    source: "volume",
+    ssh_key: "required",
+    tags: { os: "win" },
   }),
-  imageOk("null firmware and machine types", { ...IMAGE, hw_firmware_type: null, hw_machine_type: null, architecture: "x86_64", ssh_key: "deny" }),
+  imageOk("null firmware and machine types", {
+    ...IMAGE,
+    hw_firmware_type: null,
+    hw_machine_type: null,
+    architecture: "x86_64",
+    ssh_key: "deny",
+  }),
   imagePatchOk("empty body", {}),
   imagePatchOk("every updatable field", {
-    name: "g2", hw_firmware_type: "bios", hw_machine_type: "pc", is_baremetal: false, os_type: "linux", ssh_key: "allow", tags: { t: null, u: "v" },
+    name: "g2",
+    hw_firmware_type: "bios",
+    hw_machine_type: "pc",
+    is_baremetal: false,
+    os_type: "linux",
+    ssh_key: "allow",
+    tags: { t: null, u: "v" },
   }),
   poolOk("empty body", {}),
   poolOk("timeouts at 0 and 86400000, and null", { timeout_client_data: 0, timeout_member_connect: 86400000, timeout_member_data: null }),
@@ -102,11 +140,22 @@ const VALID: ValidCase[] = [
       { address: "10.0.0.10", protocol_port: 65535, weight: 256 },
       { address: "2001:db8::10", protocol_port: 80 },
     ],
-    healthmonitor: { ...HM, max_retries: 10, max_retries_down: 1, http_method: "HEAD", url_path: "/healthz", expected_codes: "200,202-204" },
+    healthmonitor: {
+      ...HM,
+      max_retries: 10,
+      max_retries_down: 1,
+      http_method: "HEAD",
+      url_path: "/healthz",
+      expected_codes: "200,202-204",
+    },
     session_persistence: { type: "APP_COOKIE", cookie_name: "sid", persistence_granularity: "255.255.255.255", persistence_timeout: 0 },
   }),
   poolOk("members null empties the pool", { members: null }),
-  poolOk("minimal health monitor and persistence", { healthmonitor: { type: "TCP", delay: 1, timeout: 1, max_retries: 1 }, session_persistence: { type: "SOURCE_IP" } }),
+  poolOk("session_persistence null removes it", { session_persistence: null }),
+  poolOk("minimal health monitor and persistence", {
+    healthmonitor: { type: "TCP", delay: 1, timeout: 1, max_retries: 1 },
+    session_persistence: { type: "SOURCE_IP" },
+  }),
   policyOk("empty body", {}),
   policyOk("name and status", { name: "nightly", status: "paused" }),
   policyOk("status active", { status: "active" }),
@@ -115,8 +164,14 @@ const VALID: ValidCase[] = [
   quotaOk("full message with int64 extremes", {
     threshold: 80,
     last_message: {
-      global_quotas: { keypair_count_limit: entry(INT64_MAX, INT64_MIN), project_count_usage: entry(0, 0), inference_gpu_l40s_count_limit: entry(2, 1) },
-      regional_quotas: [{ ...REGION, cpu_count_limit: entry(INT64_MAX, 3), volume_snapshots_size_usage: entry(10, 1), ram_limit: entry(1, 0) }],
+      global_quotas: {
+        keypair_count_limit: entry(INT64_MAX, INT64_MIN),
+        project_count_usage: entry(0, 0),
+        inference_gpu_l40s_count_limit: entry(2, 1),
+      },
+      regional_quotas: [
+        { ...REGION, cpu_count_limit: entry(INT64_MAX, 3), volume_snapshots_size_usage: entry(10, 1), ram_limit: entry(1, 0) },
+      ],
     },
     last_sending: "2026-05-23T05:07:31",
   }),
@@ -177,25 +232,52 @@ const SUBNET_INVALID: InvalidCase[] = [
   subnet("connect_to_network_router a number", { ...SUBNET, connect_to_network_router: 1 }, "connect_to_network_router"),
   subnet("a bad DNS address", { ...SUBNET, dns_nameservers: ["8.8.8.8", "999.1.1.1"] }, "dns_nameservers[1]"),
   subnet("a duplicate DNS address", { ...SUBNET, dns_nameservers: ["8.8.8.8", "1.1.1.1", "8.8.8.8"] }, "dns_nameservers[2]"),
-  subnet("a duplicate DNS address spelled differently", { ...SUBNET, dns_nameservers: ["2001:db8::1", "2001:DB8:0::1"] }, "dns_nameservers[1]"),
+  subnet(
+    "a duplicate DNS address spelled differently",
+    { ...SUBNET, dns_nameservers: ["2001:db8::1", "2001:DB8:0::1"] },
+    "dns_nameservers[1]",
+  ),
   subnet("dns_nameservers a string", { ...SUBNET, dns_nameservers: "8.8.8.8" }, "dns_nameservers"),
   subnet("IPv6 gateway in an IPv4 cidr", { ...SUBNET, gateway_ip: "2001:db8::1" }, "gateway_ip"),
   subnet("gateway with a zone id", { ...SUBNET, cidr: "fe80::/64", gateway_ip: "fe80::1%eth0" }, "gateway_ip"),
   subnet("gateway_ip not an address", { ...SUBNET, gateway_ip: "gateway" }, "gateway_ip"),
   subnet("gateway_ip null, connect omitted", { ...SUBNET, gateway_ip: null }, "connect_to_network_router"),
   subnet("gateway_ip null, connect true", { ...SUBNET, gateway_ip: null, connect_to_network_router: true }, "connect_to_network_router"),
-  subnet("router_id_to_connect with connect false", { ...SUBNET, router_id_to_connect: ROUTER, connect_to_network_router: false }, "router_id_to_connect"),
+  subnet(
+    "router_id_to_connect with connect false",
+    { ...SUBNET, router_id_to_connect: ROUTER, connect_to_network_router: false },
+    "router_id_to_connect",
+  ),
   subnet("router_id_to_connect a uuid v1", { ...SUBNET, router_id_to_connect: UUID1 }, "router_id_to_connect"),
   subnet("ip_version 5", { ...SUBNET, ip_version: 5 }, "ip_version"),
   subnet("ip_version 6 for an IPv4 cidr", { ...SUBNET, ip_version: 6 }, "ip_version"),
   subnet("ip_version a string", { ...SUBNET, ip_version: "4" }, "ip_version"),
-  subnet("route destination with host bits", { ...SUBNET, host_routes: [{ destination: "10.2.0.1/16", nexthop: "10.1.0.1" }] }, "host_routes[0].destination"),
-  subnet("route nexthop not an address", { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16", nexthop: "router" }] }, "host_routes[0].nexthop"),
+  subnet(
+    "route destination with host bits",
+    { ...SUBNET, host_routes: [{ destination: "10.2.0.1/16", nexthop: "10.1.0.1" }] },
+    "host_routes[0].destination",
+  ),
+  subnet(
+    "route nexthop not an address",
+    { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16", nexthop: "router" }] },
+    "host_routes[0].nexthop",
+  ),
   subnet("route nexthop missing", { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16" }] }, "host_routes[0].nexthop"),
-  subnet("route camelCase nextHop", { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16", nextHop: "10.1.0.1" }] }, "host_routes[0].nextHop", "host_routes[0].nexthop"),
+  subnet(
+    "route camelCase nextHop",
+    { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16", nextHop: "10.1.0.1" }] },
+    "host_routes[0].nextHop",
+    "host_routes[0].nexthop",
+  ),
   subnet(
     "route nexthop of the other IP version",
-    { ...SUBNET, host_routes: [{ destination: "10.2.0.0/16", nexthop: "10.1.0.1" }, { destination: "10.3.0.0/16", nexthop: "2001:db8::1" }] },
+    {
+      ...SUBNET,
+      host_routes: [
+        { destination: "10.2.0.0/16", nexthop: "10.1.0.1" },
+        { destination: "10.3.0.0/16", nexthop: "2001:db8::1" },
+      ],
+    },
     "host_routes[1].nexthop",
   ),
   subnet("host_routes an object", { ...SUBNET, host_routes: { destination: "10.2.0.0/16", nexthop: "10.1.0.1" } }, "host_routes"),
@@ -209,7 +291,9 @@ const SUBNET_INVALID: InvalidCase[] = [
   subnet(
     "fields named like Object.prototype members",
     JSON.parse(`{"name":"s","cidr":"10.1.0.0/24","network_id":"${NET}","constructor":1,"__proto__":{},"tags":{"toString":3}}`),
-    "constructor", "__proto__", "tags.toString",
+    "constructor",
+    "__proto__",
+    "tags.toString",
   ),
   subnet("several errors at once", { name: "", cidr: "10.1.0.1/24", network_id: UUID1, extra: 1 }, "name", "cidr", "network_id", "extra"),
 ];
@@ -277,7 +361,12 @@ const POOL_INVALID: InvalidCase[] = [
   pool("member weight 0", { members: [{ ...MEMBER, weight: 0 }] }, "members[0].weight"),
   pool("member weight 257", { members: [{ ...MEMBER, weight: 257 }] }, "members[0].weight"),
   pool("member subnet_id a uuid v1", { members: [{ ...MEMBER, subnet_id: UUID1 }] }, "members[0].subnet_id"),
-  pool("member camelCase protocolPort", { members: [{ address: "10.0.0.11", protocolPort: 80 }] }, "members[0].protocolPort", "members[0].protocol_port"),
+  pool(
+    "member camelCase protocolPort",
+    { members: [{ address: "10.0.0.11", protocolPort: 80 }] },
+    "members[0].protocolPort",
+    "members[0].protocol_port",
+  ),
   pool("member null", { members: [null] }, "members[0]"),
   pool("duplicate members", { members: [MEMBER, { address: "10.0.0.11", protocol_port: 8080 }, { ...MEMBER, weight: 5 }] }, "members[2]"),
   pool("healthmonitor null", { healthmonitor: null }, "healthmonitor"),
@@ -291,14 +380,34 @@ const POOL_INVALID: InvalidCase[] = [
   pool("healthmonitor http_method FETCH", { healthmonitor: { ...HM, http_method: "FETCH" } }, "healthmonitor.http_method"),
   pool("healthmonitor url_path without slash", { healthmonitor: { ...HM, url_path: "health" } }, "healthmonitor.url_path"),
   pool("healthmonitor expected_codes open range", { healthmonitor: { ...HM, expected_codes: "200-" } }, "healthmonitor.expected_codes"),
-  pool("healthmonitor expected_codes descending range", { healthmonitor: { ...HM, expected_codes: "204-200" } }, "healthmonitor.expected_codes"),
-  pool("healthmonitor expected_codes not HTTP codes", { healthmonitor: { ...HM, expected_codes: "200,99" } }, "healthmonitor.expected_codes"),
-  pool("healthmonitor camelCase maxRetries", { healthmonitor: { type: "TCP", delay: 5, timeout: 3, maxRetries: 3 } }, "healthmonitor.maxRetries", "healthmonitor.max_retries"),
-  pool("session_persistence null", { session_persistence: null }, "session_persistence"),
+  pool(
+    "healthmonitor expected_codes descending range",
+    { healthmonitor: { ...HM, expected_codes: "204-200" } },
+    "healthmonitor.expected_codes",
+  ),
+  pool(
+    "healthmonitor expected_codes not HTTP codes",
+    { healthmonitor: { ...HM, expected_codes: "200,99" } },
+    "healthmonitor.expected_codes",
+  ),
+  pool(
+    "healthmonitor camelCase maxRetries",
+    { healthmonitor: { type: "TCP", delay: 5, timeout: 3, maxRetries: 3 } },
+    "healthmonitor.maxRetries",
+    "healthmonitor.max_retries",
+  ),
   pool("session_persistence type COOKIE", { session_persistence: { type: "COOKIE" } }, "session_persistence.type"),
   pool("session_persistence type missing", { session_persistence: { cookie_name: "sid" } }, "session_persistence.type"),
-  pool("session_persistence timeout -1", { session_persistence: { type: "SOURCE_IP", persistence_timeout: -1 } }, "session_persistence.persistence_timeout"),
-  pool("session_persistence camelCase cookieName", { session_persistence: { type: "APP_COOKIE", cookieName: "sid" } }, "session_persistence.cookieName"),
+  pool(
+    "session_persistence timeout -1",
+    { session_persistence: { type: "SOURCE_IP", persistence_timeout: -1 } },
+    "session_persistence.persistence_timeout",
+  ),
+  pool(
+    "session_persistence camelCase cookieName",
+    { session_persistence: { type: "APP_COOKIE", cookieName: "sid" } },
+    "session_persistence.cookieName",
+  ),
   pool("provisioning_status", { provisioning_status: "ACTIVE" }, "provisioning_status"),
 ];
 
@@ -327,15 +436,51 @@ const QUOTA_INVALID: InvalidCase[] = [
     { threshold: 80, last_message: { global_quotas: { keypair_count_limit: entry(1, 0), project_count_usage: { limit: "1", usage: 0 } } } },
     "last_message.global_quotas.project_count_usage.limit",
   ),
-  quota("quota limit beyond int64", { threshold: 80, last_message: { global_quotas: { keypair_count_limit: entry(INT64_MAX + 1n, 0) } } }, "last_message.global_quotas.keypair_count_limit.limit"),
-  quota("quota usage below int64", { threshold: 80, last_message: { global_quotas: { keypair_count_limit: entry(0, INT64_MIN - 1n) } } }, "last_message.global_quotas.keypair_count_limit.usage"),
-  quota("quota usage missing", { threshold: 80, last_message: { global_quotas: { keypair_count_limit: { limit: 1 } } } }, "last_message.global_quotas.keypair_count_limit.usage"),
-  quota("quota entry extra field", { threshold: 80, last_message: { global_quotas: { keypair_count_limit: { limit: 1, usage: 0, reserved: 0 } } } }, "last_message.global_quotas.keypair_count_limit.reserved"),
-  quota("a regional base in global quotas", { threshold: 80, last_message: { global_quotas: { cpu_count_limit: entry(1, 0) } } }, "last_message.global_quotas.cpu_count_limit"),
-  quota("a quota name without suffix", { threshold: 80, last_message: { global_quotas: { keypair_count: entry(1, 0) } } }, "last_message.global_quotas.keypair_count"),
-  quota("regional region_id missing", { threshold: 80, last_message: { regional_quotas: [{ region_name: "x" }] } }, "last_message.regional_quotas[0].region_id"),
-  quota("regional region_name a number", { threshold: 80, last_message: { regional_quotas: [{ region_id: 1, region_name: 5 }] } }, "last_message.regional_quotas[0].region_name"),
-  quota("a global base in a region", { threshold: 80, last_message: { regional_quotas: [{ ...REGION, keypair_count_limit: entry(1, 0) }] } }, "last_message.regional_quotas[0].keypair_count_limit"),
+  quota(
+    "quota limit beyond int64",
+    { threshold: 80, last_message: { global_quotas: { keypair_count_limit: entry(INT64_MAX + 1n, 0) } } },
+    "last_message.global_quotas.keypair_count_limit.limit",
+  ),
+  quota(
+    "quota usage below int64",
+    { threshold: 80, last_message: { global_quotas: { keypair_count_limit: entry(0, INT64_MIN - 1n) } } },
+    "last_message.global_quotas.keypair_count_limit.usage",
+  ),
+  quota(
+    "quota usage missing",
+    { threshold: 80, last_message: { global_quotas: { keypair_count_limit: { limit: 1 } } } },
+    "last_message.global_quotas.keypair_count_limit.usage",
+  ),
+  quota(
+    "quota entry extra field",
+    { threshold: 80, last_message: { global_quotas: { keypair_count_limit: { limit: 1, usage: 0, reserved: 0 } } } },
+    "last_message.global_quotas.keypair_count_limit.reserved",
+  ),
+  quota(
+    "a regional base in global quotas",
+    { threshold: 80, last_message: { global_quotas: { cpu_count_limit: entry(1, 0) } } },
+    "last_message.global_quotas.cpu_count_limit",
+  ),
+  quota(
+    "a quota name without suffix",
+    { threshold: 80, last_message: { global_quotas: { keypair_count: entry(1, 0) } } },
+    "last_message.global_quotas.keypair_count",
+  ),
+  quota(
+    "regional region_id missing",
+    { threshold: 80, last_message: { regional_quotas: [{ region_name: "x" }] } },
+    "last_message.regional_quotas[0].region_id",
+  ),
+  quota(
+    "regional region_name a number",
+    { threshold: 80, last_message: { regional_quotas: [{ region_id: 1, region_name: 5 }] } },
+    "last_message.regional_quotas[0].region_name",
+  ),
+  quota(
+    "a global base in a region",
+    { threshold: 80, last_message: { regional_quotas: [{ ...REGION, keypair_count_limit: entry(1, 0) }] } },
+    "last_message.regional_quotas[0].keypair_count_limit",
+  ),
   quota(
     "regional quota usage a float",
     { threshold: 80, last_message: { regional_quotas: [{ ...REGION }, { ...REGION, cpu_count_usage: entry(4, 1.5) }] } },
@@ -350,7 +495,13 @@ const QUOTA_INVALID: InvalidCase[] = [
 ];
 
 const INVALID = [
-  ...SUBNET_INVALID, ...SUBNET_PATCH_INVALID, ...IMAGE_INVALID, ...IMAGE_PATCH_INVALID, ...POOL_INVALID, ...POLICY_INVALID, ...QUOTA_INVALID,
+  ...SUBNET_INVALID,
+  ...SUBNET_PATCH_INVALID,
+  ...IMAGE_INVALID,
+  ...IMAGE_PATCH_INVALID,
+  ...POOL_INVALID,
+  ...POLICY_INVALID,
+  ...QUOTA_INVALID,
 ];
 
 test.each(INVALID)("$title", ({ validate, body, paths }) => {
@@ -370,7 +521,7 @@ describe("messages", () => {
 
   test("unknown, missing, blank, fixed, null", () => {
     expect(validateSubnetCreate({ name: "", cidr: "10.1.0.0/24", networkId: NET })).toEqual({
-      name: ["This field may not be blank."],
+      name: ["Must not be empty."],
       networkId: ["Unknown field."],
       network_id: ["This field is required."],
     });
@@ -379,22 +530,26 @@ describe("messages", () => {
   });
 
   test("ranges, integers, enums, uuid4", () => {
-    expect(validatePoolPatch({ timeout_member_connect: 86400001 })).toEqual({ timeout_member_connect: ["Must be between 0 and 86400000."] });
-    expect(validateQuotaPut({ threshold: 75.5 })).toEqual({ threshold: ["A valid integer is required."] });
+    expect(validatePoolPatch({ timeout_member_connect: 86400001 })).toEqual({
+      timeout_member_connect: ["Must be at most 86400000 (an integer from 0 to 86400000 milliseconds)."],
+    });
+    expect(validateQuotaPut({ threshold: 75.5 })).toEqual({ threshold: ["Must be an integer from 60 to 100 percent (no fractions)."] });
     expect(validateImageCreate({ ...IMAGE, architecture: "arm64" })).toEqual({ architecture: ["Must be one of: aarch64, x86_64."] });
-    expect(validateImageCreate({ ...IMAGE, volume_id: UUID1 })).toEqual({ volume_id: ["Must be a valid UUID4."] });
-    expect(validatePoolPatch({ healthmonitor: { ...HM, delay: 0 } })).toEqual({ "healthmonitor.delay": ["Must be at least 1."] });
+    expect(validateImageCreate({ ...IMAGE, volume_id: UUID1 })).toEqual({ volume_id: ["Must be a UUID (version 4)."] });
+    expect(validatePoolPatch({ healthmonitor: { ...HM, delay: 0 } })).toEqual({
+      "healthmonitor.delay": ["Must be at least 1 (an integer from 1 to 2147483647 seconds)."],
+    });
   });
 
   test("duplicate members name the earlier one", () => {
     expect(validatePoolPatch({ members: [MEMBER, MEMBER] })).toEqual({
-      "members[1]": ["Duplicate member: same address and protocol_port as members[0]."],
+      "members[1]": ["Duplicates members[0] (same address and port)."],
     });
   });
 
   test("the gateway and router cross rules", () => {
     expect(validateSubnetCreate({ ...SUBNET, gateway_ip: null })).toEqual({
-      connect_to_network_router: ["Must be explicitly false when gateway_ip is null."],
+      connect_to_network_router: ["Must be false when gateway_ip is null (no gateway, so no router connection)."],
     });
     expect(validateSubnetCreate({ ...SUBNET, connect_to_network_router: false, router_id_to_connect: ROUTER })).toEqual({
       router_id_to_connect: ["Requires connect_to_network_router to be true."],
@@ -449,6 +604,7 @@ describe("value checks", () => {
     ["fe80::%eth0/64", undefined],
     [null, undefined],
   ])("parseCidr(%p) is %p", (value, expected) => {
-    expect(parseCidr(value)).toEqual(expected);
+    if (expected === undefined) expect(parseCidr(value)).toBeUndefined();
+    else expect(parseCidr(value)).toMatchObject(expected);
   });
 });

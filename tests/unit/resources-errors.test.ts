@@ -1,7 +1,8 @@
 // Errors users can act on: the resource is named, a 400's fields are camelCase, and a
 // created-but-unreadable resource is reported with its id and properties (no orphan).
-import { BadRequestError, TaskFailedError } from "pulumi-cims/provider/client/index";
-import { camelPath, PartialCreateError, withContext } from "pulumi-cims/provider/resources/ops";
+import { BadRequestError, PartialCreateError, TaskFailedError } from "../../provider/client/errors";
+import { camelPath } from "../../api/names";
+import { withContext } from "../../provider/methods/lifecycle";
 
 test("a 400 names the resource and its invalid fields in camelCase", async () => {
   const err = await withContext('Subnet "app"', async () => {

@@ -3,7 +3,7 @@
 // progress log, and deadlines. Nothing here is ever serialized into state.
 import { CimsClient } from "../client/http";
 import type { TaskProgress } from "../client/tasks";
-import { type ConfigLookup, type ProviderSettings, resolveSettings } from "../config";
+import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
 
 let lookup: ConfigLookup = () => undefined;
 let settings: ProviderSettings | undefined;
@@ -16,11 +16,9 @@ export function setConfig(get: (key: string) => string | undefined): void {
   client = undefined;
 }
 
-/** Settings that need no API key (defaults for check()). */
+/** The default projectId/regionId (needs no API key, so check() can use it in preview). */
 export function scopeDefaults(): { projectId?: number; regionId?: number } {
-  const get = (key: string, env: string) => lookup(key) ?? process.env[env];
-  const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
-  return { projectId: int(get("projectId", "CIMS_PROJECT_ID")), regionId: int(get("regionId", "CIMS_REGION_ID")) };
+  return resolveScope(lookup, process.env);
 }
 
 export function currentSettings(): ProviderSettings {
@@ -52,7 +50,10 @@ export function progress(what: string): (p: TaskProgress) => void {
 export type Operation = "create" | "update" | "delete";
 
 /** Deadline for an operation: the resource's `timeouts` input, else cims:taskTimeoutSeconds. */
-export function deadlineFor(op: Operation, props: { timeouts?: Partial<Record<Operation, number>> }): { deadline: number; timeoutSeconds: number } {
+export function deadlineFor(
+  op: Operation,
+  props: { timeouts?: Partial<Record<Operation, number>> },
+): { deadline: number; timeoutSeconds: number } {
   const timeoutSeconds = props.timeouts?.[op] ?? currentSettings().taskTimeoutSeconds;
   return { deadline: Date.now() + timeoutSeconds * 1000, timeoutSeconds };
 }

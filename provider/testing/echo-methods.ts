@@ -1,4 +1,4 @@
-// Implementation of the test-only Echo resource. The serialized shim in echo.ts loads this
+// Provider methods of the test-only Echo resource. The serialized shim in echo.ts loads this
 // file by package name at call time, so nothing here ends up in Pulumi state.
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
@@ -42,5 +42,5 @@ export async function remove(): Promise<void> {
   // Nothing exists outside Pulumi's state.
 }
 
-/** What the shim installs (see provider/resources/shim.ts). */
+/** What the shim installs (see install.ts). */
 export const echoMethods = { check, diff, create, update, read, delete: remove };

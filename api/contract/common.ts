@@ -1,0 +1,25 @@
+// Field types several tables share.
+import type { ArrayType, BooleanType, IntegerType, StringType, TagsType } from "./types";
+
+export const text = { kind: "string" } as const satisfies StringType;
+export const name = { kind: "string", nonBlank: true } as const satisfies StringType;
+export const uuid4 = { kind: "string", format: "uuid4" } as const satisfies StringType;
+export const ip = { kind: "string", format: "ip" } as const satisfies StringType;
+export const cidr = { kind: "string", format: "cidr" } as const satisfies StringType;
+export const boolean = { kind: "boolean" } as const satisfies BooleanType;
+export const tags = { kind: "tags" } as const satisfies TagsType;
+
+export function oneOf<const T extends readonly string[]>(values: T) {
+  return { kind: "string", enum: values } as const satisfies StringType;
+}
+
+export function integer(min: number, max: number, unit?: string): IntegerType & { readonly kind: "integer" } {
+  return unit ? { kind: "integer", min, max, unit } : { kind: "integer", min, max };
+}
+
+export function arrayOf<const T extends ArrayType["items"]>(
+  items: T,
+  options: { unique?: ArrayType["unique"]; unordered?: true } = {},
+): { readonly kind: "array"; readonly items: T; readonly unique?: ArrayType["unique"]; readonly unordered?: true } {
+  return { kind: "array", items, ...options };
+}

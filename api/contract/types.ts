@@ -1,0 +1,134 @@
+// The vocabulary of the field tables: what a value may be (type, format, enum, range,
+// nullable), whether it is required, and who may set it. Pure data, so that a user's
+// program can read field names without loading any parser; the rules behind the names are
+// in ../formats.ts and ../rules.ts. provider/ turns a table into camelCase zod schemas,
+// emulator/ into snake_case request checks: a rule exists once.
+
+/** Named value formats; each is checked by ../formats.ts. */
+export type Format = "uuid4" | "ip" | "cidr" | "urlPath" | "expectedCodes" | "dateTime";
+
+/** Named rules across the fields of one object; each is in ../rules.ts. */
+export type RuleName = "subnet" | "route";
+
+export interface StringType {
+  readonly kind: "string";
+  readonly format?: Format;
+  readonly enum?: readonly string[];
+  readonly nonBlank?: boolean;
+}
+
+export interface IntegerType {
+  readonly kind: "integer";
+  readonly min: number | bigint;
+  readonly max: number | bigint;
+  /** Said in the message: "an integer from 0 to 86400000 milliseconds". */
+  readonly unit?: string;
+  /** Values beyond 2^53: the wire carries exact integers, Pulumi decimal strings. */
+  readonly int64?: true;
+  readonly enum?: readonly number[];
+}
+
+export interface BooleanType {
+  readonly kind: "boolean";
+}
+
+/** Key-value tags, each key and value at most 255 characters; a merge patch on update. */
+export interface TagsType {
+  readonly kind: "tags";
+}
+
+export interface ArrayType {
+  readonly kind: "array";
+  readonly items: FieldType;
+  /** Items that must not repeat: by canonical IP address, or by member address + port. */
+  readonly unique?: "ip" | "member";
+  /** The order means nothing (the service returns the items in its own order). */
+  readonly unordered?: true;
+}
+
+export interface ObjectType {
+  readonly kind: "object";
+  readonly fields: FieldTable;
+  /** Further members by name (quota entries): wire names allowed, and their type. */
+  readonly members?: { readonly names: readonly string[]; readonly type: FieldType; readonly what: string };
+  readonly rules?: readonly RuleName[];
+}
+
+export type FieldType = StringType | IntegerType | BooleanType | TagsType | ArrayType | ObjectType;
+
+/**
+ * Who may set a field: `create` on creation only (a change replaces the resource),
+ * `update` on creation and in place, `read` never (the service's own, refused in a PATCH).
+ */
+export type Setter = "create" | "update" | "read";
+
+export interface Field {
+  readonly type: FieldType;
+  readonly required?: true;
+  readonly nullable?: true;
+  readonly set: Setter;
+  /** The service's default when omitted (spec); the provider writes it into the state. */
+  readonly default?: unknown;
+  /** Omitted means the service chooses (a gateway it allocates, DNS servers it advertises). */
+  readonly serviceDefault?: true;
+  /** The service's records do not carry it (a create-only instruction, such as which router to connect). */
+  readonly notInRecord?: true;
+  /**
+   * null removes it, by a call of its own rather than a null in the update body (a pool's
+   * health monitor: DELETE .../healthmonitor). The update body itself refuses null.
+   */
+  readonly removedByDelete?: true;
+}
+
+/** Fields by their camelCase name; the wire name is toSnake(name). */
+export type FieldTable = Readonly<Record<string, Field>>;
+
+/** A resource's writable body: its fields and the rules across them. */
+export interface BodyContract {
+  readonly fields: FieldTable;
+  readonly rules?: readonly RuleName[];
+}
+
+// ---------------------------------------------------------------------------------------
+// The TypeScript value a table describes, as Pulumi programs give it (camelCase keys).
+// ---------------------------------------------------------------------------------------
+
+/** A quota number as a program gives it: a safe integer or a decimal string. */
+export type Int64Input = number | string;
+
+export type ValueOf<T extends FieldType> = T extends { kind: "string"; enum: readonly (infer E)[] }
+  ? E
+  : T extends { kind: "string" }
+    ? string
+    : T extends { kind: "integer"; enum: readonly (infer E)[] }
+      ? E
+      : T extends { kind: "integer"; int64: true }
+        ? Int64Input
+        : T extends { kind: "integer" }
+          ? number
+          : T extends { kind: "boolean" }
+            ? boolean
+            : T extends { kind: "tags" }
+              ? Record<string, string>
+              : T extends { kind: "array"; items: infer I extends FieldType }
+                ? ValueOf<I>[]
+                : T extends { kind: "object"; fields: infer F extends FieldTable; members: { type: infer M extends FieldType } }
+                  ? ObjectOf<F> & { [member: string]: ValueOf<M> | ObjectOf<F>[keyof ObjectOf<F>] }
+                  : T extends { kind: "object"; fields: infer F extends FieldTable }
+                    ? ObjectOf<F>
+                    : never;
+
+/** null where the contract allows it, or where it removes the field (removedByDelete). */
+export type FieldValue<F extends Field> = F extends { nullable: true } | { removedByDelete: true }
+  ? ValueOf<F["type"]> | null
+  : ValueOf<F["type"]>;
+
+type RequiredKeys<T extends FieldTable> = { [K in keyof T]: T[K] extends { required: true } ? K : never }[keyof T];
+type OptionalKeys<T extends FieldTable> = Exclude<keyof T, RequiredKeys<T>>;
+
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** The object a table describes: required fields required, the others optional. */
+export type ObjectOf<T extends FieldTable> = Flatten<
+  { [K in RequiredKeys<T>]: FieldValue<T[K]> } & { [K in OptionalKeys<T>]?: FieldValue<T[K]> }
+>;

@@ -1,0 +1,122 @@
+// Adopting what already exists. Pulumi's own `import` does not work for dynamic resources
+// (pulumi/pulumi#3550, #16175), so Subnet and BaremetalImage take `importId`: create reads
+// that record instead of POSTing, refuses when a field that cannot change in place differs,
+// and PATCHes only the in-place fields that differ. The settings resources (pool, policy,
+// quota) adopt by their identity input and write only the fields that differ.
+import type * as pulumi from "@pulumi/pulumi";
+import { NotFoundError } from "../client/errors";
+import { apiClient, log } from "./context";
+import { isUnknown, type CheckFailure, type Inputs } from "./schema";
+import type { Table } from "./table";
+
+type ApiRecord = Record<string, unknown>;
+
+/** What adoption needs to know of a resource. */
+export interface Adoptable {
+  table: Table;
+  /** `subnet`, `image`: how messages call the record. */
+  noun: string;
+  /** How progress lines name the resource (`Subnet "app"`). */
+  what: (inputs: Inputs) => string;
+  /** The record's GET path for these inputs' scope. */
+  recordPath: (inputs: Inputs, id: string) => string;
+}
+
+/** Fields of the program that differ from the record: those that would replace, and those a PATCH changes. */
+export function differences(table: Table, record: ApiRecord, inputs: Inputs): { replaces: string[]; updates: string[] } {
+  const service = table.fromRecord(record, inputs);
+  const replaces: string[] = [];
+  const updates: string[] = [];
+  for (const rule of table.rules) {
+    // What the service's records do not hold (create-only instructions, the provider's own
+    // inputs), and what the program leaves to the service, cannot differ.
+    if (!(rule.name in service) || (inputs[rule.name] === undefined && rule.autoWhenOmitted)) continue;
+    if (rule.equal ? rule.equal(service[rule.name], inputs[rule.name]) : service[rule.name] === inputs[rule.name]) continue;
+    (rule.replaces ? replaces : updates).push(rule.name);
+  }
+  return { replaces, updates };
+}
+
+const show = (v: unknown) => JSON.stringify(v) ?? "(none)";
+
+/** One failure per replace-only field that differs, saying both values. */
+function replaceFailures(a: Adoptable, record: ApiRecord, inputs: Inputs, fields: string[]): CheckFailure[] {
+  const service = a.table.fromRecord(record, inputs);
+  return fields.map((property) => ({
+    property,
+    reason:
+      `${property}: the ${a.noun} to adopt (importId ${String(inputs.importId)}) has ${show(service[property])}, the program ${show(inputs[property])}; ` +
+      `${property} cannot change in place, so adopting it would mean replacing it: make the program say ${show(service[property])}`,
+  }));
+}
+
+/** Reads the record to adopt; a missing one is a failure naming importId. */
+async function readAdoptee(a: Adoptable, inputs: Inputs): Promise<{ record?: ApiRecord; failure?: CheckFailure }> {
+  const id = String(inputs.importId);
+  try {
+    return { record: await apiClient().request<ApiRecord>("GET", a.recordPath(inputs, id)) };
+  } catch (err) {
+    const reason =
+      err instanceof NotFoundError
+        ? `importId: no ${a.noun} ${id} in project ${String(inputs.projectId)}, region ${String(inputs.regionId)} (check the id and the resource's projectId/regionId)`
+        : `importId: the ${a.noun} ${id} could not be read: ${(err as Error).message}`;
+    return { failure: { property: "importId", reason } };
+  }
+}
+
+/**
+ * check() of a resource about to be created with `importId`: the one place check() calls the
+ * API, so that `pulumi preview` already fails when the record is missing, in another scope,
+ * or differs in a field that cannot change in place, and says which fields `up` will change.
+ */
+export async function previewAdoption(a: Adoptable, olds: Inputs, inputs: Inputs): Promise<CheckFailure[]> {
+  const creating = Object.keys(olds).length === 0;
+  if (!creating || typeof inputs.importId !== "string" || isUnknown(inputs.importId)) return [];
+  if (inputs.projectId === undefined || inputs.regionId === undefined) return [];
+  const { record, failure } = await readAdoptee(a, inputs);
+  if (!record) return [failure!];
+  const { replaces, updates } = differences(a.table, record, inputs);
+  if (replaces.length > 0) return replaceFailures(a, record, inputs, replaces);
+  log(
+    `${a.what(inputs)}: adopts ${a.noun} ${String(inputs.importId)}; up will ${updates.length > 0 ? `change ${updates.join(", ")}` : "change nothing"}`,
+  );
+  return [];
+}
+
+/**
+ * Records adopted by this provider process, i.e. in this `pulumi up`. A replacement that
+ * adopts the record its predecessor held (`up --replace`, a rename without an alias, both
+ * with the same importId) must not then delete it: the old resource's delete leaves it.
+ */
+const adoptedThisRun = new Set<string>();
+
+/** A delete of a record this run adopted under a new resource: says so, and the caller leaves it. */
+export function adoptedInThisRun(what: string, id: string): boolean {
+  if (!adoptedThisRun.has(id.toLowerCase())) return false;
+  log(`${what}: left as it is: its replacement in this run adopted the same record (importId)`);
+  return true;
+}
+
+/** create() with `importId`: adopt the record, PATCHing only the in-place fields that differ. */
+export async function adopt(
+  a: Adoptable,
+  inputs: Inputs,
+  patch: (path: string, body: ApiRecord) => Promise<ApiRecord>,
+): Promise<pulumi.dynamic.CreateResult> {
+  const id = String(inputs.importId).toLowerCase();
+  const { record, failure } = await readAdoptee(a, inputs);
+  if (!record) throw new Error(failure!.reason);
+  const { replaces, updates } = differences(a.table, record, inputs);
+  if (replaces.length > 0)
+    throw new Error(
+      replaceFailures(a, record, inputs, replaces)
+        .map((f) => f.reason)
+        .join("; "),
+    );
+  adoptedThisRun.add(id);
+  const service = a.table.fromRecord(record, inputs);
+  const body = a.table.patch(service, inputs, updates);
+  const current = Object.keys(body).length > 0 ? await patch(a.recordPath(inputs, id), body) : record;
+  log(`${a.what(inputs)}: adopted ${a.noun} ${id}${updates.length > 0 ? `, changed ${updates.join(", ")}` : ""}`);
+  return { id, outs: a.table.outputs(inputs, current, []) };
+}

@@ -1,0 +1,93 @@
+// BaremetalImage's provider methods: POST bmimages from a volume (asynchronous; the id
+// comes from the task), PATCH images/{id} for what can change in place, DELETE
+// (asynchronous), GET for refresh.
+import type * as pulumi from "@pulumi/pulumi";
+import { IMAGE } from "../../api/contract";
+import { PATHS } from "../../api/paths";
+import { splitTags } from "../../api/tags";
+import { apiPath } from "../client/path";
+import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import { listAll } from "../client/list";
+import { apiClient } from "./context";
+import { changedFields } from "./diff";
+import { createViaTask, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./lifecycle";
+import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
+import { resourceTable } from "./table";
+
+export const imageTable = resourceTable({
+  contract: IMAGE,
+  extra: {
+    projectId: positiveInteger.optional(),
+    regionId: positiveInteger.optional(),
+    timeouts: timeouts.optional(),
+    importId: uuid4.optional(),
+  },
+  replaces: ["projectId", "regionId"],
+  neverDiff: ["importId"],
+  scoped: true,
+  note: (i) => what(i),
+  record: (r) => ({
+    status: r.status,
+    readOnlyTags: splitTags(r.tags).readOnly,
+    createdAt: r.created_at,
+    projectId: r.project_id,
+    regionId: r.region_id,
+  }),
+});
+
+const scope = (i: Inputs) => ({ project_id: i.projectId as number, region_id: i.regionId as number });
+const one = (i: Inputs, id: string) => apiPath(PATHS.image, { ...scope(i), image_id: id });
+const what = (i: Inputs, id?: string) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`;
+
+const adoptable: Adoptable = { table: imageTable, noun: "image", what: (i) => what(i), recordPath: (i, id) => one(i, id) };
+
+async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  const result = imageTable.check(olds, news);
+  if (result.failures?.length) return result;
+  return { ...result, failures: await previewAdoption(adoptable, olds, result.inputs as Inputs) };
+}
+
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  return imageTable.diff(olds, news);
+}
+
+async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+  if (inputs.importId !== undefined) {
+    return withContext(what(inputs), () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
+  }
+  const call = {
+    recover: async () => {
+      // No key identifies an image (names repeat): name the candidates to adopt instead.
+      const images = await listAll(apiClient(), apiPath(PATHS.bmimages, scope(inputs))).catch(() => []);
+      const candidates = images.filter(
+        (i) => i.name === inputs.name && String(i.volume_id).toLowerCase() === String(inputs.volumeId).toLowerCase(),
+      );
+      return { hint: candidates.length > 0 ? `Candidates: ${candidates.map((c) => `importId: "${String(c.id)}"`).join(", ")}` : undefined };
+    },
+    find: `GET ${apiPath(PATHS.bmimages, scope(inputs))} lists the images: it is the one named "${String(inputs.name)}" made from volume ${String(inputs.volumeId)}`,
+    path: apiPath(PATHS.bmimages, scope(inputs)),
+    body: imageTable.body(inputs),
+    kind: "images",
+    recordPath: (id: string) => one(inputs, id),
+  };
+  return createViaTask(what(inputs), inputs, call, (record, taskIds) => imageTable.outputs(inputs, record, taskIds));
+}
+
+async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+  return withContext(what(news, id), async () => {
+    await settlePending(what(news, id), olds);
+    const changed = changedFields(olds, news, imageTable.rules).map((r) => r.name);
+    return { outs: imageTable.outputs(news, await patchOrRead(one(news, id), imageTable.patch(olds, news, changed)), []) };
+  });
+}
+
+async function remove(id: string, props: Inputs): Promise<void> {
+  if (adoptedInThisRun(what(props, id), id)) return;
+  await deleteViaTask(what(props, id), one(props, id), props);
+}
+
+async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+  return readOrGone(id, props, one(props, id), (record) => imageTable.fromRecord(record, props), imageTable.rules);
+}
+
+export const baremetalImageMethods = { check, diff, create, update, read, delete: remove };

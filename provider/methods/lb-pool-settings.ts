@@ -1,0 +1,153 @@
+// LbPoolSettings's provider methods: chosen settings of an existing load balancer pool with
+// PATCH lbpools (asynchronous). Only the fields given are managed; members are matched by
+// address+port (the service keeps those as they are, without re-creation). Destroy leaves
+// the pool as it is: the stack stops managing it.
+import type * as pulumi from "@pulumi/pulumi";
+import { POOL } from "../../api/contract";
+import { memberKey } from "../../api/members";
+import { canonical } from "../../api/net";
+import { PATHS } from "../../api/paths";
+import { NotFoundError, PartialCreateError } from "../client/errors";
+import { apiPath } from "../client/path";
+import { differences } from "./adopt";
+import { apiClient, log } from "./context";
+import { changedFields, sameValue } from "./diff";
+import { callAndWait, mayHaveActed, readOrGone, withContext } from "./lifecycle";
+import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
+import { resourceTable } from "./table";
+import { camelKeys, plain, snakeKeys } from "./wire";
+
+export const poolTable = resourceTable({
+  contract: POOL,
+  extra: { poolId: uuid4, projectId: positiveInteger.optional(), regionId: positiveInteger.optional(), timeouts: timeouts.optional() },
+  replaces: ["poolId", "projectId", "regionId"],
+  scoped: true,
+  manageOnlyGiven: true,
+  outputsOnlyGiven: true,
+  note: (i) => label(i),
+});
+
+type Member = Record<string, unknown>;
+const keyOf = (m: Member) => memberKey(m.address, m.protocolPort);
+
+const label = (i: Inputs) => `LbPoolSettings of pool ${String(i.poolId)}`;
+const pathParams = (i: Inputs) => ({ project_id: i.projectId as number, region_id: i.regionId as number, pool_id: i.poolId as string });
+const path = (i: Inputs) => apiPath(PATHS.lbpool, pathParams(i));
+
+/**
+ * Members the service would keep unchanged although the user changed their weight or subnet:
+ * it keeps a member with the same address and port "as it is", so such a change never lands
+ * and the diff would never clear.
+ */
+export function membersToRecreate(current: Member[], wanted: Member[]): Member[] {
+  const byKey = new Map(current.map((m) => [keyOf(m), m]));
+  return wanted.filter((m) => {
+    const old = byKey.get(keyOf(m));
+    return (
+      old !== undefined &&
+      ["weight", "subnetId"].some((f) => m[f] !== undefined && !sameValue(canonical("uuid4", old[f]), canonical("uuid4", m[f])))
+    );
+  });
+}
+
+/** The PATCH body for these fields: nested objects and members whole, snake_case. */
+export function patchBody(inputs: Inputs, fields: readonly string[]): Record<string, unknown> {
+  return poolTable.patch({}, inputs, fields);
+}
+
+/**
+ * PATCHes these fields (and DELETEs a health monitor set to null), waits, and reads the pool.
+ * `current`: the pool as just read, if it was. `done.writes` counts the writes the service
+ * accepted, so a failed create knows whether it changed anything.
+ */
+async function apply(
+  inputs: Inputs,
+  fields: readonly string[],
+  op: "create" | "update",
+  done = { writes: 0 },
+  current?: Record<string, unknown>,
+): Promise<Inputs> {
+  const what = label(inputs);
+  const body = patchBody(inputs, fields);
+  const taskIds: string[] = [];
+  // healthmonitor: null is a DELETE of its own (the PATCH takes an object only); gone already is fine.
+  for (const field of poolTable.removals(inputs, fields)) {
+    await apiClient()
+      .request("DELETE", apiPath(PATHS.lbpoolHealthmonitor, pathParams(inputs)))
+      .catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+      });
+    done.writes++;
+    log(`${what}: ${field} removed`);
+  }
+  if (Array.isArray(body.members)) {
+    // Two steps for changed members: PATCH without them (the service drops them), then with
+    // them (created anew with the wanted settings). Only those members see a gap.
+    const pool = current ?? (await apiClient().request<Record<string, unknown>>("GET", path(inputs)));
+    const stale = membersToRecreate(camelKeys(pool.members ?? []) as Member[], inputs.members as Member[]);
+    if (stale.length > 0) {
+      const keys = new Set(stale.map(keyOf));
+      log(
+        `${what}: ${[...keys].join(", ")} changed weight or subnetId; the service keeps same-address members as they are, so they are removed and added back`,
+      );
+      const without = (inputs.members as Member[]).filter((m) => !keys.has(keyOf(m)));
+      taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body: { members: snakeKeys(without) } })).taskIds);
+      done.writes++;
+    }
+  }
+  if (Object.keys(body).length > 0) {
+    taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds);
+    done.writes++;
+  }
+  const record = done.writes === 0 && current ? current : await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+  return poolTable.outputs(inputs, record, taskIds);
+}
+
+async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  return poolTable.check(olds, news);
+}
+
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  return poolTable.diff(olds, news);
+}
+
+async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+  const done = { writes: 0 };
+  try {
+    return await withContext(label(inputs), async () => {
+      // Adopting the pool: read it, and write only the given fields it does not hold already
+      // (none: no request but this GET, no task).
+      const current = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+      const { updates } = differences(poolTable, current, inputs);
+      return { id: String(inputs.poolId), outs: await apply(inputs, updates, "create", done, current) };
+    });
+  } catch (err) {
+    // Nothing reached the pool (no key, connection refused, the service refused the first
+    // write: bad input, no such pool, no access): fail plainly. Otherwise the pool may be
+    // half-set: record it with its identity only (and the provider, which refresh and destroy
+    // load), so the next `up` sees every given field as changed and applies them all again.
+    if (done.writes === 0 && !mayHaveActed(err)) throw err;
+    throw new PartialCreateError((err as Error).message, String(inputs.poolId), identityOnly(inputs));
+  }
+}
+
+/** What a half-applied create records: no managed field, so none can look already applied. */
+export function identityOnly(inputs: Inputs): Inputs {
+  const { __provider, poolId, projectId, regionId, timeouts } = inputs;
+  return plain({ __provider, poolId, projectId, regionId, timeouts }) as Inputs;
+}
+
+async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+  const changed = changedFields(olds, news, poolTable.rules).map((r) => r.name);
+  return withContext(label(news), async () => ({ outs: await apply(news, changed, "update") }));
+}
+
+async function remove(_id: string, props: Inputs): Promise<void> {
+  log(`${label(props)}: left as it is (the stack no longer manages it)`);
+}
+
+async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+  return readOrGone(id, props, path(props), (record) => poolTable.fromRecord(record, props), poolTable.rules, { includeAuto: true });
+}
+
+export const lbPoolSettingsMethods = { check, diff, create, update, read, delete: remove };

@@ -1,0 +1,101 @@
+// QuotaThreshold's provider methods: a client's quota notification threshold, PUT
+// notification_threshold (synchronous upsert); destroy DELETEs it (the service resets to
+// its default, 80). Quota limits and usages are int64: exact decimal strings on the Pulumi
+// side, exact integers on the wire (bigint through lossless JSON), never a rounded number.
+import type * as pulumi from "@pulumi/pulumi";
+import { QUOTA_THRESHOLD } from "../../api/contract";
+import { PATHS } from "../../api/paths";
+import { NotFoundError } from "../client/errors";
+import { apiPath } from "../client/path";
+import { apiClient, log } from "./context";
+import { differences } from "./adopt";
+import { readOrGone, withContext } from "./lifecycle";
+import { type Inputs, positiveInteger } from "./schema";
+import { resourceTable } from "./table";
+
+export const quotaTable = resourceTable({
+  contract: QUOTA_THRESHOLD,
+  extra: { clientId: positiveInteger },
+  replaces: ["clientId"],
+  scoped: false,
+  note: (i) => label(i),
+  record: (r) => ({ clientId: r.client_id }),
+});
+
+const path = (i: Inputs) => apiPath(PATHS.notificationThreshold, { client_id: i.clientId as number });
+const label = (i: Inputs) => `QuotaThreshold of client ${String(i.clientId)}`;
+
+/**
+ * Clients whose setting this provider process wrote. A replacement (`up --replace`), a
+ * rename without an alias or a move into a component makes Pulumi create the new resource
+ * (PUT) before it deletes the old one, in the same run: that delete must not reset what the
+ * new one just set.
+ */
+const writtenThisRun = new Set<string>();
+
+async function put(inputs: Inputs): Promise<Inputs> {
+  writtenThisRun.add(String(inputs.clientId));
+  const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body: quotaTable.body(inputs) });
+  return quotaTable.outputs(inputs, record, []);
+}
+
+async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  return quotaTable.check(olds, news);
+}
+
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  return quotaTable.diff(olds, news);
+}
+
+async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+  // Adopting the client's setting: read it, and PUT only if it differs from the program (a
+  // client with no setting yet gets one). Either way the setting is this resource's now.
+  return withContext(label(inputs), async () => {
+    writtenThisRun.add(String(inputs.clientId));
+    const current = await apiClient()
+      .request<Record<string, unknown>>("GET", path(inputs))
+      .catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+    const same = current !== undefined && differences(quotaTable, current, inputs).updates.length === 0;
+    return { id: String(inputs.clientId), outs: same ? quotaTable.outputs(inputs, current, []) : await put(inputs) };
+  });
+}
+
+async function update(_id: string, _olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+  return withContext(label(news), async () => ({ outs: await put(news) }));
+}
+
+/**
+ * DELETE resets the client's setting to the service's default (80), but only a setting this
+ * resource made: when another resource set the client's threshold in this run, or the
+ * service holds another threshold than this one set, the setting is left as it is.
+ */
+async function remove(_id: string, props: Inputs): Promise<void> {
+  const what = label(props);
+  await withContext(what, async () => {
+    if (writtenThisRun.has(String(props.clientId))) {
+      log(`${what}: left as it is: another QuotaThreshold of this client set it in this run (a replacement or a rename)`);
+      return;
+    }
+    try {
+      const current = await apiClient().request<Record<string, unknown>>("GET", path(props));
+      if (String(current.threshold) !== String(props.threshold)) {
+        log(
+          `${what}: left as it is: the service holds threshold ${String(current.threshold)}, not the ${String(props.threshold)} this resource set`,
+        );
+        return;
+      }
+      await apiClient().request("DELETE", path(props));
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  });
+}
+
+async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+  return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules);
+}
+
+export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };

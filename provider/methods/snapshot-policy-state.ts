@@ -1,0 +1,86 @@
+// SnapshotPolicyState's provider methods: the name and status (active/paused) of an existing
+// volume snapshot lifecycle policy, PATCH lifecycle_policy (synchronous). Destroy leaves the
+// policy as it is: the stack stops managing it.
+import type * as pulumi from "@pulumi/pulumi";
+import { POLICY } from "../../api/contract";
+import { PATHS } from "../../api/paths";
+import { apiPath } from "../client/path";
+import { differences } from "./adopt";
+import { apiClient, log } from "./context";
+import { changedFields } from "./diff";
+import { patchOrRead, readOrGone, withContext } from "./lifecycle";
+import { booleanInput, type Inputs, positiveInteger } from "./schema";
+import { resourceTable } from "./table";
+import { camelKeys } from "./wire";
+
+export const policyTable = resourceTable({
+  contract: POLICY,
+  extra: {
+    policyId: positiveInteger,
+    includeVolumes: booleanInput.optional(),
+    projectId: positiveInteger.optional(),
+    regionId: positiveInteger.optional(),
+  },
+  replaces: ["policyId", "projectId", "regionId"],
+  scoped: true,
+  note: (i) => what(i),
+  manageOnlyGiven: true,
+  record: (r) => ({
+    policyId: r.id,
+    action: r.action,
+    userId: r.user_id,
+    schedules: camelKeys(r.schedules ?? []),
+    volumes: r.volumes === undefined ? undefined : camelKeys(r.volumes),
+    projectId: r.project_id,
+    regionId: r.region_id,
+  }),
+});
+
+const path = (i: Inputs) =>
+  apiPath(PATHS.policy, { project_id: i.projectId as number, region_id: i.regionId as number, policy_id: i.policyId as number });
+// Volumes appear in the record only when asked for.
+const query = (i: Inputs) => (i.includeVolumes ? { need_volumes: true } : {});
+const what = (i: Inputs) => `SnapshotPolicyState of policy ${String(i.policyId)}`;
+
+/** PATCH the changed fields (or GET when there is nothing to change); outputs from the answer. */
+async function apply(inputs: Inputs, changed: readonly string[], current?: Record<string, unknown>): Promise<Inputs> {
+  const body = policyTable.patch({}, inputs, changed);
+  const record = current && Object.keys(body).length === 0 ? current : await patchOrRead(path(inputs), body, query(inputs));
+  const { volumes, ...state } = policyTable.outputs(inputs, record, []);
+  return inputs.includeVolumes ? { ...state, volumes } : state;
+}
+
+async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  return policyTable.check(olds, news, (given) => ({ includeVolumes: given.includeVolumes ?? false }));
+}
+
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  return policyTable.diff(olds, news);
+}
+
+async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+  // Adopting the policy: read it, and PATCH only a name or status it does not hold already.
+  return withContext(what(inputs), async () => {
+    const current = await apiClient().request<Record<string, unknown>>("GET", path(inputs), { query: query(inputs) });
+    return { id: String(inputs.policyId), outs: await apply(inputs, differences(policyTable, current, inputs).updates, current) };
+  });
+}
+
+async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+  const changed = changedFields(olds, news, policyTable.rules).map((r) => r.name);
+  return withContext(what(news), async () => ({ outs: await apply(news, changed) }));
+}
+
+async function remove(_id: string, props: Inputs): Promise<void> {
+  log(`${what(props)}: left as it is (the stack no longer manages it)`);
+}
+
+async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+  const toState = (record: Record<string, unknown>) => {
+    const { volumes, ...state } = policyTable.fromRecord(record);
+    return props.includeVolumes ? { ...state, volumes } : state;
+  };
+  return readOrGone(id, props, path(props), toState, policyTable.rules, { includeAuto: true, query: query(props) });
+}
+
+export const snapshotPolicyStateMethods = { check, diff, create, update, read, delete: remove };

@@ -1,0 +1,250 @@
+// One field table per resource: the contract's fields (api/contract) plus the provider's own
+// inputs (projectId, timeouts...). From it come check()'s schema and defaults, the diff rules
+// (a field set only at creation replaces; one the service fills when omitted is unmanaged
+// when omitted), the create body, the PATCH body and the outputs read from a record.
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { BodyContract, Field, FieldType } from "../../api/contract";
+import { memberKey } from "../../api/members";
+import { canonicalValue } from "../../api/canonical";
+import { toSnake } from "../../api/names";
+import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
+import { log } from "./context";
+import { withoutProvider, withScope } from "./lifecycle";
+import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
+import { fromWire, plain, tagPatch, toWire } from "./wire";
+
+type ApiRecord = Record<string, unknown>;
+
+export interface TableOptions {
+  contract: BodyContract;
+  /** The provider's own inputs (not sent to the API) and their schemas. */
+  extra: Record<string, z.ZodType>;
+  /** Provider inputs whose change replaces the resource (identity and scope). */
+  replaces: readonly string[];
+  /** Provider inputs that never cause a diff (importId: it matters only when creating). */
+  neverDiff?: readonly string[];
+  /**
+   * Settings resources (pool, policy, quota) manage only the fields a program gives: an
+   * omitted field is left as the service has it, never a change.
+   */
+  manageOnlyGiven?: boolean;
+  /** Outputs hold only the fields the program gave (a pool's other settings are not the stack's). */
+  outputsOnlyGiven?: boolean;
+  /** Outputs the record adds beyond the contract's fields (created_at, scope...). */
+  record?: (record: ApiRecord) => Inputs;
+  /** projectId/regionId: inputs defaulting to `cims:projectId`/`cims:regionId`. */
+  scoped: boolean;
+  /** How progress lines name a resource from its inputs (`Subnet "app"`). */
+  note?: (inputs: Inputs) => string;
+}
+
+export interface Table {
+  schema: z.ZodType;
+  rules: FieldRule[];
+  /**
+   * check(): every rule of the contract and the provider's inputs, with Pulumi's unknowns
+   * allowed; defaults filled and values normalized, so the state is explicit and stable.
+   * `more` adds defaults a resource derives itself.
+   */
+  check(olds: Inputs, news: Inputs, more?: (given: Inputs) => Inputs): pulumi.dynamic.CheckResult;
+  /** diff(): the changed fields, and whether any of them replaces. */
+  diff(olds: Inputs, news: Inputs, deleteBeforeReplace?: boolean): pulumi.dynamic.DiffResult;
+  /** The contract's defaults for fields the program omitted, so the state is explicit. */
+  defaults(given: Inputs): Inputs;
+  /**
+   * Given values in the form outputs have (int64 as decimal strings, nested defaults filled),
+   * so that state and diffs compare like with like. Values holding an unknown stay as given.
+   */
+  normalize(given: Inputs): Inputs;
+  /** The create (or PUT) body: every given field, snake_case, exact integers; null is sent. */
+  body(inputs: Inputs): ApiRecord;
+  /** The fields to send for these changed fields: in-place ones, tags as a merge patch. */
+  patch(olds: Inputs, news: Inputs, changed: readonly string[]): ApiRecord;
+  /** Changed fields set to null that are removed by a DELETE of their own rather than in the body. */
+  removals(news: Inputs, changed: readonly string[]): string[];
+  /**
+   * The contract's fields as the service's record has them, and the record's extras. With
+   * `like` (the inputs, or the previous state): unordered lists keep its order, and a
+   * settings resource only the fields it holds.
+   */
+  fromRecord(record: ApiRecord, like?: Inputs): Inputs;
+  /** What create and update record: the inputs, then the record, which optional arguments were given, and the tasks. */
+  outputs(inputs: Inputs, record: ApiRecord, taskIds: string[]): Inputs;
+}
+
+const nullishList = (a: unknown, b: unknown) => sameValue(a ?? [], b ?? []);
+
+/** Members compare as a set by address + port, on the fields a program gave (the service adds ids). */
+export function sameMembers(olds: unknown, news: unknown): boolean {
+  const a = (olds ?? []) as Inputs[];
+  const b = (news ?? []) as Inputs[];
+  if (a.length !== b.length) return false;
+  const byKey = new Map(a.map((m) => [memberKey(m.address, m.protocolPort), m]));
+  return b.every((m) => {
+    const old = byKey.get(memberKey(m.address, m.protocolPort));
+    return old !== undefined && ["weight", "subnetId"].every((f) => m[f] === undefined || sameValue(old[f], m[f]));
+  });
+}
+
+/** The fields a program gave match (the service adds ids and defaults of its own). */
+function sameGiven(olds: unknown, news: unknown): boolean {
+  if (news === undefined || news === null || olds === undefined || olds === null) return sameValue(olds ?? null, news ?? null);
+  return Object.entries(news as Inputs).every(([k, v]) => v === undefined || sameValue((olds as Inputs)[k], v));
+}
+
+/**
+ * Equality of a field's old and new values, in the service's spelling (canonical addresses,
+ * uuids and times; unordered lists as sets), on the fields a program gave where the service
+ * adds its own (members' ids, a health monitor's defaults).
+ */
+function equality(field: Field, manageOnlyGiven: boolean): NonNullable<FieldRule["equal"]> {
+  const t = field.type;
+  const canon = (v: unknown) => canonicalValue(v, t);
+  const base =
+    t.kind === "array" && t.unique === "member"
+      ? sameMembers
+      : t.kind === "array" && field.nullable && field.serviceDefault
+        ? nullishList
+        : t.kind === "object" && manageOnlyGiven
+          ? sameGiven
+          : sameValue;
+  return (a, b) => base(canon(a), canon(b));
+}
+
+/** A field missing from a record reads as its default, else its empty value. */
+function absent(field: Field): unknown {
+  if (field.default !== undefined) return field.default;
+  return field.type.kind === "array" ? [] : field.type.kind === "tags" ? {} : null;
+}
+
+/** Nested fields with a default get it when missing (a quota message's two parts). */
+function fillDefaults(value: unknown, type: FieldType): unknown {
+  if (type.kind === "array" && Array.isArray(value)) return value.map((v) => fillDefaults(v, type.items));
+  if (type.kind !== "object" || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const out: Inputs = { ...(value as Inputs) };
+  for (const [name, f] of Object.entries(type.fields)) {
+    if (out[name] === undefined && f.default !== undefined) out[name] = f.default;
+    else if (out[name] !== undefined) out[name] = fillDefaults(out[name], f.type);
+  }
+  return out;
+}
+
+/** The state key listing the optional arguments the program gave (see noteUnmanaged). */
+const MANAGED_OPTIONAL = "managedOptional";
+
+/**
+ * An unordered list from the service in the order the program (or the state) had it, matched
+ * by canonical value or member key; items it did not have go last, in the service's order.
+ * Outputs then line up with inputs, so `preview --diff` shows no reordering that is not there.
+ */
+function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
+  if (type.kind !== "array" || !type.unordered || !Array.isArray(value) || !Array.isArray(like)) return value;
+  const keyOf = (item: unknown) => {
+    const c = canonicalValue(item, type.items) as Inputs;
+    if (type.unique === "member") return memberKey(c.address, c.protocolPort);
+    return typeof c === "object" && c !== null
+      ? JSON.stringify(
+          Object.keys(c)
+            .sort()
+            .map((k) => [k, c[k]]),
+        )
+      : JSON.stringify(c);
+  };
+  const position = new Map(like.map((item, i) => [keyOf(item), i]));
+  const rank = (item: unknown) => position.get(keyOf(item)) ?? like.length;
+  return [...value].sort((a, b) => rank(a) - rank(b));
+}
+
+/** A value as outputs show it: the wire round trip, with nested defaults. */
+const asOutput = (value: unknown, type: FieldType) => fillDefaults(fromWire(toWire(value, type), type), type);
+
+export function resourceTable(options: TableOptions): Table {
+  const { contract, manageOnlyGiven = false } = options;
+  const fields = Object.entries(contract.fields);
+  const unmanagedWhenOmitted = fields.filter(([, f]) => manageOnlyGiven || f.serviceDefault).map(([name]) => name);
+  /**
+   * Removing such a field from the program means "stop managing it": the service keeps what
+   * it has. Said in the preview, so it is never a surprise. The state's `managedOptional`
+   * says which of them the program gave at the last create or update (a refresh keeps it).
+   */
+  const noteUnmanaged = (olds: Inputs, news: Inputs) => {
+    const managed = Array.isArray(olds[MANAGED_OPTIONAL]) ? (olds[MANAGED_OPTIONAL] as string[]) : [];
+    const dropped = managed.filter((name) => news[name] === undefined);
+    if (dropped.length > 0 && options.note) {
+      log(
+        `${options.note(news)}: ${dropped.join(", ")} removed from the program: the service keeps the current value and the stack stops managing it`,
+      );
+    }
+  };
+  const rules: FieldRule[] = [
+    ...fields.map(([name, f]) => ({
+      name,
+      replaces: f.set === "create",
+      autoWhenOmitted: manageOnlyGiven || f.serviceDefault === true,
+      equal: equality(f, manageOnlyGiven),
+    })),
+    ...Object.keys(options.extra)
+      .filter((name) => !options.neverDiff?.includes(name))
+      .map((name) => ({ name, replaces: options.replaces.includes(name) })),
+  ];
+  const table: Table = {
+    schema: inputsSchema(contract, options.extra),
+    rules,
+    check(olds, news, more = () => ({})) {
+      const given = userInputs(news);
+      const scope = options.scoped ? withScope(given) : { inputs: given, failures: [] };
+      const failures = [...validate(table.schema, scope.inputs), ...scope.failures];
+      const normalized = failures.length === 0 ? table.normalize(given) : {};
+      return { inputs: plain({ ...news, ...scope.inputs, ...normalized, ...table.defaults(given), ...more(given) }) as Inputs, failures };
+    },
+    diff(olds, news, deleteBeforeReplace = false) {
+      noteUnmanaged(olds, news);
+      return diffResult(changedFields(olds, news, rules), deleteBeforeReplace);
+    },
+    defaults(given) {
+      const out: Inputs = {};
+      for (const [name, f] of fields) if (given[name] === undefined && f.default !== undefined) out[name] = f.default;
+      return out;
+    },
+    normalize(given) {
+      const out: Inputs = {};
+      for (const [name, f] of fields)
+        if (given[name] !== undefined && !containsUnknown(given[name])) out[name] = asOutput(given[name], f.type);
+      return out;
+    },
+    body(inputs) {
+      const body: ApiRecord = {};
+      for (const [name, f] of fields) if (inputs[name] !== undefined) body[toSnake(name)] = toWire(inputs[name], f.type);
+      return body;
+    },
+    patch(olds, news, changed) {
+      const body: ApiRecord = {};
+      for (const [name, f] of fields) {
+        if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
+        if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
+        body[toSnake(name)] = f.type.kind === "tags" ? tagPatch(olds[name], news[name]) : toWire(news[name], f.type);
+      }
+      return body;
+    },
+    removals(news, changed) {
+      return fields.filter(([name, f]) => f.removedByDelete && changed.includes(name) && news[name] === null).map(([name]) => name);
+    },
+    fromRecord(record, like) {
+      const out: Inputs = {};
+      for (const [name, f] of fields) {
+        if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
+        // Not in the service's records (create-only instructions): the program's value stands.
+        if (f.notInRecord) continue;
+        const value = fillDefaults(fromWire(record[toSnake(name)] ?? absent(f), f.type), f.type);
+        out[name] = like ? inOrderOf(value, like[name], f.type) : value;
+      }
+      return plain({ ...out, ...options.record?.(record) }) as Inputs;
+    },
+    outputs(inputs, record, taskIds) {
+      const managed = unmanagedWhenOmitted.filter((name) => inputs[name] !== undefined);
+      return { ...withoutProvider(inputs), ...table.fromRecord(record, inputs), [MANAGED_OPTIONAL]: managed, taskIds };
+    },
+  };
+  return table;
+}
