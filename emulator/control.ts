@@ -43,7 +43,7 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
   r.add("GET", "/__emulator/state", () => ({ status: 200, body: store.dump() }));
   r.add("GET", "/__emulator/faults", () => ({
     status: 200,
-    body: { request_faults: faults.requestFaults, task_faults: faults.taskFaults },
+    body: { request_faults: faults.requestFaults, task_faults: faults.taskFaults, rate_limit: faults.rateLimit?.perSecond ?? null },
   }));
   r.add("POST", "/__emulator/faults", (ctx) => {
     faults.addRequestFault(object(ctx) as unknown as RequestFault);
@@ -56,6 +56,10 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
   r.add("DELETE", "/__emulator/faults", (ctx) => {
     faults.clear();
     engine.releaseHung(ctx.now);
+    return noContent;
+  });
+  r.add("PUT", "/__emulator/rate-limit", (ctx) => {
+    faults.setRateLimit(object(ctx).per_second);
     return noContent;
   });
   r.add("PUT", "/__emulator/task-duration", (ctx) => {

@@ -74,9 +74,34 @@ function checkOptional(rule: object, what: Record<string, string>): void {
   }
 }
 
+/**
+ * A rate limit per API key, as services put in front of their APIs: a token bucket holding
+ * one second's worth of requests, refilled continuously. A request over it is answered 429
+ * with `Retry-After` (whole seconds until a token is back).
+ */
+export class RateLimit {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(readonly perSecond: number) {}
+
+  /** 0 when this key's request may pass now (and is counted), else the seconds to wait. */
+  take(key: string, now: number): number {
+    const bucket = this.buckets.get(key) ?? { tokens: this.perSecond, at: now };
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+  }
+}
+
 export class Faults {
   requestFaults: RequestFault[] = [];
   taskFaults: TaskFaultRule[] = [];
+  rateLimit: RateLimit | undefined;
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -108,9 +133,22 @@ export class Faults {
     this.taskFaults.push({ ...rule });
   }
 
+  /** Limits every key to `perSecond` requests per second; null lifts the limit. */
+  setRateLimit(perSecond: unknown): void {
+    if (perSecond !== null && !(typeof perSecond === "number" && Number.isInteger(perSecond) && perSecond >= 1)) {
+      throw new HttpError(
+        400,
+        "ValidationError",
+        `per_second must be a whole number >= 1, or null to lift the limit; got ${JSON.stringify(perSecond)}`,
+      );
+    }
+    this.rateLimit = perSecond === null ? undefined : new RateLimit(perSecond);
+  }
+
   clear(): void {
     this.requestFaults = [];
     this.taskFaults = [];
+    this.rateLimit = undefined;
   }
 
   forRequest(method: string, path: string): RequestFault | undefined {

@@ -150,13 +150,26 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         // Matched first, so injected faults and 401s are counted under their route in the metrics.
         const match = (isControl ? control : api).match(method, url.pathname);
         if (match && !("methodNotAllowed" in match)) routeName = match.route.pattern;
+        // The body is read from the start, as a server does: a request delayed by a fault is
+        // still acted on after its caller gave up (the "did it happen?" case).
+        const bodyRead = readBody(req, maxBody);
+        bodyRead.catch(() => undefined); // awaited below, unless auth or a fault answers first
         const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
         if (fault && (await applyFault(fault, req, res, fail))) {
           log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);
           return;
         }
-        if (!isControl) authenticate(req.headers.authorization, options.apiKey);
-        const body = await readBody(req, maxBody);
+        if (!isControl) {
+          authenticate(req.headers.authorization, options.apiKey);
+          const wait = faults.rateLimit?.take(req.headers.authorization ?? "", Date.now()) ?? 0;
+          if (wait > 0) {
+            const limit = faults.rateLimit!.perSecond;
+            throw new HttpError(429, "TooManyRequests", `Rate limit exceeded: ${limit} requests per second per key.`, undefined, {
+              "retry-after": String(wait),
+            });
+          }
+        }
+        const body = await bodyRead;
         engine.advance(Date.now());
         if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${method} ${url.pathname}.`);
         if ("methodNotAllowed" in match) {

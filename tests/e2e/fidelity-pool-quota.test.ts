@@ -66,7 +66,7 @@ test(
 );
 
 test(
-  "adopting a pool whose settings already hold: the PATCH answers {tasks: []}, up waits for nothing, no diff after",
+  "adopting a pool whose settings already hold: it is read, nothing is written, no task, no diff after",
   async () => {
     const program = `
 import * as pulumi from "pulumi-cims";
@@ -74,7 +74,9 @@ new pulumi.LbPoolSettings("pool", { poolId: "${SEED.poolId}", name: "web-pool", 
 `;
     env = await cimsStack({ files: { "Pulumi.yaml": "name: fidelity-noop\nruntime: nodejs\n", "index.ts": program } });
     await env.stack.up();
-    expect(env.emulator.metrics.snapshot().requests).toMatchObject({ "PATCH /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 1 });
+    const requests = env.emulator.metrics.snapshot().requests;
+    expect(requests).toMatchObject({ "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 1 });
+    expect(Object.keys(requests).filter((k) => !k.startsWith("GET "))).toEqual([]); // nothing written
     expect(env.emulator.engine.metrics()).toEqual([]); // no task was started
     const state = (await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:LbPoolSettings"));
     expect(state?.outputs?.taskIds).toEqual([]);

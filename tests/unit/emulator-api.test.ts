@@ -556,6 +556,24 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).status).toBe(200);
   });
 
+  test("a rate limit per key answers 429 with Retry-After once a second's requests are spent, and refills", async () => {
+    expect((await control("PUT", "rate-limit", { per_second: 0 })).status).toBe(400);
+    expect((await control("PUT", "rate-limit", { per_second: 2 })).status).toBe(204);
+    const get = () => call("GET", `/cloud/v1/lbpools/1/1/${POOL}`);
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(200);
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.body.exception_class).toBe("TooManyRequests");
+    jest.advanceTimersByTime(500); // one token back at 2 per second
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(429);
+    expect((await control("GET", "faults")).body.rate_limit).toBe(2);
+    expect((await control("PUT", "rate-limit", { per_second: null })).status).toBe(204);
+    for (let i = 0; i < 5; i++) expect((await get()).status).toBe(200);
+  });
+
   test("close drops the connection; close-after acts first; delay answers late", async () => {
     await control("POST", "faults", { method: "GET", path: "/cloud/v1/tasks/**", count: 1, action: "close" });
     await expect(call("GET", "/cloud/v1/tasks/x")).rejects.toThrow();
