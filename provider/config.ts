@@ -13,6 +13,8 @@ export interface ProviderSettings {
   maxRetries: number;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Answer refresh reads of subnets and images from one list request per scope (coalesce.ts). */
+  coalesceReads: boolean;
 }
 
 /** Looks a `cims:` key up in the provider's configuration (without the namespace). */
@@ -24,6 +26,7 @@ export const DEFAULTS = {
   maxRetries: 5,
   connectTimeoutMs: 5_000,
   requestTimeoutMs: 120_000,
+  coalesceReads: true,
 } as const;
 
 /** A `cims:` key, else its environment variable; a blank value counts as absent. */
@@ -57,6 +60,7 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     maxRetries: optionalInteger("maxRetries", get("maxRetries"), 0) ?? DEFAULTS.maxRetries,
     connectTimeoutMs: secondsToMs("connectTimeoutSeconds", get("connectTimeoutSeconds")) ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: secondsToMs("requestTimeoutSeconds", get("requestTimeoutSeconds")) ?? DEFAULTS.requestTimeoutMs,
+    coalesceReads: optionalBoolean("coalesceReads", get("coalesceReads", "CIMS_COALESCE_READS")) ?? DEFAULTS.coalesceReads,
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
   // key out, so logging or serializing them cannot leak it.
@@ -93,6 +97,12 @@ function parseApiUrl(value: string | undefined): URL {
     throw new ConfigurationError("cims:apiUrl must not carry credentials; use cims:apiKey");
   }
   return url;
+}
+
+function optionalBoolean(key: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "false") return value === "true";
+  throw new ConfigurationError(`cims:${key} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function optionalInteger(key: string, value: string | undefined, min: number): number | undefined {

@@ -28,6 +28,8 @@ export interface ClientOptions {
   taskPath: string;
   /** Receives one line per retry, for the Pulumi log. Never given the key. */
   log?: (message: string) => void;
+  /** Called before every request that may change something (all but GET). */
+  beforeWrite?: () => void;
 }
 
 export interface RequestOptions {
@@ -64,6 +66,7 @@ export class CimsClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
+    if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
       const result = await this.attempt(method, path, body, opts, deadline);
       if (result.ok) return result.value as T;

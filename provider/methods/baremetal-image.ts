@@ -6,6 +6,7 @@ import { IMAGE } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
+import { coalescedGet } from "./coalesce";
 import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
 import { listAll } from "../client/list";
 import { apiClient } from "./context";
@@ -87,7 +88,9 @@ async function remove(id: string, props: Inputs): Promise<void> {
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, one(props, id), (record) => imageTable.fromRecord(record, props), imageTable.rules);
+  return readOrGone(id, props, one(props, id), (record) => imageTable.fromRecord(record, props), imageTable.rules, {
+    get: () => coalescedGet(apiPath(PATHS.bmimages, scope(props)), id, one(props, id)),
+  });
 }
 
 export const baremetalImageMethods = { check, diff, create, update, read, delete: remove };

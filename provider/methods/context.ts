@@ -2,6 +2,7 @@
 // (stack config in the `cims` namespace) or the environment, one shared API client, the
 // progress log, and deadlines. Nothing here is ever serialized into state.
 import { CimsClient } from "../client/http";
+import { forgetLists } from "./coalesce";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
 
@@ -29,7 +30,8 @@ export function currentSettings(): ProviderSettings {
 export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
-    client = new CimsClient({ ...s, apiKey: s.apiKey, log }); // apiKey is not enumerable
+    // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
+    client = new CimsClient({ ...s, apiKey: s.apiKey, log, beforeWrite: forgetLists });
   }
   return client;
 }

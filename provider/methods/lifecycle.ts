@@ -254,10 +254,15 @@ export async function readOrGone(
   path: string,
   toState: (record: ApiRecord) => Inputs,
   rules: FieldRule[],
-  opts: { includeAuto?: boolean; query?: Record<string, string | number | boolean | undefined> } = {},
+  opts: {
+    includeAuto?: boolean;
+    query?: Record<string, string | number | boolean | undefined>;
+    /** How to read the record (a coalesced read); by default a GET of `path`. */
+    get?: () => Promise<ApiRecord>;
+  } = {},
 ): Promise<pulumi.dynamic.ReadResult> {
   try {
-    const record = await apiClient().request<ApiRecord>("GET", path, { query: opts.query });
+    const record = await (opts.get ?? (() => apiClient().request<ApiRecord>("GET", path, { query: opts.query })))();
     const state = { ...withoutProvider(props), ...toState(record) };
     return { id, props: state, inputs: refreshedInputs(state, rules, opts.includeAuto) };
   } catch (err) {

@@ -7,6 +7,7 @@ import { PATHS } from "../../api/paths";
 import { CREATOR_TAG, splitTags } from "../../api/tags";
 import { CimsError } from "../client/errors";
 import { apiPath } from "../client/path";
+import { coalescedGet } from "./coalesce";
 import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
 import { listAll } from "../client/list";
 import { apiClient, deadlineFor, log, progress } from "./context";
@@ -92,7 +93,9 @@ async function remove(id: string, props: Inputs): Promise<void> {
 }
 
 async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, one(props, id), (record) => subnetTable.fromRecord(record, props), subnetTable.rules);
+  return readOrGone(id, props, one(props, id), (record) => subnetTable.fromRecord(record, props), subnetTable.rules, {
+    get: () => coalescedGet(apiPath(PATHS.subnets, scope(props)), id, one(props, id)),
+  });
 }
 
 /** How long a create whose answer was lost keeps looking for the subnet it may have made. */
@@ -109,8 +112,12 @@ async function findOurs(inputs: Inputs): Promise<pulumi.dynamic.CreateResult | u
   const want = canonical("cidr", inputs.cidr);
   const until = Date.now() + Math.min(RECOVER_MS, deadlineFor("create", inputs).timeoutSeconds * 1000);
   for (;;) {
+    // A list that fails is tried again on the next round (the service may be what lost the answer).
     const subnets = await listAll(apiClient(), apiPath(PATHS.subnets, scope(inputs)), { network_id: String(inputs.networkId) }).catch(
-      () => [],
+      (err: unknown) => {
+        log(`${what(inputs)}: looking for the subnet its create may have made: ${(err as Error).message}`);
+        return [];
+      },
     );
     const found = subnets.find((s) => canonical("cidr", s.cidr) === want);
     if (found) {
