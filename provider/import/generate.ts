@@ -141,14 +141,38 @@ export function thresholdArgs(record: ApiRecord, notes: string[] = []): Args {
 /** Every resource, named, in a fixed order: by kind, then by id. */
 export function declarations(records: ImportRecords, scope: Scope, notes: string[] = []): Declaration[] {
   const out: Declaration[] = [];
-  const add = (
-    type: Declaration["type"],
-    prefix: string,
-    list: ApiRecord[],
-    id: (r: ApiRecord) => string | number,
-    name: (r: ApiRecord) => unknown,
-    args: (r: ApiRecord, n: string[]) => Args,
-  ) => {
+  const uuid = (r: ApiRecord) => String(r.id).toLowerCase();
+  const byName = (r: ApiRecord) => r.name;
+  // Per kind: its records, how to order and name them, and their arguments.
+  const kinds: Array<{
+    type: Declaration["type"];
+    prefix: string;
+    list: ApiRecord[];
+    id: (r: ApiRecord) => string | number;
+    name: (r: ApiRecord) => unknown;
+    args: (r: ApiRecord, n: string[]) => Args;
+  }> = [
+    { type: "Subnet", prefix: "subnet", list: records.subnets, id: uuid, name: byName, args: (r, n) => subnetArgs(r, scope, n) },
+    { type: "BaremetalImage", prefix: "image", list: records.images, id: uuid, name: byName, args: (r, n) => imageArgs(r, scope, n) },
+    { type: "LbPoolSettings", prefix: "pool", list: records.pools, id: uuid, name: byName, args: (r, n) => poolArgs(r, scope, n) },
+    {
+      type: "SnapshotPolicyState",
+      prefix: "policy",
+      list: records.policies,
+      id: (r) => Number(r.id),
+      name: byName,
+      args: (r, n) => policyArgs(r, scope, n),
+    },
+    {
+      type: "QuotaThreshold",
+      prefix: "quota-threshold",
+      list: records.thresholds,
+      id: (r) => Number(r.client_id),
+      name: (r) => `client-${String(r.client_id)}`,
+      args: (r, n) => thresholdArgs(r, n),
+    },
+  ];
+  for (const { type, prefix, list, id, name, args } of kinds) {
     const sorted = [...list].sort((a, b) => compareIds(id(a), id(b)));
     const names = resourceNames(
       prefix,
@@ -160,48 +184,7 @@ export function declarations(records: ImportRecords, scope: Scope, notes: string
       out.push({ type, name: resourceName, args: args(r, recordNotes) });
       notes.push(...recordNotes.map((n) => `${resourceName}: ${n}`));
     }
-  };
-  const uuid = (r: ApiRecord) => String(r.id).toLowerCase();
-  add(
-    "Subnet",
-    "subnet",
-    records.subnets,
-    uuid,
-    (r) => r.name,
-    (r, n) => subnetArgs(r, scope, n),
-  );
-  add(
-    "BaremetalImage",
-    "image",
-    records.images,
-    uuid,
-    (r) => r.name,
-    (r, n) => imageArgs(r, scope, n),
-  );
-  add(
-    "LbPoolSettings",
-    "pool",
-    records.pools,
-    uuid,
-    (r) => r.name,
-    (r, n) => poolArgs(r, scope, n),
-  );
-  add(
-    "SnapshotPolicyState",
-    "policy",
-    records.policies,
-    (r) => Number(r.id),
-    (r) => r.name,
-    (r, n) => policyArgs(r, scope, n),
-  );
-  add(
-    "QuotaThreshold",
-    "quota-threshold",
-    records.thresholds,
-    (r) => Number(r.client_id),
-    (r) => `client-${String(r.client_id)}`,
-    (r, n) => thresholdArgs(r, n),
-  );
+  }
   return out;
 }
 

@@ -6,13 +6,12 @@ import { IMAGE } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
-import { coalescedGet } from "./coalesce";
-import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import { type Adoptable, adopt, previewAdoption } from "./adopt";
 import { listAll } from "../client/list";
 import { apiClient } from "./context";
-import { changedFields } from "./diff";
-import { createViaTask, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./lifecycle";
+import { createViaTask, withContext } from "./lifecycle";
 import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
+import { ownedRecordMethods } from "./record-methods";
 import { resourceTable } from "./table";
 
 export const imageTable = resourceTable({
@@ -74,23 +73,6 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   return createViaTask(what(inputs), inputs, call, (record, taskIds) => imageTable.outputs(inputs, record, taskIds));
 }
 
-async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
-  return withContext(what(news, id), async () => {
-    await settlePending(what(news, id), olds);
-    const changed = changedFields(olds, news, imageTable.rules).map((r) => r.name);
-    return { outs: imageTable.outputs(news, await patchOrRead(one(news, id), imageTable.patch(olds, news, changed)), []) };
-  });
-}
+const owned = ownedRecordMethods({ table: imageTable, what, one, list: (i) => apiPath(PATHS.bmimages, scope(i)) });
 
-async function remove(id: string, props: Inputs): Promise<void> {
-  if (adoptedInThisRun(what(props, id), id)) return;
-  await deleteViaTask(what(props, id), one(props, id), props);
-}
-
-async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, one(props, id), (record) => imageTable.fromRecord(record, props), imageTable.rules, {
-    get: () => coalescedGet(apiPath(PATHS.bmimages, scope(props)), id, one(props, id)),
-  });
-}
-
-export const baremetalImageMethods = { check, diff, create, update, read, delete: remove };
+export const baremetalImageMethods = { check, diff, create, ...owned };

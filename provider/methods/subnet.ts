@@ -7,13 +7,12 @@ import { PATHS } from "../../api/paths";
 import { CREATOR_TAG, splitTags } from "../../api/tags";
 import { CimsError } from "../client/errors";
 import { apiPath } from "../client/path";
-import { coalescedGet } from "./coalesce";
-import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import { type Adoptable, adopt, previewAdoption } from "./adopt";
 import { listAll } from "../client/list";
 import { apiClient, deadlineFor, log, progress } from "./context";
-import { changedFields } from "./diff";
-import { createViaTask, deleteViaTask, partialCreate, patchOrRead, readOrGone, settlePending, withContext } from "./lifecycle";
+import { createViaTask, partialCreate, withContext } from "./lifecycle";
 import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
+import { ownedRecordMethods } from "./record-methods";
 import { resourceTable } from "./table";
 
 export const subnetTable = resourceTable({
@@ -79,25 +78,6 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   return createViaTask(what(inputs), inputs, call, (record, taskIds) => subnetTable.outputs(inputs, record, taskIds));
 }
 
-async function update(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
-  return withContext(what(news, id), async () => {
-    await settlePending(what(news, id), olds);
-    const changed = changedFields(olds, news, subnetTable.rules).map((r) => r.name);
-    return { outs: subnetTable.outputs(news, await patchOrRead(one(news, id), subnetTable.patch(olds, news, changed)), []) };
-  });
-}
-
-async function remove(id: string, props: Inputs): Promise<void> {
-  if (adoptedInThisRun(what(props, id), id)) return;
-  await deleteViaTask(what(props, id), one(props, id), props);
-}
-
-async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, one(props, id), (record) => subnetTable.fromRecord(record, props), subnetTable.rules, {
-    get: () => coalescedGet(apiPath(PATHS.subnets, scope(props)), id, one(props, id)),
-  });
-}
-
 /** How long a create whose answer was lost keeps looking for the subnet it may have made. */
 const RECOVER_MS = 30_000;
 const RECOVER_EVERY_MS = 2_000;
@@ -145,4 +125,6 @@ async function findOurs(inputs: Inputs): Promise<pulumi.dynamic.CreateResult | u
   }
 }
 
-export const subnetMethods = { check, diff, create, update, read, delete: remove };
+const owned = ownedRecordMethods({ table: subnetTable, what, one, list: (i) => apiPath(PATHS.subnets, scope(i)) });
+
+export const subnetMethods = { check, diff, create, ...owned };
