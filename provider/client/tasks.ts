@@ -16,7 +16,7 @@
 import { setTimeout as sleepMs } from "node:timers/promises";
 import { ApiError, CimsError, ConnectionError, InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
 import { stringifyJson } from "../../api/json";
-import { type DurationHints, probeIn, processHints } from "./task-hints";
+import { type Bracket, type DurationHints, probeIn, processHints } from "./task-hints";
 
 export interface Task {
   id: string;
@@ -129,12 +129,12 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   const firstPoll = opts.firstPollMs ?? 200;
   const hints = opts.hints ?? processHints;
   const signal = opts.signal ?? new AbortController().signal;
-  let interval = firstPoll * jitter(random);
   let last: Task | undefined;
   let lastError: Error | undefined;
   let runningAt = 0; // the last time (ms into the wait) a GET went out and found it not done
-  for (;;) {
-    const wait = Math.min(interval, opts.deadline - clock.now());
+  const delay = () => nextDelay(clock.now() - started, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random });
+  for (let wait = delay(); ; wait = delay()) {
+    wait = Math.min(wait, opts.deadline - clock.now());
     if (wait <= 0) return { id, kind: "timeout", task: last, lastError };
     await clock.sleep(wait, signal);
     signal.throwIfAborted();
@@ -149,7 +149,6 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       // deadline: the task itself runs on regardless.
       if ((err instanceof NotFoundError && clock.now() < graceEnd) || transient(err)) {
         lastError = err as Error;
-        interval = nextInterval(clock.now() - started, cap, random);
         continue;
       }
       return { id, kind: "unreadable", task: last, error: err as Error };
@@ -171,12 +170,6 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     }
     if (task.state === "ERROR") return { id, kind: "error", task };
     runningAt = sentAt;
-    const elapsed = clock.now() - started;
-    // A probe due within two ordinary intervals (and the cap) replaces the ordinary look
-    // rather than add one; a stale hint so delays a look by at most one ordinary interval.
-    const ordinary = nextInterval(elapsed, cap, random);
-    const probe = probeIn(hints.get(task.task_type), elapsed);
-    interval = probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
   }
 }
 
@@ -186,10 +179,22 @@ function errorText(error: unknown): string | undefined {
   return typeof error === "string" ? error : stringifyJson(error);
 }
 
-/** The wait before the next look, given how long this task has been waited on. */
-export function nextInterval(elapsedMs: number, cap: number, random: () => number): number {
-  const base = Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
-  return Math.min(cap, Math.max(base, 1) * jitter(random));
+/**
+ * The whole schedule, as a pure function: how long to wait before the next look at a task
+ * that has been waited on for `elapsedMs` (0: the first look). The ordinary look comes after
+ * `firstMs`, then after 60% of the elapsed time (at most 1 s) until 10% of it is longer,
+ * never over `capMs`, +/-10% jitter from `random` (0.5: none). A duration hint's probe due
+ * within two ordinary intervals replaces the ordinary look (see task-hints.ts).
+ */
+export function nextDelay(
+  elapsedMs: number,
+  opts: { firstMs?: number; capMs?: number; hint?: Bracket; random?: () => number } = {},
+): number {
+  const cap = opts.capMs ?? 5_000;
+  const base = elapsedMs <= 0 ? (opts.firstMs ?? 200) : Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
+  const ordinary = Math.min(cap, Math.max(base, 1) * jitter(opts.random ?? (() => 0.5)));
+  const probe = probeIn(opts.hint, elapsedMs);
+  return probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
 }
 
 /** +/-10%, so parallel waiters do not poll in step. */

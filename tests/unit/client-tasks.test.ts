@@ -5,6 +5,7 @@ import {
   DurationHints,
   InvalidResponseError,
   InternalServerError,
+  nextDelay,
   NotFoundError,
   TaskFailedError,
   TaskTimeoutError,
@@ -261,6 +262,33 @@ describe("learning task durations", () => {
     expect(hints.get("t")).toEqual({ below: 5_000, by: 6_000 });
     hints.learn(undefined, { below: 1, by: 2 });
     expect(hints.get("other")).toBeUndefined();
+  });
+});
+
+describe("nextDelay: the schedule as a pure function", () => {
+  test("first look after 200 ms, then 60% of the elapsed time up to 1 s, then 10%, capped at 5 s", () => {
+    expect(nextDelay(0)).toBe(200);
+    expect(nextDelay(200)).toBe(120);
+    expect(nextDelay(1_000)).toBe(600);
+    expect(nextDelay(5_000)).toBe(1_000);
+    expect(nextDelay(20_000)).toBe(2_000);
+    expect(nextDelay(600_000)).toBe(5_000);
+    expect(nextDelay(600_000, { capMs: 3_000 })).toBe(3_000);
+    expect(nextDelay(0, { firstMs: 50 })).toBe(50);
+  });
+
+  test("jitter is +/-10% of the ordinary look, and never past the cap", () => {
+    expect(nextDelay(1_000, { random: () => 0 })).toBeCloseTo(540);
+    expect(nextDelay(1_000, { random: () => 1 })).toBeCloseTo(660);
+    expect(nextDelay(600_000, { random: () => 1 })).toBe(5_000);
+  });
+
+  test("a hint's probe due within two ordinary looks replaces the look; a far one does not", () => {
+    const hint = { below: 1_500, by: 2_000 }; // still running at 1.5 s, finished by 2 s
+    expect(nextDelay(1_000, { hint })).toBe(750); // the bracket's middle, 1.75 s
+    expect(nextDelay(1_750, { hint })).toBe(250); // then its end
+    expect(nextDelay(2_000, { hint })).toBe(1_000); // past it: the ordinary look
+    expect(nextDelay(200, { hint: { below: 60_000, by: 61_000 } })).toBe(120); // far away: ordinary
   });
 });
 
