@@ -1,8 +1,8 @@
 // `npm run bench`: what the provider costs, measured against the engine's own floor, in one
 // run on this machine. Writes bench/results.json, bench/results.md and bench/task-lag.svg.
-// Flags (node:util parseArgs): --rounds N (interleaved preview/up rounds, default 3),
-// --task-ms N (task duration for the stack runs, default 2000), --quick (smaller, for a
-// smoke run: 2 rounds, 10 resources, scale 5/10, lag 0.3 s and 2 s only).
+// Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
+// --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
+// rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only).
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import * as os from "node:os";
@@ -31,7 +31,9 @@ const quick = flags.quick;
 const rounds = quick ? 2 : Number(flags.rounds);
 const taskMs = Number(flags["task-ms"]);
 const N = quick ? 10 : 50;
-const scaleCounts = quick ? [5, 10] : [10, 50, 200];
+const scaleCounts = quick ? [10, 50, 200] : [10, 50, 200, 1000];
+const RATE_LIMITED_COUNT = 200;
+const RATE_LIMIT_PER_SECOND = 10;
 const lagDurations = quick ? [300, 2000] : [300, 2000, 20_000];
 const lagSamples = quick ? 3 : 15;
 
@@ -122,20 +124,76 @@ async function main(): Promise<void> {
     const naiveOutcome = naiveUp.code === 0 ? "deploys" : `fails: ${/error: (.*)/.exec(naiveUp.stdout)?.[1] ?? "see its output"}`;
     log(`naive provider: ${naiveProviderBytes} bytes of __provider; ${naiveOutcome}`);
 
-    // 6. Scale.
-    const scale: Array<{ count: number; upMs: number; peakRssBytes: number; upMsPerResource: number }> = [];
+    // 6. Scale: `pulumi up` of N Subnets and of N floor resources (same task duration) at
+    // each size, one after the other; the provider's peak RSS at each.
+    const scale: ScaleRow[] = [];
     for (const count of scaleCounts) {
       const s = await stack("cims", cimsConfig(count));
+      const f = await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) });
       let upMs = 0;
+      let floorUpMs = 0;
       const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up())));
-      scale.push({ count, upMs, peakRssBytes: rss, upMsPerResource: upMs / count });
-      log(`scale ${count}: up ${upMs.toFixed(0)} ms, provider peak RSS ${mb(rss)} MB`);
+      await peakProviderRss(f, async () => (floorUpMs = await timed(() => f.up())));
+      scale.push({ count, upMs, floorUpMs, peakRssBytes: rss, upMsPerResource: upMs / count });
+      log(`scale ${count}: up ${upMs.toFixed(0)} ms, floor ${floorUpMs.toFixed(0)} ms, provider peak RSS ${mb(rss)} MB`);
       await destroyFast(emulator, s);
+      await f.destroy();
+    }
+
+    // 7. Refresh: N Subnets across 2 scopes read with coalescing on (ours) and off (a GET
+    // each, the same code otherwise), and N floor resources whose read() makes no request;
+    // interleaved rounds, medians. At RATE_LIMITED_COUNT also under a rate limit.
+    const refresh: RefreshRow[] = [];
+    let rateLimited: RateLimitedRow[] = [];
+    for (const count of scaleCounts) {
+      emulator.engine.durationMs = 0; // deploying is not measured here
+      const s = await stack("cims", { ...cimsConfig(count), "bench:scopes": "2" });
+      await s.up();
+      const f = await stack("floor", { "bench:count": String(count), "bench:taskMs": "0" });
+      await f.up();
+      // The same floor with each resource carrying a Subnet's properties (the engine's and
+      // the gRPC layer's work grows with the properties a resource holds).
+      const like = await subnetProperties(s);
+      const fp = await stack("floor", { "bench:count": String(count), "bench:taskMs": "0", "bench:like": JSON.stringify(like) });
+      await fp.up();
+      emulator.engine.durationMs = taskMs;
+      const runs: Record<RefreshMode, { ms: number[]; requests: number[]; listsPerScope: number[] }> = {
+        cims: { ms: [], requests: [], listsPerScope: [] },
+        off: { ms: [], requests: [], listsPerScope: [] },
+        floor: { ms: [], requests: [], listsPerScope: [] },
+        floorLike: { ms: [], requests: [], listsPerScope: [] },
+      };
+      const modes: RefreshMode[] = ["cims", "off", "floor", "floorLike"];
+      const stackOf = { cims: s, off: s, floor: f, floorLike: fp };
+      for (let round = 0; round < rounds; round++) {
+        for (const mode of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {
+          const measured = await refreshOnce(emulator, stackOf[mode], mode);
+          runs[mode].ms.push(measured.ms);
+          runs[mode].requests.push(measured.requests);
+          runs[mode].listsPerScope.push(measured.listsPerScope);
+        }
+      }
+      const row = (mode: RefreshMode) => ({
+        ms: median(runs[mode].ms),
+        requests: median(runs[mode].requests),
+        listsPerScope: Math.max(...runs[mode].listsPerScope),
+      });
+      refresh.push({ count, cims: row("cims"), off: row("off"), floor: row("floor"), floorLike: row("floorLike") });
+      log(
+        `refresh ${count}: ours ${row("cims").ms.toFixed(0)} ms / ${row("cims").requests} requests, ` +
+          `off ${row("off").ms.toFixed(0)} ms / ${row("off").requests}, floor ${row("floor").ms.toFixed(0)} ms, ` +
+          `floor with properties ${row("floorLike").ms.toFixed(0)} ms`,
+      );
+      if (count === RATE_LIMITED_COUNT) rateLimited = await underRateLimit(emulator, s, count);
+      await destroyFast(emulator, s);
+      await f.destroy();
+      await fp.destroy();
+      await fp.destroy();
     }
 
     // 3. Task-wait lag, in process: the same tasks watched by our waiter and by fixed polling.
     const samples = await measureTaskLag(emulator, apiKey, NETWORK_ID, lagDurations, lagSamples);
-    const waiters: Waiter[] = ["adaptive", "fixed1s", "fixed3s"];
+    const waiters: Waiter[] = ["adaptive", "hints", "fixed1s", "fixed3s"];
     const lag = lagDurations.map((d) => {
       const row = (w: Waiter) => {
         const of = samples.filter((s) => s.durationMs === d && s.waiter === w);
@@ -176,6 +234,8 @@ async function main(): Promise<void> {
       connections: { opened: connections, peakOpen, requests, engineParallelism: ENGINE_PARALLELISM },
       memory: { providerPeakRssBytes: peakRss, floorProviderPeakRssBytes: floorPeakRss },
       scale,
+      refresh,
+      rateLimited,
       benchSeconds: 0,
     };
     results.benchSeconds = Math.round((Date.now() - started) / 1000);
@@ -190,6 +250,58 @@ async function main(): Promise<void> {
     await closeAllPools();
     await emulator.close();
   }
+}
+
+type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
+type RefreshMode = "cims" | "off" | "floor" | "floorLike";
+type RefreshCell = { ms: number; requests: number; listsPerScope: number };
+type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
+type RateLimitedRow = { mode: "cims" | "off"; ms: number; ok: boolean; failedResources: number; requests: number; refused: number };
+
+/** The inputs and outputs one Subnet of the stack recorded (without `__provider`), for the floor to carry. */
+async function subnetProperties(s: TestStack): Promise<Record<string, unknown>> {
+  const resources = (await s.exportState()).deployment.resources ?? [];
+  const subnet = resources.find((r) => r.type === SUBNET);
+  const { __provider: _p, ...outputs } = (subnet?.outputs ?? {}) as Record<string, unknown>;
+  return outputs;
+}
+
+/** One `pulumi refresh`: wall time, requests the emulator answered, the most list requests of one scope. */
+async function refreshOnce(emulator: RunningEmulator, s: TestStack, mode: RefreshMode): Promise<RefreshCell> {
+  // By environment, not stack config: a refresh configures the provider from the inputs the
+  // state recorded at the last `up`, so a config change would not reach it.
+  if (mode === "cims" || mode === "off") s.env.CIMS_COALESCE_READS = mode === "cims" ? "true" : "false";
+  emulator.metrics.reset();
+  emulator.logs.length = 0; // it keeps the last 5,000 lines: start empty so none is lost
+  const ms = await timed(() => s.refresh());
+  const perScope = new Map<string, number>();
+  for (const line of emulator.logs) {
+    const scope = /^GET \/cloud\/v1\/subnets\/(\d+\/\d+)\?/.exec(line)?.[1];
+    if (scope) perScope.set(scope, (perScope.get(scope) ?? 0) + 1);
+  }
+  return { ms, requests: emulator.metrics.snapshot().total_requests, listsPerScope: Math.max(0, ...perScope.values()) };
+}
+
+/** Refresh of the deployed stack with the emulator allowing RATE_LIMIT_PER_SECOND requests per second. */
+async function underRateLimit(emulator: RunningEmulator, s: TestStack, count: number): Promise<RateLimitedRow[]> {
+  const rows: RateLimitedRow[] = [];
+  for (const mode of ["cims", "off"] as const) {
+    s.env.CIMS_COALESCE_READS = mode === "cims" ? "true" : "false";
+    emulator.faults.setRateLimit(RATE_LIMIT_PER_SECOND); // a fresh, full bucket per run
+    await new Promise((r) => setTimeout(r, 1000)); // and the last run's retries are over
+    emulator.metrics.reset();
+    let result: { code: number | null; stdout: string } = { code: 0, stdout: "" };
+    const ms = await timed(async () => (result = await s.refresh([], { allowFailure: true })));
+    emulator.faults.setRateLimit(null);
+    const m = emulator.metrics.snapshot();
+    const refused = Object.entries(m.requests)
+      .filter(([k]) => / 429$/.test(k))
+      .reduce((n, [, c]) => n + c, 0);
+    const failedResources = new Set([...result.stdout.matchAll(/cims:Subnet \(s(\d+)\):\s*\n\s*error/g)].map((x) => x[1])).size;
+    rows.push({ mode, ms, ok: result.code === 0, failedResources, requests: m.total_requests, refused });
+    log(`rate-limited refresh ${count} (${mode}): ${ms.toFixed(0)} ms, exit ${result.code}, ${refused} refused with 429`);
+  }
+  return rows;
 }
 
 type Results = {
@@ -207,7 +319,9 @@ type Results = {
   lag: Array<{ durationMs: number; targetLagMs: number } & Record<Waiter, { medianLagMs: number; medianGets: number }>>;
   connections: { opened: number; peakOpen: number; requests: number; engineParallelism: number };
   memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number };
-  scale: Array<{ count: number; upMs: number; peakRssBytes: number; upMsPerResource: number }>;
+  scale: ScaleRow[];
+  refresh: RefreshRow[];
+  rateLimited: RateLimitedRow[];
   benchSeconds: number;
 };
 
@@ -230,23 +344,57 @@ function markdown(r: Results): string {
     `| connections opened / requests in one up | ${r.connections.opened} / ${r.connections.requests} (idle sockets close after the server's 5 s keep-alive) | not one per request | ${ok(r.connections.opened * 10 <= r.connections.requests)} |`,
     `| dynamic-provider peak RSS, ${r.params.resources}-resource up: ours / floor | ${mb(r.memory.providerPeakRssBytes)} MB / ${mb(r.memory.floorProviderPeakRssBytes)} MB | | |`,
     "",
-    "Task-wait lag (median time from the emulator marking a task FINISHED to the waiter returning) and task GETs, the same tasks (nominal duration +/-10%) watched by all three waiters; ours here without duration hints:",
+    "Task-wait lag (median time from the emulator marking a task FINISHED to the waiter returning) and task GETs, the same tasks (nominal duration +/-10%) watched by all four waiters; ours without and with duration hints (learned from a warm-up task and the earlier samples of the same type):",
     "",
-    "| task | ours: lag, GETs | fixed 1 s: lag, GETs | fixed 3 s: lag, GETs | lag target | lag | GETs <= fixed 1 s |",
-    "|---|---|---|---|---|---|---|",
+    "| task | ours, no hints: lag, GETs | ours, hints: lag, GETs | fixed 1 s: lag, GETs | fixed 3 s: lag, GETs | lag target (no hints) | lag | GETs <= fixed 1 s | hints beat no hints (lag lower, GETs not more) |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...r.lag.map((l) => {
       const cell = (w: Waiter) => `${Math.round(l[w].medianLagMs)} ms, ${l[w].medianGets}`;
-      return `| ${l.durationMs / 1000} s | ${cell("adaptive")} | ${cell("fixed1s")} | ${cell("fixed3s")} | ${Math.round(l.targetLagMs)} ms | ${ok(l.adaptive.medianLagMs <= l.targetLagMs)} | ${ok(l.adaptive.medianGets <= l.fixed1s.medianGets)} |`;
+      const hintsWin = l.hints.medianLagMs < l.adaptive.medianLagMs && l.hints.medianGets <= l.adaptive.medianGets;
+      return `| ${l.durationMs / 1000} s | ${cell("adaptive")} | ${cell("hints")} | ${cell("fixed1s")} | ${cell("fixed3s")} | ${Math.round(l.targetLagMs)} ms | ${ok(l.adaptive.medianLagMs <= l.targetLagMs)} | ${ok(l.adaptive.medianGets <= l.fixed1s.medianGets)} | ${hintsWin ? "yes" : "**no**"} |`;
     }),
     "",
-    "Scale (`pulumi up` of N Subnets, task duration as above):",
+    "Scale: `pulumi up` of N Subnets against N floor resources (no-op, sleeping the same task duration), the engine's own cost:",
     "",
-    "| resources | up | per resource | provider peak RSS |",
-    "|---|---|---|---|",
-    ...r.scale.map((x) => `| ${x.count} | ${s(x.upMs)} s | ${x.upMsPerResource.toFixed(0)} ms | ${mb(x.peakRssBytes)} MB |`),
+    "| resources | up: ours | up: floor | ours / floor (target <= 1.10x) | per resource | provider peak RSS |",
+    "|---|---|---|---|---|---|",
+    ...r.scale.map(
+      (x) =>
+        `| ${x.count} | ${s(x.upMs)} s | ${s(x.floorUpMs)} s | ${(x.upMs / x.floorUpMs).toFixed(2)}x ${ok(x.upMs <= 1.1 * x.floorUpMs)} | ${x.upMsPerResource.toFixed(0)} ms | ${mb(x.peakRssBytes)} MB |`,
+    ),
+    ...rssGrowth(r.scale, ok),
+    "",
+    "Refresh: `pulumi refresh` of N Subnets across 2 scopes: ours (reads coalesced into list requests), the same code with `CIMS_COALESCE_READS=false` (a GET each), and N floor resources whose read() sends nothing, as they are and carrying a Subnet's properties (the same data for the engine to move); medians of interleaved rounds:",
+    "",
+    "| subnets | ours: requests (most lists of a scope), time | coalescing off: requests, time | floor: time | floor with a Subnet's properties: time | ours / floor | ours / floor with properties | requests <= 2 per scope per 1,000 |",
+    "|---|---|---|---|---|---|---|---|",
+    ...r.refresh.map((x) => {
+      const ratio = x.cims.ms / x.floor.ms;
+      const padded = x.cims.ms / x.floorLike.ms;
+      const target = (v: number) => (x.count === RATE_LIMITED_COUNT ? ` (<= 1.10x: ${ok(v <= 1.1)})` : "");
+      return `| ${x.count} | ${x.cims.requests} (${x.cims.listsPerScope}), ${s(x.cims.ms)} s | ${x.off.requests}, ${s(x.off.ms)} s | ${s(x.floor.ms)} s | ${s(x.floorLike.ms)} s | ${ratio.toFixed(2)}x${target(ratio)} | ${padded.toFixed(2)}x${target(padded)} | ${ok(x.cims.listsPerScope <= 2 * Math.ceil(x.count / 2 / 1000))} |`;
+    }),
+    "",
+    `Refresh of ${RATE_LIMITED_COUNT} Subnets while the emulator allows ${RATE_LIMIT_PER_SECOND} requests per second per key (429 with Retry-After beyond):`,
+    "",
+    "| reads | time | exit | failed resources | requests (429s) |",
+    "|---|---|---|---|---|",
+    ...r.rateLimited.map(
+      (x) =>
+        `| ${x.mode === "cims" ? "ours (coalesced)" : "coalescing off"} | ${s(x.ms)} s | ${x.ok ? "0" : "non-zero"} | ${x.failedResources} | ${x.requests} (${x.refused}) |`,
+    ),
     "",
   ];
   return lines.join("\n");
+}
+
+/** Provider RSS growth from the smallest to the largest size (target <= 50 MB from 10 to 1,000). */
+function rssGrowth(scale: ScaleRow[], ok: (b: boolean) => string): string[] {
+  if (scale.length < 2) return [];
+  const [first, last] = [scale[0], scale[scale.length - 1]];
+  const growth = last.peakRssBytes - first.peakRssBytes;
+  const target = first.count === 10 && last.count === 1000 ? ` (target <= 50 MB: ${ok(growth <= 50 * 2 ** 20)})` : "";
+  return ["", `Provider peak RSS grows ${mb(growth)} MB from ${first.count} to ${last.count} resources${target}.`];
 }
 
 main().catch((err) => {

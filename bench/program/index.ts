@@ -20,6 +20,10 @@ const floorProvider: pulumi.dynamic.ResourceProvider = {
     await new Promise((resolve) => setTimeout(resolve, inputs.sleepMs));
     return { id: inputs.name, outs: inputs };
   },
+  // Refresh's floor: the engine's round trip per resource, with no request behind it.
+  async read(id, props) {
+    return { id, props };
+  },
   async delete() {},
 };
 
@@ -33,7 +37,7 @@ const naiveProvider: pulumi.dynamic.ResourceProvider = {
 };
 
 class Floor extends pulumi.dynamic.Resource {
-  constructor(name: string, props: { name: string; sleepMs: number }) {
+  constructor(name: string, props: { name: string; sleepMs: number; [same: string]: unknown }) {
     super(floorProvider, name, props, {}, "bench", "Floor");
   }
 }
@@ -47,12 +51,20 @@ class Naive extends pulumi.dynamic.Resource {
 /** 10.<100+i/256>.<i%256>.0/24: a distinct /24 per subnet on the seeded network. */
 const cidrOf = (i: number) => `10.${100 + Math.floor(i / 256)}.${i % 256}.0/24`;
 
+// `bench:scopes` 2: every other subnet goes to the seed's second network (project 2, region 3).
+const scopes = config.getNumber("scopes") ?? 1;
+const SECOND_SCOPE = { networkId: "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3", projectId: 2, regionId: 3 };
+
 export const ids: pulumi.Output<string>[] = [];
 for (let i = 0; i < count; i++) {
   if (mode === "cims") {
-    ids.push(new cims.Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), networkId: config.require("networkId") }).id);
+    const where = scopes === 2 && i % 2 === 1 ? SECOND_SCOPE : { networkId: config.require("networkId") };
+    ids.push(new cims.Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), ...where }).id);
   } else if (mode === "floor") {
-    ids.push(new Floor(`f${i}`, { name: `floor-${i}`, sleepMs: taskMs }).id);
+    // `bench:like`: a Subnet's recorded properties (JSON) that every floor resource carries
+    // too, so the engine moves the same data for it as for a Subnet.
+    const like = JSON.parse(config.get("like") ?? "{}") as Record<string, unknown>;
+    ids.push(new Floor(`f${i}`, { ...like, name: `floor-${i}`, sleepMs: taskMs }).id);
   } else if (mode === "naive") {
     ids.push(new Naive(`n${i}`, { url: config.require("url") }).id);
   } else if (mode === "naive-size") {
