@@ -33,6 +33,8 @@ const taskMs = Number(flags["task-ms"]);
 const N = quick ? 10 : 50;
 const scaleCounts = quick ? [10, 50, 200] : [10, 50, 200, 1000];
 const RATE_LIMITED_COUNT = 200;
+/** The harness stops a command after 5 minutes; an up of 1,000 resources may take longer. */
+const LONG = { timeoutMs: 30 * 60_000 };
 const RATE_LIMIT_PER_SECOND = 10;
 const lagDurations = quick ? [300, 2000] : [300, 2000, 20_000];
 const lagSamples = quick ? 3 : 15;
@@ -45,7 +47,7 @@ async function destroyFast(emulator: RunningEmulator, stack: TestStack): Promise
   const saved = emulator.engine.durationMs;
   emulator.engine.durationMs = 0;
   try {
-    await stack.destroy();
+    await stack.destroy([], LONG);
   } finally {
     emulator.engine.durationMs = saved;
   }
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
         times[which].preview.push(await timed(() => s.preview()));
         if (which === "cims") emulator.metrics.reset();
         let upMs = 0;
-        const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up())));
+        const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up([], LONG))));
         times[which].up.push(upMs);
         log(`round ${round + 1} ${which}: preview ${times[which].preview.at(-1)!.toFixed(0)} ms, up ${upMs.toFixed(0)} ms`);
         if (which === "cims" && round === 0) {
@@ -110,7 +112,7 @@ async function main(): Promise<void> {
           floorSizes = await stateSizes(s, FLOOR);
           floorPeakRss = rss;
         }
-        await (which === "cims" ? destroyFast(emulator, s) : s.destroy());
+        await (which === "cims" ? destroyFast(emulator, s) : s.destroy([], LONG));
       }
     }
 
@@ -132,12 +134,12 @@ async function main(): Promise<void> {
       const f = await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) });
       let upMs = 0;
       let floorUpMs = 0;
-      const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up())));
-      await peakProviderRss(f, async () => (floorUpMs = await timed(() => f.up())));
+      const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up([], LONG))));
+      await peakProviderRss(f, async () => (floorUpMs = await timed(() => f.up([], LONG))));
       scale.push({ count, upMs, floorUpMs, peakRssBytes: rss, upMsPerResource: upMs / count });
       log(`scale ${count}: up ${upMs.toFixed(0)} ms, floor ${floorUpMs.toFixed(0)} ms, provider peak RSS ${mb(rss)} MB`);
       await destroyFast(emulator, s);
-      await f.destroy();
+      await f.destroy([], LONG);
     }
 
     // 7. Refresh: N Subnets across 2 scopes read with coalescing on (ours) and off (a GET
@@ -148,14 +150,14 @@ async function main(): Promise<void> {
     for (const count of scaleCounts) {
       emulator.engine.durationMs = 0; // deploying is not measured here
       const s = await stack("cims", { ...cimsConfig(count), "bench:scopes": "2" });
-      await s.up();
+      await s.up([], LONG);
       const f = await stack("floor", { "bench:count": String(count), "bench:taskMs": "0" });
-      await f.up();
+      await f.up([], LONG);
       // The same floor with each resource carrying a Subnet's properties (the engine's and
       // the gRPC layer's work grows with the properties a resource holds).
       const like = await subnetProperties(s);
       const fp = await stack("floor", { "bench:count": String(count), "bench:taskMs": "0", "bench:like": JSON.stringify(like) });
-      await fp.up();
+      await fp.up([], LONG);
       emulator.engine.durationMs = taskMs;
       const runs: Record<RefreshMode, { ms: number[]; requests: number[]; listsPerScope: number[] }> = {
         cims: { ms: [], requests: [], listsPerScope: [] },
@@ -186,9 +188,8 @@ async function main(): Promise<void> {
       );
       if (count === RATE_LIMITED_COUNT) rateLimited = await underRateLimit(emulator, s, count);
       await destroyFast(emulator, s);
-      await f.destroy();
-      await fp.destroy();
-      await fp.destroy();
+      await f.destroy([], LONG);
+      await fp.destroy([], LONG);
     }
 
     // 3. Task-wait lag, in process: the same tasks watched by our waiter and by fixed polling.
@@ -273,7 +274,7 @@ async function refreshOnce(emulator: RunningEmulator, s: TestStack, mode: Refres
   if (mode === "cims" || mode === "off") s.env.CIMS_COALESCE_READS = mode === "cims" ? "true" : "false";
   emulator.metrics.reset();
   emulator.logs.length = 0; // it keeps the last 5,000 lines: start empty so none is lost
-  const ms = await timed(() => s.refresh());
+  const ms = await timed(() => s.refresh([], LONG));
   const perScope = new Map<string, number>();
   for (const line of emulator.logs) {
     const scope = /^GET \/cloud\/v1\/subnets\/(\d+\/\d+)\?/.exec(line)?.[1];
@@ -291,7 +292,7 @@ async function underRateLimit(emulator: RunningEmulator, s: TestStack, count: nu
     await new Promise((r) => setTimeout(r, 1000)); // and the last run's retries are over
     emulator.metrics.reset();
     let result: { code: number | null; stdout: string } = { code: 0, stdout: "" };
-    const ms = await timed(async () => (result = await s.refresh([], { allowFailure: true })));
+    const ms = await timed(async () => (result = await s.refresh([], { ...LONG, allowFailure: true })));
     emulator.faults.setRateLimit(null);
     const m = emulator.metrics.snapshot();
     const refused = Object.entries(m.requests)

@@ -16,6 +16,7 @@ test(
   "examples/quickstart: up, no-op preview, update, no-op refresh, destroy",
   async () => {
     env = await cimsStack({
+      taskDurationMs: 1500, // long enough that the waiter's first look (0.5 s) sees RUNNING
       programDir: path.join(REPO_ROOT, "examples/quickstart"),
       files: { "Pulumi.yaml": "name: quickstart-e2e\nruntime: nodejs\n" },
       config: { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId },

@@ -166,9 +166,9 @@ test(
     requests = requestsSince(env, before);
     expect(writes(requests)).toEqual([]);
     expect(failures(requests)).toEqual([]);
-    // It did read each resource from the service.
+    // It did read each resource from the service (subnets and images through their scope's list).
     const reads = Object.keys(requests).filter((k) => k.startsWith("GET "));
-    for (const route of ["/subnets/", "/images/", "/lbpools/", "/lifecycle_policy/", "/notification_threshold"]) {
+    for (const route of ["/subnets/", "/bmimages/", "/lbpools/", "/lifecycle_policy/", "/notification_threshold"]) {
       expect(reads.filter((k) => k.includes(route))).not.toEqual([]);
     }
     const refreshed = (await stack.exportState()).deployment.resources ?? [];
