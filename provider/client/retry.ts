@@ -27,13 +27,17 @@ export function isLockConflict(status: number, message: string): boolean {
  * A POST creates something (a subnet, an image): repeating it after the server may have
  * acted would create a second one, which costs money and is orphaned from the stack. So a
  * POST is retried only when the server cannot have acted: the connection was refused, or
- * the service answered 429 or 503 (it rejected the request before doing anything).
+ * the service answered 429, 503 or a 409 "locked by a running task" (it rejected the
+ * request before doing anything).
  * GET, PUT, PATCH and DELETE set or read state and are safe to repeat.
  */
 export function shouldRetry(method: string, outcome: Outcome): boolean {
   if (method === "POST") {
     if (outcome.kind === "connect-failed") return true;
-    return outcome.kind === "status" && (outcome.status === 429 || outcome.status === 503);
+    // Refusals that say the service did not act: a rate limit, unavailable, and a 409 that
+    // says what it needs is locked by a running task (two images from one volume: the second
+    // POST waits for the first image's lock).
+    return outcome.kind === "status" && (outcome.status === 429 || outcome.status === 503 || outcome.lock === true);
   }
   if (outcome.kind !== "status") return true;
   return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500 || outcome.lock === true;

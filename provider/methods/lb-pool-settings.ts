@@ -137,9 +137,20 @@ export function identityOnly(inputs: Inputs): Inputs {
   return plain({ __provider, poolId, projectId, regionId, timeouts }) as Inputs;
 }
 
+/**
+ * PATCHes the fields that changed, and those the pool no longer holds as the program says
+ * (changed outside Pulumi since the last refresh): after `up` the pool holds the program's
+ * values and the next preview is clean. The pool is read first; that read also serves the
+ * member comparison.
+ */
 async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, poolTable.rules).map((r) => r.name);
-  return withContext(label(news), async () => ({ outs: await apply(news, changed, "update") }));
+  return withContext(label(news), async () => {
+    const current = await apiClient().request<Record<string, unknown>>("GET", path(news));
+    const drifted = differences(poolTable, current, news).updates.filter((f) => !changed.includes(f));
+    if (drifted.length > 0) log(`${label(news)}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
+    return { outs: await apply(news, [...changed, ...drifted], "update", undefined, current) };
+  });
 }
 
 async function remove(_id: string, props: Inputs): Promise<void> {

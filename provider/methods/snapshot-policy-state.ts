@@ -46,6 +46,11 @@ const what = (i: Inputs) => `SnapshotPolicyState of policy ${String(i.policyId)}
 async function apply(inputs: Inputs, changed: readonly string[], current?: Record<string, unknown>): Promise<Inputs> {
   const body = policyTable.patch({}, inputs, changed);
   const record = current && Object.keys(body).length === 0 ? current : await patchOrRead(path(inputs), body, query(inputs));
+  return outputs(inputs, record);
+}
+
+/** The outputs of this record; its volumes only when asked for. */
+function outputs(inputs: Inputs, record: Record<string, unknown>): Inputs {
   const { volumes, ...state } = policyTable.outputs(inputs, record, []);
   return inputs.includeVolumes ? { ...state, volumes } : state;
 }
@@ -66,9 +71,21 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   });
 }
 
+/**
+ * PATCHes the fields that changed; a name or status the answer shows changed outside Pulumi
+ * since the last refresh is PATCHed back too, so after `up` the policy holds the program's
+ * values and the next preview is clean.
+ */
 async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, policyTable.rules).map((r) => r.name);
-  return withContext(what(news), async () => ({ outs: await apply(news, changed) }));
+  return withContext(what(news), async () => {
+    const body = policyTable.patch({}, news, changed);
+    const record = await patchOrRead(path(news), body, query(news));
+    const { updates: drifted } = differences(policyTable, record, news);
+    if (drifted.length === 0) return { outs: outputs(news, record) };
+    log(`${what(news)}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
+    return { outs: await apply(news, drifted) };
+  });
 }
 
 async function remove(_id: string, props: Inputs): Promise<void> {

@@ -24,6 +24,7 @@ describe("shouldRetry", () => {
     ["POST", status(500), false],
     ["POST", status(502), false],
     ["POST", status(409), false],
+    ["POST", { kind: "status", status: 409, lock: true }, true], // locked by a task: refused, not acted on
     ["POST", { kind: "connection-lost" }, false],
     ["POST", { kind: "response-timeout" }, false],
   ];
