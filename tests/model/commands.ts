@@ -1,0 +1,430 @@
+// The lifecycle model's commands for fast-check (fc.commands): program edits, drift made
+// through the emulator's API, a fault armed for the next pulumi command, and the pulumi
+// commands themselves, each followed by the invariants.
+import fc from "fast-check";
+import { api } from "../e2e/cims";
+import {
+  type Dns,
+  type ImageModel,
+  type ProgramModel,
+  type Route,
+  type SubnetModel,
+  clone,
+  initialProgram,
+  memberAddress,
+  POOL_ID,
+  SUBNET_SLOTS,
+  IMAGE_SLOTS,
+} from "./program";
+import { FAULTS } from "./faults";
+import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
+import { checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, writeCount } from "./invariants";
+import { type CommandRecord, type FaultSpec, nameOf, POOL_PATH, type System } from "./system";
+
+export interface Model {
+  program: ProgramModel;
+  /** Drift outside Pulumi not refreshed yet. */
+  drift: Drift;
+  /** What each subnet held at the last check (omitted fields keep their values). */
+  observed: Observed;
+  armed: boolean;
+}
+
+export const initialModel = (): Model => ({ program: initialProgram(), drift: new Map(), observed: new Map(), armed: false });
+
+type Cmd = fc.AsyncCommand<Model, System>;
+
+/** A change of the program; it reaches the stack with the next pulumi command. */
+class Edit implements Cmd {
+  constructor(
+    private readonly label: string,
+    private readonly valid: (p: ProgramModel) => boolean,
+    private readonly apply: (p: ProgramModel) => void,
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    return this.valid(m.program);
+  }
+  async run(m: Model): Promise<void> {
+    this.apply(m.program);
+  }
+  toString(): string {
+    return this.label;
+  }
+}
+
+const show = (v: unknown) => (v === undefined ? "omitted" : JSON.stringify(v));
+
+function subnetEdit<K extends keyof SubnetModel>(slot: number, field: K, value: SubnetModel[K]): Cmd {
+  return new Edit(
+    `edit s${slot}.${String(field)} = ${show(value)}`,
+    (p) => p.subnets[slot] !== undefined && (field !== "noRouter" || p.subnets[slot]!.gateway !== null),
+    (p) => {
+      const s = p.subnets[slot]!;
+      s[field] = clone(value);
+      if (field === "gateway" && value === null) s.noRouter = true; // a null gateway needs connectToNetworkRouter: false
+    },
+  );
+}
+
+const newSubnet = (slot: number): SubnetModel => ({
+  name: `net-${slot}`,
+  gen: 0,
+  tags: { slot: `s${slot}` },
+  dns: undefined,
+  routes: undefined,
+  gateway: undefined,
+  noRouter: false,
+});
+const newImage = (slot: number): ImageModel => ({
+  name: `image-${slot}`,
+  osType: "linux",
+  sshKey: "allow",
+  architecture: "x86_64",
+  tags: { slot: `img${slot}` },
+});
+
+const ROUTES: Array<undefined | null | Route[]> = [
+  undefined,
+  null,
+  [],
+  [{ destination: "192.168.10.0/24", hop: 254 }],
+  [
+    { destination: "192.168.20.0/24", hop: 253 },
+    { destination: "192.168.10.0/24", hop: 254 },
+  ],
+];
+
+const subnetSlot = fc.integer({ min: 0, max: SUBNET_SLOTS - 1 });
+const imageSlot = fc.integer({ min: 0, max: IMAGE_SLOTS - 1 });
+const tagSets = fc.constantFrom<Record<string, string>>({}, { env: "dev" }, { env: "prod", team: "a" });
+
+const subnetEdits: Array<fc.Arbitrary<Cmd>> = [
+  fc.tuple(subnetSlot, fc.constantFrom("alpha", "beta")).map(([i, w]) => subnetEdit(i, "name", `net-${i}-${w}`)),
+  fc.tuple(subnetSlot, tagSets).map(([i, t]) => subnetEdit(i, "tags", { ...t, slot: `s${i}` })),
+  fc.tuple(subnetSlot, fc.constantFrom(undefined, true, false)).map(([i, v]) => subnetEdit(i, "enableDhcp", v)),
+  fc
+    .tuple(subnetSlot, fc.constantFrom<Dns>(undefined, null, [], ["8.8.8.8"], ["1.1.1.1", "8.8.4.4"]))
+    .map(([i, v]) => subnetEdit(i, "dns", v)),
+  fc.tuple(subnetSlot, fc.constantFrom(...ROUTES)).map(([i, v]) => subnetEdit(i, "routes", v)),
+  fc.tuple(subnetSlot, fc.constantFrom<SubnetModel["gateway"]>(undefined, null, 1, 5)).map(([i, v]) => subnetEdit(i, "gateway", v)),
+  subnetSlot.map((i) => subnetEdit(i, "noRouter", false)),
+  fc.tuple(subnetSlot, fc.integer({ min: 1, max: 3 })).map(([i, g]) => subnetEdit(i, "gen", g)),
+  subnetSlot.map(
+    (i) =>
+      new Edit(
+        `add s${i}`,
+        (p) => p.subnets[i] === undefined,
+        (p) => (p.subnets[i] = newSubnet(i)),
+      ),
+  ),
+  subnetSlot.map(
+    (i) =>
+      new Edit(
+        `remove s${i}`,
+        (p) => p.subnets[i] !== undefined,
+        (p) => (p.subnets[i] = undefined),
+      ),
+  ),
+];
+
+function imageEdit<K extends keyof ImageModel>(slot: number, field: K, value: ImageModel[K]): Cmd {
+  return new Edit(
+    `edit img${slot}.${String(field)} = ${show(value)}`,
+    (p) => p.images[slot] !== undefined,
+    (p) => (p.images[slot]![field] = clone(value)),
+  );
+}
+
+const imageEdits: Array<fc.Arbitrary<Cmd>> = [
+  fc.tuple(imageSlot, fc.constantFrom("golden", "silver")).map(([i, w]) => imageEdit(i, "name", `image-${i}-${w}`)),
+  fc.tuple(imageSlot, fc.constantFrom<ImageModel["osType"]>("linux", "windows")).map(([i, v]) => imageEdit(i, "osType", v)),
+  fc.tuple(imageSlot, fc.constantFrom<ImageModel["sshKey"]>("allow", "deny", "required")).map(([i, v]) => imageEdit(i, "sshKey", v)),
+  fc.tuple(imageSlot, tagSets).map(([i, t]) => imageEdit(i, "tags", { ...t, slot: `img${i}` })),
+  fc.tuple(imageSlot, fc.constantFrom<ImageModel["architecture"]>("x86_64", "aarch64")).map(([i, v]) => imageEdit(i, "architecture", v)),
+  imageSlot.map(
+    (i) =>
+      new Edit(
+        `add img${i}`,
+        (p) => p.images[i] === undefined,
+        (p) => (p.images[i] = newImage(i)),
+      ),
+  ),
+  imageSlot.map(
+    (i) =>
+      new Edit(
+        `remove img${i}`,
+        (p) => p.images[i] !== undefined,
+        (p) => (p.images[i] = undefined),
+      ),
+  ),
+];
+
+const hasPool = (p: ProgramModel) => p.pool !== undefined;
+const poolEdits: Array<fc.Arbitrary<Cmd>> = [
+  fc.tuple(fc.integer({ min: 11, max: 13 }), fc.integer({ min: 1, max: 3 })).map(
+    ([host, weight]) =>
+      new Edit(
+        `pool: add member ${memberAddress(host)} weight ${weight}`,
+        (p) => hasPool(p) && !p.pool!.members.some((m) => m.host === host),
+        (p) => p.pool!.members.push({ host, weight }),
+      ),
+  ),
+  fc.nat(3).map(
+    (n) =>
+      new Edit(
+        `pool: remove member #${n}`,
+        (p) => hasPool(p) && p.pool!.members.length > 0,
+        (p) => p.pool!.members.splice(n % p.pool!.members.length, 1),
+      ),
+  ),
+  fc.constant(
+    new Edit(
+      "pool: reverse member order",
+      (p) => hasPool(p) && p.pool!.members.length > 1,
+      (p) => p.pool!.members.reverse(),
+    ),
+  ),
+  fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 3 })).map(
+    ([n, weight]) =>
+      new Edit(
+        `pool: member #${n} weight ${weight}`,
+        (p) => hasPool(p) && p.pool!.members.length > 0,
+        (p) => (p.pool!.members[n % p.pool!.members.length].weight = weight),
+      ),
+  ),
+  fc
+    .constantFrom("ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP")
+    .map((a) => new Edit(`pool: lbAlgorithm = ${a}`, hasPool, (p) => (p.pool!.lbAlgorithm = a))),
+  fc.constantFrom(undefined, "web-a", "web-b").map((name) => new Edit(`pool: name = ${show(name)}`, hasPool, (p) => (p.pool!.name = name))),
+  fc.constant(
+    new Edit(
+      "add pool",
+      (p) => !hasPool(p),
+      (p) => (p.pool = { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 10, weight: 1 }] }),
+    ),
+  ),
+  fc.constant(new Edit("remove pool", hasPool, (p) => (p.pool = undefined))),
+];
+
+const policyQuotaEdits: Array<fc.Arbitrary<Cmd>> = [
+  fc.constantFrom<"active" | "paused" | undefined>(undefined, "active", "paused").map(
+    (status) =>
+      new Edit(
+        `policy: status = ${show(status)}`,
+        (p) => p.policy !== undefined,
+        (p) => (p.policy!.status = status),
+      ),
+  ),
+  fc.constantFrom(undefined, "nightly-a", "nightly-b").map(
+    (name) =>
+      new Edit(
+        `policy: name = ${show(name)}`,
+        (p) => p.policy !== undefined,
+        (p) => (p.policy!.name = name),
+      ),
+  ),
+  fc.constant(
+    new Edit(
+      "add policy",
+      (p) => p.policy === undefined,
+      (p) => (p.policy = { status: "paused" }),
+    ),
+  ),
+  fc.constant(
+    new Edit(
+      "remove policy",
+      (p) => p.policy !== undefined,
+      (p) => (p.policy = undefined),
+    ),
+  ),
+  fc.integer({ min: 60, max: 100 }).map(
+    (t) =>
+      new Edit(
+        `quota: threshold = ${t}`,
+        (p) => p.quota !== undefined,
+        (p) => (p.quota!.threshold = t),
+      ),
+  ),
+  fc.constantFrom(undefined, { limit: "9223372036854775807", usage: "12" }, { limit: "100", usage: "9223372036854775806" }).map(
+    (keypair) =>
+      new Edit(
+        `quota: lastMessage.globalQuotas.keypairCountLimit = ${show(keypair)}`,
+        (p) => p.quota !== undefined,
+        (p) => (p.quota!.keypair = clone(keypair)),
+      ),
+  ),
+  fc.integer({ min: 60, max: 100 }).map(
+    (threshold) =>
+      new Edit(
+        `add quota (threshold ${threshold})`,
+        (p) => p.quota === undefined,
+        (p) => (p.quota = { threshold }),
+      ),
+  ),
+  fc.constant(
+    new Edit(
+      "remove quota",
+      (p) => p.quota !== undefined,
+      (p) => (p.quota = undefined),
+    ),
+  ),
+];
+
+/** Drift: a change made through the service's API, outside Pulumi. Does nothing when the resource is not in the state. */
+class DriftCmd implements Cmd {
+  constructor(
+    private readonly label: string,
+    private readonly target: string,
+    private readonly kind: "renamed" | "deleted" | "members",
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    return m.drift.get(this.target) !== "deleted";
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const res = (await sys.resources()).find((r) => nameOf(r) === this.target);
+    if (!res) return;
+    const id = String(res.id);
+    if (this.kind === "renamed") {
+      await expectOk(api(sys.env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed-by-hand" }));
+    } else if (this.kind === "deleted") {
+      const del = await expectOk(api(sys.env, "DELETE", `/cloud/v1/subnets/1/1/${id}`));
+      await sys.waitTask(del.tasks[0]);
+    } else {
+      const pool = await expectOk(api(sys.env, "GET", POOL_PATH));
+      const members = (pool.members as Array<{ address: string; protocol_port: number; weight: number }>).map((x) => ({
+        address: x.address,
+        protocol_port: x.protocol_port,
+        weight: x.weight,
+      }));
+      const changed = [{ address: "10.0.0.20", protocol_port: 8080, weight: 2 }, ...members.slice(1)];
+      const patch = await expectOk(api(sys.env, "PATCH", POOL_PATH, { members: changed }));
+      for (const task of patch.tasks) await sys.waitTask(task);
+    }
+    if (this.kind === "deleted" || !m.drift.has(this.target)) m.drift.set(this.target, this.kind);
+  }
+  toString(): string {
+    return this.label;
+  }
+}
+
+async function expectOk(call: Promise<{ status: number; body: { [k: string]: unknown; tasks: string[] } }>) {
+  const res = await call;
+  if (res.status >= 300) throw new Error(`drift call failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const driftCommands: Array<fc.Arbitrary<Cmd>> = [
+  subnetSlot.map((i) => new DriftCmd(`drift: rename s${i} outside Pulumi`, `s${i}`, "renamed")),
+  subnetSlot.map((i) => new DriftCmd(`drift: delete s${i} outside Pulumi`, `s${i}`, "deleted")),
+  fc.constant(new DriftCmd(`drift: replace pool ${POOL_ID}'s first member outside Pulumi`, "pool", "members")),
+];
+
+class ArmFault implements Cmd {
+  constructor(private readonly fault: FaultSpec) {}
+  check(m: Readonly<Model>): boolean {
+    return !m.armed;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    sys.armed = this.fault;
+    m.armed = true;
+  }
+  toString(): string {
+    return `arm fault for the next command: ${this.fault.label}`;
+  }
+}
+
+/** A pulumi command and the invariants after it; a failure is followed by clearing faults and converging. */
+class Pulumi implements Cmd {
+  constructor(private readonly command: "up" | "preview" | "refresh" | "destroy") {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const writesBefore = writeCount(sys);
+    const rec = await sys.pulumi(this.command, m.program);
+    m.armed = false;
+    checkKeyNotPrinted(sys, rec);
+    if (this.command === "preview" || this.command === "refresh") {
+      const writes = writeCount(sys) - writesBefore;
+      if (writes > 0) throw new InvariantError(`\`pulumi ${this.command}\` sent ${writes} writing request(s)`);
+    }
+    if (rec.result.code !== 0) {
+      const excused = rec.fault || (this.command === "up" && [...m.drift.values()].includes("deleted"));
+      if (!excused) throw new InvariantError(`\`pulumi ${rec.command}\` failed with no fault armed:\n${tail(rec)}`);
+      return converge(m, sys, rec);
+    }
+    const resources = await sys.resources();
+    checkNoOrphans(sys, resources);
+    checkOnePerResource(sys);
+    if (this.command === "up") await verifyUp(m, sys);
+    if (this.command === "refresh") {
+      checkAfterRefresh(sys, resources);
+      m.drift.clear();
+    }
+    if (this.command === "destroy") {
+      checkAfterDestroy(sys, resources);
+      m.drift.clear();
+      m.observed.clear();
+    }
+  }
+  toString(): string {
+    return `pulumi ${this.command}`;
+  }
+}
+
+const tail = (rec: CommandRecord) => (rec.result.stdout + rec.result.stderr).trim().split("\n").slice(-40).join("\n");
+
+/** After a successful up: the service holds the program, and a second preview shows no changes. */
+async function verifyUp(m: Model, sys: System): Promise<void> {
+  const resources = await sys.resources();
+  checkNoOrphans(sys, resources);
+  checkOnePerResource(sys);
+  checkAfterUp(sys, m.program, resources, m.drift, m.observed);
+  // Unrefreshed drift included: an update sets drifted fields back (tests/e2e/up-after-unrefreshed-drift.test.ts),
+  // and a resource the up left alone still matches the state.
+  const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
+  checkKeyNotPrinted(sys, preview);
+  if (preview.result.code !== 0) throw new InvariantError(`\`pulumi preview --expect-no-changes\` after up failed:\n${tail(preview)}`);
+}
+
+/**
+ * After a failed command: faults cleared (hung tasks then finish), subnets or images the
+ * output named deleted as its message tells the user, a refresh when the service may have
+ * changed behind the state (a task that outlived the command, unrefreshed deletion), then up.
+ */
+async function converge(m: Model, sys: System, failed: CommandRecord): Promise<void> {
+  await sys.clearFaults();
+  const named = checkNoOrphans(sys, await sys.resources(), failed);
+  for (const ref of named) {
+    const [kind, id] = ref.split("/");
+    const del = await expectOk(api(sys.env, "DELETE", `/cloud/v1/${kind}/1/1/${id}`));
+    await sys.waitTask(del.tasks[0]);
+  }
+  if (failed.fault?.hang || [...m.drift.values()].includes("deleted")) {
+    const refresh = await sys.pulumi("refresh", m.program);
+    checkKeyNotPrinted(sys, refresh);
+    if (refresh.result.code !== 0) throw new InvariantError(`converging: \`pulumi refresh\` failed:\n${tail(refresh)}`);
+    checkAfterRefresh(sys, await sys.resources());
+    m.drift.clear();
+  }
+  const up = await sys.pulumi("up", m.program);
+  checkKeyNotPrinted(sys, up);
+  if (up.result.code !== 0) throw new InvariantError(`converging: \`pulumi up\` after clearing faults failed:\n${tail(up)}`);
+  await verifyUp(m, sys);
+}
+
+const weighted = (weight: number, arbs: Array<fc.Arbitrary<Cmd>>) => ({ arbitrary: fc.oneof(...arbs), weight });
+
+/** Every command, weighted: about half are pulumi commands. */
+export function commandArbitrary(): fc.Arbitrary<Cmd> {
+  return fc.oneof(
+    weighted(3, subnetEdits),
+    weighted(1, imageEdits),
+    weighted(1, poolEdits),
+    weighted(1, policyQuotaEdits),
+    weighted(1, driftCommands),
+    weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
+    { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
+    { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },
+  );
+}

@@ -1,0 +1,233 @@
+// What must hold after each command, read from the emulator's own records (store, tasks,
+// metrics) and the exported state, never from printed output alone. Each check throws an
+// InvariantError saying what differs.
+import { isDeepStrictEqual } from "node:util";
+import {
+  cidrOf,
+  hostOf,
+  IMAGE_SLOTS,
+  memberAddress,
+  type ProgramModel,
+  type SubnetModel,
+  SUBNET_SLOTS,
+  type ImageModel,
+  VOLUMES,
+} from "./program";
+import { type CommandRecord, nameOf, type StateResource, type System } from "./system";
+
+type ApiRecord = Record<string, unknown>;
+
+export class InvariantError extends Error {
+  override name = "InvariantError";
+}
+
+/** Plain JSON values of this realm (records may hold bigints; jest runs tests in a realm of their own). */
+const plain = (v: unknown): unknown =>
+  v === undefined ? v : JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)));
+
+function expectEqual(what: string, actual: unknown, expected: unknown): void {
+  if (!isDeepStrictEqual(plain(actual), plain(expected))) {
+    throw new InvariantError(`${what}: expected ${JSON.stringify(expected)}, the service/state has ${JSON.stringify(actual)}`);
+  }
+}
+
+const text = (v: unknown) => (typeof v === "bigint" ? v.toString() : JSON.stringify(v));
+const userTags = (tags: unknown) =>
+  Object.fromEntries(
+    ((tags ?? []) as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only).map((t) => [t.key, t.value]),
+  );
+const sorted = (items: string[]) => [...items].sort();
+
+/** Which drift outside Pulumi the stack has not refreshed yet, by resource name. */
+export type Drift = Map<string, "renamed" | "deleted" | "members">;
+
+/** What was seen of each subnet at the last check: an omitted field keeps its value on the same record. */
+export type Observed = Map<string, { id: string; gateway: unknown; dns: unknown; routes: unknown }>;
+
+export function checkKeyNotPrinted(sys: System, record: CommandRecord): void {
+  const output = record.result.stdout + record.result.stderr;
+  if (output.includes(sys.env.apiKey)) throw new InvariantError(`the API key appears in the output of \`pulumi ${record.command}\``);
+}
+
+/** Requests by method that write (POST, PATCH, PUT, DELETE), from the emulator's metrics. */
+export function writeCount(sys: System): number {
+  return Object.entries(sys.env.emulator.metrics.snapshot().requests)
+    .filter(([key]) => /^(POST|PATCH|PUT|DELETE) /.test(key))
+    .reduce((n, [, count]) => n + count, 0);
+}
+
+/**
+ * Subnets and images the service made for a create of ours (the tasks' created_resources)
+ * that still exist but are in no state resource. Those the failed command's output named are
+ * returned (the user was told); any other is an orphan nobody knows about.
+ */
+export function checkNoOrphans(sys: System, resources: StateResource[], failed?: CommandRecord): string[] {
+  const inState = new Set(resources.map((r) => String(r.id)));
+  const store = sys.env.emulator.store;
+  const named: string[] = [];
+  for (const task of Object.values(store.tasks)) {
+    const kind = task.task_type === "create_subnet" ? "subnets" : task.task_type === "create_image" ? "images" : undefined;
+    if (!kind) continue;
+    for (const id of task._emulator.createdResources[kind] ?? []) {
+      if (!store.get(kind, id) || inState.has(id)) continue;
+      const output = failed ? failed.result.stdout + failed.result.stderr : "";
+      if (failed && output.includes(id)) named.push(`${kind}/${id}`);
+      else
+        throw new InvariantError(
+          `${kind} ${id} (task ${task.id}) exists in the service but in no state resource${failed ? ", and the failed command's output does not name it" : ""}`,
+        );
+    }
+  }
+  return named;
+}
+
+/** At most one record per slot tag: no resource got two subnets or images. */
+export function checkOnePerResource(sys: System): void {
+  for (const kind of ["subnets", "images"] as const) {
+    const slots = sys.env.emulator.store.list(kind).map((r) => String(userTags(r.tags).slot));
+    const twice = slots.filter((s, i) => slots.indexOf(s) !== i);
+    if (twice.length) throw new InvariantError(`two ${kind} for resource ${twice[0]}: ${slots.join(", ")}`);
+  }
+}
+
+function stateIdsByName(resources: StateResource[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const r of resources) {
+    if ((r as { delete?: boolean }).delete)
+      throw new InvariantError(`state still holds ${nameOf(r)} pending deletion after a successful up`);
+    if (ids.has(nameOf(r))) throw new InvariantError(`state holds ${nameOf(r)} twice`);
+    ids.set(nameOf(r), String(r.id));
+  }
+  return ids;
+}
+
+function checkSubnet(sys: System, slot: number, s: SubnetModel, id: string, observed: Observed): void {
+  const name = `s${slot}`;
+  const r = sys.env.emulator.store.get("subnets", id);
+  if (!r) throw new InvariantError(`${name}: state id ${id} is not in the service`);
+  expectEqual(`${name}.name`, r.name, s.name);
+  expectEqual(`${name}.cidr`, r.cidr, cidrOf(slot, s.gen));
+  expectEqual(`${name}.enable_dhcp`, r.enable_dhcp, s.enableDhcp ?? true);
+  expectEqual(`${name}.tags`, userTags(r.tags), s.tags);
+  const before = observed.get(name)?.id === id ? observed.get(name) : undefined;
+  const gateway =
+    s.gateway === undefined ? (before ? before.gateway : hostOf(slot, s.gen, 1)) : s.gateway && hostOf(slot, s.gen, s.gateway);
+  expectEqual(`${name}.gateway_ip${s.gateway === undefined ? " (omitted: kept)" : ""}`, r.gateway_ip, gateway);
+  expectEqual(
+    `${name}.dns_nameservers${s.dns === undefined ? " (omitted: kept)" : ""}`,
+    r.dns_nameservers,
+    s.dns === undefined ? (before?.dns ?? []) : (s.dns ?? []),
+  );
+  const routes = (list: unknown) =>
+    sorted(((list ?? []) as Array<{ destination: string; nexthop: string }>).map((x) => `${x.destination}>${x.nexthop}`));
+  const wanted =
+    s.routes === undefined ? routes(before?.routes) : sorted((s.routes ?? []).map((x) => `${x.destination}>${hostOf(slot, s.gen, x.hop)}`));
+  expectEqual(`${name}.host_routes${s.routes === undefined ? " (omitted: kept)" : ""}`, routes(r.host_routes), wanted);
+  observed.set(name, { id, gateway: r.gateway_ip, dns: r.dns_nameservers, routes: r.host_routes });
+}
+
+function checkImage(sys: System, slot: number, i: ImageModel, id: string): void {
+  const name = `img${slot}`;
+  const r = sys.env.emulator.store.get("images", id);
+  if (!r) throw new InvariantError(`${name}: state id ${id} is not in the service`);
+  const fields = { name: r.name, os_type: r.os_type, ssh_key: r.ssh_key, architecture: r.architecture, volume_id: r.volume_id };
+  expectEqual(name, fields, { name: i.name, os_type: i.osType, ssh_key: i.sshKey, architecture: i.architecture, volume_id: VOLUMES[slot] });
+  expectEqual(`${name}.tags`, userTags(r.tags), i.tags);
+}
+
+const memberKeys = (members: unknown) =>
+  sorted(((members ?? []) as ApiRecord[]).map((m) => `${String(m.address)}:${text(m.protocol_port ?? m.protocolPort)}:${text(m.weight)}`));
+
+/**
+ * After a successful `up`: the service holds exactly the program's values, the state one
+ * resource per declared one and nothing else (resources with unrefreshed drift are skipped:
+ * `up` compares the program with the state, not the service).
+ */
+export function checkAfterUp(sys: System, program: ProgramModel, resources: StateResource[], drift: Drift, observed: Observed): void {
+  const ids = stateIdsByName(resources);
+  const declared = [
+    ...program.subnets.flatMap((s, slot) => (s ? [`s${slot}`] : [])),
+    ...program.images.flatMap((i, slot) => (i ? [`img${slot}`] : [])),
+    ...(program.pool ? ["pool"] : []),
+    ...(program.policy ? ["policy"] : []),
+    ...(program.quota ? ["quota"] : []),
+  ];
+  expectEqual("resources in the state", sorted([...ids.keys()]), sorted(declared));
+  const store = sys.env.emulator.store;
+  const undeleted = (prefix: string) => declared.filter((n) => n.startsWith(prefix) && drift.get(n) !== "deleted").length;
+  expectEqual("subnets in the service", store.list("subnets").length, undeleted("s"));
+  expectEqual("images in the service", store.list("images").length, undeleted("img"));
+  for (let slot = 0; slot < SUBNET_SLOTS; slot++) {
+    const s = program.subnets[slot];
+    if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed);
+  }
+  for (let slot = 0; slot < IMAGE_SLOTS; slot++) {
+    const i = program.images[slot];
+    if (i) checkImage(sys, slot, i, ids.get(`img${slot}`)!);
+  }
+  if (program.pool && !drift.has("pool")) {
+    const pool = store.get("lbpools", program.pool && ids.get("pool"))!;
+    expectEqual("pool.lb_algorithm", pool.lb_algorithm, program.pool.lbAlgorithm);
+    if (program.pool.name !== undefined) expectEqual("pool.name", pool.name, program.pool.name);
+    expectEqual(
+      "pool.members",
+      memberKeys(pool.members),
+      sorted(program.pool.members.map((m) => `${memberAddress(m.host)}:8080:${m.weight}`)),
+    );
+  }
+  if (program.policy) {
+    const policy = store.get("lifecycle_policies", ids.get("policy"))!;
+    if (program.policy.name !== undefined) expectEqual("policy.name", policy.name, program.policy.name);
+    if (program.policy.status !== undefined) expectEqual("policy.status", policy.status, program.policy.status);
+  }
+  const quota = store.get("client_quotas", 1)!;
+  // No QuotaThreshold in the program: removing it (or never having it) leaves the service's default.
+  expectEqual("quota.threshold", text(quota.threshold), String(program.quota?.threshold ?? 80));
+  const keypair = program.quota?.keypair;
+  if (keypair) {
+    const entry = (quota.last_message as { global_quotas: Record<string, { limit: unknown; usage: unknown }> }).global_quotas
+      .keypair_count_limit;
+    expectEqual("quota.last_message.global_quotas.keypair_count_limit", { limit: text(entry?.limit), usage: text(entry?.usage) }, keypair);
+  }
+}
+
+/** After a successful refresh: every state resource exists in the service with the state's values. */
+export function checkAfterRefresh(sys: System, resources: StateResource[]): void {
+  const store = sys.env.emulator.store;
+  for (const res of resources) {
+    const name = nameOf(res);
+    const o = res.outputs ?? {};
+    const type = res.type.split(":").pop();
+    const where = `${name} after refresh`;
+    if (type === "Subnet" || type === "BaremetalImage") {
+      const r = store.get(type === "Subnet" ? "subnets" : "images", res.id);
+      if (!r) throw new InvariantError(`${where}: state id ${String(res.id)} is not in the service`);
+      expectEqual(`${where}: name`, o.name, r.name);
+      expectEqual(`${where}: tags`, o.tags, userTags(r.tags));
+      if (type === "Subnet")
+        expectEqual(`${where}: cidr, enableDhcp, gatewayIp`, [o.cidr, o.enableDhcp, o.gatewayIp], [r.cidr, r.enable_dhcp, r.gateway_ip]);
+      else expectEqual(`${where}: osType, sshKey`, [o.osType, o.sshKey], [r.os_type, r.ssh_key]);
+    } else if (type === "LbPoolSettings") {
+      const pool = store.get("lbpools", res.id)!;
+      expectEqual(`${where}: members`, memberKeys(o.members), memberKeys(pool.members));
+      expectEqual(`${where}: lbAlgorithm`, o.lbAlgorithm, pool.lb_algorithm);
+    } else if (type === "SnapshotPolicyState") {
+      const policy = store.get("lifecycle_policies", res.id)!;
+      expectEqual(`${where}: name, status`, [o.name, o.status], [policy.name, policy.status]);
+    } else if (type === "QuotaThreshold") {
+      expectEqual(`${where}: threshold`, text(o.threshold), text(store.get("client_quotas", res.id)?.threshold));
+    }
+  }
+}
+
+/** After a successful destroy: no resource in the state, no subnet or image in the service, the quota at its default. */
+export function checkAfterDestroy(sys: System, resources: StateResource[]): void {
+  expectEqual("state resources after destroy", resources.map(nameOf), []);
+  const store = sys.env.emulator.store;
+  expectEqual(
+    "subnets and images after destroy",
+    [...store.list("subnets"), ...store.list("images")].map((r) => r.id),
+    [],
+  );
+  expectEqual("quota threshold after destroy", text(store.get("client_quotas", 1)?.threshold), "80");
+}

@@ -1,0 +1,150 @@
+// The lifecycle model's program: what the stack's program declares, as plain data, and the
+// one JavaScript file generated from it. Slots give resources stable Pulumi names (s0, img1),
+// so an edit is the same resource and a replacement is Pulumi's, not a rename.
+import { SEED } from "../e2e/cims";
+
+export type Gateway = undefined | null | 1 | 5; // omitted, none, or the host number in the cidr
+export type Dns = undefined | null | string[];
+export interface Route {
+  destination: string;
+  /** Host number of the next hop inside the subnet's cidr. */
+  hop: number;
+}
+
+export interface SubnetModel {
+  name: string;
+  /** Third octet of the cidr: changing it replaces the subnet. */
+  gen: number;
+  enableDhcp?: boolean;
+  tags: Record<string, string>;
+  dns: Dns;
+  routes: undefined | null | Route[];
+  gateway: Gateway;
+  /** connectToNetworkRouter: false (needed for a null gateway; a replacement either way). */
+  noRouter: boolean;
+}
+
+export interface ImageModel {
+  name: string;
+  osType: "linux" | "windows";
+  sshKey: "allow" | "deny" | "required";
+  architecture: "x86_64" | "aarch64";
+  tags: Record<string, string>;
+}
+
+export interface MemberModel {
+  /** Last octet of 10.0.0.x; port 8080 always. */
+  host: number;
+  weight: number;
+}
+
+export interface PoolModel {
+  name?: string;
+  lbAlgorithm: "ROUND_ROBIN" | "LEAST_CONNECTIONS" | "SOURCE_IP";
+  members: MemberModel[];
+}
+
+export interface PolicyModel {
+  name?: string;
+  status?: "active" | "paused";
+}
+
+export interface QuotaModel {
+  threshold: number;
+  /** keypairCountLimit of lastMessage.globalQuotas as int64 decimal strings; omitted: not managed. */
+  keypair?: { limit: string; usage: string };
+}
+
+export interface ProgramModel {
+  subnets: Array<SubnetModel | undefined>; // 3 slots
+  images: Array<ImageModel | undefined>; // 2 slots
+  pool?: PoolModel;
+  policy?: PolicyModel;
+  quota?: QuotaModel;
+}
+
+export const SUBNET_SLOTS = 3;
+export const IMAGE_SLOTS = 2;
+/** Seconds each asynchronous resource waits for its tasks: short, so a task that never ends fails the command soon. */
+export const TASK_TIMEOUT_S = 8;
+export const POOL_ID = SEED.poolId;
+export const POLICY_ID = Number(SEED.policyId);
+export const CLIENT_ID = Number(SEED.clientId);
+/** A volume per image slot: two images made from one volume at once would meet its lock (see the report of issue 16). */
+export const VOLUMES = [SEED.volumeId, "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8"];
+
+export const cidrOf = (slot: number, gen: number) => `10.${100 + slot}.${gen}.0/24`;
+export const hostOf = (slot: number, gen: number, host: number) => `10.${100 + slot}.${gen}.${host}`;
+export const memberAddress = (host: number) => `10.0.0.${host}`;
+
+export function initialProgram(): ProgramModel {
+  return {
+    subnets: [{ name: "net-0", gen: 0, tags: { slot: "s0" }, dns: undefined, routes: undefined, gateway: undefined, noRouter: false }],
+    images: [undefined, undefined],
+    pool: { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 10, weight: 1 }] },
+    policy: undefined,
+    quota: { threshold: 80 },
+  };
+}
+
+export function subnetArgs(slot: number, s: SubnetModel): Record<string, unknown> {
+  const args: Record<string, unknown> = {
+    name: s.name,
+    cidr: cidrOf(slot, s.gen),
+    networkId: SEED.networkId,
+    tags: s.tags,
+    timeouts: { create: TASK_TIMEOUT_S, update: TASK_TIMEOUT_S, delete: TASK_TIMEOUT_S },
+  };
+  if (s.noRouter) args.connectToNetworkRouter = false;
+  if (s.enableDhcp !== undefined) args.enableDhcp = s.enableDhcp;
+  if (s.dns !== undefined) args.dnsNameservers = s.dns;
+  if (s.routes !== undefined) args.hostRoutes = s.routes?.map((r) => ({ destination: r.destination, nexthop: hostOf(slot, s.gen, r.hop) }));
+  if (s.gateway !== undefined) args.gatewayIp = s.gateway === null ? null : hostOf(slot, s.gen, s.gateway);
+  return args;
+}
+
+export function imageArgs(slot: number, i: ImageModel): Record<string, unknown> {
+  return {
+    name: i.name,
+    volumeId: VOLUMES[slot],
+    osType: i.osType,
+    sshKey: i.sshKey,
+    architecture: i.architecture,
+    tags: i.tags,
+    timeouts: { create: TASK_TIMEOUT_S, update: TASK_TIMEOUT_S, delete: TASK_TIMEOUT_S },
+  };
+}
+
+export function poolArgs(p: PoolModel): Record<string, unknown> {
+  return {
+    poolId: POOL_ID,
+    lbAlgorithm: p.lbAlgorithm,
+    members: p.members.map((m) => ({ address: memberAddress(m.host), protocolPort: 8080, weight: m.weight })),
+    ...(p.name !== undefined ? { name: p.name } : {}),
+    timeouts: { create: TASK_TIMEOUT_S, update: TASK_TIMEOUT_S, delete: TASK_TIMEOUT_S },
+  };
+}
+
+export function quotaArgs(q: QuotaModel): Record<string, unknown> {
+  return {
+    clientId: CLIENT_ID,
+    threshold: q.threshold,
+    ...(q.keypair ? { lastMessage: { globalQuotas: { keypairCountLimit: q.keypair } } } : {}),
+  };
+}
+
+/** The program as one plain-JS file: starts faster than TypeScript through ts-node. */
+export function renderProgram(p: ProgramModel): string {
+  const lines = ['"use strict";', 'const cims = require("pulumi-cims");'];
+  const add = (type: string, name: string, args: unknown) =>
+    lines.push(`new cims.${type}(${JSON.stringify(name)}, ${JSON.stringify(args)});`);
+  p.subnets.forEach((s, slot) => s && add("Subnet", `s${slot}`, subnetArgs(slot, s)));
+  p.images.forEach((i, slot) => i && add("BaremetalImage", `img${slot}`, imageArgs(slot, i)));
+  if (p.pool) add("LbPoolSettings", "pool", poolArgs(p.pool));
+  if (p.policy) add("SnapshotPolicyState", "policy", { policyId: POLICY_ID, ...p.policy });
+  if (p.quota) add("QuotaThreshold", "quota", quotaArgs(p.quota));
+  return `${lines.join("\n")}\n`;
+}
+
+/** A copy through JSON: structuredClone would make objects of another realm under jest, which isDeepStrictEqual tells apart. */
+export const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));

@@ -1,0 +1,58 @@
+// Runs the lifecycle model: fast-check generates command sequences, each runs against a fresh
+// emulator and stack, and a failing sequence is shrunk to the shortest that still fails.
+import fc from "fast-check";
+import { commandArbitrary, initialModel } from "./commands";
+import { System } from "./system";
+
+export interface RunOptions {
+  seed: number;
+  runs: number;
+  maxCommands: number;
+  /** Emulator task duration. */
+  taskDurationMs?: number;
+  /** Stop generating (and shrinking) after this long; what ran is reported. */
+  timeLimitMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunSummary {
+  seed: number;
+  sequences: number;
+  pulumiCommands: number;
+  durationMs: number;
+  /** fast-check's report: seed, replay path and the shrunk command sequence. */
+  failure?: string;
+}
+
+export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
+  const started = Date.now();
+  const log = opts.log ?? (() => undefined);
+  let sequences = 0;
+  let pulumiCommands = 0;
+  const property = fc.asyncProperty(fc.commands([commandArbitrary()], { maxCommands: opts.maxCommands, size: "max" }), async (cmds) => {
+    const sys = await System.start(opts.taskDurationMs ?? 50);
+    sequences++;
+    const t0 = Date.now();
+    try {
+      await fc.asyncModelRun(() => ({ model: initialModel(), real: sys }), cmds);
+      log(`sequence ${sequences}: ok, ${sys.commandsRun} pulumi commands, ${Math.round((Date.now() - t0) / 1000)} s: ${String(cmds)}`);
+    } catch (err) {
+      log(
+        `sequence ${sequences}: FAILED after ${sys.history.join("; ")}\n  ${String(cmds)}\n  ${(err as Error).message.split("\n").slice(0, 60).join("\n  ")}`,
+      );
+      throw err;
+    } finally {
+      pulumiCommands += sys.commandsRun;
+      await sys.dispose();
+    }
+  });
+  const details = await fc.check(property, {
+    seed: opts.seed,
+    numRuns: opts.runs,
+    interruptAfterTimeLimit: opts.timeLimitMs,
+    markInterruptAsFailure: false,
+  });
+  const error = details.errorInstance instanceof Error ? `\nError of the shrunk sequence:\n${details.errorInstance.message}` : "";
+  const failure = details.failed ? `${fc.defaultReportMessage(details) ?? ""}${error}` : undefined;
+  return { seed: opts.seed, sequences, pulumiCommands, durationMs: Date.now() - started, failure };
+}

@@ -1,0 +1,111 @@
+// The real system under the model: one emulator and one throw-away stack per sequence, the
+// program written before each pulumi command, a fault armed for the next command only, and
+// what the invariants need to know about the last command.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { api, cimsStack, type CimsTestEnv, SEED } from "../e2e/cims";
+import type { RunResult, StackExport } from "../e2e/harness";
+import { type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
+
+export type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
+
+/** A fault installed through the control API right before the next pulumi command. */
+export interface FaultSpec {
+  label: string;
+  kind: "request" | "task";
+  body: Record<string, unknown>;
+  /** A task that never ends: the command's failure leaves work the service finishes later. */
+  hang?: boolean;
+}
+
+export interface CommandRecord {
+  command: string;
+  fault?: FaultSpec;
+  result: RunResult;
+}
+
+export class System {
+  /** The fault armed for the next pulumi command. */
+  armed: FaultSpec | undefined;
+  /** Every pulumi command run, for the failure report. */
+  readonly history: string[] = [];
+  commandsRun = 0;
+
+  private constructor(readonly env: CimsTestEnv) {}
+
+  static async start(taskDurationMs: number): Promise<System> {
+    const env = await cimsStack({
+      taskDurationMs,
+      files: { "Pulumi.yaml": "name: lifecycle-model\nruntime: nodejs\n", "index.js": "" },
+      // A slow answer (6 s) outlasts the request timeout; an ordinary one never comes close.
+      config: { "cims:requestTimeoutSeconds": "3", "cims:taskTimeoutSeconds": String(TASK_TIMEOUT_S) },
+    });
+    const system = new System(env);
+    const volume = {
+      name: "second-root",
+      size: 20,
+      status: "available",
+      volume_type: "standard",
+      bootable: true,
+      project_id: 1,
+      region_id: 1,
+    };
+    const seeded = await api(env, "POST", "/__emulator/seed", { volumes: [{ id: VOLUMES[1], ...volume }] });
+    if (seeded.status !== 204) throw new Error(`seeding the second volume failed: ${JSON.stringify(seeded.body)}`);
+    return system;
+  }
+
+  async dispose(): Promise<void> {
+    await this.env.dispose();
+  }
+
+  async writeProgram(program: ProgramModel): Promise<void> {
+    await fs.writeFile(path.join(this.env.stack.projectDir, "index.js"), renderProgram(program));
+  }
+
+  /** Runs `pulumi <command>` with the armed fault (then cleared, releasing hung tasks). */
+  async pulumi(command: "up" | "preview" | "refresh" | "destroy", program: ProgramModel, extra: string[] = []): Promise<CommandRecord> {
+    await this.writeProgram(program);
+    const fault = this.armed;
+    this.armed = undefined;
+    if (fault) await this.control("POST", fault.kind === "task" ? "/__emulator/task-faults" : "/__emulator/faults", fault.body);
+    const stack = this.env.stack;
+    const run = { up: stack.up, preview: stack.preview, refresh: stack.refresh, destroy: stack.destroy }[command].bind(stack);
+    const result = await run(extra, { allowFailure: true });
+    await this.clearFaults();
+    this.commandsRun++;
+    const label = [command, ...extra].join(" ");
+    this.history.push(`${label}${fault ? ` [fault: ${fault.label}]` : ""} -> exit ${result.code}`);
+    return { command: label, fault, result };
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.control("DELETE", "/__emulator/faults");
+  }
+
+  async control(method: string, p: string, body?: unknown): Promise<void> {
+    const res = await api(this.env, method, p, body);
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+
+  async resources(): Promise<StateResource[]> {
+    return ((await this.env.stack.exportState()).deployment.resources ?? []).filter((r) =>
+      r.type.startsWith("pulumi-nodejs:dynamic/cims:"),
+    );
+  }
+
+  /** Waits for a task started outside Pulumi (drift) to end. */
+  async waitTask(taskId: string): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const task = (await api(this.env, "GET", `/cloud/v1/tasks/${taskId}`)).body as { state?: string };
+      if (task.state === "FINISHED" || task.state === "ERROR") return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`task ${taskId} did not end`);
+  }
+}
+
+/** The Pulumi resource name of a state resource (`s0`, `img1`, `pool`...). */
+export const nameOf = (r: StateResource) => r.urn.split("::").pop() ?? "";
+
+export const POOL_PATH = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
