@@ -2,8 +2,13 @@
 // by hand: one chart does not justify a plotting dependency.
 import type { LagSample, Waiter } from "./task-lag";
 
-const COLORS: Record<Waiter, string> = { adaptive: "#2b6cb0", fixed1s: "#dd6b20", fixed3s: "#718096" };
-const LABELS: Record<Waiter, string> = { adaptive: "pulumi-cims (adaptive)", fixed1s: "fixed 1 s", fixed3s: "fixed 3 s" };
+const COLORS: Record<Waiter, string> = { adaptive: "#2b6cb0", hints: "#38a169", fixed1s: "#dd6b20", fixed3s: "#718096" };
+const LABELS: Record<Waiter, string> = {
+  adaptive: "pulumi-cims (adaptive)",
+  hints: "pulumi-cims (adaptive + hints)",
+  fixed1s: "fixed 1 s",
+  fixed3s: "fixed 3 s",
+};
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -15,7 +20,7 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 export function lagChart(samples: LagSample[]): string {
   const durations = [...new Set(samples.map((s) => s.durationMs))];
-  const waiters: Waiter[] = ["adaptive", "fixed1s", "fixed3s"];
+  const waiters: Waiter[] = ["adaptive", "hints", "fixed1s", "fixed3s"];
   const med = (d: number, w: Waiter) => median(samples.filter((s) => s.durationMs === d && s.waiter === w).map((s) => s.lagMs));
   const max = Math.max(...durations.flatMap((d) => waiters.map((w) => med(d, w))), 1);
   const W = 640,

@@ -5,4 +5,5 @@ export { parseJson, stringifyJson } from "../../api/json";
 export { apiPath } from "./path";
 export { closeAllPools } from "./transport";
 export { listAll, type Page } from "./list";
+export { DurationHints } from "./task-hints";
 export { nextDelay, waitForTasks, systemClock, type Task, type TaskProgress, type WaitOptions, type Clock } from "./tasks";

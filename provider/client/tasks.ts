@@ -1,27 +1,22 @@
-// Waiting for asynchronous tasks. Every task is polled concurrently on one schedule,
-// nextDelay(): the first look after 0.5 s, the second at 1 s, then one a second until 10% of
-// the time waited is longer (from 10 s on), at most 5 s apart; +/-10% jitter. It never makes
-// more GETs than fixed 1 s polling: it is that schedule with the look at 0 s, which never
-// finds a task done, moved to 0.5 s. Measured on the emulator with bench/task-lag.ts (what
-// `npm run bench` runs; median lag from FINISHED to the waiter returning, median GETs; 30
-// tasks per row, 15 at 20 s; each task its nominal length +/-10%), ours vs fixed 1 s polling:
-//   0.3 s: 205 ms, 1 GET vs 699 ms, 2    2 s: 228 ms, 3 vs 140 ms, 3
-//   10 s:  580 ms, 11.5  vs 522 ms, 11   20 s: 1219 ms, 19 vs 601 ms, 21
-// From 1 s to 10 s both look at the same times (the 2 s medians are a coin flip: whether a
-// task ends before or after the look at 2 s), and no schedule that knows nothing of the task
-// can see it sooner there without more GETs. Below 1 s ours is better on both; past 10 s it
-// makes fewer GETs for a lag of up to 10% of the time waited. The former schedule (first
-// look at 0.2 s, growing 60% a look up to 1 s apart) saw 0.3 s tasks in 25 ms, but cost 6
-// GETs at 2 s and 14 at 10 s for no lower lag; duration hints per task type (probes near an
-// earlier task's end) were removed: on this schedule they did not lower the lag at equal
-// GETs (2 s: 492 ms vs 280 ms, 10 s: 540 ms vs 348 ms, 30 tasks each).
-// NEW, RUNNING and any state we do not know keep polling, and so does a status read the
-// service failed (5xx, 429, a dropped connection); FINISHED and ERROR end a task's wait.
-// Every task's outcome is collected before anything fails, so a FINISHED task's created id
-// is never lost to a sibling's ERROR; the error carries every task's last-seen record.
+// Waiting for asynchronous tasks. Every task is polled concurrently on an adaptive
+// schedule that keeps the delay between "the task finished" and "we saw it" proportional
+// to how long the task has run: the first look after ~200 ms, then each interval is 60% of
+// the time elapsed so far, at most 1 s, until 10% of the elapsed time is longer; capped
+// (5 s by default); +/-10% jitter. So a 0.3 s task is seen within ~0.05 s of its end, a
+// 2 s task within ~0.3 s, a 20 s task within ~1 s in about as many requests as fixed 1 s
+// polling (median), and a long task costs one request per 5 s. The parameters were chosen
+// by simulating tasks of 0.3 s to 60 s (+/-10%) against fixed 1 s polling (a fixed 1.5x
+// growth, as before, saw a 20 s task up to 5 s late). On top of that, a task of a type
+// that finished before in this process is probed near when it should end (task-hints.ts).
+// `npm run bench` measures it against fixed 1 s and 3 s polling. NEW, RUNNING and any state we do not
+// know keep polling, and so does a status read the service failed (5xx, 429, a dropped
+// connection); FINISHED and ERROR end a task's wait. Every task's outcome is collected
+// before anything fails, so a FINISHED task's created id is never lost to a sibling's ERROR;
+// the error carries every task's last-seen record.
 import { setTimeout as sleepMs } from "node:timers/promises";
 import { ApiError, CimsError, ConnectionError, InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
 import { stringifyJson } from "../../api/json";
+import { type Bracket, type DurationHints, probeIn, processHints } from "./task-hints";
 
 export interface Task {
   id: string;
@@ -57,21 +52,23 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called on every state change of a task (the first sighting included). */
   onProgress?: (progress: TaskProgress) => void;
+  firstPollMs?: number;
+  pollCapMs?: number;
   /** How long a 404 for a task counts as "not visible yet" rather than an error. */
   notFoundGraceMs?: number;
   clock?: Clock;
-  /** Jitter's source of uniform draws in [0, 1); Math.random by default. */
   random?: () => number;
+  /** What earlier tasks taught about durations per task type; the process-wide one by default. */
+  hints?: DurationHints;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
 
-/** Fixed 1 s polling's budget of GETs, but the first look, which at 0 s never finds a task done, at 0.5 s. */
-const FIRST_MS = 500;
+/** Early on, the next look comes after this share of the elapsed time, at most STEADY_MS. */
+const EARLY_SHARE = 0.6;
 const STEADY_MS = 1_000;
-/** Past 10 s, a share of the time waited (lag up to 10% of it, fewer GETs than fixed 1 s), capped. */
+/** Later, a fixed share of the elapsed time: the median lag stays about 5% of the task's length. */
 const LATE_SHARE = 0.1;
-const CAP_MS = 5_000;
 
 /** How one task's wait ended. */
 type Settled =
@@ -123,49 +120,56 @@ function transient(err: unknown): boolean {
   return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
 }
 
-/** One look at a task: its record, or why not (`retry`: look again on the schedule). */
-type Look = { task: Task } | { retry: Error } | { fail: Error };
-
-async function look(getTask: GetTask, id: string, deadline: number, signal: AbortSignal, inGrace: () => boolean): Promise<Look> {
-  let task: Task;
-  try {
-    task = await getTask(id, { deadline, signal });
-  } catch (err) {
-    // A task the API just created may not be readable for a moment; a read the service
-    // failed (after the client's own retries) is tried again on the schedule until the
-    // deadline: the task itself runs on regardless.
-    if ((err instanceof NotFoundError && inGrace()) || transient(err)) return { retry: err as Error };
-    return { fail: err as Error };
-  }
-  if (typeof task !== "object" || task === null || typeof task.state !== "string") {
-    const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
-    return { fail: new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${got}`) };
-  }
-  return { task };
-}
-
 async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise<Settled> {
   const clock = opts.clock ?? systemClock;
   const random = opts.random ?? Math.random;
-  const signal = opts.signal ?? new AbortController().signal;
+  const cap = opts.pollCapMs ?? 5_000;
   const started = clock.now();
   const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
+  const firstPoll = opts.firstPollMs ?? 200;
+  const hints = opts.hints ?? processHints;
+  const signal = opts.signal ?? new AbortController().signal;
   let last: Task | undefined;
   let lastError: Error | undefined;
-  for (;;) {
-    const wait = Math.min(nextDelay(clock.now() - started, random()), opts.deadline - clock.now());
+  let runningAt = 0; // the last time (ms into the wait) a GET went out and found it not done
+  const delay = () => nextDelay(clock.now() - started, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random });
+  for (let wait = delay(); ; wait = delay()) {
+    wait = Math.min(wait, opts.deadline - clock.now());
     if (wait <= 0) return { id, kind: "timeout", task: last, lastError };
     await clock.sleep(wait, signal);
     signal.throwIfAborted();
-    const seen = await look(getTask, id, opts.deadline, signal, () => clock.now() < graceEnd);
-    if ("fail" in seen) return { id, kind: "unreadable", task: last, error: seen.fail };
-    lastError = "retry" in seen ? seen.retry : undefined;
-    if (!("task" in seen)) continue;
-    const { task } = seen;
+    const sentAt = clock.now() - started;
+    let task: Task;
+    try {
+      task = await getTask(id, { deadline: opts.deadline, signal });
+      lastError = undefined;
+    } catch (err) {
+      // A task the API just created may not be readable for a moment; a read the service
+      // failed (after the client's own retries) is tried again on the schedule until the
+      // deadline: the task itself runs on regardless.
+      if ((err instanceof NotFoundError && clock.now() < graceEnd) || transient(err)) {
+        lastError = err as Error;
+        continue;
+      }
+      return { id, kind: "unreadable", task: last, error: err as Error };
+    }
+    if (typeof task !== "object" || task === null || typeof task.state !== "string") {
+      const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
+      return {
+        id,
+        kind: "unreadable",
+        task: last,
+        error: new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${got}`),
+      };
+    }
     if (task.state !== last?.state) opts.onProgress?.({ taskId: id, state: task.state, previousState: last?.state, task });
     last = task;
-    if (task.state === "FINISHED") return { id, kind: "finished", task };
+    if (task.state === "FINISHED") {
+      hints.learn(task.task_type, { below: runningAt, by: clock.now() - started });
+      return { id, kind: "finished", task };
+    }
     if (task.state === "ERROR") return { id, kind: "error", task };
+    runningAt = sentAt;
   }
 }
 
@@ -177,12 +181,21 @@ function errorText(error: unknown): string | undefined {
 
 /**
  * The whole schedule, as a pure function: how long to wait before the next look at a task
- * that has been waited on for `elapsedMs` (0: the first look). The first look comes after
- * 0.5 s; then the wait doubles the time waited, up to 1 s; from 10 s on it is 10% of the
- * time waited, at most 5 s. `draw` (uniform in [0, 1); 0.5: none) gives +/-10% jitter, never
- * past the 5 s cap.
+ * that has been waited on for `elapsedMs` (0: the first look). The ordinary look comes after
+ * `firstMs`, then after 60% of the elapsed time (at most 1 s) until 10% of it is longer,
+ * never over `capMs`, +/-10% jitter from `random` (0.5: none). A duration hint's probe due
+ * within two ordinary intervals replaces the ordinary look (see task-hints.ts).
  */
-export function nextDelay(elapsedMs: number, draw = 0.5): number {
-  const base = elapsedMs <= 0 ? FIRST_MS : Math.max(LATE_SHARE * elapsedMs, Math.min(elapsedMs, STEADY_MS));
-  return Math.min(CAP_MS, base * (0.9 + 0.2 * draw));
+export function nextDelay(
+  elapsedMs: number,
+  opts: { firstMs?: number; capMs?: number; hint?: Bracket; random?: () => number } = {},
+): number {
+  const cap = opts.capMs ?? 5_000;
+  const base = elapsedMs <= 0 ? (opts.firstMs ?? 200) : Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
+  const ordinary = Math.min(cap, Math.max(base, 1) * jitter(opts.random ?? (() => 0.5)));
+  const probe = probeIn(opts.hint, elapsedMs);
+  return probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
 }
+
+/** +/-10%, so parallel waiters do not poll in step. */
+const jitter = (random: () => number): number => 0.9 + 0.2 * random();

@@ -1,0 +1,53 @@
+// What finished tasks taught us about how long tasks of a type take, so that the next
+// task of that type is looked at close to when it should end. One `pulumi up` often
+// creates many alike resources (50 subnets): the first ones pay the usual polling lag,
+// later ones mostly none. Each finished task gives a bracket: still running at `below` ms
+// after its wait began, finished by `by` ms. The next task of the type is probed in the
+// middle of the bracket, then at its end; what it shows narrows the bracket again (a
+// bisection across tasks). A wrong guess costs at most two extra GETs, never correctness:
+// the ordinary schedule keeps running underneath.
+
+export interface Bracket {
+  below: number;
+  by: number;
+}
+
+export class DurationHints {
+  private readonly byType = new Map<string, Bracket>();
+
+  /** The bracket for this task type, if a task of it has finished before. */
+  get(taskType: string | undefined): Bracket | undefined {
+    return taskType === undefined ? undefined : this.byType.get(taskType);
+  }
+
+  /** Records a finished task; overlapping brackets are intersected, a disjoint one replaces. */
+  learn(taskType: string | undefined, seen: Bracket): void {
+    if (taskType === undefined || !(seen.below < seen.by)) return;
+    const old = this.byType.get(taskType);
+    const overlaps = old !== undefined && old.below < seen.by && seen.below < old.by;
+    this.byType.set(taskType, overlaps ? { below: Math.max(old.below, seen.below), by: Math.min(old.by, seen.by) } : seen);
+  }
+}
+
+/** Shared by every wait in the provider process. */
+export const processHints = new DurationHints();
+
+/** Less than this apart, a probe is not worth a request. */
+const MIN_PROBE_GAP_MS = 10;
+/** A bracket this narrow (absolute, or as a share of its end) is not split further. */
+const NARROW_MS = 50;
+const NARROW_SHARE = 0.02;
+
+/**
+ * How long to wait for the next probe, if one is still ahead: the bracket's middle, then its
+ * end; once the bracket is narrow, only its end, so a steady stream of alike tasks costs no
+ * GET more than the ordinary schedule.
+ */
+export function probeIn(hint: Bracket | undefined, elapsedMs: number): number | undefined {
+  if (!hint) return undefined;
+  const narrow = hint.by - hint.below <= Math.max(NARROW_MS, NARROW_SHARE * hint.by);
+  for (const at of narrow ? [hint.by] : [(hint.below + hint.by) / 2, hint.by]) {
+    if (at - elapsedMs >= MIN_PROBE_GAP_MS) return at - elapsedMs;
+  }
+  return undefined;
+}
