@@ -372,6 +372,33 @@ class Pulumi implements Cmd {
   }
 }
 
+/**
+ * `pulumi up` interrupted by SIGINT while a task it started runs: Pulumi cancels gracefully,
+ * letting operations in flight finish. Whatever it leaves, the next `up` alone must converge
+ * (no refresh, no manual step), and nothing may be orphaned or made twice.
+ */
+class InterruptedUp implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return !m.armed;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const rec = await sys.interruptedUp(m.program);
+    checkKeyNotPrinted(sys, rec);
+    if (!rec.interrupted) {
+      if (rec.result.code !== 0 && ![...m.drift.values()].includes("deleted"))
+        throw new InvariantError(`\`pulumi up\` (no task started, not interrupted) failed:\n${tail(rec)}`);
+      if (rec.result.code === 0) return verifyUp(m, sys);
+      return converge(m, sys, rec);
+    }
+    checkOnePerResource(sys);
+    if (rec.result.code === 0) return verifyUp(m, sys);
+    return converge(m, sys, rec);
+  }
+  toString(): string {
+    return "pulumi up, SIGINT while a task runs";
+  }
+}
+
 const tail = (rec: CommandRecord) => (rec.result.stdout + rec.result.stderr).trim().split("\n").slice(-40).join("\n");
 
 /** After a successful up: the service holds the program, and a second preview shows no changes. */
@@ -426,5 +453,6 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
     { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
     { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },
+    { arbitrary: fc.constant(new InterruptedUp()), weight: 1 },
   );
 }

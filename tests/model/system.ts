@@ -1,10 +1,11 @@
 // The real system under the model: one emulator and one throw-away stack per sequence, the
 // program written before each pulumi command, a fault armed for the next command only, and
 // what the invariants need to know about the last command.
+import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, cimsStack, type CimsTestEnv, SEED } from "../e2e/cims";
-import type { RunResult, StackExport } from "../e2e/harness";
+import { PULUMI, type RunResult, type StackExport } from "../e2e/harness";
 import { type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
 
 export type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
@@ -77,6 +78,49 @@ export class System {
     const label = [command, ...extra].join(" ");
     this.history.push(`${label}${fault ? ` [fault: ${fault.label}]` : ""} -> exit ${result.code}`);
     return { command: label, fault, result };
+  }
+
+  /**
+   * `pulumi up` sent SIGINT once a task it started runs in the emulator (watched in the
+   * emulator, not the CLI's output, which can lag). An up that starts no task runs to its end.
+   * `interrupted` says whether the signal was sent.
+   */
+  async interruptedUp(program: ProgramModel): Promise<CommandRecord & { interrupted: boolean }> {
+    await this.writeProgram(program);
+    const stack = this.env.stack;
+    const tasksBefore = new Set(Object.keys(this.env.emulator.store.tasks));
+    const child = spawn(PULUMI, ["up", "--yes", "--skip-preview", "--stack", stack.name, "--non-interactive"], {
+      cwd: stack.projectDir,
+      env: stack.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    let ended = false;
+    const exited = new Promise<RunResult>((resolve) =>
+      child.on("close", (code, signal) => {
+        ended = true;
+        resolve({ code, signal, stdout, stderr });
+      }),
+    );
+    let interrupted = false;
+    while (!ended && !interrupted) {
+      const started = Object.values(this.env.emulator.store.tasks).some(
+        (t) => !tasksBefore.has(t.id) && (t.state === "NEW" || t.state === "RUNNING"),
+      );
+      if (started) {
+        child.kill("SIGINT");
+        interrupted = true;
+      } else await new Promise((r) => setTimeout(r, 20));
+    }
+    // As the harness does for every command: a run that hangs is killed, and the output says so.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5 * 60_000);
+    const result = await exited.finally(() => clearTimeout(timer));
+    this.commandsRun++;
+    this.history.push(`up${interrupted ? " [SIGINT while a task ran]" : " (no task started: not interrupted)"} -> exit ${result.code}`);
+    return { command: interrupted ? "up (SIGINT)" : "up", result, interrupted };
   }
 
   async clearFaults(): Promise<void> {
