@@ -390,7 +390,9 @@ class InterruptedUp implements Cmd {
       if (rec.result.code === 0) return verifyUp(m, sys);
       return converge(m, sys, rec);
     }
-    checkOnePerResource(sys);
+    // Not one record per resource yet: a replacement cancelled between its create and the old
+    // record's delete keeps both, the old one in the state pending deletion (converge checks
+    // that no record is missing from the state, and its up deletes the old one).
     if (rec.result.code === 0) return verifyUp(m, sys);
     return converge(m, sys, rec);
   }
