@@ -8,10 +8,18 @@ import type { FieldType } from "./contract/types";
 import { canonical } from "./net";
 import { splitTags } from "./tags";
 
-/** `2026-05-23T07:07:31+02:00` -> `2026-05-23T05:07:31`; zone-less text is UTC already. */
+/** The zone of a date-time: `Z`, or an offset `+02:00`, `+0200` or `+02` (all ISO 8601). */
+const ZONE = /(?:Z|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+/**
+ * `2026-05-23T07:07:31+02:00` (or `+0200`, `+02`) -> `2026-05-23T05:07:31`; zone-less text is
+ * UTC already. Offsets are spelled out as `+HH:MM` first: JavaScript's Date reads no other.
+ */
 export function canonicalDateTime(text: string): string {
-  const zoned = /(Z|[+-]\d{2}(:?\d{2})?)$/.test(text.slice(10)) ? text : `${text}Z`;
-  const ms = Date.parse(zoned);
+  const time = text.slice(10); // after the date, whose own "-" is no offset
+  const zone = ZONE.exec(time);
+  const iso = !zone ? `${text}Z` : zone[1] ? `${text.slice(0, text.length - zone[0].length)}${zone[1]}${zone[2]}:${zone[3] ?? "00"}` : text;
+  const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return text;
   return new Date(ms).toISOString().replace(/\.000Z$|Z$/, "");
 }

@@ -15,6 +15,7 @@ Options:
   --seed <file>           seed data (JSON, collections of API records) loaded at start
   --state-file <file>     persist every change here and continue from it after a restart
   --task-duration-ms <n>  how long tasks take from NEW to FINISHED (default 1000)
+  --page-size-max <n>     the most records a list page holds, whatever limit asks (default 1000)
   --quiet                 do not log requests
   -h, --help              show this help
 `;
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
         seed: { type: "string" },
         "state-file": { type: "string" },
         "task-duration-ms": { type: "string", default: "1000" },
+        "page-size-max": { type: "string", default: "1000" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -49,11 +51,14 @@ async function main(): Promise<void> {
   const whole = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN);
   const port = whole(values.port);
   const taskDurationMs = whole(values["task-duration-ms"]);
+  const pageSizeMax = whole(values["page-size-max"]);
   const problems = [
     !apiKey && "an API key is required: --api-key <key> or CIMS_API_KEY",
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && `--port must be 0..65535, got ${values.port}`,
     !(Number.isInteger(taskDurationMs) && taskDurationMs >= 0) &&
       `--task-duration-ms must be an integer >= 0, got ${values["task-duration-ms"]}`,
+    !(Number.isInteger(pageSizeMax) && pageSizeMax >= 1 && pageSizeMax <= 1000) &&
+      `--page-size-max must be 1..1000, got ${values["page-size-max"]}`,
   ].filter(Boolean);
   if (problems.length > 0) {
     process.stderr.write(`cims-emulator: ${problems.join("; ")}\n`);
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     seed: values.seed,
     stateFile: values["state-file"],
     taskDurationMs,
+    pageSizeMax,
     log: values.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
   });
   process.stdout.write(`cims-emulator listening on ${emulator.url}\n`);

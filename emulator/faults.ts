@@ -1,6 +1,8 @@
 // Fault injection, set through the control API. Request faults make the next N requests
-// matching a method and path answer a status (with optional Retry-After), drop the
-// connection (before or after acting on the request), or answer late. Task faults make the
+// matching a method and path answer a status (with optional Retry-After; instead of acting,
+// or after acting, as a gateway that lost the service's answer does; with the service's JSON
+// error or a gateway's HTML page), drop the connection (before or after acting on the
+// request), or answer late. Task faults make the
 // next task started by a matching request end in ERROR, or never finish.
 import { HttpError } from "./errors";
 import type { TaskFault } from "./tasks";
@@ -13,8 +15,11 @@ export interface RequestFault {
   count?: number | null;
   /** Applies to a matching request with this probability (0..1]; default 1. */
   probability?: number;
-  action: "status" | "close" | "close-after" | "delay";
+  action: "status" | "status-after" | "close" | "close-after" | "delay";
+  /** `status`: answer it; `status-after`: act on the request, then answer it instead of the reply. */
   status?: number;
+  /** The answer is a gateway's (an HTML page), not the service's JSON error. */
+  proxy?: boolean;
   retryAfter?: string;
   body?: Record<string, unknown>;
   delayMs?: number;
@@ -106,14 +111,17 @@ export class Faults {
   constructor(private readonly random: () => number = Math.random) {}
 
   addRequestFault(rule: RequestFault): void {
-    const actions = ["status", "close", "close-after", "delay"];
+    const actions = ["status", "status-after", "close", "close-after", "delay"];
     if (typeof rule.method !== "string" || typeof rule.path !== "string" || !actions.includes(rule.action)) {
       throw new HttpError(400, "ValidationError", `a request fault needs method, path and action (one of ${actions.join(", ")})`);
     }
-    if (rule.action === "status" && !(Number.isInteger(rule.status) && rule.status! >= 100 && rule.status! <= 599)) {
+    if (rule.action.startsWith("status") && !(Number.isInteger(rule.status) && rule.status! >= 100 && rule.status! <= 599)) {
       throw new HttpError(400, "ValidationError", "a status fault needs an HTTP status (100-599)");
     }
     checkOptional(rule, { count: "a whole number >= 1", probability: "a number from 0 to 1", delayMs: "a whole number >= 0" });
+    if (rule.proxy !== undefined && typeof rule.proxy !== "boolean") {
+      throw new HttpError(400, "ValidationError", "proxy must be true or false");
+    }
     if (rule.retryAfter !== undefined && !["string", "number"].includes(typeof rule.retryAfter)) {
       throw new HttpError(400, "ValidationError", "retryAfter must be a number of seconds or an HTTP date");
     }

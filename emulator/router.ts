@@ -14,6 +14,8 @@ export interface RequestContext {
   body: unknown;
   now: number;
   requestId: string;
+  /** The most records a list page holds (the server's cap; `limit` may ask for more). */
+  pageSizeMax: number;
 }
 
 export interface Reply {
@@ -176,7 +178,8 @@ export function deleteByTask(
 
 /**
  * A list call's answer (public reference): `{count, results}`, `count` being all matches,
- * `results` one page of them by `limit` (1..1000, default 1000) and `offset` (default 0).
+ * `results` one page of them by `limit` (1..1000, default 1000) and `offset` (default 0). A
+ * page holds at most the server's cap, whatever `limit` asks.
  */
 export function listPage(ctx: RequestContext, records: ApiRecord[]): Reply {
   const int = (name: string, fallback: number, min: number, max: number) => {
@@ -188,7 +191,7 @@ export function listPage(ctx: RequestContext, records: ApiRecord[]): Reply {
   };
   const limit = int("limit", LIST_PAGE_MAX, 1, LIST_PAGE_MAX);
   const offset = int("offset", 0, 0, Number.MAX_SAFE_INTEGER);
-  return { status: 200, body: { count: records.length, results: records.slice(offset, offset + limit) } };
+  return { status: 200, body: { count: records.length, results: records.slice(offset, offset + Math.min(limit, ctx.pageSizeMax)) } };
 }
 
 /** The records of a collection in the project and region of the path. */

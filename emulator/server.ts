@@ -16,6 +16,7 @@ import { registerSubnetRoutes } from "./routes/subnets";
 import { registerTaskRoutes } from "./routes/tasks";
 import { parseLossless, readSeedFile, type Seed, Store, stringifyLossless } from "./state";
 import { TaskEngine } from "./tasks";
+import { LIST_PAGE_MAX } from "../api/paths";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -32,6 +33,11 @@ export interface EmulatorOptions {
   /** Receives one line per request (never the key). */
   log?: (line: string) => void;
   maxBodyBytes?: number;
+  /**
+   * The most records a list call answers per page, whatever `limit` asks (default 1000, the
+   * public reference's maximum). A service may cap pages lower: clients must page by `count`.
+   */
+  pageSizeMax?: number;
 }
 
 export interface RunningEmulator {
@@ -124,8 +130,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     const isControl = url.pathname.startsWith("/__emulator/");
     let routeName = "(unmatched)";
     const finish = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
-      const text = body === undefined ? "" : stringifyLossless(body);
-      res.writeHead(status, { "x-request-id": requestId, ...(text ? { "content-type": "application/json" } : {}), ...headers });
+      const html = typeof body === "string";
+      const text = body === undefined ? "" : html ? body : stringifyLossless(body);
+      const type = html ? "text/html" : "application/json";
+      res.writeHead(status, { "x-request-id": requestId, ...(text ? { "content-type": type } : {}), ...headers });
       res.end(text);
       if (!isControl) metrics.request(method, routeName, status);
       log(`${method} ${url.pathname}${url.search} ${status} ${Date.now() - started}ms`);
@@ -155,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         const bodyRead = readBody(req, maxBody);
         bodyRead.catch(() => undefined); // awaited below, unless auth or a fault answers first
         const fault = isControl ? undefined : faults.forRequest(method, url.pathname);
-        if (fault && (await applyFault(fault, req, res, fail))) {
+        if (fault && (await applyFault(fault, req, res, fail, finish))) {
           log(`${method} ${url.pathname}${url.search} fault:${fault.action} ${Date.now() - started}ms`);
           return;
         }
@@ -191,12 +199,19 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
           body,
           now: Date.now(),
           requestId,
+          pageSizeMax: options.pageSizeMax ?? LIST_PAGE_MAX,
         };
         const reply: Reply = match.route.handler(ctx);
         if (fault?.action === "close-after") {
           // The service acted, but the caller never hears back.
           log(`${method} ${url.pathname}${url.search} ${reply.status} then connection dropped ${Date.now() - started}ms`);
           req.socket.destroy();
+          return;
+        }
+        if (fault?.action === "status-after") {
+          // The service acted; a gateway in front of it answers the caller with its own error.
+          log(`${method} ${url.pathname}${url.search} ${reply.status} then answered ${String(fault.status)}`);
+          answerFault(fault, fail, finish);
           return;
         }
         finish(reply.status, reply.body);
@@ -242,12 +257,15 @@ function authenticate(header: string | undefined, apiKey: string): void {
   }
 }
 
+type Finish = (status: number, body?: unknown, headers?: Record<string, string>) => void;
+
 /** Applies a request fault; true when the request is fully handled by it. */
 async function applyFault(
   fault: RequestFault,
   req: http.IncomingMessage,
   _res: http.ServerResponse,
   fail: (e: HttpError) => void,
+  finish: Finish,
 ): Promise<boolean> {
   switch (fault.action) {
     case "close":
@@ -257,22 +275,25 @@ async function applyFault(
       await new Promise((r) => setTimeout(r, fault.delayMs ?? 0));
       return false;
     case "close-after":
+    case "status-after":
       return false;
-    case "status": {
-      const status = fault.status ?? 500;
-      const message = typeof fault.body?.message === "string" ? fault.body.message : `Injected fault: ${status}.`;
-      fail(
-        new HttpError(
-          status,
-          EXCEPTION_BY_STATUS[status] ?? "APIException",
-          message,
-          undefined,
-          fault.retryAfter ? { "retry-after": fault.retryAfter } : {},
-        ),
-      );
+    case "status":
+      answerFault(fault, fail, finish);
       return true;
-    }
   }
+}
+
+/** A status fault's answer: the service's JSON error, or a gateway's HTML page (`proxy`). */
+function answerFault(fault: RequestFault, fail: (e: HttpError) => void, finish: Finish): void {
+  const status = fault.status ?? 500;
+  const headers: Record<string, string> = fault.retryAfter ? { "retry-after": String(fault.retryAfter) } : {};
+  if (fault.proxy) {
+    const title = `${status} ${http.STATUS_CODES[status] ?? "Error"}`;
+    finish(status, `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center></body></html>\n`, headers);
+    return;
+  }
+  const message = typeof fault.body?.message === "string" ? fault.body.message : `Injected fault: ${status}.`;
+  fail(new HttpError(status, EXCEPTION_BY_STATUS[status] ?? "APIException", message, undefined, headers));
 }
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<unknown> {

@@ -7,14 +7,17 @@
 // Bodies come from lossless-json: safe integers are numbers, larger ones bigints, so an
 // integer is either; nothing is coerced ("true" is not a boolean, "80" not an integer).
 import {
+  GLOBAL_QUOTAS,
   IMAGE,
   IMAGE_RECORD,
   POLICY,
   POLICY_RECORD,
   POOL,
   POOL_RECORD,
+  QUOTA_MESSAGE,
   QUOTA_RECORD,
   QUOTA_THRESHOLD,
+  REGIONAL_QUOTAS,
   SUBNET,
   SUBNET_RECORD,
 } from "../api/contract";
@@ -32,7 +35,7 @@ import {
 } from "../api/formats";
 import { memberKey } from "../api/members";
 import { canonicalIp, isIpAddress } from "../api/net";
-import { toSnake } from "../api/names";
+import { toCamel, toSnake } from "../api/names";
 import { RULES } from "../api/rules";
 import { canonicalValue } from "../api/canonical";
 
@@ -187,7 +190,7 @@ function checkObject(
 }
 
 /** Runs a contract over a request body. */
-function validateBody(body: unknown, contract: BodyContract, mode: Mode, readOnly: readonly string[]): InvalidFields {
+export function validateBody(body: unknown, contract: BodyContract, mode: Mode, readOnly: readonly string[]): InvalidFields {
   if (!isPlainObject(body)) return { non_field_errors: ["Expected a JSON object."] };
   const report = new Report();
   checkObject(body, contract, "", report, mode, mode === "patch", readOnly);
@@ -203,8 +206,42 @@ export const validateImageCreate = validator(IMAGE, "create", []);
 export const validateImagePatch = validator(IMAGE, "patch", IMAGE_RECORD);
 export const validatePoolPatch = validator(POOL, "patch", POOL_RECORD);
 export const validatePolicyPatch = validator(POLICY, "patch", POLICY_RECORD);
-/** PUT is a whole setting (threshold required) whose fields all replace in place. */
-export const validateQuotaPut = validator(QUOTA_THRESHOLD, "create", QUOTA_RECORD);
+/**
+ * PUT is a whole setting (threshold required) whose fields all replace in place. `held`: the
+ * client's setting as stored. The quota members it holds are members the service knows, also
+ * those our contract does not (a seed of a service newer than the contract): a PUT may carry
+ * them back.
+ */
+export function validateQuotaPut(body: unknown, held?: JsonObject): InvalidFields {
+  const message = isPlainObject(held?.last_message) ? held.last_message : {};
+  const globalHeld = isPlainObject(message.global_quotas) ? Object.keys(message.global_quotas) : [];
+  const regionalHeld = (Array.isArray(message.regional_quotas) ? message.regional_quotas : []).flatMap((r: unknown) =>
+    isPlainObject(r) ? Object.keys(r) : [],
+  );
+  const knowing = (t: typeof GLOBAL_QUOTAS | typeof REGIONAL_QUOTAS, held: string[]) => ({
+    ...t,
+    members: { ...t.members, names: [...t.members.names, ...held.filter((n) => !Object.hasOwn(t.fields, toCamel(n)))] },
+  });
+  const contract: BodyContract = {
+    fields: {
+      ...QUOTA_THRESHOLD.fields,
+      lastMessage: {
+        ...QUOTA_THRESHOLD.fields.lastMessage,
+        type: {
+          ...QUOTA_MESSAGE,
+          fields: {
+            globalQuotas: { ...QUOTA_MESSAGE.fields.globalQuotas, type: knowing(GLOBAL_QUOTAS, globalHeld) },
+            regionalQuotas: {
+              ...QUOTA_MESSAGE.fields.regionalQuotas,
+              type: { kind: "array", items: knowing(REGIONAL_QUOTAS, regionalHeld) },
+            },
+          },
+        },
+      },
+    },
+  };
+  return validateBody(body, contract, "create", QUOTA_RECORD);
+}
 
 /** A valid body in the spelling the service stores (canonical addresses, uuids and times; unordered lists in one order). */
 export function canonicalBody(body: JsonObject, contract: BodyContract): JsonObject {

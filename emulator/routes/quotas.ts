@@ -25,7 +25,7 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 function put(services: Services, ctx: RequestContext) {
   const clientId = intParam(ctx, "client_id");
   const raw = bodyObject(ctx);
-  requireValid(validateQuotaPut(raw));
+  requireValid(validateQuotaPut(raw, services.store.get("client_quotas", clientId)));
   // The service keeps times in UTC without a zone suffix, and quota numbers as integers.
   const body: Record<string, unknown> =
     typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;

@@ -135,7 +135,8 @@ export class CimsClient {
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
       const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
       const lock = isLockConflict(res.statusCode, error.serverMessage);
-      return { ok: false, error, outcome: { kind: "status", status: res.statusCode, lock }, header };
+      const service = error.exceptionClass !== undefined;
+      return { ok: false, error, outcome: { kind: "status", status: res.statusCode, lock, service }, header };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       const failure = transportFailure(err, method, path);

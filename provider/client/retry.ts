@@ -3,8 +3,11 @@
 
 /** What one attempt ended with, as far as retrying is concerned. */
 export type Outcome =
-  /** `lock`: a 409 whose message says a running task holds the record. */
-  | { kind: "status"; status: number; lock?: boolean }
+  /**
+   * `lock`: a 409 whose message says a running task holds the record. `service`: the body is
+   * the service's own JSON error (`exception_class`), not a gateway's page.
+   */
+  | { kind: "status"; status: number; lock?: boolean; service?: boolean }
   /** The connection was never made (refused, DNS, connect timeout): the server saw nothing. */
   | { kind: "connect-failed" }
   /** The connection broke after the request may have been sent. */
@@ -28,7 +31,8 @@ export function isLockConflict(status: number, message: string): boolean {
  * acted would create a second one, which costs money and is orphaned from the stack. So a
  * POST is retried only when the server cannot have acted: the connection was refused, or
  * the service answered 429, 503 or a 409 "locked by a running task" (it rejected the
- * request before doing anything).
+ * request before doing anything). A 503 counts only with the service's own error body: a
+ * gateway's 503 page (like its 502 and 504) may come after the service acted.
  * GET, PUT, PATCH and DELETE set or read state and are safe to repeat.
  */
 export function shouldRetry(method: string, outcome: Outcome): boolean {
@@ -37,7 +41,8 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
     // Refusals that say the service did not act: a rate limit, unavailable, and a 409 that
     // says what it needs is locked by a running task (two images from one volume: the second
     // POST waits for the first image's lock).
-    return outcome.kind === "status" && (outcome.status === 429 || outcome.status === 503 || outcome.lock === true);
+    if (outcome.kind !== "status") return false;
+    return outcome.status === 429 || (outcome.status === 503 && outcome.service === true) || outcome.lock === true;
   }
   if (outcome.kind !== "status") return true;
   return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500 || outcome.lock === true;

@@ -134,8 +134,15 @@ export function policyArgs(record: ApiRecord, scope: Scope, notes: string[] = []
   return { policyId: Number(record.id), ...scopeOf(record, scope), ...argsFromRecord(POLICY, record, notes) };
 }
 
+/**
+ * QuotaThreshold: the client and its threshold only. `lastMessage` and `lastSending` are what
+ * the service records of its own e-mails: written into the program they would be pinned, so a
+ * newer `last_sending` would be reverted by the next `up`. Omitted, the stack leaves them to
+ * the service (a user who means to manage them writes them).
+ */
 export function thresholdArgs(record: ApiRecord, notes: string[] = []): Args {
-  return { clientId: Number(record.client_id), ...argsFromRecord(QUOTA_THRESHOLD, record, notes) };
+  const { threshold } = argsFromRecord({ fields: { threshold: QUOTA_THRESHOLD.fields.threshold } }, record, notes);
+  return { clientId: Number(record.client_id), threshold };
 }
 
 /** Every resource, named, in a fixed order: by kind, then by id. */

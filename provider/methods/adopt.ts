@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import { apiClient, log } from "./context";
-import { isUnknown, type CheckFailure, type Inputs } from "./schema";
+import { containsUnknown, isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
 
 type ApiRecord = Record<string, unknown>;
@@ -31,6 +31,8 @@ export function differences(table: Table, record: ApiRecord, inputs: Inputs): { 
     // What the service's records do not hold (create-only instructions, the provider's own
     // inputs), and what the program leaves to the service, cannot differ.
     if (!(rule.name in service) || (inputs[rule.name] === undefined && rule.autoWhenOmitted)) continue;
+    // A value not known until apply (preview) is no value to compare yet.
+    if (containsUnknown(inputs[rule.name])) continue;
     if (rule.equal ? rule.equal(service[rule.name], inputs[rule.name]) : service[rule.name] === inputs[rule.name]) continue;
     (rule.replaces ? replaces : updates).push(rule.name);
   }
@@ -46,7 +48,9 @@ function replaceFailures(a: Adoptable, record: ApiRecord, inputs: Inputs, fields
     property,
     reason:
       `${property}: the ${a.noun} to adopt (importId ${String(inputs.importId)}) has ${show(service[property])}, the program ${show(inputs[property])}; ` +
-      `${property} cannot change in place, so adopting it would mean replacing it: make the program say ${show(service[property])}`,
+      `${property} cannot change in place. To adopt the ${a.noun} as it is, make the program say ${show(service[property])}. ` +
+      `For a new ${a.noun} with ${show(inputs[property])} instead, remove \`importId\` from the resource: \`up\` then creates one ` +
+      `(and, when the resource already holds the adopted ${a.noun}, replaces it: the adopted one is deleted unless the resource has \`retainOnDelete: true\`)`,
   }));
 }
 

@@ -7,8 +7,10 @@ import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
 import { type Adoptable, adopt, previewAdoption } from "./adopt";
-import { listAll } from "../client/list";
+import { canonical } from "../../api/net";
+import { CimsError } from "../client/errors";
 import { apiClient } from "./context";
+import { before, type Survey } from "./ours";
 import { createViaTask, withContext } from "./lifecycle";
 import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
 import { ownedRecordMethods } from "./record-methods";
@@ -55,22 +57,26 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   if (inputs.importId !== undefined) {
     return withContext(what(inputs), () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
   }
-  const call = {
-    recover: async () => {
-      // No key identifies an image (names repeat): name the candidates to adopt instead.
-      const images = await listAll(apiClient(), apiPath(PATHS.bmimages, scope(inputs))).catch(() => []);
-      const candidates = images.filter(
-        (i) => i.name === inputs.name && String(i.volume_id).toLowerCase() === String(inputs.volumeId).toLowerCase(),
-      );
-      return { hint: candidates.length > 0 ? `Candidates: ${candidates.map((c) => `importId: "${String(c.id)}"`).join(", ")}` : undefined };
-    },
-    find: `GET ${apiPath(PATHS.bmimages, scope(inputs))} lists the images: it is the one named "${String(inputs.name)}" made from volume ${String(inputs.volumeId)}`,
-    path: apiPath(PATHS.bmimages, scope(inputs)),
-    body: imageTable.body(inputs),
-    kind: "images",
-    recordPath: (id: string) => one(inputs, id),
-  };
-  return createViaTask(what(inputs), inputs, call, (record, taskIds) => imageTable.outputs(inputs, record, taskIds));
+  return withContext(what(inputs), async () => {
+    // The scope's images before the POST: should its answer be lost, an image not among
+    // them, with this name and volume, is the one it made (no key identifies an image).
+    const found: Survey = {
+      path: apiPath(PATHS.bmimages, scope(inputs)),
+      same: (i) => i.name === inputs.name && canonical("uuid4", i.volume_id) === canonical("uuid4", inputs.volumeId),
+    };
+    const prior = await before(found).catch((err: unknown) => {
+      throw new CimsError(`could not list the images before creating one, so nothing was created: ${(err as Error).message}`);
+    });
+    const call = {
+      survey: found,
+      find: `GET ${apiPath(PATHS.bmimages, scope(inputs))} lists the images: it is one named "${String(inputs.name)}" made from volume ${String(inputs.volumeId)}, created after the POST`,
+      path: apiPath(PATHS.bmimages, scope(inputs)),
+      body: imageTable.body(inputs),
+      kind: "images",
+      recordPath: (id: string) => one(inputs, id),
+    };
+    return createViaTask(what(inputs), inputs, call, (record, taskIds) => imageTable.outputs(inputs, record, taskIds), prior);
+  });
 }
 
 const owned = ownedRecordMethods({ table: imageTable, what, one, list: (i) => apiPath(PATHS.bmimages, scope(i)) });

@@ -80,17 +80,19 @@ function listFor(listPath: string): ScopeList {
 }
 
 /**
- * Every record of the list, by id; undefined when the scope has more pages than reads have
+ * Every record of the list, by id, read page by page until `count` came (the service may
+ * answer fewer per page than asked); undefined when the scope has more pages than reads have
  * asked for (listing would cost more requests than it saves).
  */
 async function listRecords(listPath: string, reads: () => number): Promise<Map<string, ApiRecord> | undefined> {
   const out = new Map<string, ApiRecord>();
-  for (let offset = 0; ; offset += LIST_PAGE_MAX) {
+  for (let offset = 0; ;) {
     const page = await apiClient().request<Page<ApiRecord>>("GET", listPath, { query: { limit: LIST_PAGE_MAX, offset } });
     if (!Array.isArray(page?.results)) return undefined;
     for (const r of page.results) out.set(String(r.id).toLowerCase(), r);
     const count = Number(page.count);
-    if (offset === 0 && Math.ceil(count / LIST_PAGE_MAX) > reads()) return undefined;
-    if (page.results.length < LIST_PAGE_MAX || out.size >= count) return out;
+    if (offset === 0 && page.results.length > 0 && Math.ceil(count / page.results.length) > reads()) return undefined;
+    offset += page.results.length;
+    if (page.results.length === 0 || offset >= count) return out;
   }
 }

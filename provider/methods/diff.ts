@@ -39,11 +39,12 @@ export function changedFields(olds: Inputs, news: Inputs, rules: FieldRule[]): F
   });
 }
 
+/**
+ * `deleteBeforeReplace`: a replacement must delete the old resource first. Said whether or not
+ * this diff replaces: `pulumi up --replace` replaces a resource whose diff is empty, and the
+ * engine takes the order from the diff.
+ */
 export function diffResult(changed: FieldRule[], deleteBeforeReplace = false): pulumi.dynamic.DiffResult {
   const replaces = changed.filter((r) => r.replaces).map((r) => r.name);
-  return {
-    changes: changed.length > 0,
-    replaces,
-    deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace,
-  };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace };
 }

@@ -7,7 +7,7 @@ import { POOL } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
-import { NotFoundError, PartialCreateError } from "../client/errors";
+import { CimsError, NotFoundError, PartialCreateError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { differences } from "./adopt";
 import { apiClient, log } from "./context";
@@ -57,14 +57,15 @@ export function patchBody(inputs: Inputs, fields: readonly string[]): Record<str
 
 /**
  * PATCHes these fields (and DELETEs a health monitor set to null), waits, and reads the pool.
- * `current`: the pool as just read, if it was. `done.writes` counts the writes the service
- * accepted, so a failed create knows whether it changed anything.
+ * `current`: the pool as just read, if it was. `done.sent` counts the writes sent and
+ * `done.writes` those the service accepted, so a failed create knows whether it may have
+ * changed anything.
  */
 async function apply(
   inputs: Inputs,
   fields: readonly string[],
   op: "create" | "update",
-  done = { writes: 0 },
+  done = { sent: 0, writes: 0 },
   current?: Record<string, unknown>,
 ): Promise<Inputs> {
   const what = label(inputs);
@@ -72,6 +73,7 @@ async function apply(
   const taskIds: string[] = [];
   // healthmonitor: null is a DELETE of its own (the PATCH takes an object only); gone already is fine.
   for (const field of poolTable.removals(inputs, fields)) {
+    done.sent++;
     await apiClient()
       .request("DELETE", apiPath(PATHS.lbpoolHealthmonitor, pathParams(inputs)))
       .catch((err: unknown) => {
@@ -91,11 +93,13 @@ async function apply(
         `${what}: ${[...keys].join(", ")} changed weight or subnetId; the service keeps same-address members as they are, so they are removed and added back`,
       );
       const without = (inputs.members as Member[]).filter((m) => !keys.has(keyOf(m)));
+      done.sent++;
       taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body: { members: snakeKeys(without) } })).taskIds);
       done.writes++;
     }
   }
   if (Object.keys(body).length > 0) {
+    done.sent++;
     taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds);
     done.writes++;
   }
@@ -112,7 +116,7 @@ async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dyn
 }
 
 async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  const done = { writes: 0 };
+  const done = { sent: 0, writes: 0 };
   try {
     return await withContext(label(inputs), async () => {
       // Adopting the pool: read it, and write only the given fields it does not hold already
@@ -122,11 +126,13 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
       return { id: String(inputs.poolId), outs: await apply(inputs, updates, "create", done, current) };
     });
   } catch (err) {
-    // Nothing reached the pool (no key, connection refused, the service refused the first
-    // write: bad input, no such pool, no access): fail plainly. Otherwise the pool may be
-    // half-set: record it with its identity only (and the provider, which refresh and destroy
-    // load), so the next `up` sees every given field as changed and applies them all again.
-    if (done.writes === 0 && !mayHaveActed(err)) throw err;
+    // Nothing reached the pool (no write was sent: a read failed; or the service refused the
+    // first write: bad input, no such pool, no access): fail plainly. Otherwise the pool may
+    // be half-set (a write accepted, or one whose answer was lost or whose task failed):
+    // record it with its identity only (and the provider, which refresh and destroy load), so
+    // the next `up` sees every given field as changed and applies them all again.
+    const started = err instanceof CimsError && (err.taskIds?.length ?? 0) > 0; // a write's task ran
+    if (done.sent === 0 || (done.writes === 0 && !started && !mayHaveActed(err))) throw err;
     throw new PartialCreateError((err as Error).message, String(inputs.poolId), identityOnly(inputs));
   }
 }

@@ -12,6 +12,7 @@ import {
   NotFoundError,
   PartialCreateError,
   type SeenTask,
+  TaskFailedError,
 } from "../client/errors";
 import type { RequestOptions } from "../client/http";
 import type { Task } from "../client/tasks";
@@ -19,6 +20,7 @@ import { CONNECT_FAILED } from "../client/transport";
 import { apiPath } from "../client/path";
 import { apiClient, currentSettings, deadlineFor, type Operation, progress, scopeDefaults } from "./context";
 import type { FieldRule } from "./diff";
+import { type Before, recover, type Survey, unfinishedIn } from "./ours";
 import type { CheckFailure, Inputs } from "./schema";
 
 type ApiRecord = Record<string, unknown>;
@@ -57,10 +59,6 @@ export function createdIdIn(tasks: ReadonlyArray<SeenTask> | undefined, kind: st
   }
   return undefined;
 }
-
-/** Tasks not ended (NEW, RUNNING, or never read). */
-const unfinishedIn = (tasks: ReadonlyArray<SeenTask> | undefined) =>
-  (tasks ?? []).filter((t) => t.state !== "FINISHED" && t.state !== "ERROR").map((t) => t.id);
 
 /** Prefixes errors with the resource; a 400's invalid fields are shown in camelCase. */
 export async function withContext<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -129,11 +127,16 @@ export type FindHint = string;
 
 /**
  * Create through a task, then read the new record back. Whatever fails after the service may
- * have made the resource, the resource is not lost: when any task names its id (a FINISHED
- * sibling of a task that failed, a task still running at the deadline, one that ended in
- * ERROR after creating it), the error carries the id and properties so Pulumi records it
- * and the next `up` continues from it (waiting first for tasks still running); when no id
- * can be known, the error says how to find it. Task ids of every outcome are in the error.
+ * have made the resource, the resource is not lost, and nothing that is not this create's is
+ * taken (ours.ts):
+ * - a task names its id (a FINISHED sibling of a task that failed, a task still running at
+ *   the deadline, one that ended in ERROR after creating it): the error carries the id and
+ *   properties so Pulumi records it and the next `up` continues from it;
+ * - every task ended and none made it (a task in ERROR): a plain failure with the service's
+ *   message, nothing recorded, nothing looked for;
+ * - the outcome is unknown (no task id came back from a POST the service may have acted on,
+ *   or a task could not be read to its end): the record is looked for by evidence (`recover`),
+ *   and when none is found the error says how to find it.
  */
 export async function createViaTask(
   what: string,
@@ -144,23 +147,37 @@ export async function createViaTask(
     kind: string;
     recordPath: (id: string) => string;
     find: FindHint;
-    /** After a lost answer: the resource it made, found another way (or a hint of where it is). */
-    recover?: () => Promise<{ found?: pulumi.dynamic.CreateResult; hint?: string }>;
+    /** The records that existed before the POST, and how to recognise ours among later ones. */
+    survey?: Survey;
   },
   toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
+  prior?: Before,
 ): Promise<pulumi.dynamic.CreateResult> {
   return withContext(what, async () => {
     let outcome: TaskOutcome;
     try {
       outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body });
     } catch (err) {
-      const known = err instanceof CimsError ? createdIdIn(err.tasks, call.kind) : undefined;
-      if (known === undefined) {
-        const recovered = mayHaveActed(err) && call.recover ? await call.recover() : {};
-        if (recovered.found) return recovered.found;
-        throw mayExist(err, what, recovered.hint ? `${call.find}. ${recovered.hint}` : call.find);
-      }
-      throw partialCreate(what, known, err as CimsError, inputs);
+      if (!(err instanceof CimsError)) throw err;
+      const known = createdIdIn(err.tasks, call.kind);
+      if (known !== undefined) throw partialCreate(what, known, err, inputs);
+      if (!outcomeUnknown(err)) throw err;
+      const recovered = call.survey
+        ? await recover(
+            {
+              what,
+              inputs,
+              survey: call.survey,
+              recordPath: call.recordPath,
+              outputs: toOutputs,
+              partial: (id, e) => partialCreate(what, id, e, inputs),
+            },
+            err,
+            prior,
+          )
+        : {};
+      if (recovered.found) return recovered.found;
+      throw mayExist(err, what, recovered.hint ? `${call.find}. ${recovered.hint}` : call.find);
     }
     const id = createdIdIn(outcome.tasks, call.kind);
     if (id === undefined) {
@@ -195,13 +212,10 @@ export function partialCreate(what: string, id: string, err: CimsError, inputs: 
 }
 
 /**
- * A create whose request may have reached the service, but that names no id: the resource
- * may exist, and the stack cannot know it. Say so, with the task ids and the call that finds it.
- * A request the service never saw (connection refused, no key) or refused outright (4xx)
- * made nothing: it fails plainly.
+ * A create whose outcome is unknown and whose resource was not found: it may exist, and the
+ * stack cannot know it. Say so, with the task ids and the call that finds it.
  */
-function mayExist(err: unknown, what: string, find: FindHint): unknown {
-  if (!(err instanceof CimsError) || !mayHaveActed(err)) return err;
+function mayExist(err: CimsError, what: string, find: FindHint): CimsError {
   const tasks = err.taskIds?.length
     ? ` Its task(s): ${err.taskIds.join(", ")} (GET /cloud/v1/tasks/<id>: created_resources names it once known).`
     : "";
@@ -211,11 +225,25 @@ function mayExist(err: unknown, what: string, find: FindHint): unknown {
   return err;
 }
 
-/** Whether a failed request (or the wait after it) may have left something made. */
+/**
+ * Whether a failed request may have been acted on: its answer was lost (a reset after
+ * sending, no answer in time) or was a server or gateway error. A request the service never
+ * saw (connection refused, no key) or refused outright (4xx) changed nothing.
+ */
 export function mayHaveActed(err: unknown): boolean {
   if (err instanceof ConnectionError) return !CONNECT_FAILED.has(err.causeCode ?? "");
-  if (err instanceof ApiError) return err.status >= 500 || err.status === 408 || (err.taskIds?.length ?? 0) > 0;
-  return err instanceof CimsError && (err.taskIds?.length ?? 0) > 0;
+  return err instanceof ApiError && (err.status >= 500 || err.status === 408);
+}
+
+/**
+ * Whether a create's outcome is unknown. With task ids: unless every task ended (a task in
+ * ERROR with every sibling ended is a plain failure: the service says what went wrong and
+ * that it made nothing), the tasks may still make it. Without: the POST may have been acted
+ * on although its answer was lost.
+ */
+export function outcomeUnknown(err: CimsError): boolean {
+  if ((err.taskIds?.length ?? 0) > 0) return !(err instanceof TaskFailedError) || unfinishedIn(err.tasks).length > 0;
+  return mayHaveActed(err);
 }
 
 /**

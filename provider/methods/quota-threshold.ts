@@ -10,6 +10,7 @@ import { apiPath } from "../client/path";
 import { apiClient, log } from "./context";
 import { differences } from "./adopt";
 import { readOrGone, withContext } from "./lifecycle";
+import { keepUnknownMembers } from "./wire";
 import { type Inputs, positiveInteger } from "./schema";
 import { resourceTable } from "./table";
 
@@ -33,10 +34,30 @@ const label = (i: Inputs) => `QuotaThreshold of client ${String(i.clientId)}`;
  */
 const writtenThisRun = new Set<string>();
 
-async function put(inputs: Inputs): Promise<Inputs> {
+/**
+ * PUT the program's setting. A message the program gives keeps the quota members the service
+ * holds that the contract does not know (`held`: the setting as read), verbatim: the program
+ * cannot name them, so it cannot mean to erase them.
+ */
+async function put(inputs: Inputs, held?: Record<string, unknown>): Promise<Inputs> {
   writtenThisRun.add(String(inputs.clientId));
-  const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body: quotaTable.body(inputs) });
+  const body = quotaTable.body(inputs);
+  if (body.last_message !== undefined) {
+    held ??= await current(inputs);
+    body.last_message = keepUnknownMembers(body.last_message, held?.last_message, QUOTA_THRESHOLD.fields.lastMessage.type);
+  }
+  const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body });
   return quotaTable.outputs(inputs, record, []);
+}
+
+/** The client's setting, or undefined when it has none. */
+function current(inputs: Inputs): Promise<Record<string, unknown> | undefined> {
+  return apiClient()
+    .request<Record<string, unknown>>("GET", path(inputs))
+    .catch((err: unknown) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
 }
 
 async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
@@ -52,14 +73,9 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   // client with no setting yet gets one). Either way the setting is this resource's now.
   return withContext(label(inputs), async () => {
     writtenThisRun.add(String(inputs.clientId));
-    const current = await apiClient()
-      .request<Record<string, unknown>>("GET", path(inputs))
-      .catch((err: unknown) => {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      });
-    const same = current !== undefined && differences(quotaTable, current, inputs).updates.length === 0;
-    return { id: String(inputs.clientId), outs: same ? quotaTable.outputs(inputs, current, []) : await put(inputs) };
+    const held = await current(inputs);
+    const same = held !== undefined && differences(quotaTable, held, inputs).updates.length === 0;
+    return { id: String(inputs.clientId), outs: same ? quotaTable.outputs(inputs, held, []) : await put(inputs, held) };
   });
 }
 

@@ -12,7 +12,7 @@ import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
 import { log } from "./context";
 import { withoutProvider, withScope } from "./lifecycle";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
-import { fromWire, plain, tagPatch, toWire } from "./wire";
+import { fromWire, hasMembers, knownMembersOnly, plain, tagPatch, toWire } from "./wire";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -100,7 +100,9 @@ function sameGiven(olds: unknown, news: unknown): boolean {
  */
 function equality(field: Field, manageOnlyGiven: boolean): NonNullable<FieldRule["equal"]> {
   const t = field.type;
-  const canon = (v: unknown) => canonicalValue(v, t);
+  // Quota members the contract does not know are the service's: a program cannot name them.
+  const known = hasMembers(t) ? (v: unknown) => knownMembersOnly(v, t) : (v: unknown) => v;
+  const canon = (v: unknown) => canonicalValue(known(v), t);
   const base =
     t.kind === "array" && t.unique === "member"
       ? sameMembers

@@ -23,6 +23,7 @@ export function toWire(value: unknown, type: FieldType): unknown {
       for (const [key, v] of Object.entries(value)) {
         if (v === undefined) continue;
         const field = Object.hasOwn(type.fields, key) ? type.fields[key].type : type.members?.type;
+        // A member the contract does not know is under its wire name already (fromWire), which toSnake keeps.
         out[toSnake(key)] = field ? toWire(v, field) : snakeKeys(v);
       }
       return out;
@@ -32,7 +33,11 @@ export function toWire(value: unknown, type: FieldType): unknown {
   }
 }
 
-/** A wire value of this type as Pulumi shows it; fields the contract does not name keep their data, camelCased. */
+/**
+ * A wire value of this type as Pulumi shows it; fields the contract does not name keep their
+ * data, camelCased. Members the contract does not know (a quota the service added since) are
+ * kept verbatim: their wire name, and their numbers exact.
+ */
 export function fromWire(value: unknown, type: FieldType): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
@@ -45,12 +50,10 @@ export function fromWire(value: unknown, type: FieldType): unknown {
       const out: Json = {};
       for (const [wire, v] of Object.entries(value)) {
         const key = toCamel(wire);
-        const field = Object.hasOwn(type.fields, key)
-          ? type.fields[key].type
-          : type.members?.names.includes(wire)
-            ? type.members.type
-            : undefined;
-        out[key] = field ? fromWire(v, field) : plain(camelKeys(v));
+        if (Object.hasOwn(type.fields, key)) out[key] = fromWire(v, type.fields[key].type);
+        else if (type.members?.names.includes(wire)) out[key] = fromWire(v, type.members.type);
+        else if (type.members) out[wire] = fromWire(v, type.members.type);
+        else out[key] = plain(camelKeys(v));
       }
       return out;
     }
@@ -93,4 +96,68 @@ export function tagPatch(olds: unknown, news: unknown): Record<string, string | 
   const old = Array.isArray(olds) ? splitTags(olds).tags : ((olds ?? {}) as Record<string, string>);
   for (const key of Object.keys(old)) if (!(key in patch)) patch[key] = null;
   return patch;
+}
+
+/** Whether a key of an object of this type is a member the contract does not know (by its Pulumi-side name). */
+function unknownMember(type: Extract<FieldType, { kind: "object" }>, key: string): boolean {
+  return type.members !== undefined && !Object.hasOwn(type.fields, key) && !type.members.names.includes(toSnake(key));
+}
+
+/**
+ * The value without the members the contract does not know, at any depth (Pulumi-side
+ * names): a program cannot name them, so they are never a difference from it.
+ */
+export function knownMembersOnly(value: unknown, type: FieldType): unknown {
+  if (type.kind === "array" && Array.isArray(value)) return value.map((v) => knownMembersOnly(v, type.items));
+  if (type.kind !== "object" || !isObject(value)) return value;
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (unknownMember(type, key)) continue;
+    out[key] = Object.hasOwn(type.fields, key) ? knownMembersOnly(v, type.fields[key].type) : v;
+  }
+  return out;
+}
+
+/** Whether members the contract does not know sit anywhere in this type. */
+export const hasMembers = (type: FieldType): boolean =>
+  type.kind === "array"
+    ? hasMembers(type.items)
+    : type.kind === "object" && (type.members !== undefined || Object.values(type.fields).some((f) => hasMembers(f.type)));
+
+/**
+ * `sent` (wire) with the members the contract does not know that `held` (wire, the service's
+ * record) has at the same place, verbatim: a message we send keeps what we cannot name.
+ * List items are the same place when their required fields agree (a region's id and name).
+ */
+export function keepUnknownMembers(sent: unknown, held: unknown, type: FieldType): unknown {
+  if (type.kind === "array") {
+    if (!Array.isArray(sent) || !Array.isArray(held)) return sent;
+    const items = type.items;
+    const keys =
+      items.kind === "object"
+        ? Object.entries(items.fields)
+            .filter(([, f]) => f.required)
+            .map(([k]) => toSnake(k))
+        : [];
+    const same = (a: unknown, b: unknown) =>
+      isObject(a) && isObject(b) && keys.length > 0 && keys.every((k) => String(a[k]) === String(b[k]));
+    return sent.map((item) =>
+      keepUnknownMembers(
+        item,
+        held.find((h) => same(item, h)),
+        items,
+      ),
+    );
+  }
+  if (type.kind !== "object" || !isObject(sent) || !isObject(held)) return sent;
+  const out: Json = { ...sent };
+  for (const [wire, v] of Object.entries(held)) {
+    const field = type.fields[toCamel(wire)];
+    if (field && Object.hasOwn(type.fields, toCamel(wire))) {
+      if (out[wire] !== undefined) out[wire] = keepUnknownMembers(out[wire], v, field.type);
+    } else if (type.members && !type.members.names.includes(wire) && out[wire] === undefined) {
+      out[wire] = v;
+    }
+  }
+  return out;
 }

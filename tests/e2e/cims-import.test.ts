@@ -2,8 +2,11 @@
 // made (an IPv6 one with host routes, a gateway-less one), plus the demo seed's pool, policy
 // and threshold; the built CLI writes a program; on a fresh stack the first `pulumi up`
 // makes no write (no POST, PATCH, PUT or DELETE) and preview and refresh find no changes.
-// Also: the same records give the same module, a refused key and an empty scope are clear
-// errors that write nothing and never print the key.
+// The emulator answers at most one record per list page (a service may cap pages below the
+// `limit` asked): every record is still imported. The quota threshold is adopted by its
+// threshold only: a newer `last_sending` the service records later, and a quota member the
+// contract does not know, stay the service's (no PUT). Also: the same records give the same
+// module, a refused key and an empty scope are clear errors that write nothing and never print the key.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -97,8 +100,25 @@ const seed = {
   ],
 };
 
+/** Client 1's quota setting, with a quota member the contract does not know (a newer service's). */
+const quotaSetting = (lastSending: string) => ({
+  client_id: 1,
+  threshold: 80,
+  last_message: {
+    global_quotas: {
+      keypair_count_limit: { limit: 100, usage: 12 },
+      gpu_virtual_b300_count_limit: { limit: 8, usage: 2 },
+    },
+    regional_quotas: [{ region_id: 1, region_name: "Luxembourg", subnet_count_limit: { limit: 100, usage: 2 } }],
+  },
+  last_sending: lastSending,
+});
+
 /** The seed as JSON, the IPv6 subnet's address counts as exact integers (JSON.stringify has no bigint). */
-const seedBody = () => JSON.stringify(seed).replace(/"(total_ips|available_ips)":"(\d+)"/g, '"$1":$2');
+const seedBody = (extra: object = {}) =>
+  JSON.stringify({ ...seed, client_quotas: [quotaSetting(ts)], ...extra }).replace(/"(total_ips|available_ips)":"(\d+)"/g, '"$1":$2');
+const postSeed = (e: CimsTestEnv, body: string) =>
+  fetch(`${e.emulator.url}/__emulator/seed`, { method: "POST", headers: { "content-type": "application/json" }, body });
 
 /** The built CLI, with the key and URL in the environment as users give them. */
 function cimsImport(args: string[], env: { url: string; key: string }): Promise<RunResult> {
@@ -135,13 +155,8 @@ afterEach(async () => {
 test(
   "the imported program adopts everything: the first up makes no write, then preview and refresh find no changes",
   async () => {
-    env = await cimsStack({ files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n" } });
-    const seeded = await fetch(`${env.emulator.url}/__emulator/seed`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: seedBody(),
-    });
-    expect(seeded.status).toBe(204);
+    env = await cimsStack({ files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n" }, emulator: { pageSizeMax: 1 } });
+    expect((await postSeed(env, seedBody())).status).toBe(204);
     const access = { url: env.emulator.url, key: env.apiKey };
     const program = path.join(env.stack.projectDir, "index.ts");
 
@@ -165,7 +180,8 @@ test(
     expect(source).toContain('new cims.LbPoolSettings("pool-web-pool", {');
     expect(source).toContain('new cims.SnapshotPolicyState("policy-nightly-snapshots", {');
     expect(source).toContain('new cims.QuotaThreshold("quota-threshold-client-1", {');
-    expect(source).toContain('"9223372036854775807"');
+    expect(source).not.toContain("lastMessage");
+    expect(source).not.toContain("lastSending");
     expect(source).not.toContain("creator_task_id");
     expect(source).not.toContain(env.apiKey);
 
@@ -189,6 +205,17 @@ test(
     await env.stack.preview(["--expect-no-changes"]);
     await env.stack.refresh(["--expect-no-changes"]);
     expect(writes(env)).toEqual([]);
+
+    // The service sends its next e-mail: a newer last_sending. The stack leaves it be.
+    const later = "2026-06-01T08:00:00";
+    expect((await postSeed(env, JSON.stringify({ client_quotas: [quotaSetting(later)] }))).status).toBe(204);
+    await env.stack.refresh();
+    await env.stack.up(["--expect-no-changes"]);
+    expect(writes(env)).toEqual([]);
+    expect(env.emulator.store.get("client_quotas", 1)).toMatchObject({
+      last_sending: later,
+      last_message: { global_quotas: { gpu_virtual_b300_count_limit: { limit: 8, usage: 2 } } },
+    });
   },
   E2E_TIMEOUT_MS,
 );

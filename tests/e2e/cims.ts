@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
+import { type EmulatorOptions, startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { createStack, REPO_ROOT, type StackOptions, type TestStack } from "./harness";
 
 export const SEED_FILE = path.join(REPO_ROOT, "examples/emulator-seed.json");
@@ -28,10 +28,12 @@ export async function cimsStack(
   opts: StackOptions & {
     taskDurationMs?: number;
     /** "env": the key is given as CIMS_API_KEY, not stack config. */ keyVia?: "config" | "env";
+    /** More emulator options (a page size cap...). */
+    emulator?: Partial<EmulatorOptions>;
   } = {},
 ): Promise<CimsTestEnv> {
   const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
-  const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: opts.taskDurationMs ?? 300 });
+  const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: opts.taskDurationMs ?? 300, ...opts.emulator });
   const viaEnv = opts.keyVia === "env";
   const stack = await createStack({
     ...opts,

@@ -21,7 +21,8 @@ import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "./harne
 
 const FIXTURE_DIR = path.join(REPO_ROOT, "tests/fixtures/upgrade");
 const OLD_TARBALL = path.join(FIXTURE_DIR, "pulumi-cims-0.1.0-fb77119.tgz");
-const KINDS = ["BaremetalImage", "LbPoolSettings", "QuotaThreshold", "SnapshotPolicyState", "Subnet"];
+// Echo: the test-only resource of `pulumi-cims/testing`, whose state names the same door.
+const KINDS = ["BaremetalImage", "Echo", "LbPoolSettings", "QuotaThreshold", "SnapshotPolicyState", "Subnet"];
 const cimsType = (kind: string) => `pulumi-nodejs:dynamic/cims:${kind}`;
 
 let env: CimsTestEnv | undefined;
@@ -98,6 +99,7 @@ test(
     expect(out.quotaThreshold).toBe(70);
     expect(out.projectCountLimit).toBe("9223372036854775807");
     expect(out.projectCountUsage).toBe("9007199254740993");
+    expect(out.echoLength).toBe("state from 0.1.0".length);
 
     const [subnet] = store.list("subnets");
     expect(store.list("subnets")).toHaveLength(1);

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { api } from "../e2e/cims";
 import {
+  cidrOf,
   type Dns,
   type ImageModel,
   type ProgramModel,
@@ -15,11 +16,12 @@ import {
   POOL_ID,
   SUBNET_SLOTS,
   IMAGE_SLOTS,
+  VOLUMES,
 } from "./program";
 import { FAULTS } from "./faults";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
-import { checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, writeCount } from "./invariants";
-import { type CommandRecord, type FaultSpec, nameOf, POOL_PATH, type System } from "./system";
+import { checkForeignUntouched, checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, foreignInTheWay, writeCount } from "./invariants";
+import { type CommandRecord, type FaultSpec, type ForeignSpec, nameOf, POOL_PATH, type System } from "./system";
 
 export interface Model {
   program: ProgramModel;
@@ -319,6 +321,41 @@ const driftCommands: Array<fc.Arbitrary<Cmd>> = [
   fc.constant(new DriftCmd(`drift: replace pool ${POOL_ID}'s first member outside Pulumi`, "pool", "members")),
 ];
 
+/**
+ * Another team makes a subnet on the network (a CIDR the program may declare later, or one it
+ * never will) or an image from one of the stack's volumes: now, or while the next `up` runs.
+ */
+class ForeignCmd implements Cmd {
+  constructor(
+    private readonly spec: ForeignSpec,
+    private readonly duringUp: boolean,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(_m: Model, sys: System): Promise<void> {
+    if (this.duringUp) sys.foreignDuringUp = this.spec;
+    else await sys.makeForeign(this.spec);
+  }
+  toString(): string {
+    const what = this.spec.kind === "subnets" ? `a subnet ${this.spec.cidr}` : `an image from volume ${this.spec.volume}`;
+    return `another team makes ${what}${this.duringUp ? " while the next up runs" : ""}`;
+  }
+}
+
+const foreignCommands: Array<fc.Arbitrary<Cmd>> = [
+  fc
+    .tuple(
+      fc.oneof(
+        fc.tuple(subnetSlot, fc.integer({ min: 0, max: 3 })).map(([slot, gen]) => cidrOf(slot, gen)),
+        fc.constantFrom("10.150.0.0/24", "10.150.1.0/24"),
+      ),
+      fc.boolean(),
+    )
+    .map(([cidr, during]) => new ForeignCmd({ kind: "subnets", cidr }, during)),
+  fc.tuple(imageSlot, fc.boolean()).map(([slot, during]) => new ForeignCmd({ kind: "images", volume: VOLUMES[slot] }, during)),
+];
+
 class ArmFault implements Cmd {
   constructor(private readonly fault: FaultSpec) {}
   check(m: Readonly<Model>): boolean {
@@ -344,12 +381,13 @@ class Pulumi implements Cmd {
     const rec = await sys.pulumi(this.command, m.program);
     m.armed = false;
     checkKeyNotPrinted(sys, rec);
+    checkForeignUntouched(sys, await sys.resources());
     if (this.command === "preview" || this.command === "refresh") {
       const writes = writeCount(sys) - writesBefore;
       if (writes > 0) throw new InvariantError(`\`pulumi ${this.command}\` sent ${writes} writing request(s)`);
     }
     if (rec.result.code !== 0) {
-      const excused = rec.fault || (this.command === "up" && [...m.drift.values()].includes("deleted"));
+      const excused = rec.fault || (this.command === "up" && [...m.drift.values()].includes("deleted")) || inTheWayAndNamed(m, sys, rec);
       if (!excused) throw new InvariantError(`\`pulumi ${rec.command}\` failed with no fault armed:\n${tail(rec)}`);
       return converge(m, sys, rec);
     }
@@ -384,8 +422,9 @@ class InterruptedUp implements Cmd {
   async run(m: Model, sys: System): Promise<void> {
     const rec = await sys.interruptedUp(m.program);
     checkKeyNotPrinted(sys, rec);
+    checkForeignUntouched(sys, await sys.resources());
     if (!rec.interrupted) {
-      if (rec.result.code !== 0 && ![...m.drift.values()].includes("deleted"))
+      if (rec.result.code !== 0 && ![...m.drift.values()].includes("deleted") && !inTheWayAndNamed(m, sys, rec))
         throw new InvariantError(`\`pulumi up\` (no task started, not interrupted) failed:\n${tail(rec)}`);
       if (rec.result.code === 0) return verifyUp(m, sys);
       return converge(m, sys, rec);
@@ -401,6 +440,15 @@ class InterruptedUp implements Cmd {
   }
 }
 
+/**
+ * A failure caused by another team's subnet holding a CIDR the program declares (before the
+ * up, or made while it ran): excused only when the output names that subnet.
+ */
+function inTheWayAndNamed(m: Model, sys: System, rec: CommandRecord): boolean {
+  const output = rec.result.stdout + rec.result.stderr;
+  return foreignInTheWay(sys, m.program).some((id) => output.includes(id));
+}
+
 const tail = (rec: CommandRecord) => (rec.result.stdout + rec.result.stderr).trim().split("\n").slice(-40).join("\n");
 
 /** After a successful up: the service holds the program, and a second preview shows no changes. */
@@ -408,6 +456,7 @@ async function verifyUp(m: Model, sys: System): Promise<void> {
   const resources = await sys.resources();
   checkNoOrphans(sys, resources);
   checkOnePerResource(sys);
+  checkForeignUntouched(sys, resources);
   checkAfterUp(sys, m.program, resources, m.drift, m.observed);
   // Unrefreshed drift included: an update sets drifted fields back (tests/e2e/up-after-unrefreshed-drift.test.ts),
   // and a resource the up left alone still matches the state.
@@ -436,8 +485,11 @@ async function converge(m: Model, sys: System, failed: CommandRecord): Promise<v
     checkAfterRefresh(sys, await sys.resources());
     m.drift.clear();
   }
+  // Another team's subnet in the way of the program's CIDR: its owner removes it (the stack never does).
+  for (const id of foreignInTheWay(sys, m.program)) await sys.removeForeign(id);
   const up = await sys.pulumi("up", m.program);
   checkKeyNotPrinted(sys, up);
+  checkForeignUntouched(sys, await sys.resources());
   if (up.result.code !== 0) throw new InvariantError(`converging: \`pulumi up\` after clearing faults failed:\n${tail(up)}`);
   await verifyUp(m, sys);
 }
@@ -452,6 +504,7 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, poolEdits),
     weighted(1, policyQuotaEdits),
     weighted(1, driftCommands),
+    weighted(1, foreignCommands),
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
     { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
     { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },

@@ -13,7 +13,8 @@ import {
   type ImageModel,
   VOLUMES,
 } from "./program";
-import { type CommandRecord, nameOf, type StateResource, type System } from "./system";
+import { overlaps } from "../../api/net";
+import { type CommandRecord, nameOf, recordText, type StateResource, type System } from "./system";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -69,7 +70,7 @@ export function checkNoOrphans(sys: System, resources: StateResource[], failed?:
     const kind = task.task_type === "create_subnet" ? "subnets" : task.task_type === "create_image" ? "images" : undefined;
     if (!kind) continue;
     for (const id of task._emulator.createdResources[kind] ?? []) {
-      if (!store.get(kind, id) || inState.has(id)) continue;
+      if (!store.get(kind, id) || inState.has(id) || sys.foreign.has(id)) continue;
       const output = failed ? failed.result.stdout + failed.result.stderr : "";
       if (failed && output.includes(id)) named.push(`${kind}/${id}`);
       else
@@ -84,7 +85,7 @@ export function checkNoOrphans(sys: System, resources: StateResource[], failed?:
 /** At most one record per slot tag: no resource got two subnets or images. */
 export function checkOnePerResource(sys: System): void {
   for (const kind of ["subnets", "images"] as const) {
-    const slots = sys.env.emulator.store.list(kind).map((r) => String(userTags(r.tags).slot));
+    const slots = ours(sys, kind).map((r) => String(userTags(r.tags).slot));
     const twice = slots.filter((s, i) => slots.indexOf(s) !== i);
     if (twice.length) throw new InvariantError(`two ${kind} for resource ${twice[0]}: ${slots.join(", ")}`);
   }
@@ -155,8 +156,8 @@ export function checkAfterUp(sys: System, program: ProgramModel, resources: Stat
   expectEqual("resources in the state", sorted([...ids.keys()]), sorted(declared));
   const store = sys.env.emulator.store;
   const undeleted = (prefix: string) => declared.filter((n) => n.startsWith(prefix) && drift.get(n) !== "deleted").length;
-  expectEqual("subnets in the service", store.list("subnets").length, undeleted("s"));
-  expectEqual("images in the service", store.list("images").length, undeleted("img"));
+  expectEqual("subnets in the service (other teams' aside)", ours(sys, "subnets").length, undeleted("s"));
+  expectEqual("images in the service (other teams' aside)", ours(sys, "images").length, undeleted("img"));
   for (let slot = 0; slot < SUBNET_SLOTS; slot++) {
     const s = program.subnets[slot];
     if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed);
@@ -225,9 +226,35 @@ export function checkAfterDestroy(sys: System, resources: StateResource[]): void
   expectEqual("state resources after destroy", resources.map(nameOf), []);
   const store = sys.env.emulator.store;
   expectEqual(
-    "subnets and images after destroy",
-    [...store.list("subnets"), ...store.list("images")].map((r) => r.id),
+    "subnets and images after destroy (other teams' aside)",
+    [...ours(sys, "subnets"), ...ours(sys, "images")].map((r) => r.id),
     [],
   );
   expectEqual("quota threshold after destroy", text(store.get("client_quotas", 1)?.threshold), "80");
+}
+
+/** The service's records of this kind that no other team made. */
+function ours(sys: System, kind: "subnets" | "images"): ApiRecord[] {
+  return sys.env.emulator.store.list(kind).filter((r) => !sys.foreign.has(String(r.id)));
+}
+
+/**
+ * A record another team made is never changed or deleted by the stack, and never enters its
+ * state (there is no importId in the model's program).
+ */
+export function checkForeignUntouched(sys: System, resources: StateResource[]): void {
+  const inState = new Set(resources.map((r) => String(r.id)));
+  for (const [id, f] of sys.foreign) {
+    if (inState.has(id)) throw new InvariantError(`the state holds ${f.kind} ${id}, which another team made (no importId)`);
+    const now = sys.env.emulator.store.get(f.kind, id);
+    if (!now) throw new InvariantError(`${f.kind} ${id}, which another team made, was deleted`);
+    if (recordText(now) !== f.text)
+      throw new InvariantError(`${f.kind} ${id}, which another team made, was changed: ${f.text} -> ${recordText(now)}`);
+  }
+}
+
+/** Other teams' subnets in the way of a subnet the program declares: same network, overlapping CIDR. */
+export function foreignInTheWay(sys: System, program: ProgramModel): string[] {
+  const declared = program.subnets.flatMap((s, slot) => (s ? [cidrOf(slot, s.gen)] : []));
+  return [...sys.foreign].filter(([, f]) => f.cidr !== undefined && declared.some((c) => overlaps(c, f.cidr!))).map(([id]) => id);
 }

@@ -25,9 +25,30 @@ export interface CommandRecord {
   result: RunResult;
 }
 
+type ApiRecord = Record<string, unknown>;
+
+/** A record another team makes on the stack's network or volumes, through the service's API. */
+export type ForeignSpec = { kind: "subnets"; cidr: string } | { kind: "images"; volume: string };
+
+/** What another team made and still holds: its record as it was made, as JSON text. */
+export interface Foreign {
+  kind: "subnets" | "images";
+  cidr?: string;
+  text: string;
+}
+
+/** A record as JSON text (exact integers as digits), to compare with what it was. */
+export const recordText = (record: ApiRecord | undefined): string =>
+  JSON.stringify(record, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+
 export class System {
   /** The fault armed for the next pulumi command. */
   armed: FaultSpec | undefined;
+  /** A record another team makes while the next `up` runs (once a task of the up runs). */
+  foreignDuringUp: ForeignSpec | undefined;
+  /** Records other teams made and hold, by id: the stack must never change, delete or record them. */
+  readonly foreign = new Map<string, Foreign>();
+  private foreignMade = 0;
   /** Every pulumi command run, for the failure report. */
   readonly history: string[] = [];
   commandsRun = 0;
@@ -72,7 +93,10 @@ export class System {
     if (fault) await this.control("POST", fault.kind === "task" ? "/__emulator/task-faults" : "/__emulator/faults", fault.body);
     const stack = this.env.stack;
     const run = { up: stack.up, preview: stack.preview, refresh: stack.refresh, destroy: stack.destroy }[command].bind(stack);
-    const result = await run(extra, { allowFailure: true });
+    const during = command === "up" ? this.foreignDuringUp : undefined;
+    this.foreignDuringUp = undefined;
+    const running = run(extra, { allowFailure: true });
+    const result = during ? (await Promise.all([running, this.makeForeignOnceATaskRuns(during, running)]))[0] : await running;
     await this.clearFaults();
     this.commandsRun++;
     const label = [command, ...extra].join(" ");
@@ -121,6 +145,65 @@ export class System {
     this.commandsRun++;
     this.history.push(`up${interrupted ? " [SIGINT while a task ran]" : " (no task started: not interrupted)"} -> exit ${result.code}`);
     return { command: interrupted ? "up (SIGINT)" : "up", result, interrupted };
+  }
+
+  /**
+   * Another team makes a subnet on the stack's network or an image from one of its volumes,
+   * through the service's API. Tracked when its task finishes (the service may refuse it: an
+   * overlapping CIDR, a locked volume).
+   */
+  async makeForeign(spec: ForeignSpec): Promise<string | undefined> {
+    const n = ++this.foreignMade;
+    const [path, body] =
+      spec.kind === "subnets"
+        ? ["/cloud/v1/subnets/1/1", { name: `team-b-net-${n}`, cidr: spec.cidr, network_id: SEED.networkId, tags: { owner: "team-b" } }]
+        : ["/cloud/v1/bmimages/1/1", { name: `team-b-image-${n}`, volume_id: spec.volume, tags: { owner: "team-b" } }];
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const res = await api(this.env, "POST", path, body);
+      if (res.status === 409) {
+        await new Promise((r) => setTimeout(r, 100)); // the volume is locked by a running task
+        continue;
+      }
+      if (res.status !== 200) throw new Error(`another team's create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const taskId = (res.body as { tasks: string[] }).tasks[0];
+      await this.waitTask(taskId);
+      const task = (await api(this.env, "GET", `/cloud/v1/tasks/${taskId}`)).body as {
+        state: string;
+        created_resources: Record<string, string[]>;
+      };
+      const id = task.state === "FINISHED" ? task.created_resources[spec.kind]?.[0] : undefined;
+      const record = id ? this.env.emulator.store.get(spec.kind, id) : undefined;
+      if (!id || !record) return undefined;
+      this.foreign.set(id, { kind: spec.kind, cidr: spec.kind === "subnets" ? spec.cidr : undefined, text: recordText(record) });
+      this.history.push(`another team made ${spec.kind} ${id}`);
+      return id;
+    }
+    return undefined;
+  }
+
+  /** Makes the foreign record once a task of the running command has started (or after the command, if none does). */
+  private async makeForeignOnceATaskRuns(spec: ForeignSpec, running: Promise<RunResult>): Promise<void> {
+    const tasksBefore = new Set(Object.keys(this.env.emulator.store.tasks));
+    let ended = false;
+    void running.finally(() => (ended = true));
+    while (!ended) {
+      const started = Object.values(this.env.emulator.store.tasks).some(
+        (t) => !tasksBefore.has(t.id) && (t.state === "NEW" || t.state === "RUNNING"),
+      );
+      if (started) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await this.makeForeign(spec);
+  }
+
+  /** Another team deletes its record (it was in the way of the program's CIDR). */
+  async removeForeign(id: string): Promise<void> {
+    const kind = this.foreign.get(id)?.kind ?? "subnets";
+    const del = await api(this.env, "DELETE", `/cloud/v1/${kind}/1/1/${id}`);
+    if (del.status >= 300) throw new Error(`another team's delete failed: ${del.status} ${JSON.stringify(del.body)}`);
+    await this.waitTask((del.body as { tasks: string[] }).tasks[0]);
+    this.foreign.delete(id);
+    this.history.push(`another team deleted ${kind} ${id}`);
   }
 
   async clearFaults(): Promise<void> {

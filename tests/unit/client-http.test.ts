@@ -379,15 +379,19 @@ describe("retries", () => {
     await expect(client.request("PATCH", POOL, { body: { name: "a" } })).resolves.toEqual({ tasks: ["t"] });
   });
 
-  test("a POST is not retried on 500 or a dropped connection, but is on 429 and 503", async () => {
-    for (const reply of [{ status: 500 }, { destroy: true }] as const) {
+  test("a POST is not retried on 500, a dropped connection or a gateway's 503 page, but is on 429 and the service's 503", async () => {
+    const gateway = { status: 503, body: "<html><body><h1>503 Service Unavailable</h1></body></html>" };
+    for (const reply of [{ status: 500 }, { destroy: true }, gateway] as const) {
       const client = await clientFor(() => reply);
       await expect(client.request("POST", "/cloud/v1/bmimages/1/1", { body: {} })).rejects.toThrow();
       expect(server!.requests).toHaveLength(1);
       await server!.close();
     }
     for (const status of [429, 503]) {
-      const client = await clientFor((_r, i) => (i === 0 ? { status, headers: { "retry-after-ms": "10" } } : { body: { tasks: ["t"] } }));
+      const refusal = { exception_class: status === 429 ? "TooManyRequests" : "ServiceUnavailable", message: "try later" };
+      const client = await clientFor((_r, i) =>
+        i === 0 ? { status, headers: { "retry-after-ms": "10" }, body: refusal } : { body: { tasks: ["t"] } },
+      );
       await expect(client.request("POST", "/cloud/v1/bmimages/1/1", { body: {} })).resolves.toEqual({ tasks: ["t"] });
       expect(server!.requests).toHaveLength(2);
       await server!.close();

@@ -20,7 +20,9 @@ describe("shouldRetry", () => {
     ["PATCH", { kind: "response-timeout" }, true],
     ["POST", { kind: "connect-failed" }, true],
     ["POST", status(429), true],
-    ["POST", status(503), true],
+    ["POST", { kind: "status", status: 503, service: true }, true], // the service says it is unavailable: it did not act
+    ["POST", status(503), false], // a gateway's 503 page: the service may have acted
+    ["POST", { kind: "status", status: 504, service: true }, false],
     ["POST", status(500), false],
     ["POST", status(502), false],
     ["POST", status(409), false],

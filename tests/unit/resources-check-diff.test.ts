@@ -107,12 +107,14 @@ describe("Subnet diff", () => {
     regionId: 2,
   };
 
+  // deleteBeforeReplace holds whenever old and new overlap on one network, also with nothing
+  // to replace: `pulumi up --replace` replaces a subnet whose diff is empty, in the diff's order.
   test("nothing changed after normalisation: tag order, omitted gateway (allocated), omitted DNS", async () => {
-    expect(await subnetMethods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await subnetMethods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
   test("in-place fields update; enableDhcp false is a change", async () => {
     const d = await subnetMethods.diff("id", olds, { ...news, enableDhcp: false, tags: { a: "1" }, name: "web" });
-    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
   });
   test("a CIDR change replaces; deleting first when the new CIDR overlaps on the same network", async () => {
     expect(await subnetMethods.diff("id", olds, { ...news, cidr: "10.0.0.0/23" })).toEqual({
@@ -586,7 +588,7 @@ describe("values the service re-spells or reorders are not changes", () => {
       ],
     };
     delete (news as Record<string, unknown>).readOnlyTags;
-    expect(await subnetMethods.diff("id", subnetOlds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await subnetMethods.diff("id", subnetOlds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
     expect((await subnetMethods.diff("id", subnetOlds, { ...news, cidr: "2001:db9::/64" })).replaces).toEqual(["cidr"]);
     // DNS order is the resolver order: it matters.
     expect(
