@@ -1,5 +1,6 @@
-// Two projects: `unit` (no engine, no network beyond loopback test servers) and `e2e`
-// (the real pulumi CLI via scripts/pulumi). `npm test` runs both; `npm run test:unit` the first.
+// Three projects: `unit` (no engine, no network beyond loopback test servers), `conformance`
+// (the vendor's Python SDK against the emulator) and `e2e` (the real pulumi CLI via
+// scripts/pulumi). `npm test` runs them all; `npm run test:unit` the first.
 const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false }];
 
 /** @type {import('jest').Config} */
@@ -19,11 +20,20 @@ module.exports = {
       },
     },
     {
+      // The vendor's official Python SDK against the emulator (a venv built on first use).
+      displayName: "conformance",
+      testMatch: ["<rootDir>/tests/conformance/**/*.test.ts"],
+      transform: { "^.+\\.ts$": tsJest },
+      testEnvironment: "node",
+      moduleNameMapper: { "^pulumi-cims/emulator$": "<rootDir>/emulator/index.ts" },
+    },
+    {
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"],
       transform: { "^.+\\.ts$": tsJest },
       testEnvironment: "node",
       globalSetup: "<rootDir>/tests/e2e/global-setup.js",
+      globalTeardown: "<rootDir>/tests/e2e/global-teardown.ts",
       setupFilesAfterEnv: ["<rootDir>/tests/e2e/setup-timeout.js"],
       slowTestThreshold: 120,
     },

@@ -4,7 +4,7 @@
 // the users' key -> value (records list them with the service's read-only ones).
 // The emulator stores what it is sent in this form; the provider compares in it, so a
 // value the service merely re-spelled is never a change.
-import type { FieldType } from "./contract/types";
+import type { FieldType, StringType } from "./contract/types";
 import { canonical } from "./net";
 import { splitTags } from "./tags";
 
@@ -25,13 +25,32 @@ export function canonicalDateTime(text: string): string {
 }
 
 /**
- * The canonical form of a value of this type. `key` says how the value's object keys are
- * named on this side (camelCase for the provider, snake_case on the wire).
+ * How enum values are spelled: `spec` as the spec spells them (what comparisons use, and the
+ * spec's calls send), `record` as the service's records (and its reference calls) do.
  */
-export function canonicalValue(value: unknown, type: FieldType, key: (camel: string) => string = (k) => k): unknown {
+export type Spelling = "spec" | "record";
+
+/** An enum value in one spelling (`i440` and `pc` are one machine type). */
+export function spelled(value: string, type: StringType, spelling: Spelling = "spec"): string {
+  const spec = type.aliases?.[value] ?? value;
+  return spelling === "record" ? (type.recordSpelling?.[spec] ?? spec) : spec;
+}
+
+/**
+ * The canonical form of a value of this type. `key` says how the value's object keys are
+ * named on this side (camelCase for the provider, snake_case on the wire); `spelling`, how
+ * enum values are spelled (the emulator stores records' spelling).
+ */
+export function canonicalValue(
+  value: unknown,
+  type: FieldType,
+  key: (camel: string) => string = (k) => k,
+  spelling: Spelling = "spec",
+): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
     case "string":
+      if (typeof value === "string" && type.enum) return spelled(value, type, spelling);
       if (typeof value !== "string" || !type.format) return value;
       if (type.format === "dateTime") return canonicalDateTime(value);
       return type.format === "ip" || type.format === "cidr" || type.format === "uuid4" ? canonical(type.format, value) : value;
@@ -39,7 +58,7 @@ export function canonicalValue(value: unknown, type: FieldType, key: (camel: str
       return type.int64 && (typeof value === "number" || typeof value === "bigint" || typeof value === "string") ? String(value) : value;
     case "array": {
       if (!Array.isArray(value)) return value;
-      const items = value.map((v) => canonicalValue(v, type.items, key));
+      const items = value.map((v) => canonicalValue(v, type.items, key, spelling));
       return type.unordered ? sortedItems(items, type.items, key) : items;
     }
     case "object": {
@@ -47,7 +66,7 @@ export function canonicalValue(value: unknown, type: FieldType, key: (camel: str
       const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
       for (const [name, field] of Object.entries(type.fields)) {
         const k = key(name);
-        if (out[k] !== undefined) out[k] = canonicalValue(out[k], field.type, key);
+        if (out[k] !== undefined) out[k] = canonicalValue(out[k], field.type, key, spelling);
       }
       return out;
     }

@@ -1,7 +1,7 @@
 // The value rules of the contract and the words that name them. Both sides say the same
 // thing: the provider as `gatewayIp: must be an IP address`, the emulator as
 // `{"gateway_ip": ["Must be an IP address."]}`.
-import type { FieldType, Format, IntegerType } from "./contract/types";
+import type { FieldType, Format, IntegerType, StringType } from "./contract/types";
 import { isIpAddress, isUuid4, parseCidr } from "./net";
 import { READ_ONLY_TAG_KEYS } from "./tags";
 
@@ -35,7 +35,7 @@ export const NOT_NULL = "must not be null";
 export function typeMessage(t: FieldType): string {
   switch (t.kind) {
     case "string":
-      return t.enum ? enumMessage(t.enum) : t.format ? FORMAT_RULES[t.format].message : "must be a string";
+      return t.enum ? enumMessage(t.enum) + aliasNote(t) : t.format ? FORMAT_RULES[t.format].message : "must be a string";
     case "integer":
       return t.enum ? enumMessage(t.enum) : `must be ${integerRange(t)}`;
     case "boolean":
@@ -57,6 +57,17 @@ export function fractionMessage(t: IntegerType): string {
 /** A member name (quota entry) that the object does not have. */
 export function memberMessage(what: string, example: string): string {
   return `is not a ${what} (names are like ${example})`;
+}
+
+/** " (i440 is pc)": other spellings an enum takes. */
+function aliasNote(t: StringType): string {
+  const aliases = Object.entries(t.aliases ?? {});
+  return aliases.length === 0 ? "" : ` (${aliases.map(([alias, value]) => `${alias} is ${value}`).join(", ")})`;
+}
+
+/** The values a string enum takes: its own and their other spellings. */
+export function enumValues(t: StringType): string[] {
+  return [...(t.enum ?? []), ...Object.keys(t.aliases ?? {})];
 }
 
 export function enumMessage(values: readonly (string | number)[]): string {

@@ -9,11 +9,15 @@ export const PATHS = {
   bmimages: "/cloud/v1/bmimages/{project_id}/{region_id}",
   /** GET, PATCH, DELETE (reference). */
   image: "/cloud/v1/images/{project_id}/{region_id}/{image_id}",
+  /** POST (the vendor SDK's create from a volume, beside the spec's bmimages) and GET (list). */
+  images: "/cloud/v1/images/{project_id}/{region_id}",
   /** GET (reference): list, `limit`/`offset` paging. */
   lbpools: "/cloud/v1/lbpools/{project_id}/{region_id}",
   /** PATCH (spec), GET (reference). */
   lbpool: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}",
-  /** DELETE (reference): removes the pool's health monitor. */
+  /** PATCH (the vendor SDK's pool update, beside the spec's v1 path). */
+  lbpoolV2: "/cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}",
+  /** POST (the vendor SDK: creates one, a task) and DELETE (reference): the pool's health monitor. */
   lbpoolHealthmonitor: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor",
   /** GET (reference): list, `limit`/`offset` paging. */
   policies: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}",
@@ -23,6 +27,8 @@ export const PATHS = {
   notificationThreshold: "/cloud/v2/client_quotas/{client_id}/notification_threshold",
   /** GET (reference); the spec writes /v1/tasks/{task_id} and leaves the prefix open. */
   task: "/cloud/v1/tasks/{task_id}",
+  /** GET (the vendor SDK): tasks, filtered and paged. */
+  tasks: "/cloud/v1/tasks",
   taskSpec: "/v1/tasks/{task_id}",
 } as const;
 

@@ -16,6 +16,7 @@ Options:
   --state-file <file>     persist every change here and continue from it after a restart
   --task-duration-ms <n>  how long tasks take from NEW to FINISHED (default 1000)
   --page-size-max <n>     the most records a list page holds, whatever limit asks (default 1000)
+  --request-log <file>    append each API request (method, path, status, body) as a JSON line
   --quiet                 do not log requests
   -h, --help              show this help
 `;
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
         "state-file": { type: "string" },
         "task-duration-ms": { type: "string", default: "1000" },
         "page-size-max": { type: "string", default: "1000" },
+        "request-log": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
     stateFile: values["state-file"],
     taskDurationMs,
     pageSizeMax,
+    requestLog: values["request-log"],
     log: values.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
   });
   process.stdout.write(`cims-emulator listening on ${emulator.url}\n`);

@@ -1,6 +1,7 @@
 // The emulator's HTTP server: auth, body limits, exact-integer JSON, faults, routing,
 // error bodies in the service's shape, request log and metrics.
 import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { controlRouter } from "./control";
@@ -38,6 +39,12 @@ export interface EmulatorOptions {
    * public reference's maximum). A service may cap pages lower: clients must page by `count`.
    */
   pageSizeMax?: number;
+  /**
+   * Append one JSON line per API request to this file: method, path, route, status,
+   * user-agent and the body as sent. (Our tests check every body the provider sends against
+   * the vendor SDK's request types from it.)
+   */
+  requestLog?: string;
 }
 
 export interface RunningEmulator {
@@ -48,6 +55,8 @@ export interface RunningEmulator {
   faults: Faults;
   metrics: Metrics;
   logs: string[];
+  /** The request log's file, when there is one. */
+  requestLog?: string;
   close(): Promise<void>;
 }
 
@@ -129,7 +138,19 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     const url = requestUrl(req.url);
     const isControl = url.pathname.startsWith("/__emulator/");
     let routeName = "(unmatched)";
+    let requestBody: unknown;
     const finish = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+      if (options.requestLog && !isControl) {
+        const line = {
+          method,
+          path: url.pathname,
+          route: routeName,
+          status,
+          user_agent: req.headers["user-agent"] ?? null,
+          body: requestBody,
+        };
+        fs.appendFileSync(options.requestLog, `${stringifyLossless(line)}\n`);
+      }
       const html = typeof body === "string";
       const text = body === undefined ? "" : html ? body : stringifyLossless(body);
       const type = html ? "text/html" : "application/json";
@@ -178,6 +199,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
           }
         }
         const body = await bodyRead;
+        requestBody = body;
         engine.advance(Date.now());
         if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${method} ${url.pathname}.`);
         if ("methodNotAllowed" in match) {
@@ -240,6 +262,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     faults,
     metrics,
     logs,
+    requestLog: options.requestLog,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -252,7 +275,10 @@ function authenticate(header: string | undefined, apiKey: string): void {
   if (header === undefined || header === "") {
     throw new HttpError(401, "NotAuthenticated", "Authentication credentials were not provided.");
   }
-  if (header !== `apikey ${apiKey}`) {
+  // `<scheme> <key>`: the scheme is the spec's `apikey` in any case (RFC 9110, 11.1: schemes
+  // are case-insensitive; the vendor's SDK sends `APIKey`), the key exactly.
+  const space = header.indexOf(" ");
+  if (space < 0 || header.slice(0, space).toLowerCase() !== "apikey" || header.slice(space + 1) !== apiKey) {
     throw new HttpError(401, "AuthenticationFailed", "Incorrect authentication credentials.");
   }
 }

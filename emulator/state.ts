@@ -4,11 +4,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseJson, stringifyJson } from "../api/json";
+import { completeRecord } from "./records";
 import type { TaskRecord } from "./tasks";
 
 export type ApiRecord = Record<string, unknown>;
 
 export const COLLECTIONS = [
+  "regions",
   "networks",
   "routers",
   "volumes",
@@ -30,6 +32,7 @@ interface Snapshot {
 
 /** Primary key of each collection's records. */
 const KEY: Record<Collection, string> = {
+  regions: "id",
   networks: "id",
   routers: "id",
   volumes: "id",
@@ -54,6 +57,8 @@ export class Store {
     if (stateFile && fs.existsSync(stateFile)) {
       this.data = parseLossless(fs.readFileSync(stateFile, "utf8")) as Snapshot;
       for (const c of COLLECTIONS) this.data.collections[c] ??= {};
+      // A state file an older emulator wrote: its records get the fields the service's answers carry.
+      for (const c of COLLECTIONS) for (const r of this.list(c)) this.put(c, completeRecord(c, r, this.regionName));
     } else {
       this.loadSeed(seed);
     }
@@ -65,12 +70,24 @@ export class Store {
     this.loadSeed(this.seed);
   }
 
-  /** Adds (or replaces by key) the records of a seed: all of them, or none if one is wrong. */
+  /**
+   * Adds (or replaces by key) the records of a seed: all of them, or none if one is wrong.
+   * Each gets the fields the service's answers carry that it leaves out (records.ts).
+   */
   loadSeed(seed: Seed): void {
     checkSeed(seed);
-    for (const [name, records] of Object.entries(seed)) for (const record of records) this.put(name as Collection, record);
+    for (const record of seed.regions ?? []) this.put("regions", record);
+    for (const [name, records] of Object.entries(seed)) {
+      for (const record of records) this.put(name as Collection, completeRecord(name as Collection, record, this.regionName));
+    }
     this.persist();
   }
+
+  /** A region's name (records carry it as `region`): from the seed's regions, else `Region <id>`. */
+  readonly regionName = (regionId: unknown): string => {
+    const name = this.get("regions", regionId)?.name;
+    return typeof name === "string" ? name : `Region ${String(regionId)}`;
+  };
 
   get(collection: Collection, id: unknown): ApiRecord | undefined {
     return this.data.collections[collection][String(id)];
@@ -132,8 +149,8 @@ export function checkSeed(seed: unknown): asserts seed is Seed {
       const r = record as ApiRecord;
       const key = KEY[name as Collection];
       if (r[key] === undefined || r[key] === null) throw new Error(`${where} has no "${key}"`);
-      const scoped = name !== "client_quotas";
-      for (const field of scoped ? ["project_id", "region_id"] : ["client_id"]) {
+      const fields = name === "regions" ? [] : name === "client_quotas" ? ["client_id"] : ["project_id", "region_id"];
+      for (const field of fields) {
         if (!Number.isSafeInteger(r[field]))
           throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);
       }

@@ -81,6 +81,8 @@ export interface TaskRecord {
   created_resources: Record<ResourceKind, string[]> | null;
   error: string | null;
   data: null;
+  /** The vendor's finer state, for the task types that have one (none of ours): null. */
+  detailed_state: null;
   _emulator: {
     createdAt: number;
     runningAt: number;
@@ -130,6 +132,7 @@ export class TaskEngine {
       created_resources: null,
       error: null,
       data: null,
+      detailed_state: null,
       _emulator: {
         createdAt: now,
         runningAt: now + Math.min(200, Math.floor(duration / 5)),

@@ -8,6 +8,7 @@
 // integer is either; nothing is coerced ("true" is not a boolean, "80" not an integer).
 import {
   GLOBAL_QUOTAS,
+  HEALTH_MONITOR,
   IMAGE,
   IMAGE_RECORD,
   POLICY,
@@ -24,6 +25,7 @@ import {
 import type { BodyContract, Field, FieldType, ObjectType } from "../api/contract";
 import {
   duplicateMessage,
+  enumValues,
   formatProblem,
   fractionMessage,
   integerProblem,
@@ -96,7 +98,7 @@ function checkValue(value: unknown, type: FieldType, path: string, report: Repor
     case "string": {
       if (typeof value !== "string") return fail(typeMessage(type));
       if (type.nonBlank && value.trim() === "") return fail(NON_BLANK);
-      if (type.enum && !type.enum.includes(value)) return fail(typeMessage(type));
+      if (type.enum && !enumValues(type).includes(value)) return fail(typeMessage(type));
       const problem = type.format && formatProblem(type.format, value);
       if (problem) fail(problem);
       return;
@@ -205,6 +207,8 @@ export const validateSubnetPatch = validator(SUBNET, "patch", SUBNET_RECORD);
 export const validateImageCreate = validator(IMAGE, "create", []);
 export const validateImagePatch = validator(IMAGE, "patch", IMAGE_RECORD);
 export const validatePoolPatch = validator(POOL, "patch", POOL_RECORD);
+/** POST .../healthmonitor (the vendor SDK's): a whole health monitor. */
+export const validateHealthmonitorCreate = validator({ fields: HEALTH_MONITOR.fields }, "create", []);
 export const validatePolicyPatch = validator(POLICY, "patch", POLICY_RECORD);
 /**
  * PUT is a whole setting (threshold required) whose fields all replace in place. `held`: the
@@ -243,12 +247,15 @@ export function validateQuotaPut(body: unknown, held?: JsonObject): InvalidField
   return validateBody(body, contract, "create", QUOTA_RECORD);
 }
 
-/** A valid body in the spelling the service stores (canonical addresses, uuids and times; unordered lists in one order). */
+/**
+ * A valid body in the spelling the service stores: canonical addresses, uuids and times;
+ * unordered lists in one order; enum values as records spell them (`pc` is `i440`).
+ */
 export function canonicalBody(body: JsonObject, contract: BodyContract): JsonObject {
   const out: JsonObject = { ...body };
   for (const [camel, field] of Object.entries(contract.fields)) {
     const wire = toSnake(camel);
-    if (out[wire] !== undefined) out[wire] = canonicalValue(out[wire], field.type, toSnake);
+    if (out[wire] !== undefined) out[wire] = canonicalValue(out[wire], field.type, toSnake, "record");
   }
   return out;
 }

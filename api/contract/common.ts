@@ -13,6 +13,14 @@ export function oneOf<const T extends readonly string[]>(values: T) {
   return { kind: "string", enum: values } as const satisfies StringType;
 }
 
+/** An enum whose values have other spellings too (`aliases`), and that records spell their own way. */
+export function oneOfSpelled<const T extends readonly string[], const A extends Readonly<Record<string, T[number]>>>(
+  values: T,
+  spellings: { aliases: A; recordSpelling: Readonly<Record<string, string>> },
+) {
+  return { kind: "string", enum: values, ...spellings } as const satisfies StringType;
+}
+
 export function integer(min: number, max: number, unit?: string): IntegerType & { readonly kind: "integer" } {
   return unit ? { kind: "integer", min, max, unit } : { kind: "integer", min, max };
 }

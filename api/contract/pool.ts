@@ -1,7 +1,7 @@
 // Load balancer pool: PATCH lbpools (spec: any of these fields, none required). Health
 // monitor types and methods, and session persistence types, come from the public reference
 // (the spec leaves them unshown).
-import { arrayOf, integer, ip, name, oneOf, text, uuid4 } from "./common";
+import { arrayOf, boolean, integer, ip, name, oneOf, text, uuid4 } from "./common";
 import type { BodyContract, ObjectType } from "./types";
 
 const INT32_MAX = 2147483647;
@@ -29,6 +29,10 @@ export const HEALTH_MONITOR = {
     httpMethod: { type: oneOf(["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]), set: "update" },
     urlPath: { type: { kind: "string", format: "urlPath" }, set: "update" },
     expectedCodes: { type: { kind: "string", format: "expectedCodes" }, set: "update" },
+    // The vendor's reference: HTTP version of the check, the Host it sends, and whether it runs.
+    httpVersion: { type: oneOf(["1.0", "1.1"]), set: "update" },
+    domainName: { type: text, set: "update" },
+    adminStateUp: { type: boolean, set: "update" },
   },
 } as const satisfies ObjectType;
 
@@ -70,6 +74,7 @@ export const POOL_RECORD = [
   "operating_status",
   "listeners",
   "loadbalancers",
+  "admin_state_up",
   "creator_task_id",
   "task_id",
 ] as const;

@@ -41,4 +41,5 @@ export const SUBNET_RECORD = [
   "updated_at",
   "project_id",
   "region_id",
+  "region",
 ] as const;

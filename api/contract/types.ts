@@ -15,6 +15,13 @@ export interface StringType {
   readonly format?: Format;
   readonly enum?: readonly string[];
   readonly nonBlank?: boolean;
+  /**
+   * Other spellings of enum values, accepted wherever the value is, and the same value:
+   * `{ i440: "pc" }` (the vendor's SDK spells the spec's `pc` machine type `i440`).
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /** How the service's records (and its reference calls beyond the spec) spell enum values: `{ pc: "i440" }`. */
+  readonly recordSpelling?: Readonly<Record<string, string>>;
 }
 
 export interface IntegerType {
@@ -73,6 +80,8 @@ export interface Field {
   readonly serviceDefault?: true;
   /** The service's records do not carry it (a create-only instruction, such as which router to connect). */
   readonly notInRecord?: true;
+  /** The service's records carry it under another name than requests do (an image's tags: `tags_v2`). */
+  readonly recordName?: string;
   /**
    * null removes it, by a call of its own rather than a null in the update body (a pool's
    * health monitor: DELETE .../healthmonitor). The update body itself refuses null.
@@ -96,27 +105,29 @@ export interface BodyContract {
 /** A quota number as a program gives it: a safe integer or a decimal string. */
 export type Int64Input = number | string;
 
-export type ValueOf<T extends FieldType> = T extends { kind: "string"; enum: readonly (infer E)[] }
-  ? E
-  : T extends { kind: "string" }
-    ? string
-    : T extends { kind: "integer"; enum: readonly (infer E)[] }
-      ? E
-      : T extends { kind: "integer"; int64: true }
-        ? Int64Input
-        : T extends { kind: "integer" }
-          ? number
-          : T extends { kind: "boolean" }
-            ? boolean
-            : T extends { kind: "tags" }
-              ? Record<string, string>
-              : T extends { kind: "array"; items: infer I extends FieldType }
-                ? ValueOf<I>[]
-                : T extends { kind: "object"; fields: infer F extends FieldTable; members: { type: infer M extends FieldType } }
-                  ? ObjectOf<F> & { [member: string]: ValueOf<M> | ObjectOf<F>[keyof ObjectOf<F>] }
-                  : T extends { kind: "object"; fields: infer F extends FieldTable }
-                    ? ObjectOf<F>
-                    : never;
+export type ValueOf<T extends FieldType> = T extends { kind: "string"; enum: readonly (infer E)[]; aliases: infer A }
+  ? E | keyof A
+  : T extends { kind: "string"; enum: readonly (infer E)[] }
+    ? E
+    : T extends { kind: "string" }
+      ? string
+      : T extends { kind: "integer"; enum: readonly (infer E)[] }
+        ? E
+        : T extends { kind: "integer"; int64: true }
+          ? Int64Input
+          : T extends { kind: "integer" }
+            ? number
+            : T extends { kind: "boolean" }
+              ? boolean
+              : T extends { kind: "tags" }
+                ? Record<string, string>
+                : T extends { kind: "array"; items: infer I extends FieldType }
+                  ? ValueOf<I>[]
+                  : T extends { kind: "object"; fields: infer F extends FieldTable; members: { type: infer M extends FieldType } }
+                    ? ObjectOf<F> & { [member: string]: ValueOf<M> | ObjectOf<F>[keyof ObjectOf<F>] }
+                    : T extends { kind: "object"; fields: infer F extends FieldTable }
+                      ? ObjectOf<F>
+                      : never;
 
 /** null where the contract allows it, or where it removes the field (removedByDelete). */
 export type FieldValue<F extends Field> = F extends { nullable: true } | { removedByDelete: true }

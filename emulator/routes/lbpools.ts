@@ -1,7 +1,8 @@
-// Load balancer pools: GET (public API reference) and PATCH (spec, asynchronous). Pools
-// come from the seed; the PATCH result is applied when its task finishes. Members with the
-// same address and port as an existing member are kept as they are (same id, untouched);
-// the others are created anew.
+// Load balancer pools: GET (public API reference) and PATCH (spec, asynchronous; also at the
+// vendor SDK's v2 path). Pools come from the seed; the PATCH result is applied when its task
+// finishes. Members with the same address and port as an existing member are kept as they
+// are (same id, untouched); the others are created anew. A health monitor is set by the
+// PATCH, created by POST .../healthmonitor (the SDK's, a task) and removed by its DELETE.
 import { randomUUID } from "node:crypto";
 import { PATHS } from "../../api/paths";
 import {
@@ -17,10 +18,11 @@ import {
   startTask,
 } from "../router";
 import { type ApiRecord, stringifyLossless } from "../state";
-import { POOL } from "../../api/contract";
+import { HEALTH_MONITOR, POOL } from "../../api/contract";
 import { memberKey as key } from "../../api/members";
-import { notFound } from "../errors";
-import { canonicalBody, validatePoolPatch } from "../validation";
+import { HttpError, notFound } from "../errors";
+import { completeHealthmonitor, completeMember } from "../records";
+import { canonicalBody, validateHealthmonitorCreate, validatePoolPatch } from "../validation";
 
 const SCALARS = [
   "name",
@@ -38,6 +40,8 @@ export function registerPoolRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
   router.add("GET", PATHS.lbpool, (ctx) => ({ status: 200, body: find(services, ctx) }));
   router.add("PATCH", PATHS.lbpool, (ctx) => patch(services, ctx));
+  router.add("PATCH", PATHS.lbpoolV2, (ctx) => patch(services, ctx));
+  router.add("POST", PATHS.lbpoolHealthmonitor, (ctx) => createHealthmonitor(services, ctx));
   router.add("DELETE", PATHS.lbpoolHealthmonitor, (ctx) => removeHealthmonitor(services, ctx));
 }
 
@@ -59,14 +63,7 @@ export function mergeMembers(existing: Member[], requested: Member[]): { members
     if (kept) return kept;
     const id = randomUUID();
     created.push(id);
-    return {
-      id,
-      address: m.address,
-      protocol_port: m.protocol_port,
-      weight: m.weight ?? 1,
-      subnet_id: m.subnet_id ?? null,
-      operating_status: "NO_MONITOR",
-    };
+    return completeMember({ ...m, id });
   });
   return { members, created };
 }
@@ -89,17 +86,7 @@ function patch(services: Services, ctx: RequestContext) {
     created = merged.created;
   }
   if (body.healthmonitor !== undefined) {
-    const previous = pool.healthmonitor as Record<string, unknown> | null | undefined;
-    updated.healthmonitor = {
-      id: previous?.id ?? randomUUID(),
-      max_retries_down: 3,
-      ...(String((body.healthmonitor as Record<string, unknown>).type).startsWith("HTTP")
-        ? { http_method: "GET", url_path: "/", expected_codes: "200" }
-        : {}),
-      ...(body.healthmonitor as Record<string, unknown>),
-      operating_status: "ONLINE",
-      provisioning_status: "ACTIVE",
-    };
+    updated.healthmonitor = completeHealthmonitor(body.healthmonitor as ApiRecord, pool.healthmonitor as ApiRecord | null);
   }
   if (body.session_persistence !== undefined) updated.session_persistence = body.session_persistence;
 
@@ -117,6 +104,28 @@ function patch(services: Services, ctx: RequestContext) {
     rollback: [{ op: "put", collection: "lbpools", record: pool }],
     locks: [{ collection: "lbpools", id }],
     createdResources: { members: created },
+  });
+}
+
+/**
+ * POST .../healthmonitor (the vendor SDK's): gives the pool a health monitor through a task;
+ * 409 when it has one already (a PATCH changes it).
+ */
+function createHealthmonitor(services: Services, ctx: RequestContext) {
+  const pool = find(services, ctx);
+  const raw = bodyObject(ctx);
+  requireValid(validateHealthmonitorCreate(raw));
+  const id = String(pool.id);
+  assertUnlocked(services, "lbpools", id, "Load balancer pool");
+  if (pool.healthmonitor) throw new HttpError(409, "ConflictError", `Load balancer pool ${id} has a health monitor already.`);
+  const monitor = completeHealthmonitor(canonicalBody(raw, { fields: HEALTH_MONITOR.fields }));
+  return startTask(services, ctx, {
+    taskType: "create_healthmonitor",
+    projectId: Number(pool.project_id),
+    regionId: Number(pool.region_id),
+    effects: [{ op: "put", collection: "lbpools", record: { ...pool, healthmonitor: monitor } }],
+    locks: [{ collection: "lbpools", id }],
+    createdResources: { healthmonitors: [String(monitor.id)] },
   });
 }
 

@@ -1,5 +1,6 @@
 // Snapshot lifecycle policies: GET (public API reference) and PATCH of name/status (spec,
-// synchronous). Volumes appear in the answer only with need_volumes=true.
+// synchronous). Volumes are listed in the answer only with need_volumes=true; without it the
+// field is there, empty (the vendor's model requires it).
 import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
@@ -23,8 +24,7 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
 
 function view(policy: ApiRecord, ctx: RequestContext): ApiRecord {
   if (ctx.query.get("need_volumes") === "true") return { ...policy, volumes: policy.volumes ?? [] };
-  const { volumes: _hidden, ...rest } = policy;
-  return rest;
+  return { ...policy, volumes: [] };
 }
 
 function patch(services: Services, ctx: RequestContext) {

@@ -71,6 +71,7 @@ function create(services: Services, ctx: RequestContext) {
     task_id: null,
     project_id: projectId,
     region_id: regionId,
+    region: store.regionName(regionId),
     created_at: now,
     updated_at: now,
   };

@@ -67,7 +67,7 @@ export function valueFromRecord(value: unknown, type: FieldType, notes: string[]
     case "object": {
       if (!isObject(value)) return value;
       const out = fieldsFromRecord(type.fields, value, notes, where, skip);
-      const known = new Set(Object.keys(type.fields).map(toSnake));
+      const known = new Set(Object.entries(type.fields).map(([name, f]) => f.recordName ?? toSnake(name)));
       for (const [wire, v] of Object.entries(value)) {
         if (known.has(wire) || v === undefined) continue;
         if (type.members?.names.includes(wire)) out[toCamel(wire)] = valueFromRecord(v, type.members.type, notes, `${where}.${wire}`);
@@ -93,7 +93,7 @@ function fieldsFromRecord(
   for (const [name, field] of Object.entries(fields)) {
     // Create-only instructions the records do not carry, and what only the service sets.
     if (field.notInRecord || field.set === "read" || skip.includes(name)) continue;
-    const raw = record[toSnake(name)];
+    const raw = record[field.recordName ?? toSnake(name)];
     if (raw === undefined || (raw === null && !takesNull(field))) continue;
     out[name] = valueFromRecord(raw, field.type, notes, where ? `${where}.${name}` : name, SERVICE_SET[name]);
   }

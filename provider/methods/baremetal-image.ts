@@ -27,10 +27,11 @@ export const imageTable = resourceTable({
   replaces: ["projectId", "regionId"],
   neverDiff: ["importId"],
   scoped: true,
+  patchSpelling: "record",
   note: (i) => what(i),
   record: (r) => ({
     status: r.status,
-    readOnlyTags: splitTags(r.tags).readOnly,
+    readOnlyTags: splitTags(r.tags_v2).readOnly,
     createdAt: r.created_at,
     projectId: r.project_id,
     regionId: r.region_id,

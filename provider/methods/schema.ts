@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Field, FieldTable, FieldType, IntegerType, ObjectType, StringType } from "../../api/contract";
 import {
   duplicateMessage,
+  enumValues,
   formatProblem,
   fractionMessage,
   integerProblem,
@@ -81,7 +82,7 @@ const rule =
   };
 
 function stringSchema(t: StringType): z.ZodType {
-  if (t.enum) return z.enum(t.enum as [string, ...string[]], typeMessage(t));
+  if (t.enum) return z.enum(enumValues(t) as [string, ...string[]], typeMessage(t));
   return z
     .string(typeMessage(t))
     .superRefine(rule((s: string) => (t.nonBlank && s.trim() === "" ? NON_BLANK : t.format && formatProblem(t.format, s))));

@@ -26,6 +26,7 @@ export const subnetTable = resourceTable({
   replaces: ["projectId", "regionId"],
   neverDiff: ["importId"],
   scoped: true,
+  patchSpelling: "record",
   note: (i) => what(i),
   record: (r) => ({
     totalIps: r.total_ips === undefined || r.total_ips === null ? r.total_ips : String(r.total_ips),

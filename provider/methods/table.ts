@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BodyContract, Field, FieldType } from "../../api/contract";
 import { memberKey } from "../../api/members";
-import { canonicalValue } from "../../api/canonical";
+import { canonicalValue, type Spelling } from "../../api/canonical";
 import { toSnake } from "../../api/names";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
 import { log } from "./context";
@@ -37,6 +37,11 @@ export interface TableOptions {
   scoped: boolean;
   /** How progress lines name a resource from its inputs (`Subnet "app"`). */
   note?: (inputs: Inputs) => string;
+  /**
+   * How its in-place updates spell enum values: `record` when the update is a reference call
+   * beyond the spec (subnets' and images' PATCH, which spell as records do); `spec` otherwise.
+   */
+  patchSpelling?: Spelling;
 }
 
 export interface Table {
@@ -217,7 +222,7 @@ export function resourceTable(options: TableOptions): Table {
     },
     body(inputs) {
       const body: ApiRecord = {};
-      for (const [name, f] of fields) if (inputs[name] !== undefined) body[toSnake(name)] = toWire(inputs[name], f.type);
+      for (const [name, f] of fields) if (inputs[name] !== undefined) body[toSnake(name)] = toWire(inputs[name], f.type, "spec");
       return body;
     },
     patch(olds, news, changed) {
@@ -225,7 +230,8 @@ export function resourceTable(options: TableOptions): Table {
       for (const [name, f] of fields) {
         if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
         if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
-        body[toSnake(name)] = f.type.kind === "tags" ? tagPatch(olds[name], news[name]) : toWire(news[name], f.type);
+        body[toSnake(name)] =
+          f.type.kind === "tags" ? tagPatch(olds[name], news[name]) : toWire(news[name], f.type, options.patchSpelling ?? "spec");
       }
       return body;
     },
@@ -238,7 +244,7 @@ export function resourceTable(options: TableOptions): Table {
         if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
         // Not in the service's records (create-only instructions): the program's value stands.
         if (f.notInRecord) continue;
-        const value = fillDefaults(fromWire(record[toSnake(name)] ?? absent(f), f.type), f.type);
+        const value = fillDefaults(fromWire(record[f.recordName ?? toSnake(name)] ?? absent(f), f.type), f.type);
         out[name] = like ? inOrderOf(value, like[name], f.type) : value;
       }
       return plain({ ...out, ...options.record?.(record) }) as Inputs;

@@ -2,6 +2,7 @@
 // as decimal strings) and the wire (snake_case keys, exact integers), driven by the
 // contract's types. Tag keys are user data and are never renamed.
 import { isLosslessNumber } from "lossless-json";
+import { type Spelling, spelled } from "../../api/canonical";
 import type { FieldType } from "../../api/contract";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
@@ -9,14 +10,20 @@ import { splitTags } from "../../api/tags";
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
 
-/** A Pulumi value of this type as the wire wants it. */
-export function toWire(value: unknown, type: FieldType): unknown {
+/**
+ * A Pulumi value of this type as the wire wants it; enum values in the spelling of the call
+ * (`spec`: the spec's calls; `record`: the reference's updates, which spell as records do;
+ * none: as given).
+ */
+export function toWire(value: unknown, type: FieldType, spelling?: Spelling): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
+    case "string":
+      return typeof value === "string" && type.enum && spelling ? spelled(value, type, spelling) : value;
     case "integer":
       return type.int64 && (typeof value === "string" || typeof value === "number") ? BigInt(value) : value;
     case "array":
-      return Array.isArray(value) ? value.map((v) => toWire(v, type.items)) : value;
+      return Array.isArray(value) ? value.map((v) => toWire(v, type.items, spelling)) : value;
     case "object": {
       if (!isObject(value)) return value;
       const out: Json = {};
@@ -24,7 +31,7 @@ export function toWire(value: unknown, type: FieldType): unknown {
         if (v === undefined) continue;
         const field = Object.hasOwn(type.fields, key) ? type.fields[key].type : type.members?.type;
         // A member the contract does not know is under its wire name already (fromWire), which toSnake keeps.
-        out[toSnake(key)] = field ? toWire(v, field) : snakeKeys(v);
+        out[toSnake(key)] = field ? toWire(v, field, spelling) : snakeKeys(v);
       }
       return out;
     }

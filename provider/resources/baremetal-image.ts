@@ -16,8 +16,11 @@ export interface BaremetalImageArgs {
   readonly architecture?: pulumi.Input<"aarch64" | "x86_64">;
   /** `bios`, `uefi`, or null (default: none). Updates in place. */
   readonly hwFirmwareType?: pulumi.Input<"bios" | "uefi" | null>;
-  /** `pc`, `q35`, or null (default: none). Updates in place. */
-  readonly hwMachineType?: pulumi.Input<"pc" | "q35" | null>;
+  /**
+   * `pc`, `q35`, or null (default: none). Updates in place. `i440` is the same as `pc` (the
+   * vendor's SDK and the service's records spell it so): either spelling, no diff.
+   */
+  readonly hwMachineType?: pulumi.Input<"pc" | "q35" | "i440" | null>;
   /** Whether bare metal servers will use the image. Default false. Updates in place. */
   readonly isBaremetal?: pulumi.Input<boolean>;
   /** `linux` (default) or `windows`. Updates in place. */

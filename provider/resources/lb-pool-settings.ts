@@ -17,7 +17,10 @@ export type PoolMember = ObjectOf<typeof MEMBER.fields>;
 /**
  * Health monitor: `type` (HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT), `delay` and
  * `timeout` in seconds, `maxRetries`/`maxRetriesDown` (1..10), `httpMethod`, `urlPath`
- * (starts with /), `expectedCodes` (status codes 100-599 or ranges: "200,202", "200-204").
+ * (starts with /), `expectedCodes` (status codes 100-599 or ranges: "200,202", "200-204"),
+ * `httpVersion` ("1.0" or "1.1"), `domainName` (the Host of an HTTP check), `adminStateUp`.
+ * What you leave out the service fills (for HTTP checks: GET `/` expecting 200 over HTTP/1.0,
+ * `maxRetriesDown` 3); those values are never a diff.
  */
 export type HealthMonitor = ObjectOf<typeof HEALTH_MONITOR.fields>;
 

@@ -79,7 +79,7 @@ const seed = {
       volume_id: SEED.volumeId,
       architecture: "x86_64",
       hw_firmware_type: "uefi",
-      hw_machine_type: null,
+      hw_machine_type: "i440", // the vendor's spelling of the spec's pc: adopted as it is
       is_baremetal: true,
       os_type: "linux",
       source: "volume",
@@ -89,7 +89,12 @@ const seed = {
       disk_format: "raw",
       min_disk: 20,
       size: 21474836480,
-      tags: tags({ os: "debian" }),
+      // The vendor's image record: tags as tags_v2, and what it says of the OS and region.
+      tags_v2: tags({ os: "debian" }),
+      os_distro: "debian",
+      os_version: "12",
+      min_ram: 0,
+      region: "Luxembourg",
       creator_task_id: TASK,
       task_id: null,
       project_id: 1,
@@ -177,6 +182,8 @@ test(
     expect(source).toContain('new cims.Subnet("subnet-isolated", {');
     expect(source).toContain("connectToNetworkRouter: false");
     expect(source).toContain('new cims.BaremetalImage("image-golden", {');
+    expect(source).toContain('tags: { os: "debian" }'); // read from the record's tags_v2
+    expect(source).toContain('hwMachineType: "i440"');
     expect(source).toContain('new cims.LbPoolSettings("pool-web-pool", {');
     expect(source).toContain('new cims.SnapshotPolicyState("policy-nightly-snapshots", {');
     expect(source).toContain('new cims.QuotaThreshold("quota-threshold-client-1", {');

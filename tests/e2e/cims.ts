@@ -33,7 +33,13 @@ export async function cimsStack(
   } = {},
 ): Promise<CimsTestEnv> {
   const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
-  const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: opts.taskDurationMs ?? 300, ...opts.emulator });
+  const emulator = await startEmulator({
+    apiKey,
+    seed: SEED_FILE,
+    taskDurationMs: opts.taskDurationMs ?? 300,
+    requestLog: requestLogFile(),
+    ...opts.emulator,
+  });
   const viaEnv = opts.keyVia === "env";
   const stack = await createStack({
     ...opts,
@@ -50,6 +56,16 @@ export async function cimsStack(
       await emulator.close();
     },
   };
+}
+
+/**
+ * Where this emulator logs its requests: a file of its own in the e2e run's request-log
+ * directory (global-setup.ts), whose every provider request body global-teardown.ts checks
+ * against the vendor SDK's request types.
+ */
+export function requestLogFile(): string | undefined {
+  const dir = process.env.CIMS_E2E_REQUEST_LOG_DIR;
+  return dir ? path.join(dir, `${process.pid}-${randomBytes(6).toString("hex")}.jsonl`) : undefined;
 }
 
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */

@@ -52,6 +52,8 @@ test(
   async () => {
     env = await stackWith(subnetProgram("10.77.0.0/24"));
     expect((await api(env, "POST", "/__emulator/seed", { subnets: [teamB] })).status).toBe(204);
+    const held = structuredClone(env.emulator.store.list("subnets"));
+    expect(held).toEqual([teamB]);
     env.emulator.metrics.reset();
     const named = `cidr: 10.77.0.0/24 overlaps subnet "team-b-db" (${TEAM_B_ID}, 10.77.0.0/24) on network ${SEED.networkId}`;
 
@@ -67,7 +69,7 @@ test(
     await env.stack.destroy();
     expect(writes(env)).toEqual([]);
     expect(await inState(env, "Subnet")).toEqual([]);
-    expect(env.emulator.store.list("subnets")).toEqual([teamB]);
+    expect(env.emulator.store.list("subnets")).toEqual(held);
   },
   E2E_TIMEOUT_MS,
 );

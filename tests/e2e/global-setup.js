@@ -1,8 +1,10 @@
 // Runs once before the e2e project: makes sure the package is built (programs load it from
 // dist/ by name) and that the pinned Pulumi CLI is provisioned, so that a first-time CLI
-// build shows its progress here instead of eating into a test's timeout.
+// build shows its progress here instead of eating into a test's timeout; and gives the run a
+// directory for the emulators' request logs.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 
 module.exports = async function globalSetup() {
@@ -17,4 +19,7 @@ module.exports = async function globalSetup() {
   if (version !== "v3.248.0") {
     throw new Error(`scripts/pulumi reports ${version}, expected v3.248.0`);
   }
+  // Every emulator of the run logs its requests here (tests/e2e/cims.ts); global-teardown.ts
+  // checks the bodies the provider sent against the vendor SDK's request types.
+  process.env.CIMS_E2E_REQUEST_LOG_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-requests-"));
 };

@@ -155,9 +155,15 @@ test(
     expect(await installDoor(stack.projectDir)).toBe(path.join(REPO_ROOT, "dist/provider/resources/install.js"));
     await expect(fs.access(path.join(REPO_ROOT, "dist/provider/methods/install.js"))).resolves.toBeUndefined();
 
-    // --- preview: nothing to do, and nothing written ---
+    // --- preview: nothing to do but the image's tags, and nothing written ---
+    // The old release read an image's tags from `tags`; the service's image records carry them
+    // as `tags_v2` (issue 21), so it recorded none, and the current package sees the program's
+    // tags as a change. Everything else is as the old package left it.
     let before = emulator.metrics.snapshot().requests;
-    await stack.preview(["--expect-no-changes"]);
+    expect(oldState.find((r) => r.type === cimsType("BaremetalImage"))?.outputs?.tags).toEqual({});
+    const first = await stack.preview(["--diff"]);
+    expect(first.stdout).toMatch(/~ 1 to update/);
+    expect(first.stdout).toMatch(/~ pulumi-nodejs:dynamic\/cims:BaremetalImage: \(update\)/);
     let requests = requestsSince(env, before);
     expect(writes(requests)).toEqual([]);
     expect(failures(requests)).toEqual([]);
@@ -177,7 +183,7 @@ test(
     expect(cimsIds(refreshed)).toEqual(ids);
     expect(refreshed.map((r) => r.urn).sort()).toEqual(oldState.map((r) => r.urn).sort());
 
-    // --- preview again: still nothing to do ---
+    // --- preview again: nothing to do (the refresh read the image's tags from tags_v2) ---
     before = emulator.metrics.snapshot().requests;
     await stack.preview(["--expect-no-changes"]);
     requests = requestsSince(env, before);

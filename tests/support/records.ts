@@ -30,6 +30,7 @@ export function subnetRecord(over: Record<string, unknown> & { tags?: Record<str
     task_id: null,
     project_id: 1,
     region_id: 1,
+    region: "Luxembourg",
     created_at: TS,
     updated_at: TS,
     ...rest,

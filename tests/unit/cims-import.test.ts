@@ -71,7 +71,12 @@ const image = (over: Record<string, unknown> = {}) => ({
   disk_format: "raw",
   min_disk: 10,
   size: 10737418240,
-  tags: [{ key: "creator_task_id", value: TASK, read_only: true }],
+  // The vendor's image record: tags as tags_v2 (requests send `tags`).
+  tags_v2: [{ key: "creator_task_id", value: TASK, read_only: true }],
+  os_distro: "debian",
+  os_version: "12",
+  min_ram: 0,
+  region: "Luxembourg",
   creator_task_id: TASK,
   task_id: null,
   project_id: 1,
@@ -225,6 +230,7 @@ describe("arguments from records", () => {
 
   test("tags: read-only tags excluded, an image with only the service's tag has {}", () => {
     expect(imageArgs(image(), scope).tags).toEqual({});
+    expect(imageArgs(image({ tags_v2: [{ key: "os", value: "debian", read_only: false }] }), scope).tags).toEqual({ os: "debian" });
     const tags = [
       { key: "a b", value: "1", read_only: false },
       { key: "creator_task_id", value: TASK, read_only: true },

@@ -95,10 +95,22 @@ describe("auth and routing", () => {
     });
   });
 
-  test.each([["apikey wrong"], [`Bearer ${KEY}`], [`apikey  ${KEY}`], [`APIKEY ${KEY}`]])("Authorization %j: 401", async (header) => {
-    const res = await fetch(`${emu.url}/cloud/v1/lbpools/1/1/${POOL}`, { headers: { authorization: header } });
-    expect(res.status).toBe(401);
-  });
+  test.each([["apikey wrong"], [`Bearer ${KEY}`], [`apikey  ${KEY}`], [`apikey${KEY}`], [`apikey ${KEY.toUpperCase()}`]])(
+    "Authorization %j: 401",
+    async (header) => {
+      const res = await fetch(`${emu.url}/cloud/v1/lbpools/1/1/${POOL}`, { headers: { authorization: header } });
+      expect(res.status).toBe(401);
+    },
+  );
+
+  // RFC 9110 11.1: the scheme is case-insensitive; the vendor's SDK sends `APIKey`.
+  test.each([[`APIKey ${KEY}`], [`APIKEY ${KEY}`], [`ApiKey ${KEY}`]])(
+    "Authorization %j: the scheme in any case is accepted",
+    async (header) => {
+      const res = await fetch(`${emu.url}/cloud/v1/lbpools/1/1/${POOL}`, { headers: { authorization: header } });
+      expect(res.status).toBe(200);
+    },
+  );
 
   test("unknown endpoints are 404, wrong methods 405", async () => {
     expect((await call("GET", "/cloud/v1/nothing")).body.exception_class).toBe("NotFoundError");
@@ -286,14 +298,22 @@ describe("images", () => {
       volume_id: VOLUME,
       architecture: "x86_64",
       os_type: "linux",
+      // The vendor's record: the OS of the volume's image metadata, the region's name, tags as tags_v2.
+      os_distro: "debian",
+      os_version: "12",
+      min_ram: 0,
+      region: "Luxembourg",
       ssh_key: "allow",
       source: "volume",
       is_baremetal: true,
       hw_firmware_type: null,
     });
-    expect((await call("PATCH", `/cloud/v1/images/1/1/${id}`, { ssh_key: "deny", tags: { t: "v" } })).body).toMatchObject({
+    expect(image).not.toHaveProperty("tags");
+    const patched = await call("PATCH", `/cloud/v1/images/1/1/${id}`, { ssh_key: "deny", hw_machine_type: "pc", tags: { t: "v" } });
+    expect(patched.body).toMatchObject({
       ssh_key: "deny",
-      tags: [
+      hw_machine_type: "i440", // the spec's pc, as records spell it
+      tags_v2: [
         { key: "t", value: "v", read_only: false },
         { key: "creator_task_id", value: task.id, read_only: true },
       ],
@@ -332,9 +352,27 @@ describe("load balancer pools", () => {
       protocol_port: 8080,
       weight: 1,
       subnet_id: null,
+      admin_state_up: true,
+      backup: false,
+      monitor_address: null,
+      monitor_port: null,
       operating_status: "NO_MONITOR",
+      provisioning_status: "ACTIVE",
     });
-    expect(pool.members[1]).toMatchObject({ address: "10.0.0.11", protocol_port: 8080, weight: 2, operating_status: "NO_MONITOR" });
+    // A new member has every field of the vendor's member record, as the service fills them.
+    expect(pool.members[1]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      address: "10.0.0.11",
+      protocol_port: 8080,
+      weight: 2,
+      subnet_id: null,
+      admin_state_up: true,
+      backup: false,
+      monitor_address: null,
+      monitor_port: null,
+      operating_status: "NO_MONITOR",
+      provisioning_status: "ACTIVE",
+    });
     expect(task.created_resources.members).toEqual([pool.members[1].id]);
   });
 
@@ -422,7 +460,7 @@ describe("lifecycle policies", () => {
       region_id: 1,
     });
     expect(res.body.schedules[0].resource_name_template).toContain("{volume_id}");
-    expect(res.body).not.toHaveProperty("volumes");
+    expect(res.body.volumes).toEqual([]); // the vendor's model requires it; listed only when asked for
     const withVolumes = await call("GET", "/cloud/v1/lifecycle_policy/1/1/101?need_volumes=true");
     expect(withVolumes.body.volumes).toEqual([{ volume_id: VOLUME, volume_name: "golden-root" }]);
     expect((await call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { status: "stopped" })).status).toBe(400);

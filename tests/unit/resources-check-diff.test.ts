@@ -240,7 +240,7 @@ describe("BaremetalImage", () => {
   test.each<[Record<string, unknown>, string]>([
     [{ architecture: "arm64" }, "architecture"],
     [{ hwFirmwareType: "efi" }, "hwFirmwareType"],
-    [{ hwMachineType: "i440" }, "hwMachineType"],
+    [{ hwMachineType: "i441" }, "hwMachineType"],
     [{ osType: "macos" }, "osType"],
     [{ source: "snapshot" }, "source"],
     [{ sshKey: "maybe" }, "sshKey"],

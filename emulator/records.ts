@@ -1,0 +1,114 @@
+// Records as the service returns them: the fields its models require (the vendor's official
+// SDK, gcore 0.59.0, validates answers strictly against them), filled in where a seed, a
+// request or an older state file left them out. Each route builds its records through here,
+// and seeds and state files are completed once when loaded, so no answer misses a field.
+//
+// Where each value comes from (README, "Records as the service returns them"):
+// - `region`: the region's name, from the seed's `regions` (else `Region <id>`);
+// - images: `tags_v2` (the service's field for an image's tags; requests send `tags`),
+//   `os_distro`/`os_version` from the source volume's `volume_image_metadata`, `min_ram` 0,
+//   `hw_machine_type` in the records' spelling (`i440` for the spec's `pc`);
+// - pools, members, health monitors: `admin_state_up` true, a member not `backup`, statuses
+//   ACTIVE / NO_MONITOR or ONLINE, a health monitor's id, `max_retries_down` 3 and, for HTTP
+//   checks, GET `/` expecting 200 over HTTP/1.0, as the service fills them;
+// - lifecycle policies: `volumes` (empty unless asked for with need_volumes=true).
+import { randomUUID } from "node:crypto";
+import { IMAGE } from "../api/contract";
+import { spelled } from "../api/canonical";
+import type { ApiRecord, Collection } from "./state";
+
+/** The region's name for a region id. */
+export type RegionName = (regionId: unknown) => string;
+
+const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A health monitor as the service keeps it: its id, status and the defaults it fills. */
+export function completeHealthmonitor(monitor: ApiRecord, previous?: ApiRecord | null): ApiRecord {
+  const http = String(monitor.type).startsWith("HTTP");
+  return {
+    id: previous?.id ?? randomUUID(),
+    admin_state_up: true,
+    max_retries_down: 3,
+    ...(http ? { http_method: "GET", url_path: "/", expected_codes: "200", http_version: "1.0", domain_name: null } : {}),
+    ...monitor,
+    operating_status: "ONLINE",
+    provisioning_status: "ACTIVE",
+  };
+}
+
+/** A pool member as the service keeps it. */
+export function completeMember(member: ApiRecord): ApiRecord {
+  return {
+    id: randomUUID(),
+    weight: 1,
+    subnet_id: null,
+    admin_state_up: true,
+    backup: false,
+    monitor_address: null,
+    monitor_port: null,
+    operating_status: "NO_MONITOR",
+    provisioning_status: "ACTIVE",
+    ...member,
+  };
+}
+
+/** References as the service lists them: objects with an id (a seed may give bare ids). */
+const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isObject(r) ? r : { id: String(r) })) : []);
+
+/** Image fields the service fills, and its spelling of the machine type. */
+function completeImage(image: ApiRecord, region: RegionName): ApiRecord {
+  const { tags, ...rest } = image;
+  const machine =
+    typeof rest.hw_machine_type === "string" ? spelled(rest.hw_machine_type, IMAGE.fields.hwMachineType.type, "record") : null;
+  return {
+    os_distro: String(rest.os_type ?? "linux"),
+    os_version: "",
+    min_ram: 0,
+    region: region(rest.region_id),
+    ...rest,
+    hw_machine_type: machine,
+    tags_v2: rest.tags_v2 ?? tags ?? [],
+  };
+}
+
+/** A record of a collection with every field the service's model requires. */
+export function completeRecord(collection: Collection, record: ApiRecord, region: RegionName): ApiRecord {
+  switch (collection) {
+    case "subnets":
+      return {
+        has_router: false,
+        creator_task_id: null,
+        task_id: null,
+        dns_nameservers: [],
+        host_routes: [],
+        tags: [],
+        region: region(record.region_id),
+        ...record,
+      };
+    case "images":
+      return completeImage(record, region);
+    case "lbpools":
+      return {
+        admin_state_up: true,
+        operating_status: "ONLINE",
+        provisioning_status: "ACTIVE",
+        healthmonitor: null,
+        session_persistence: null,
+        ...record,
+        listeners: refs(record.listeners),
+        loadbalancers: refs(record.loadbalancers),
+        members: (Array.isArray(record.members) ? record.members : []).map((m: ApiRecord) => completeMember(m)),
+        ...(isObject(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
+      };
+    case "lifecycle_policies":
+      return { volumes: [], ...record };
+    default:
+      return record;
+  }
+}
+
+/** The image a volume's data makes: what its image metadata says of the operating system. */
+export function osOfVolume(volume: ApiRecord | undefined, osType: unknown): { os_distro: string; os_version: string } {
+  const meta = isObject(volume?.volume_image_metadata) ? volume.volume_image_metadata : {};
+  return { os_distro: String(meta.os_distro ?? osType ?? "linux"), os_version: String(meta.os_version ?? "") };
+}
