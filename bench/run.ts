@@ -2,7 +2,8 @@
 // run on this machine. Writes bench/results.json, bench/results.md and bench/task-lag.svg.
 // Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
-// rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only).
+// rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --only hints
+// (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off).
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import * as os from "node:os";
@@ -14,6 +15,7 @@ import { REPO_ROOT, type TestStack } from "../tests/e2e/harness";
 import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, stateSizes, timed, type Mode } from "./stack-runs";
 import { measureTaskLag, type Waiter } from "./task-lag";
+import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints";
 
 const SUBNET = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
@@ -25,6 +27,7 @@ const { values: flags } = parseArgs({
     rounds: { type: "string", default: "3" },
     "task-ms": { type: "string", default: "2000" },
     quick: { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const quick = flags.quick;
@@ -70,12 +73,29 @@ async function main(): Promise<void> {
     "cims:regionId": "1",
   });
   const stacks: TestStack[] = [];
-  const stack = async (mode: Mode, config: Record<string, string>) => {
-    const s = await benchStack(mode, config, mode === "cims" ? { "cims:apiKey": apiKey } : {});
+  const stack = async (mode: Mode, config: Record<string, string>, env: Record<string, string> = {}) => {
+    const s = await benchStack(mode, config, mode === "cims" ? { "cims:apiKey": apiKey } : {}, env);
     stacks.push(s);
     return s;
   };
+  // 8. The duration hints, on and off, on `up` of 50 and 200 subnets (interleaved rounds).
+  const hintsRows = () =>
+    hintsExperiment({
+      emulator,
+      counts: quick ? [50] : [50, 200],
+      rounds: Math.max(3, rounds),
+      stack: (mode, count) => stack("cims", cimsConfig(count), mode === "off" ? { CIMS_TASK_HINTS: "off" } : {}),
+      up: (s) => s.up([], LONG),
+      destroy: (s) => destroyFast(emulator, s),
+      log,
+    });
   try {
+    if (flags.only === "hints") {
+      const rows = await hintsRows();
+      await writeFile(path.join(REPO_ROOT, "bench", "hints.json"), JSON.stringify({ rows, verdicts: verdicts(rows) }, null, 2) + "\n");
+      process.stdout.write(hintsMarkdown(rows).join("\n") + "\n");
+      return;
+    }
     // 1-5. Interleaved rounds: ours and the floor, preview then up, median of the rounds.
     const ours = await stack("cims", cimsConfig(N));
     const floor = await stack("floor", { "bench:count": String(N), "bench:taskMs": String(taskMs) });
@@ -192,6 +212,8 @@ async function main(): Promise<void> {
       await fp.destroy([], LONG);
     }
 
+    const hints = await hintsRows();
+
     // 3. Task-wait lag, in process: the same tasks watched by our waiter and by fixed polling.
     const samples = await measureTaskLag(emulator, apiKey, NETWORK_ID, lagDurations, lagSamples);
     const waiters: Waiter[] = ["adaptive", "hints", "fixed1s", "fixed3s"];
@@ -237,6 +259,7 @@ async function main(): Promise<void> {
       scale,
       refresh,
       rateLimited,
+      hints,
       benchSeconds: 0,
     };
     results.benchSeconds = Math.round((Date.now() - started) / 1000);
@@ -323,6 +346,7 @@ type Results = {
   scale: ScaleRow[];
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
+  hints: HintsRow[];
   benchSeconds: number;
 };
 
@@ -385,6 +409,7 @@ function markdown(r: Results): string {
         `| ${x.mode === "cims" ? "ours (coalesced)" : "coalescing off"} | ${s(x.ms)} s | ${x.ok ? "0" : "non-zero"} | ${x.failedResources} | ${x.requests} (${x.refused}) |`,
     ),
     "",
+    ...hintsMarkdown(r.hints),
   ];
   return lines.join("\n");
 }

@@ -6,12 +6,18 @@ import { createStack, REPO_ROOT, type TestStack } from "../tests/e2e/harness";
 
 export type Mode = "cims" | "floor" | "naive" | "naive-size";
 
-export async function benchStack(mode: Mode, config: Record<string, string>, secrets: Record<string, string> = {}): Promise<TestStack> {
+export async function benchStack(
+  mode: Mode,
+  config: Record<string, string>,
+  secrets: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<TestStack> {
   return createStack({
     programDir: path.join(REPO_ROOT, "bench/program"),
     stackName: `bench-${mode}`,
     config: { "bench:mode": mode, ...config },
     secrets,
+    env,
   });
 }
 

@@ -29,8 +29,16 @@ export class DurationHints {
   }
 }
 
-/** Shared by every wait in the provider process. */
-export const processHints = new DurationHints();
+/** Learns nothing: every wait runs the ordinary schedule alone. */
+class NoHints extends DurationHints {
+  override learn(): void {}
+}
+
+/**
+ * Shared by every wait in the provider process. `CIMS_TASK_HINTS=off` turns them off (the
+ * bench's hints-on/hints-off rows, `npm run bench`).
+ */
+export const processHints: DurationHints = process.env.CIMS_TASK_HINTS === "off" ? new NoHints() : new DurationHints();
 
 /** Less than this apart, a probe is not worth a request. */
 const MIN_PROBE_GAP_MS = 10;
