@@ -34,12 +34,13 @@ export default tseslint.config(
       "provider/resources/shim.ts",
       "provider/testing/echo.ts",
       "provider/resources/install.ts",
+      "provider/methods/kinds.ts",
       "provider/client/transport.ts",
       "provider/client/http.ts",
     ],
     // These load modules at call time on purpose: the serialized shims require the package by
-    // name in the provider process (design.md rule 1), install.ts loads one kind's methods when
-    // it is used, transport.ts loads undici on the first request (preview never sends one), and
+    // name in the provider process (design.md rule 1), install.ts and kinds.ts load one kind's
+    // methods when it is used, transport.ts loads undici on the first request (preview never sends one), and
     // http.ts reads its own version from package.json.
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { IMAGE } from "../api/contract";
 import { spelled } from "../api/canonical";
-import type { ApiRecord, Collection } from "./state";
+import type { ApiRecord, Collection } from "./data";
 
 /** The region's name for a region id. */
 export type RegionName = (regionId: unknown) => string;

@@ -5,22 +5,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseJson, stringifyJson } from "../api/json";
 import { completeRecord } from "./records";
-import type { TaskRecord } from "./tasks";
+import { type ApiRecord, type Collection, COLLECTIONS, type TaskRecord } from "./data";
 
-export type ApiRecord = Record<string, unknown>;
-
-export const COLLECTIONS = [
-  "regions",
-  "networks",
-  "routers",
-  "volumes",
-  "subnets",
-  "images",
-  "lbpools",
-  "lifecycle_policies",
-  "client_quotas",
-] as const;
-export type Collection = (typeof COLLECTIONS)[number];
+export { type ApiRecord, type Collection, COLLECTIONS } from "./data";
 
 /** The seed file format: each collection a list of records (all optional). */
 export type Seed = Partial<Record<Collection, ApiRecord[]>>;

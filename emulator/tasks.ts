@@ -5,48 +5,11 @@
 // it touches: other mutating calls on them get 409.
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "./clock";
-import type { ApiRecord, Collection, Store } from "./state";
+import { type Effect, type ResourceKind, RESOURCE_KINDS, type TaskRecord } from "./data";
+import type { Collection } from "./data";
+import type { Store } from "./state";
 
-/** Every kind the API reports in created_resources; unused kinds are empty lists. */
-const RESOURCE_KINDS = [
-  "ai_clusters",
-  "ai_instances",
-  "caas_containers",
-  "ddos_profiles",
-  "faas_functions",
-  "faas_namespaces",
-  "file_shares",
-  "floatingips",
-  "healthmonitors",
-  "heat",
-  "images",
-  "inference_instances",
-  "instances",
-  "k8s_clusters",
-  "k8s_pools",
-  "l7polices",
-  "l7rules",
-  "laas_topic",
-  "listeners",
-  "loadbalancers",
-  "members",
-  "networks",
-  "pools",
-  "ports",
-  "postgresql_clusters",
-  "projects",
-  "registry_registries",
-  "registry_users",
-  "routers",
-  "secrets",
-  "servergroups",
-  "snapshots",
-  "subnets",
-  "volumes",
-] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-
-export type Effect = { op: "put"; collection: Collection; record: ApiRecord } | { op: "delete"; collection: Collection; id: string };
+export type { Effect, ResourceKind, TaskRecord } from "./data";
 
 export interface TaskPlan {
   /** The task's id, when the route needs it up front (a record's creator_task_id). */
@@ -63,41 +26,6 @@ export interface TaskPlan {
   createdResources?: Partial<Record<ResourceKind, string[]>>;
   /** Decided up front (e.g. an overlapping CIDR): the task will end in ERROR with this text. */
   failWith?: string;
-}
-
-/** What the API returns, plus our bookkeeping under `_emulator` (never sent). */
-export interface TaskRecord {
-  id: string;
-  state: "NEW" | "RUNNING" | "FINISHED" | "ERROR";
-  task_type: string;
-  user_id: number;
-  client_id: number;
-  project_id: number | null;
-  region_id: number | null;
-  request_id: string;
-  created_on: string;
-  updated_on: string | null;
-  finished_on: string | null;
-  created_resources: Record<ResourceKind, string[]> | null;
-  error: string | null;
-  data: null;
-  /** The vendor's finer state, for the task types that have one (none of ours): null. */
-  detailed_state: null;
-  _emulator: {
-    createdAt: number;
-    runningAt: number;
-    finishAt: number;
-    hang: boolean;
-    failWith?: string;
-    keepCreated?: boolean;
-    effects: Effect[];
-    rollback: Effect[];
-    locks: Array<{ collection: Collection; id: string }>;
-    createdResources: Partial<Record<ResourceKind, string[]>>;
-    gets: number;
-    firstSeenFinishedAt?: number;
-    path: string;
-  };
 }
 
 export interface TaskFault {

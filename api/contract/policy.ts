@@ -7,6 +7,7 @@ export const POLICY = {
     name: { type: name, set: "update" },
     status: { type: oneOf(["active", "paused"]), set: "update" },
   },
+  omitted: "unmanaged",
 } as const satisfies BodyContract;
 
 /** Fields only the service writes, in the records it returns. */

@@ -65,6 +65,7 @@ export const POOL = {
     timeoutMemberConnect: { type: ms, nullable: true, set: "update" },
     timeoutMemberData: { type: ms, nullable: true, set: "update" },
   },
+  omitted: "unmanaged",
 } as const satisfies BodyContract;
 
 /** Fields only the service writes, in the records it returns. */

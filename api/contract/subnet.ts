@@ -22,7 +22,8 @@ export const SUBNET = {
     enableDhcp: { type: boolean, set: "update", default: true },
     gatewayIp: { type: ip, nullable: true, set: "update", serviceDefault: true },
     hostRoutes: { type: arrayOf(ROUTE, { unordered: true }), nullable: true, set: "update", serviceDefault: true },
-    ipVersion: { type: { kind: "integer", min: 4, max: 6, enum: [4, 6] }, set: "create" },
+    // Omitted: the service takes the CIDR's version (the rule across fields refuses another).
+    ipVersion: { type: { kind: "integer", min: 4, max: 6, enum: [4, 6] }, set: "create", serviceDefault: true },
     routerIdToConnect: { type: uuid4, nullable: true, set: "create", serviceDefault: true, notInRecord: true },
     tags: { type: tags, set: "update", default: {} },
   },

@@ -96,6 +96,12 @@ export type FieldTable = Readonly<Record<string, Field>>;
 export interface BodyContract {
   readonly fields: FieldTable;
   readonly rules?: readonly RuleName[];
+  /**
+   * `unmanaged`: settings of an object that exists anyway (a pool, a policy): a field the
+   * program leaves out is left as the service has it, never a change. Otherwise each optional
+   * field says what omitting it means: `default` or `serviceDefault`.
+   */
+  readonly omitted?: "unmanaged";
 }
 
 // ---------------------------------------------------------------------------------------

@@ -21,12 +21,10 @@ import {
   startTask,
 } from "../router";
 import type { ApiRecord } from "../state";
-import { IMAGE } from "../../api/contract";
+import { applyUpdate, IMAGE, recordFields } from "../../api/contract";
 import { canonicalBody, validateImageCreate, validateImagePatch } from "../validation";
 import { mergeTags, newTags } from "./tags";
 import { osOfVolume } from "../records";
-
-const PATCHABLE = ["name", "hw_firmware_type", "hw_machine_type", "is_baremetal", "os_type", "ssh_key"] as const;
 
 export function registerImageRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.bmimages, (ctx) => create(services, ctx));
@@ -52,19 +50,13 @@ function create(services: Services, ctx: RequestContext) {
   const id = randomUUID();
   const taskId = randomUUID();
   const now = apiTimestamp(ctx.now);
+  // The contract's fields as given or defaulted (tags as tags_v2, with the service's own), then
+  // what the service adds: the OS from the volume's image metadata, status, sizes.
+  const fields = recordFields(IMAGE, body, { newTags: (given) => newTags(given, taskId) });
   const record: ApiRecord = {
     id,
-    name: body.name,
-    volume_id: body.volume_id,
-    architecture: body.architecture ?? "x86_64",
-    hw_firmware_type: body.hw_firmware_type ?? null,
-    hw_machine_type: body.hw_machine_type ?? null,
-    is_baremetal: body.is_baremetal ?? false,
-    os_type: body.os_type ?? "linux",
-    ...osOfVolume(volume, body.os_type ?? "linux"),
-    source: body.source ?? "volume",
-    ssh_key: body.ssh_key ?? "allow",
-    tags_v2: newTags(body.tags, taskId),
+    ...fields,
+    ...osOfVolume(volume, fields.os_type),
     status: "active",
     visibility: "private",
     disk_format: "raw",
@@ -107,9 +99,7 @@ function patch(services: Services, ctx: RequestContext) {
   requireValid(validateImagePatch(raw));
   const body = canonicalBody(raw, IMAGE);
   unlocked(services, String(image.id));
-  const updated: ApiRecord = { ...image, updated_at: apiTimestamp(ctx.now) };
-  for (const field of PATCHABLE) if (field in body) updated[field] = body[field];
-  if ("tags" in body) updated.tags_v2 = mergeTags(image.tags_v2, body.tags);
+  const updated: ApiRecord = { ...applyUpdate(IMAGE, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("images", updated);
   services.store.persist();
   return { status: 200, body: updated };

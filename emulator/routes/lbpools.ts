@@ -18,23 +18,11 @@ import {
   startTask,
 } from "../router";
 import { type ApiRecord, stringifyLossless } from "../state";
-import { HEALTH_MONITOR, POOL } from "../../api/contract";
+import { applyUpdate, HEALTH_MONITOR, POOL } from "../../api/contract";
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
 import { completeHealthmonitor, completeMember } from "../records";
 import { canonicalBody, validateHealthmonitorCreate, validatePoolPatch } from "../validation";
-
-const SCALARS = [
-  "name",
-  "lb_algorithm",
-  "protocol",
-  "ca_secret_id",
-  "crl_secret_id",
-  "secret_id",
-  "timeout_client_data",
-  "timeout_member_connect",
-  "timeout_member_data",
-] as const;
 
 export function registerPoolRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
@@ -77,18 +65,22 @@ function patch(services: Services, ctx: RequestContext) {
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
 
-  const updated: ApiRecord = { ...pool, provisioning_status: "ACTIVE" };
-  for (const field of SCALARS) if (field in body) updated[field] = body[field];
+  // The contract's fields as the PATCH sets them; members are kept by address and port, and a
+  // health monitor gets what the service fills (its own rules, below).
   let created: string[] = [];
-  if ("members" in body) {
-    const merged = mergeMembers((pool.members ?? []) as Member[], (body.members ?? []) as Member[]);
-    updated.members = merged.members;
-    created = merged.created;
-  }
-  if (body.healthmonitor !== undefined) {
-    updated.healthmonitor = completeHealthmonitor(body.healthmonitor as ApiRecord, pool.healthmonitor as ApiRecord | null);
-  }
-  if (body.session_persistence !== undefined) updated.session_persistence = body.session_persistence;
+  const updated: ApiRecord = {
+    ...applyUpdate(POOL, pool, body, {
+      own: {
+        members: (held, given) => {
+          const merged = mergeMembers((held ?? []) as Member[], (given ?? []) as Member[]);
+          created = merged.created;
+          return merged.members;
+        },
+        healthmonitor: (held, given) => completeHealthmonitor(given as ApiRecord, held as ApiRecord | null),
+      },
+    }),
+    provisioning_status: "ACTIVE",
+  };
 
   // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
   const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, POOL));

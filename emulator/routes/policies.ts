@@ -6,6 +6,7 @@ import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../state";
 import { validatePolicyPatch } from "../validation";
+import { applyUpdate, POLICY } from "../../api/contract";
 
 export function registerPolicyRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.policies, (ctx) =>
@@ -31,10 +32,8 @@ function patch(services: Services, ctx: RequestContext) {
   const policy = find(services, ctx);
   const body = bodyObject(ctx);
   requireValid(validatePolicyPatch(body));
-  const updated: ApiRecord = { ...policy };
-  if ("name" in body) updated.name = body.name;
-  if ("status" in body) updated.status = body.status;
-  if ("name" in body || "status" in body) updated.updated_at = apiTimestamp(ctx.now);
+  const updated: ApiRecord = applyUpdate(POLICY, policy, body);
+  if (Object.keys(body).length > 0) updated.updated_at = apiTimestamp(ctx.now);
   services.store.put("lifecycle_policies", updated);
   services.store.persist();
   return { status: 200, body: view(updated, ctx) };

@@ -6,6 +6,7 @@ import { bodyObject, intParam, requireValid, type RequestContext, type Router, t
 import type { ApiRecord } from "../state";
 import { canonicalDateTime } from "../../api/canonical";
 import { validateQuotaPut } from "../validation";
+import { applyUpdate, QUOTA_THRESHOLD, recordFields } from "../../api/contract";
 
 export const DEFAULT_THRESHOLD = 80;
 
@@ -29,13 +30,10 @@ function put(services: Services, ctx: RequestContext) {
   // The service keeps times in UTC without a zone suffix, and quota numbers as integers.
   const body: Record<string, unknown> =
     typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;
-  const current = services.store.get("client_quotas", clientId);
-  const record: ApiRecord = {
-    client_id: clientId,
-    threshold: body.threshold,
-    last_message: body.last_message ?? current?.last_message ?? { global_quotas: {}, regional_quotas: [] },
-    last_sending: "last_sending" in body ? body.last_sending : (current?.last_sending ?? null),
-  };
+  // An upsert: the fields the PUT gives replace; those it leaves out keep what the client's
+  // setting holds (for a new one, their absent values).
+  const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(QUOTA_THRESHOLD, {}) };
+  const record: ApiRecord = applyUpdate(QUOTA_THRESHOLD, current, body);
   services.store.put("client_quotas", record);
   services.store.persist();
   return { status: 200, body: record };

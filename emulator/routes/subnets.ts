@@ -20,7 +20,7 @@ import {
   startTask,
 } from "../router";
 import type { ApiRecord } from "../state";
-import { SUBNET } from "../../api/contract";
+import { applyUpdate, recordFields, SUBNET } from "../../api/contract";
 import { canonicalBody, validateSubnetCreate, validateSubnetPatch } from "../validation";
 import { mergeTags, newTags } from "./tags";
 
@@ -50,20 +50,15 @@ function create(services: Services, ctx: RequestContext) {
   const taskId = randomUUID();
   const now = apiTimestamp(ctx.now);
   const count = addressCount(cidr);
-  // As the service's records are: canonical spellings, tags as a list with the service's own
-  // read-only tag, and no connect_to_network_router or router_id_to_connect (instructions for
-  // the create, not state); has_router is deprecated and always false.
+  // As the service's records are: the contract's fields as given or defaulted (canonical
+  // spellings; tags as a list with the service's own read-only tag; no create-only
+  // instructions), what the service chooses for those left to it (the CIDR's version, the
+  // first host as gateway), and its own fields; has_router is deprecated and always false.
   const record: ApiRecord = {
     id,
-    name: body.name,
-    cidr,
-    network_id: body.network_id,
+    ...recordFields(SUBNET, body, { newTags: (given) => newTags(given, taskId) }),
     ip_version: parseCidr(cidr)!.version,
-    enable_dhcp: body.enable_dhcp ?? true,
     gateway_ip: gateway,
-    dns_nameservers: body.dns_nameservers ?? [],
-    host_routes: body.host_routes ?? [],
-    tags: newTags(body.tags, taskId),
     total_ips: count,
     available_ips: gateway === null ? count : count - 1n,
     has_router: false,
@@ -112,10 +107,7 @@ function patch(services: Services, ctx: RequestContext) {
   if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
     throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
   }
-  const updated: ApiRecord = { ...subnet, updated_at: apiTimestamp(ctx.now) };
-  for (const field of ["name", "enable_dhcp", "gateway_ip"] as const) if (field in body) updated[field] = body[field];
-  for (const field of ["dns_nameservers", "host_routes"] as const) if (field in body) updated[field] = body[field] ?? [];
-  if ("tags" in body) updated.tags = mergeTags(subnet.tags, body.tags);
+  const updated: ApiRecord = { ...applyUpdate(SUBNET, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("subnets", updated);
   services.store.persist();
   return { status: 200, body: updated };

@@ -216,19 +216,3 @@ export class TaskTimeoutError extends CimsError {
     );
   }
 }
-
-/**
- * Thrown when the service created the resource but a later step failed: Pulumi records
- * the resource (id and properties) as created-but-not-initialised instead of losing it.
- */
-export class PartialCreateError extends CimsError {
-  override readonly code = "CIMS_PARTIAL_CREATE";
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly properties: Record<string, unknown>,
-    readonly reasons: string[] = [message],
-  ) {
-    super(message);
-  }
-}

@@ -13,6 +13,8 @@ import { listAll, type Page } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
+import { isOwned, type Kind, type OwnedDescriptor } from "../methods/descriptor";
+import { KIND_NAMES, kind } from "../methods/kinds";
 import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
 
 export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
@@ -125,26 +127,41 @@ function clientFor(options: Options, env: NodeJS.ProcessEnv, log: (line: string)
   return new CimsClient({ ...settings, apiKey: settings.apiKey, log });
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** `n subnets` in a kind's own words. */
+const counted = (type: Kind, n: number) => {
+  const [one, many] = kind(type).descriptor.import.nouns;
+  return `${n} ${n === 1 ? one : many}`;
+};
 
-/** Reads everything to import; throws ImportError (with every problem) when a named record is missing or nothing is found. */
+/**
+ * Reads everything to import: every record of each kind that owns its records (their scope's
+ * list; subnets of the named networks only, when networks are named), and the settings named
+ * on the command line. Throws ImportError (with every problem) when a named record is missing
+ * or nothing is found.
+ */
 export async function readRecords(client: CimsClient, options: Options, progress: (line: string) => void): Promise<ImportRecords> {
   const { projectId, regionId } = options.scope;
   const scope = { project_id: projectId, region_id: regionId };
   const where = `project ${projectId}, region ${regionId}`;
+  const records: ImportRecords = {};
 
-  const subnets: ApiRecord[] = [];
-  if (options.networks.length === 0) {
-    subnets.push(...(await listAll(client, apiPath(PATHS.subnets, scope))));
-  } else {
-    for (const network of options.networks) {
-      const found = await listAll(client, apiPath(PATHS.subnets, scope), { network_id: network });
-      if (found.length === 0) progress(`no subnets in network ${network} (${where})`);
-      subnets.push(...found);
+  const owned = KIND_NAMES.filter((k) => isOwned(kind(k).descriptor));
+  for (const type of owned) {
+    const { paths } = kind(type).descriptor as OwnedDescriptor;
+    const list = apiPath(paths.list, scope);
+    const found: ApiRecord[] = [];
+    if (type === "Subnet" && options.networks.length > 0) {
+      for (const network of options.networks) {
+        const ofNetwork = await listAll(client, list, { network_id: network });
+        if (ofNetwork.length === 0) progress(`no subnets in network ${network} (${where})`);
+        found.push(...ofNetwork);
+      }
+    } else {
+      found.push(...(await listAll(client, list)));
     }
+    records[type] = found;
   }
-  const images = await listAll(client, apiPath(PATHS.bmimages, scope));
-  progress(`${where}: ${plural(subnets.length, "subnet")}, ${plural(images.length, "bare-metal image")}`);
+  progress(`${where}: ${owned.map((k) => counted(k, records[k]!.length)).join(", ")}`);
 
   const missing: string[] = [];
   /** GET by id; a 404 is noted and skipped, so every missing record is named at once. */
@@ -157,31 +174,35 @@ export async function readRecords(client: CimsClient, options: Options, progress
       return [];
     }
   };
-  const pools: ApiRecord[] = [];
-  for (const id of options.pools)
-    pools.push(...(await read(apiPath(PATHS.lbpool, { ...scope, pool_id: id }), `pool ${id}: not found in ${where}`)));
-  const policies: ApiRecord[] = [];
-  for (const id of options.policies)
-    policies.push(...(await read(apiPath(PATHS.policy, { ...scope, policy_id: id }), `policy ${id}: not found in ${where}`)));
-  const thresholds =
-    options.client === undefined
-      ? []
-      : await read(
-          apiPath(PATHS.notificationThreshold, { client_id: options.client }),
-          `client ${options.client}: has no quota notification setting (or no such client)`,
-        );
-  const named = [
-    options.pools.length > 0 && plural(pools.length, "pool"),
-    options.policies.length > 0 && plural(policies.length, "policy", "policies"),
-    options.client !== undefined && plural(thresholds.length, "quota threshold"),
-  ].filter(Boolean);
-  if (named.length > 0) progress(`read ${named.join(", ")}`);
+  const named: Array<[Kind, ApiRecord[]]> = [];
+  if (options.pools.length > 0) {
+    const pools: ApiRecord[] = [];
+    for (const id of options.pools)
+      pools.push(...(await read(apiPath(PATHS.lbpool, { ...scope, pool_id: id }), `pool ${id}: not found in ${where}`)));
+    named.push(["LbPoolSettings", pools]);
+  }
+  if (options.policies.length > 0) {
+    const policies: ApiRecord[] = [];
+    for (const id of options.policies)
+      policies.push(...(await read(apiPath(PATHS.policy, { ...scope, policy_id: id }), `policy ${id}: not found in ${where}`)));
+    named.push(["SnapshotPolicyState", policies]);
+  }
+  if (options.client !== undefined) {
+    const thresholds = await read(
+      apiPath(PATHS.notificationThreshold, { client_id: options.client }),
+      `client ${options.client}: has no quota notification setting (or no such client)`,
+    );
+    named.push(["QuotaThreshold", thresholds]);
+  }
+  for (const [type, found] of named) records[type] = found;
+  if (named.length > 0) progress(`read ${named.map(([type, found]) => counted(type, found.length)).join(", ")}`);
 
-  const total = subnets.length + images.length + pools.length + policies.length + thresholds.length;
+  const count = (types: readonly Kind[]) => types.reduce((n, t) => n + (records[t]?.length ?? 0), 0);
+  const total = count(KIND_NAMES);
   // An unknown project or region is no error of the list calls (they answer empty), only of
   // each GET by id (404). When nothing scoped was found, ask whether the scope holds anything.
   let unknownScope = "";
-  if (subnets.length + images.length + pools.length + policies.length === 0) {
+  if (count(KIND_NAMES.filter((k) => k !== "QuotaThreshold")) === 0) {
     const counts = await Promise.all(
       [PATHS.subnets, PATHS.bmimages, PATHS.lbpools, PATHS.policies].map(
         async (template) =>
@@ -208,7 +229,7 @@ export async function readRecords(client: CimsClient, options: Options, progress
     );
   }
   if (unknownScope) progress(`warning: ${unknownScope}`);
-  return { subnets, images, pools, policies, thresholds };
+  return records;
 }
 
 /** A failure as one line, saying what to do; never the key (errors never hold it). */
@@ -249,13 +270,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     ];
     const source = generateModule(records, options.scope, { header }, notes);
     for (const note of notes) progress(`note: ${note}`);
-    const count = [
-      plural(records.subnets.length, "subnet"),
-      plural(records.images.length, "image"),
-      plural(records.pools.length, "pool"),
-      plural(records.policies.length, "policy", "policies"),
-      plural(records.thresholds.length, "quota threshold"),
-    ].join(", ");
+    const count = KIND_NAMES.map((type) => counted(type, records[type]?.length ?? 0)).join(", ");
     if (options.out) {
       fs.writeFileSync(options.out, source);
       progress(`${count}: wrote ${options.out}`);

@@ -3,11 +3,13 @@
 //
 // The arguments come from the contract's field tables (api/contract), not from a list per
 // resource: every field of the table the record holds is written, camelCased (api/names),
-// in the table's order, so a field added to the contract is imported too. Values are written
+// in the table's order, so a field added to the contract is imported too; each kind's
+// descriptor adds its identity and scope (its import row). Values are written
 // as the service holds them (tags: the users' only; int64 quota numbers as decimal strings),
 // so adopting changes nothing and the first `pulumi up` sends no write.
-import { IMAGE, POLICY, POOL, QUOTA_THRESHOLD, SUBNET } from "../../api/contract";
 import type { BodyContract, Field, FieldType } from "../../api/contract";
+import type { Kind } from "../methods/descriptor";
+import { KIND_NAMES, kind } from "../methods/kinds";
 import { isLosslessNumber } from "lossless-json";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
@@ -21,19 +23,12 @@ export interface Scope {
   regionId: number;
 }
 
-/** What cims-import read: lists and the records named on the command line. */
-export interface ImportRecords {
-  subnets: ApiRecord[];
-  images: ApiRecord[];
-  pools: ApiRecord[];
-  policies: ApiRecord[];
-  /** Quota notification settings (one per client). */
-  thresholds: ApiRecord[];
-}
+/** What cims-import read, by kind: lists and the records named on the command line. */
+export type ImportRecords = Partial<Record<Kind, ApiRecord[]>>;
 
 /** One resource of the module. */
 export interface Declaration {
-  type: "Subnet" | "BaremetalImage" | "LbPoolSettings" | "SnapshotPolicyState" | "QuotaThreshold";
+  type: Kind;
   name: string;
   args: Args;
 }
@@ -110,85 +105,27 @@ const scopeOf = (record: ApiRecord, scope: Scope) => ({
   regionId: Number(record.region_id ?? scope.regionId),
 });
 
-/** Subnet: its fields, the scope and importId. No gateway needs `connectToNetworkRouter: false` (api/rules.ts). */
-export function subnetArgs(record: ApiRecord, scope: Scope, notes: string[] = []): Args {
-  const args: Args = {};
-  for (const [name, value] of Object.entries(argsFromRecord(SUBNET, record, notes))) {
-    args[name] = value;
-    // Next to networkId, where the table lists it.
-    if (name === "networkId" && record.gateway_ip === null) args.connectToNetworkRouter = false;
-  }
-  return { ...args, ...scopeOf(record, scope), importId: String(record.id) };
-}
-
-export function imageArgs(record: ApiRecord, scope: Scope, notes: string[] = []): Args {
-  return { ...argsFromRecord(IMAGE, record, notes), ...scopeOf(record, scope), importId: String(record.id) };
-}
-
-/** LbPoolSettings: every setting the pool holds (members by their settings only), so all are managed. */
-export function poolArgs(record: ApiRecord, scope: Scope, notes: string[] = []): Args {
-  return { poolId: String(record.id), ...scopeOf(record, scope), ...argsFromRecord(POOL, record, notes) };
-}
-
-export function policyArgs(record: ApiRecord, scope: Scope, notes: string[] = []): Args {
-  return { policyId: Number(record.id), ...scopeOf(record, scope), ...argsFromRecord(POLICY, record, notes) };
-}
-
-/**
- * QuotaThreshold: the client and its threshold only. `lastMessage` and `lastSending` are what
- * the service records of its own e-mails: written into the program they would be pinned, so a
- * newer `last_sending` would be reverted by the next `up`. Omitted, the stack leaves them to
- * the service (a user who means to manage them writes them).
- */
-export function thresholdArgs(record: ApiRecord, notes: string[] = []): Args {
-  const { threshold } = argsFromRecord({ fields: { threshold: QUOTA_THRESHOLD.fields.threshold } }, record, notes);
-  return { clientId: Number(record.client_id), threshold };
+/** A resource's arguments from its record, as its descriptor's import row writes them. */
+export function argsOf(type: Kind, record: ApiRecord, scope: Scope, notes: string[] = []): Args {
+  const { contract, import: row } = kind(type).descriptor;
+  const table = row.only ? { fields: Object.fromEntries(row.only.map((name) => [name, contract.fields[name]])) } : contract;
+  return row.args(record, argsFromRecord(table, record, notes), scopeOf(record, scope));
 }
 
 /** Every resource, named, in a fixed order: by kind, then by id. */
 export function declarations(records: ImportRecords, scope: Scope, notes: string[] = []): Declaration[] {
   const out: Declaration[] = [];
-  const uuid = (r: ApiRecord) => String(r.id).toLowerCase();
-  const byName = (r: ApiRecord) => r.name;
-  // Per kind: its records, how to order and name them, and their arguments.
-  const kinds: Array<{
-    type: Declaration["type"];
-    prefix: string;
-    list: ApiRecord[];
-    id: (r: ApiRecord) => string | number;
-    name: (r: ApiRecord) => unknown;
-    args: (r: ApiRecord, n: string[]) => Args;
-  }> = [
-    { type: "Subnet", prefix: "subnet", list: records.subnets, id: uuid, name: byName, args: (r, n) => subnetArgs(r, scope, n) },
-    { type: "BaremetalImage", prefix: "image", list: records.images, id: uuid, name: byName, args: (r, n) => imageArgs(r, scope, n) },
-    { type: "LbPoolSettings", prefix: "pool", list: records.pools, id: uuid, name: byName, args: (r, n) => poolArgs(r, scope, n) },
-    {
-      type: "SnapshotPolicyState",
-      prefix: "policy",
-      list: records.policies,
-      id: (r) => Number(r.id),
-      name: byName,
-      args: (r, n) => policyArgs(r, scope, n),
-    },
-    {
-      type: "QuotaThreshold",
-      prefix: "quota-threshold",
-      list: records.thresholds,
-      id: (r) => Number(r.client_id),
-      name: (r) => `client-${String(r.client_id)}`,
-      args: (r, n) => thresholdArgs(r, n),
-    },
-  ];
-  for (const { type, prefix, list, id, name, args } of kinds) {
-    const sorted = [...list].sort((a, b) => compareIds(id(a), id(b)));
+  for (const type of KIND_NAMES) {
+    const row = kind(type).descriptor.import;
+    const sorted = [...(records[type] ?? [])].sort((a, b) => compareIds(row.id(a), row.id(b)));
     const names = resourceNames(
-      prefix,
-      sorted.map((r) => ({ id: id(r), name: name(r) })),
+      row.prefix,
+      sorted.map((r) => ({ id: row.id(r), name: row.name(r) })),
     );
     for (const r of sorted) {
-      const resourceName = names.get(id(r))!;
+      const resourceName = names.get(row.id(r))!;
       const recordNotes: string[] = [];
-      out.push({ type, name: resourceName, args: args(r, recordNotes) });
+      out.push({ type, name: resourceName, args: argsOf(type, r, scope, recordNotes) });
       notes.push(...recordNotes.map((n) => `${resourceName}: ${n}`));
     }
   }

@@ -6,8 +6,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import { apiClient, log } from "./context";
-import { containsUnknown, isUnknown, type CheckFailure, type Inputs } from "./schema";
+import { differences } from "./drift";
+import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
+import { messageOf } from "./values";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -20,23 +22,6 @@ export interface Adoptable {
   what: (inputs: Inputs) => string;
   /** The record's GET path for these inputs' scope. */
   recordPath: (inputs: Inputs, id: string) => string;
-}
-
-/** Fields of the program that differ from the record: those that would replace, and those a PATCH changes. */
-export function differences(table: Table, record: ApiRecord, inputs: Inputs): { replaces: string[]; updates: string[] } {
-  const service = table.fromRecord(record, inputs);
-  const replaces: string[] = [];
-  const updates: string[] = [];
-  for (const rule of table.rules) {
-    // What the service's records do not hold (create-only instructions, the provider's own
-    // inputs), and what the program leaves to the service, cannot differ.
-    if (!(rule.name in service) || (inputs[rule.name] === undefined && rule.autoWhenOmitted)) continue;
-    // A value not known until apply (preview) is no value to compare yet.
-    if (containsUnknown(inputs[rule.name])) continue;
-    if (rule.equal ? rule.equal(service[rule.name], inputs[rule.name]) : service[rule.name] === inputs[rule.name]) continue;
-    (rule.replaces ? replaces : updates).push(rule.name);
-  }
-  return { replaces, updates };
 }
 
 const show = (v: unknown) => JSON.stringify(v) ?? "(none)";
@@ -63,7 +48,7 @@ async function readAdoptee(a: Adoptable, inputs: Inputs): Promise<{ record?: Api
     const reason =
       err instanceof NotFoundError
         ? `importId: no ${a.noun} ${id} in project ${String(inputs.projectId)}, region ${String(inputs.regionId)} (check the id and the resource's projectId/regionId)`
-        : `importId: the ${a.noun} ${id} could not be read: ${(err as Error).message}`;
+        : `importId: the ${a.noun} ${id} could not be read: ${messageOf(err)}`;
     return { failure: { property: "importId", reason } };
   }
 }

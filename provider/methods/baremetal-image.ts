@@ -1,22 +1,20 @@
-// BaremetalImage's provider methods: POST bmimages from a volume (asynchronous; the id
-// comes from the task), PATCH images/{id} for what can change in place, DELETE
-// (asynchronous), GET for refresh.
-import type * as pulumi from "@pulumi/pulumi";
+// BaremetalImage: POST bmimages from a volume (asynchronous; the id comes from the task),
+// PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
+// (owned.ts). No key identifies an image (names repeat): one its create made is new in the
+// scope since the POST, with its name and volume.
 import { IMAGE } from "../../api/contract";
+import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
-import { type Adoptable, adopt, previewAdoption } from "./adopt";
-import { canonical } from "../../api/net";
-import { CimsError } from "../client/errors";
-import { apiClient } from "./context";
-import { before, type Survey } from "./ours";
-import { createViaTask, withContext } from "./lifecycle";
-import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
-import { ownedRecordMethods } from "./record-methods";
-import { resourceTable } from "./table";
+import type { OwnedDescriptor, Scoped } from "./descriptor";
+import { ownedResource } from "./owned";
+import { positiveInteger, timeouts, uuid4 } from "./schema";
 
-export const imageTable = resourceTable({
+const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
+
+export const imageDescriptor: OwnedDescriptor = {
+  kind: "BaremetalImage",
   contract: IMAGE,
   extra: {
     projectId: positiveInteger.optional(),
@@ -28,7 +26,7 @@ export const imageTable = resourceTable({
   neverDiff: ["importId"],
   scoped: true,
   patchSpelling: "record",
-  note: (i) => what(i),
+  label: (i, id) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`,
   record: (r) => ({
     status: r.status,
     readOnlyTags: splitTags(r.tags_v2).readOnly,
@@ -36,50 +34,25 @@ export const imageTable = resourceTable({
     projectId: r.project_id,
     regionId: r.region_id,
   }),
-});
+  noun: "image",
+  created: "images",
+  paths: { create: PATHS.bmimages, list: PATHS.bmimages, one: PATHS.image, idParam: "image_id" },
+  recordPath: (s, id) => apiPath(PATHS.image, { project_id: s.projectId, region_id: s.regionId, image_id: id }),
+  survey: (i) => ({
+    path: apiPath(PATHS.bmimages, scope(i)),
+    same: (r) => r.name === i.name && canonical("uuid4", r.volume_id) === canonical("uuid4", i.volumeId),
+  }),
+  findHint: (i) =>
+    `GET ${apiPath(PATHS.bmimages, scope(i))} lists the images: it is one named "${String(i.name)}" made from volume ${String(i.volumeId)}, created after the POST`,
+  import: {
+    nouns: ["bare-metal image", "bare-metal images"],
+    prefix: "image",
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => r.name,
+    args: (r, fields, scope) => ({ ...fields, ...scope, importId: String(r.id) }),
+  },
+};
 
-const scope = (i: Inputs) => ({ project_id: i.projectId as number, region_id: i.regionId as number });
-const one = (i: Inputs, id: string) => apiPath(PATHS.image, { ...scope(i), image_id: id });
-const what = (i: Inputs, id?: string) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`;
-
-const adoptable: Adoptable = { table: imageTable, noun: "image", what: (i) => what(i), recordPath: (i, id) => one(i, id) };
-
-async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  const result = imageTable.check(olds, news);
-  if (result.failures?.length) return result;
-  return { ...result, failures: await previewAdoption(adoptable, olds, result.inputs as Inputs) };
-}
-
-async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
-  return imageTable.diff(olds, news);
-}
-
-async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  if (inputs.importId !== undefined) {
-    return withContext(what(inputs), () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
-  }
-  return withContext(what(inputs), async () => {
-    // The scope's images before the POST: should its answer be lost, an image not among
-    // them, with this name and volume, is the one it made (no key identifies an image).
-    const found: Survey = {
-      path: apiPath(PATHS.bmimages, scope(inputs)),
-      same: (i) => i.name === inputs.name && canonical("uuid4", i.volume_id) === canonical("uuid4", inputs.volumeId),
-    };
-    const prior = await before(found).catch((err: unknown) => {
-      throw new CimsError(`could not list the images before creating one, so nothing was created: ${(err as Error).message}`);
-    });
-    const call = {
-      survey: found,
-      find: `GET ${apiPath(PATHS.bmimages, scope(inputs))} lists the images: it is one named "${String(inputs.name)}" made from volume ${String(inputs.volumeId)}, created after the POST`,
-      path: apiPath(PATHS.bmimages, scope(inputs)),
-      body: imageTable.body(inputs),
-      kind: "images",
-      recordPath: (id: string) => one(inputs, id),
-    };
-    return createViaTask(what(inputs), inputs, call, (record, taskIds) => imageTable.outputs(inputs, record, taskIds), prior);
-  });
-}
-
-const owned = ownedRecordMethods({ table: imageTable, what, one, list: (i) => apiPath(PATHS.bmimages, scope(i)) });
-
-export const baremetalImageMethods = { check, diff, create, ...owned };
+const image = ownedResource(imageDescriptor);
+export const imageTable = image.table;
+export const baremetalImageMethods = image.methods;

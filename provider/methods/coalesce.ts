@@ -25,7 +25,7 @@
 //   lists. Nothing outlives the provider process, which lives for one command.
 import { LIST_PAGE_MAX } from "../../api/paths";
 import type { Page } from "../client/list";
-import { apiClient, currentSettings } from "./context";
+import { apiClient, currentSettings, onWrite } from "./context";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -51,6 +51,7 @@ const lists = new Map<string, ScopeList>();
 export function forgetLists(): void {
   lists.clear();
 }
+onWrite(forgetLists);
 
 /**
  * The record `getPath` names, read through the list `listPath` of its scope when coalescing

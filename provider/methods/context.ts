@@ -2,13 +2,18 @@
 // (stack config in the `cims` namespace) or the environment, one shared API client, the
 // progress log, and deadlines. Nothing here is ever serialized into state.
 import { CimsClient } from "../client/http";
-import { forgetLists } from "./coalesce";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
 
 let lookup: ConfigLookup = () => undefined;
 let settings: ProviderSettings | undefined;
 let client: CimsClient | undefined;
+const writeListeners: Array<() => void> = [];
+
+/** Called before every request of ours that may change something (coalesced lists end then). */
+export function onWrite(listener: () => void): void {
+  writeListeners.push(listener);
+}
 
 /** Called from configure(): keys are looked up as `cims:<key>`. */
 export function setConfig(get: (key: string) => string | undefined): void {
@@ -31,17 +36,27 @@ export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
     // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
-    client = new CimsClient({ ...s, apiKey: s.apiKey, log, beforeWrite: forgetLists });
+    client = new CimsClient({ ...s, apiKey: s.apiKey, log, beforeWrite: () => writeListeners.forEach((l) => l()) });
   }
   return client;
 }
 
+let sink = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
 /**
- * One line on the provider's stdout, which the engine shows in the `pulumi up` output.
- * Never given the key: callers pass ids, states and paths only.
+ * Where progress lines go: the dynamic provider's stdout by default (the engine shows it in
+ * the `pulumi up` output); the plugin, whose output the engine hides, sends them to the
+ * engine's log under the resource instead.
  */
+export function setLogSink(write: (line: string) => void): void {
+  sink = write;
+}
+
+/** One progress line. Never given the key: callers pass ids, states and paths only. */
 export function log(message: string): void {
-  process.stdout.write(`cims: ${message}\n`);
+  sink(`cims: ${message}`);
 }
 
 /** A progress reporter for waitForTasks: one line per task state change. */

@@ -3,6 +3,7 @@
 // order never matters; arrays compare in order unless a field says otherwise).
 import type * as pulumi from "@pulumi/pulumi";
 import { type Inputs, UNKNOWN } from "./schema";
+import { isRecord } from "./values";
 
 export interface FieldRule {
   name: string;
@@ -21,10 +22,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   }
-  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null) {
-    const ka = Object.keys(a).filter((k) => (a as Inputs)[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => (b as Inputs)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => sameValue((a as Inputs)[k], (b as Inputs)[k]));
+  if (isRecord(a) && isRecord(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => sameValue(a[k], b[k]));
   }
   return false;
 }

@@ -7,32 +7,50 @@ import { POOL } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
-import { CimsError, NotFoundError, PartialCreateError } from "../client/errors";
+import { CimsError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
-import { differences } from "./adopt";
-import { apiClient, log } from "./context";
+import { callAndWait, readOrGone, withContext } from "./calls";
+import { apiClient, log, scopeDefaults } from "./context";
+import { mayHaveActed } from "./create";
+import type { Descriptor, Scoped } from "./descriptor";
 import { changedFields, sameValue } from "./diff";
-import { callAndWait, mayHaveActed, readOrGone, withContext } from "./lifecycle";
+import { differences } from "./drift";
+import { PartialCreateError } from "./errors";
 import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
 import { resourceTable } from "./table";
-import { camelKeys, plain, snakeKeys } from "./wire";
+import { camelKeys, plainRecord, snakeKeys } from "./wire";
+import { recordsIn } from "./values";
+import { messageOf } from "./values";
 
-export const poolTable = resourceTable({
+/** A pool's chosen settings: its inputs once checked. */
+type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null }>;
+
+export const poolDescriptor: Descriptor = {
+  kind: "LbPoolSettings",
   contract: POOL,
   extra: { poolId: uuid4, projectId: positiveInteger.optional(), regionId: positiveInteger.optional(), timeouts: timeouts.optional() },
   replaces: ["poolId", "projectId", "regionId"],
   scoped: true,
-  manageOnlyGiven: true,
   outputsOnlyGiven: true,
-  note: (i) => label(i),
-});
+  label: (i) => `LbPoolSettings of pool ${String(i.poolId)}`,
+  recordPath: (s, id) => apiPath(PATHS.lbpool, { project_id: s.projectId, region_id: s.regionId, pool_id: id }),
+  // Every setting the pool holds (members by their settings only), so all are managed.
+  import: {
+    nouns: ["pool", "pools"],
+    prefix: "pool",
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => r.name,
+    args: (r, fields, scope) => ({ poolId: String(r.id), ...scope, ...fields }),
+  },
+};
+export const poolTable = resourceTable(poolDescriptor);
 
 type Member = Record<string, unknown>;
 const keyOf = (m: Member) => memberKey(m.address, m.protocolPort);
 
-const label = (i: Inputs) => `LbPoolSettings of pool ${String(i.poolId)}`;
-const pathParams = (i: Inputs) => ({ project_id: i.projectId as number, region_id: i.regionId as number, pool_id: i.poolId as string });
-const path = (i: Inputs) => apiPath(PATHS.lbpool, pathParams(i));
+const label = poolDescriptor.label;
+const pathParams = (i: PoolInputs) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: i.poolId });
+const path = (i: PoolInputs) => apiPath(PATHS.lbpool, pathParams(i));
 
 /**
  * Members the service would keep unchanged although the user changed their weight or subnet:
@@ -62,7 +80,7 @@ export function patchBody(inputs: Inputs, fields: readonly string[]): Record<str
  * changed anything.
  */
 async function apply(
-  inputs: Inputs,
+  inputs: PoolInputs,
   fields: readonly string[],
   op: "create" | "update",
   done = { sent: 0, writes: 0 },
@@ -86,13 +104,14 @@ async function apply(
     // Two steps for changed members: PATCH without them (the service drops them), then with
     // them (created anew with the wanted settings). Only those members see a gap.
     const pool = current ?? (await apiClient().request<Record<string, unknown>>("GET", path(inputs)));
-    const stale = membersToRecreate(camelKeys(pool.members ?? []) as Member[], inputs.members as Member[]);
+    const wanted = inputs.members ?? [];
+    const stale = membersToRecreate(recordsIn(camelKeys(pool.members ?? [])), wanted);
     if (stale.length > 0) {
       const keys = new Set(stale.map(keyOf));
       log(
         `${what}: ${[...keys].join(", ")} changed weight or subnetId; the service keeps same-address members as they are, so they are removed and added back`,
       );
-      const without = (inputs.members as Member[]).filter((m) => !keys.has(keyOf(m)));
+      const without = wanted.filter((m) => !keys.has(keyOf(m)));
       done.sent++;
       taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body: { members: snakeKeys(without) } })).taskIds);
       done.writes++;
@@ -108,14 +127,16 @@ async function apply(
 }
 
 async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  return poolTable.check(olds, news);
+  return poolTable.check(olds, news, scopeDefaults);
 }
 
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  const note = poolTable.unmanagedNote(olds, news);
+  if (note) log(note);
   return poolTable.diff(olds, news);
 }
 
-async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> {
   const done = { sent: 0, writes: 0 };
   try {
     return await withContext(label(inputs), async () => {
@@ -131,16 +152,17 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
     // be half-set (a write accepted, or one whose answer was lost or whose task failed):
     // record it with its identity only (and the provider, which refresh and destroy load), so
     // the next `up` sees every given field as changed and applies them all again.
-    const started = err instanceof CimsError && (err.taskIds?.length ?? 0) > 0; // a write's task ran
-    if (done.sent === 0 || (done.writes === 0 && !started && !mayHaveActed(err))) throw err;
-    throw new PartialCreateError((err as Error).message, String(inputs.poolId), identityOnly(inputs));
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err; // as withContext saw it
+    const started = cause instanceof CimsError && (cause.taskIds?.length ?? 0) > 0; // a write's task ran
+    if (done.sent === 0 || (done.writes === 0 && !started && !mayHaveActed(cause))) throw err;
+    throw new PartialCreateError(messageOf(err), String(inputs.poolId), identityOnly(inputs));
   }
 }
 
 /** What a half-applied create records: no managed field, so none can look already applied. */
 export function identityOnly(inputs: Inputs): Inputs {
   const { __provider, poolId, projectId, regionId, timeouts } = inputs;
-  return plain({ __provider, poolId, projectId, regionId, timeouts }) as Inputs;
+  return plainRecord({ __provider, poolId, projectId, regionId, timeouts });
 }
 
 /**
@@ -149,7 +171,7 @@ export function identityOnly(inputs: Inputs): Inputs {
  * values and the next preview is clean. The pool is read first; that read also serves the
  * member comparison.
  */
-async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, poolTable.rules).map((r) => r.name);
   return withContext(label(news), async () => {
     const current = await apiClient().request<Record<string, unknown>>("GET", path(news));
@@ -159,11 +181,11 @@ async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.d
   });
 }
 
-async function remove(_id: string, props: Inputs): Promise<void> {
+async function remove(_id: string, props: PoolInputs): Promise<void> {
   log(`${label(props)}: left as it is (the stack no longer manages it)`);
 }
 
-async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+async function read(id: string, props: PoolInputs): Promise<pulumi.dynamic.ReadResult> {
   return readOrGone(id, props, path(props), (record) => poolTable.fromRecord(record, props), poolTable.rules, { includeAuto: true });
 }
 

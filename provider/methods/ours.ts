@@ -10,6 +10,7 @@ import { CimsError, type SeenTask } from "../client/errors";
 import { listAll } from "../client/list";
 import { apiClient, deadlineFor, log, progress } from "./context";
 import type { Inputs } from "./schema";
+import { messageOf } from "./values";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -58,9 +59,11 @@ export async function before(survey: Survey): Promise<Before> {
 
 /** The task that created a record: `creator_task_id`, or the service's read-only tag of it. */
 export function creatorOf(record: ApiRecord): string | undefined {
-  const creator = (record.creator_task_id as string | null | undefined) ?? splitTags(record.tags).readOnly[CREATOR_TAG];
+  const creator = typeof record.creator_task_id === "string" ? record.creator_task_id : splitTags(record.tags).readOnly[CREATOR_TAG];
   return creator ? String(creator).toLowerCase() : undefined;
 }
+
+const none = (): ApiRecord[] => [];
 
 /** How long a create whose answer was lost keeps looking for the record it may have made. */
 export const RECOVER_MS = 30_000;
@@ -92,7 +95,7 @@ export async function recover(
 ): Promise<{ found?: pulumi.dynamic.CreateResult; hint?: string }> {
   const taskIds = (err.taskIds ?? []).map((t) => t.toLowerCase());
   if (taskIds.length > 0) {
-    const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch(() => [] as ApiRecord[]);
+    const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch(none);
     const mine = records.find((rec) => taskIds.includes(creatorOf(rec) ?? ""));
     if (mine) throw r.partial(String(mine.id), err);
     return {};
@@ -102,8 +105,8 @@ export async function recover(
   for (;;) {
     // A list that fails is tried again on the next round (the service may be what lost the answer).
     const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch((e: unknown) => {
-      log(`${r.what}: looking for what its create may have made: ${(e as Error).message}`);
-      return [] as ApiRecord[];
+      log(`${r.what}: looking for what its create may have made: ${messageOf(e)}`);
+      return none();
     });
     const added = records.filter((rec) => !prior.ids.has(String(rec.id).toLowerCase()) && r.survey.same(rec));
     if (added.length > 1) return { hint: `Made since its create was sent: ${added.map((a) => `importId: "${String(a.id)}"`).join(", ")}` };

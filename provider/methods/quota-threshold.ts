@@ -7,24 +7,42 @@ import { QUOTA_THRESHOLD } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
+import { readOrGone, withContext } from "./calls";
 import { apiClient, log } from "./context";
-import { differences } from "./adopt";
-import { readOrGone, withContext } from "./lifecycle";
+import type { Descriptor } from "./descriptor";
+import { differences } from "./drift";
 import { keepUnknownMembers } from "./wire";
 import { type Inputs, positiveInteger } from "./schema";
 import { resourceTable } from "./table";
 
-export const quotaTable = resourceTable({
+/** A client's setting: its inputs once checked. */
+type QuotaInputs = Inputs & { clientId: number; threshold: number };
+
+export const quotaDescriptor: Descriptor = {
+  kind: "QuotaThreshold",
   contract: QUOTA_THRESHOLD,
   extra: { clientId: positiveInteger },
   replaces: ["clientId"],
   scoped: false,
-  note: (i) => label(i),
+  label: (i) => `QuotaThreshold of client ${String(i.clientId)}`,
+  recordPath: (_s, id) => apiPath(PATHS.notificationThreshold, { client_id: id }),
   record: (r) => ({ clientId: r.client_id }),
-});
+  // The threshold only: `lastMessage` and `lastSending` are what the service records of its
+  // own e-mails; written into the program they would be pinned (a newer `last_sending`
+  // reverted by the next `up`). A user who means to manage them writes them.
+  import: {
+    nouns: ["quota threshold", "quota thresholds"],
+    prefix: "quota-threshold",
+    id: (r) => Number(r.client_id),
+    name: (r) => `client-${String(r.client_id)}`,
+    args: (r, fields) => ({ clientId: Number(r.client_id), ...fields }),
+    only: ["threshold"],
+  },
+};
+export const quotaTable = resourceTable(quotaDescriptor);
 
-const path = (i: Inputs) => apiPath(PATHS.notificationThreshold, { client_id: i.clientId as number });
-const label = (i: Inputs) => `QuotaThreshold of client ${String(i.clientId)}`;
+const path = (i: QuotaInputs) => apiPath(PATHS.notificationThreshold, { client_id: i.clientId });
+const label = quotaDescriptor.label;
 
 /**
  * Clients whose setting this provider process wrote. A replacement (`up --replace`), a
@@ -39,7 +57,7 @@ const writtenThisRun = new Set<string>();
  * holds that the contract does not know (`held`: the setting as read), verbatim: the program
  * cannot name them, so it cannot mean to erase them.
  */
-async function put(inputs: Inputs, held?: Record<string, unknown>): Promise<Inputs> {
+async function put(inputs: QuotaInputs, held?: Record<string, unknown>): Promise<Inputs> {
   writtenThisRun.add(String(inputs.clientId));
   const body = quotaTable.body(inputs);
   if (body.last_message !== undefined) {
@@ -51,7 +69,7 @@ async function put(inputs: Inputs, held?: Record<string, unknown>): Promise<Inpu
 }
 
 /** The client's setting, or undefined when it has none. */
-function current(inputs: Inputs): Promise<Record<string, unknown> | undefined> {
+function current(inputs: QuotaInputs): Promise<Record<string, unknown> | undefined> {
   return apiClient()
     .request<Record<string, unknown>>("GET", path(inputs))
     .catch((err: unknown) => {
@@ -65,10 +83,12 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
 }
 
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  const note = quotaTable.unmanagedNote(olds, news);
+  if (note) log(note);
   return quotaTable.diff(olds, news);
 }
 
-async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+async function create(inputs: QuotaInputs): Promise<pulumi.dynamic.CreateResult> {
   // Adopting the client's setting: read it, and PUT only if it differs from the program (a
   // client with no setting yet gets one). Either way the setting is this resource's now.
   return withContext(label(inputs), async () => {
@@ -79,7 +99,7 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   });
 }
 
-async function update(_id: string, _olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, _olds: QuotaInputs, news: QuotaInputs): Promise<pulumi.dynamic.UpdateResult> {
   return withContext(label(news), async () => ({ outs: await put(news) }));
 }
 
@@ -88,7 +108,7 @@ async function update(_id: string, _olds: Inputs, news: Inputs): Promise<pulumi.
  * resource made: when another resource set the client's threshold in this run, or the
  * service holds another threshold than this one set, the setting is left as it is.
  */
-async function remove(_id: string, props: Inputs): Promise<void> {
+async function remove(_id: string, props: QuotaInputs): Promise<void> {
   const what = label(props);
   await withContext(what, async () => {
     if (writtenThisRun.has(String(props.clientId))) {
@@ -110,7 +130,7 @@ async function remove(_id: string, props: Inputs): Promise<void> {
   });
 }
 
-async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.ReadResult> {
   return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules);
 }
 

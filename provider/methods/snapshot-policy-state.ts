@@ -5,15 +5,20 @@ import type * as pulumi from "@pulumi/pulumi";
 import { POLICY } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { apiPath } from "../client/path";
-import { differences } from "./adopt";
-import { apiClient, log } from "./context";
+import { patchOrRead, readOrGone, withContext } from "./calls";
+import { apiClient, log, scopeDefaults } from "./context";
+import type { Descriptor, Scoped } from "./descriptor";
 import { changedFields } from "./diff";
-import { patchOrRead, readOrGone, withContext } from "./lifecycle";
+import { differences } from "./drift";
 import { booleanInput, type Inputs, positiveInteger } from "./schema";
 import { resourceTable } from "./table";
 import { camelKeys } from "./wire";
 
-export const policyTable = resourceTable({
+/** A policy's chosen state: its inputs once checked. */
+type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
+
+export const policyDescriptor: Descriptor = {
+  kind: "SnapshotPolicyState",
   contract: POLICY,
   extra: {
     policyId: positiveInteger,
@@ -23,8 +28,15 @@ export const policyTable = resourceTable({
   },
   replaces: ["policyId", "projectId", "regionId"],
   scoped: true,
-  note: (i) => what(i),
-  manageOnlyGiven: true,
+  label: (i) => `SnapshotPolicyState of policy ${String(i.policyId)}`,
+  recordPath: (s, id) => apiPath(PATHS.policy, { project_id: s.projectId, region_id: s.regionId, policy_id: id }),
+  import: {
+    nouns: ["policy", "policies"],
+    prefix: "policy",
+    id: (r) => Number(r.id),
+    name: (r) => r.name,
+    args: (r, fields, scope) => ({ policyId: Number(r.id), ...scope, ...fields }),
+  },
   record: (r) => ({
     policyId: r.id,
     action: r.action,
@@ -34,16 +46,16 @@ export const policyTable = resourceTable({
     projectId: r.project_id,
     regionId: r.region_id,
   }),
-});
+};
+export const policyTable = resourceTable(policyDescriptor);
 
-const path = (i: Inputs) =>
-  apiPath(PATHS.policy, { project_id: i.projectId as number, region_id: i.regionId as number, policy_id: i.policyId as number });
-// Volumes appear in the record only when asked for.
-const query = (i: Inputs) => (i.includeVolumes ? { need_volumes: true } : {});
-const what = (i: Inputs) => `SnapshotPolicyState of policy ${String(i.policyId)}`;
+const path = (i: PolicyInputs) => apiPath(PATHS.policy, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });
+// Volumes are listed in the record only when asked for.
+const query = (i: PolicyInputs) => (i.includeVolumes ? { need_volumes: true } : {});
+const what = policyDescriptor.label;
 
 /** PATCH the changed fields (or GET when there is nothing to change); outputs from the answer. */
-async function apply(inputs: Inputs, changed: readonly string[], current?: Record<string, unknown>): Promise<Inputs> {
+async function apply(inputs: PolicyInputs, changed: readonly string[], current?: Record<string, unknown>): Promise<Inputs> {
   const body = policyTable.patch({}, inputs, changed);
   const record = current && Object.keys(body).length === 0 ? current : await patchOrRead(path(inputs), body, query(inputs));
   return outputs(inputs, record);
@@ -56,14 +68,18 @@ function outputs(inputs: Inputs, record: Record<string, unknown>): Inputs {
 }
 
 async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  return policyTable.check(olds, news, (given) => ({ includeVolumes: given.includeVolumes ?? false }));
+  const result = policyTable.check(olds, news, scopeDefaults);
+  // includeVolumes: false is written, so the state says whether volumes are read.
+  return { ...result, inputs: { ...result.inputs, includeVolumes: news.includeVolumes ?? false } };
 }
 
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+  const note = policyTable.unmanagedNote(olds, news);
+  if (note) log(note);
   return policyTable.diff(olds, news);
 }
 
-async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
+async function create(inputs: PolicyInputs): Promise<pulumi.dynamic.CreateResult> {
   // Adopting the policy: read it, and PATCH only a name or status it does not hold already.
   return withContext(what(inputs), async () => {
     const current = await apiClient().request<Record<string, unknown>>("GET", path(inputs), { query: query(inputs) });
@@ -76,7 +92,7 @@ async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
  * since the last refresh is PATCHed back too, so after `up` the policy holds the program's
  * values and the next preview is clean.
  */
-async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, olds: PolicyInputs, news: PolicyInputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, policyTable.rules).map((r) => r.name);
   return withContext(what(news), async () => {
     const body = policyTable.patch({}, news, changed);
@@ -88,11 +104,11 @@ async function update(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.d
   });
 }
 
-async function remove(_id: string, props: Inputs): Promise<void> {
+async function remove(_id: string, props: PolicyInputs): Promise<void> {
   log(`${what(props)}: left as it is (the stack no longer manages it)`);
 }
 
-async function read(id: string, props: Inputs): Promise<pulumi.dynamic.ReadResult> {
+async function read(id: string, props: PolicyInputs): Promise<pulumi.dynamic.ReadResult> {
   const toState = (record: Record<string, unknown>) => {
     const { volumes, ...state } = policyTable.fromRecord(record);
     return props.includeVolumes ? { ...state, volumes } : state;

@@ -1,21 +1,57 @@
-// Subnet's provider methods: POST subnets (asynchronous; the id comes from the task), PATCH
-// for the fields the service can change in place, DELETE (asynchronous), GET for refresh.
-import type * as pulumi from "@pulumi/pulumi";
+// Subnet: POST subnets (asynchronous; the id comes from the task), PATCH for the fields the
+// service can change in place, DELETE (asynchronous), GET for refresh (owned.ts). What is a
+// subnet's own: the service refuses overlapping CIDRs on one network, so a CIDR already taken
+// fails at preview and before the POST (naming the subnet that holds it), and a replacement
+// whose new CIDR overlaps the old deletes the old first; a subnet its create made is new on
+// the network since the POST, with its CIDR and name.
 import { SUBNET } from "../../api/contract";
-import { canonical, overlaps, parseCidr } from "../../api/net";
+import { canonical, overlaps } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
-import { CimsError } from "../client/errors";
 import { apiPath } from "../client/path";
-import { type Adoptable, adopt, previewAdoption } from "./adopt";
-import { apiClient } from "./context";
-import { createViaTask, withContext } from "./lifecycle";
-import { before, listNow, type Survey } from "./ours";
+import { CimsError } from "../client/errors";
+import type { OwnedDescriptor, Scoped } from "./descriptor";
+import { listNow, type Survey } from "./ours";
+import { ownedResource } from "./owned";
 import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
-import { ownedRecordMethods } from "./record-methods";
-import { resourceTable } from "./table";
 
-export const subnetTable = resourceTable({
+type ApiRecord = Record<string, unknown>;
+
+/**
+ * Subnets this provider process saw a diff replace (their ids): a replacement's check() runs
+ * with no old inputs while the old subnet still exists, and its new CIDR may overlap it. The
+ * replacement deletes it first (diff), so it is no conflict.
+ */
+const replacing = new Set<string>();
+
+const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
+
+/** The network's subnets to compare with: a new subnet is ours only if it was not among them. */
+const survey = (i: Scoped): Survey => ({
+  path: apiPath(PATHS.subnets, scope(i)),
+  query: { network_id: String(i.networkId) },
+  same: (s) => canonical("cidr", s.cidr) === canonical("cidr", i.cidr) && s.name === i.name,
+});
+
+/** A subnet of the network (not one being replaced in this run) whose CIDR overlaps the program's. */
+function overlapping(subnets: ReadonlyArray<ApiRecord>, inputs: Inputs): ApiRecord | undefined {
+  return subnets.find(
+    (s) => !replacing.has(String(s.id).toLowerCase()) && typeof s.cidr === "string" && overlaps(s.cidr, String(inputs.cidr)),
+  );
+}
+
+function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
+  return (
+    `cidr: ${String(inputs.cidr)} overlaps subnet "${String(taken.name)}" (${String(taken.id)}, ${String(taken.cidr)}) on network ` +
+    `${String(inputs.networkId)}, and the service refuses overlapping subnets on one network, so nothing was created. To manage that subnet, adopt it: set \`importId: "${String(taken.id)}"\` and the program's cidr to ` +
+    `${String(taken.cidr)}; otherwise pick a cidr that overlaps no subnet of the network`
+  );
+}
+
+const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
+
+export const subnetDescriptor: OwnedDescriptor = {
+  kind: "Subnet",
   contract: SUBNET,
   extra: {
     projectId: positiveInteger.optional(),
@@ -27,7 +63,7 @@ export const subnetTable = resourceTable({
   neverDiff: ["importId"],
   scoped: true,
   patchSpelling: "record",
-  note: (i) => what(i),
+  label: (i, id) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`,
   record: (r) => ({
     totalIps: r.total_ips === undefined || r.total_ips === null ? r.total_ips : String(r.total_ips),
     readOnlyTags: splitTags(r.tags).readOnly,
@@ -35,103 +71,55 @@ export const subnetTable = resourceTable({
     projectId: r.project_id,
     regionId: r.region_id,
   }),
-});
-
-const scope = (i: Inputs) => ({ project_id: i.projectId as number, region_id: i.regionId as number });
-const one = (i: Inputs, id: string) => apiPath(PATHS.subnet, { ...scope(i), subnet_id: id });
-const what = (i: Inputs, id?: string) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`;
-
-const adoptable: Adoptable = { table: subnetTable, noun: "subnet", what: (i) => what(i), recordPath: (i, id) => one(i, id) };
-
-/**
- * Subnets this provider process saw a diff replace (their ids): a replacement's check() runs
- * with no old inputs while the old subnet still exists, and its new CIDR may overlap it. The
- * replacement deletes it first (diff), so it is no conflict.
- */
-const replacing = new Set<string>();
-
-async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  // ipVersion defaults to the version of the cidr, so the state says which it is.
-  const result = subnetTable.check(olds, news, (given) => ({ ipVersion: given.ipVersion ?? parseCidr(given.cidr)?.version }));
-  if (result.failures?.length) return result;
-  const inputs = result.inputs as Inputs;
-  const creating = Object.keys(olds).length === 0;
-  if (creating && inputs.importId === undefined && knownPlacement(inputs)) {
+  noun: "subnet",
+  created: "subnets",
+  paths: { create: PATHS.subnets, list: PATHS.subnets, one: PATHS.subnet, idParam: "subnet_id" },
+  recordPath: (s, id) => apiPath(PATHS.subnet, { project_id: s.projectId, region_id: s.regionId, subnet_id: id }),
+  survey,
+  findHint: (i) =>
+    `GET ${apiPath(PATHS.subnets, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: it is the one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
+  import: {
+    nouns: ["subnet", "subnets"],
+    prefix: "subnet",
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => r.name,
+    // No gateway needs `connectToNetworkRouter: false` (api/rules.ts), written next to networkId.
+    args: (r, fields, scope) => {
+      const args: Inputs = {};
+      for (const [name, value] of Object.entries(fields)) {
+        args[name] = value;
+        if (name === "networkId" && r.gateway_ip === null) args.connectToNetworkRouter = false;
+      }
+      return { ...args, ...scope, importId: String(r.id) };
+    },
+  },
+  hooks: {
     // A CIDR already taken on the network fails at preview, before anything is written. A
     // list that fails here is not a failure yet: create() lists again before its POST.
-    const taken = await listNow(survey(inputs)).then(
-      (subnets) => overlapping(subnets, inputs),
-      () => undefined,
-    );
-    if (taken) return { ...result, failures: [{ property: "cidr", reason: overlapMessage(inputs, taken) }] };
-  }
-  return { ...result, failures: await previewAdoption(adoptable, olds, inputs) };
-}
+    async checkNew(inputs) {
+      if (!known(inputs.networkId, inputs.cidr) || typeof inputs.cidr !== "string") return [];
+      const taken = await listNow(survey(inputs)).then(
+        (subnets) => overlapping(subnets, inputs),
+        () => undefined,
+      );
+      return taken ? [{ property: "cidr", reason: overlapMessage(inputs, taken) }] : [];
+    },
+    beforePost(inputs, existing) {
+      const taken = overlapping(existing, inputs);
+      if (taken) throw new CimsError(overlapMessage(inputs, taken));
+    },
+    // A replacement on the same network with an overlapping CIDR would be refused while the
+    // old subnet exists: delete it first.
+    deleteBeforeReplace: (olds, news) =>
+      !isUnknown(news.cidr) &&
+      canonical("uuid4", olds.networkId) === canonical("uuid4", news.networkId) &&
+      typeof news.cidr === "string" &&
+      typeof olds.cidr === "string" &&
+      overlaps(olds.cidr, news.cidr),
+    replacing: (id) => replacing.add(id.toLowerCase()),
+  },
+};
 
-const knownPlacement = (i: Inputs) =>
-  ![i.networkId, i.cidr, i.projectId, i.regionId].some((v) => v === undefined || isUnknown(v)) && typeof i.cidr === "string";
-
-/** The network's subnets to compare with: a new subnet is ours only if it was not among them. */
-const survey = (i: Inputs): Survey => ({
-  path: apiPath(PATHS.subnets, scope(i)),
-  query: { network_id: String(i.networkId) },
-  same: (s) => canonical("cidr", s.cidr) === canonical("cidr", i.cidr) && s.name === i.name,
-});
-
-/** A subnet of the network (not one being replaced in this run) whose CIDR overlaps the program's. */
-function overlapping(subnets: ReadonlyArray<Record<string, unknown>>, inputs: Inputs): Record<string, unknown> | undefined {
-  return subnets.find(
-    (s) => !replacing.has(String(s.id).toLowerCase()) && typeof s.cidr === "string" && overlaps(s.cidr, String(inputs.cidr)),
-  );
-}
-
-function overlapMessage(inputs: Inputs, taken: Record<string, unknown>): string {
-  return (
-    `cidr: ${String(inputs.cidr)} overlaps subnet "${String(taken.name)}" (${String(taken.id)}, ${String(taken.cidr)}) on network ` +
-    `${String(inputs.networkId)}, and the service refuses overlapping subnets on one network, so nothing was created. To manage that subnet, adopt it: set \`importId: "${String(taken.id)}"\` and the program's cidr to ` +
-    `${String(taken.cidr)}; otherwise pick a cidr that overlaps no subnet of the network`
-  );
-}
-
-async function diff(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
-  // A replacement on the same network with an overlapping CIDR would be refused while the
-  // old subnet exists: delete it first.
-  const collides =
-    !isUnknown(news.cidr) &&
-    canonical("uuid4", olds.networkId) === canonical("uuid4", news.networkId) &&
-    typeof news.cidr === "string" &&
-    typeof olds.cidr === "string" &&
-    overlaps(olds.cidr, news.cidr);
-  const result = subnetTable.diff(olds, news, collides);
-  if ((result.replaces?.length ?? 0) > 0) replacing.add(id.toLowerCase());
-  return result;
-}
-
-async function create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
-  if (inputs.importId !== undefined) {
-    return withContext(what(inputs), () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
-  }
-  return withContext(what(inputs), async () => {
-    // The network's subnets before the POST: a CIDR taken there fails now, with no write;
-    // and should the POST's answer be lost, a subnet not among them is the one it made.
-    const found = survey(inputs);
-    const prior = await before(found).catch((err: unknown) => {
-      throw new CimsError(`could not list the network's subnets before creating one, so nothing was created: ${(err as Error).message}`);
-    });
-    const taken = overlapping(prior.records, inputs);
-    if (taken) throw new CimsError(overlapMessage(inputs, taken));
-    const call = {
-      survey: found,
-      find: `GET ${apiPath(PATHS.subnets, scope(inputs))}?network_id=${String(inputs.networkId)} lists the network's subnets: it is the one named "${String(inputs.name)}" with cidr ${String(inputs.cidr)}`,
-      path: apiPath(PATHS.subnets, scope(inputs)),
-      body: subnetTable.body(inputs),
-      kind: "subnets",
-      recordPath: (id: string) => one(inputs, id),
-    };
-    return createViaTask(what(inputs), inputs, call, (record, taskIds) => subnetTable.outputs(inputs, record, taskIds), prior);
-  });
-}
-
-const owned = ownedRecordMethods({ table: subnetTable, what, one, list: (i) => apiPath(PATHS.subnets, scope(i)) });
-
-export const subnetMethods = { check, diff, create, ...owned };
+const subnet = ownedResource(subnetDescriptor);
+export const subnetTable = subnet.table;
+export const subnetMethods = subnet.methods;

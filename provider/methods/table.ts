@@ -1,60 +1,40 @@
-// One field table per resource: the contract's fields (api/contract) plus the provider's own
-// inputs (projectId, timeouts...). From it come check()'s schema and defaults, the diff rules
-// (a field set only at creation replaces; one the service fills when omitted is unmanaged
-// when omitted), the create body, the PATCH body and the outputs read from a record.
+// One field table per resource, from its descriptor: the contract's fields (api/contract)
+// plus the provider's own inputs (projectId, timeouts...). From it come check()'s schema and
+// defaults, the diff rules (a field set only at creation replaces; one the service fills, or
+// any of a settings resource, is unmanaged when omitted), the create body, the PATCH body
+// and the outputs read from a record. Pure: no I/O (what the engine is told, the callers say).
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { BodyContract, Field, FieldType } from "../../api/contract";
+import type { Field, FieldType } from "../../api/contract";
+import { absentValue, omission, recordName } from "../../api/contract";
 import { memberKey } from "../../api/members";
-import { canonicalValue, type Spelling } from "../../api/canonical";
+import { canonicalValue } from "../../api/canonical";
 import { toSnake } from "../../api/names";
+import type { Descriptor } from "./descriptor";
 import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
-import { log } from "./context";
-import { withoutProvider, withScope } from "./lifecycle";
+import { type ScopeDefaults, withScope } from "./scope";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
-import { fromWire, hasMembers, knownMembersOnly, plain, tagPatch, toWire } from "./wire";
+import { isRecord, recordsIn, stringsIn } from "./values";
+import { fromWire, hasMembers, knownMembersOnly, plainRecord, tagPatch, toWire } from "./wire";
 
 type ApiRecord = Record<string, unknown>;
-
-export interface TableOptions {
-  contract: BodyContract;
-  /** The provider's own inputs (not sent to the API) and their schemas. */
-  extra: Record<string, z.ZodType>;
-  /** Provider inputs whose change replaces the resource (identity and scope). */
-  replaces: readonly string[];
-  /** Provider inputs that never cause a diff (importId: it matters only when creating). */
-  neverDiff?: readonly string[];
-  /**
-   * Settings resources (pool, policy, quota) manage only the fields a program gives: an
-   * omitted field is left as the service has it, never a change.
-   */
-  manageOnlyGiven?: boolean;
-  /** Outputs hold only the fields the program gave (a pool's other settings are not the stack's). */
-  outputsOnlyGiven?: boolean;
-  /** Outputs the record adds beyond the contract's fields (created_at, scope...). */
-  record?: (record: ApiRecord) => Inputs;
-  /** projectId/regionId: inputs defaulting to `cims:projectId`/`cims:regionId`. */
-  scoped: boolean;
-  /** How progress lines name a resource from its inputs (`Subnet "app"`). */
-  note?: (inputs: Inputs) => string;
-  /**
-   * How its in-place updates spell enum values: `record` when the update is a reference call
-   * beyond the spec (subnets' and images' PATCH, which spell as records do); `spec` otherwise.
-   */
-  patchSpelling?: Spelling;
-}
 
 export interface Table {
   schema: z.ZodType;
   rules: FieldRule[];
   /**
    * check(): every rule of the contract and the provider's inputs, with Pulumi's unknowns
-   * allowed; defaults filled and values normalized, so the state is explicit and stable.
-   * `more` adds defaults a resource derives itself.
+   * allowed; defaults filled (the scope's from `scope`) and values normalized, so the state
+   * is explicit and stable.
    */
-  check(olds: Inputs, news: Inputs, more?: (given: Inputs) => Inputs): pulumi.dynamic.CheckResult;
+  check(olds: Inputs, news: Inputs, scope?: () => ScopeDefaults): pulumi.dynamic.CheckResult;
   /** diff(): the changed fields, and whether any of them replaces. */
   diff(olds: Inputs, news: Inputs, deleteBeforeReplace?: boolean): pulumi.dynamic.DiffResult;
+  /**
+   * The line `preview` shows when optional arguments were removed from the program: the
+   * service keeps their values and the stack stops managing them.
+   */
+  unmanagedNote(olds: Inputs, news: Inputs): string | undefined;
   /** The contract's defaults for fields the program omitted, so the state is explicit. */
   defaults(given: Inputs): Inputs;
   /**
@@ -82,8 +62,8 @@ const nullishList = (a: unknown, b: unknown) => sameValue(a ?? [], b ?? []);
 
 /** Members compare as a set by address + port, on the fields a program gave (the service adds ids). */
 export function sameMembers(olds: unknown, news: unknown): boolean {
-  const a = (olds ?? []) as Inputs[];
-  const b = (news ?? []) as Inputs[];
+  const a = recordsIn(olds);
+  const b = recordsIn(news);
   if (a.length !== b.length) return false;
   const byKey = new Map(a.map((m) => [memberKey(m.address, m.protocolPort), m]));
   return b.every((m) => {
@@ -94,8 +74,8 @@ export function sameMembers(olds: unknown, news: unknown): boolean {
 
 /** The fields a program gave match (the service adds ids and defaults of its own). */
 function sameGiven(olds: unknown, news: unknown): boolean {
-  if (news === undefined || news === null || olds === undefined || olds === null) return sameValue(olds ?? null, news ?? null);
-  return Object.entries(news as Inputs).every(([k, v]) => v === undefined || sameValue((olds as Inputs)[k], v));
+  if (!isRecord(news) || !isRecord(olds)) return sameValue(olds ?? null, news ?? null);
+  return Object.entries(news).every(([k, v]) => v === undefined || sameValue(olds[k], v));
 }
 
 /**
@@ -119,17 +99,11 @@ function equality(field: Field, manageOnlyGiven: boolean): NonNullable<FieldRule
   return (a, b) => base(canon(a), canon(b));
 }
 
-/** A field missing from a record reads as its default, else its empty value. */
-function absent(field: Field): unknown {
-  if (field.default !== undefined) return field.default;
-  return field.type.kind === "array" ? [] : field.type.kind === "tags" ? {} : null;
-}
-
 /** Nested fields with a default get it when missing (a quota message's two parts). */
 function fillDefaults(value: unknown, type: FieldType): unknown {
   if (type.kind === "array" && Array.isArray(value)) return value.map((v) => fillDefaults(v, type.items));
-  if (type.kind !== "object" || typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const out: Inputs = { ...(value as Inputs) };
+  if (type.kind !== "object" || !isRecord(value)) return value;
+  const out: Inputs = { ...value };
   for (const [name, f] of Object.entries(type.fields)) {
     if (out[name] === undefined && f.default !== undefined) out[name] = f.default;
     else if (out[name] !== undefined) out[name] = fillDefaults(out[name], f.type);
@@ -148,9 +122,9 @@ const MANAGED_OPTIONAL = "managedOptional";
 function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
   if (type.kind !== "array" || !type.unordered || !Array.isArray(value) || !Array.isArray(like)) return value;
   const keyOf = (item: unknown) => {
-    const c = canonicalValue(item, type.items) as Inputs;
-    if (type.unique === "member") return memberKey(c.address, c.protocolPort);
-    return typeof c === "object" && c !== null
+    const c = canonicalValue(item, type.items);
+    if (type.unique === "member" && isRecord(c)) return memberKey(c.address, c.protocolPort);
+    return isRecord(c)
       ? JSON.stringify(
           Object.keys(c)
             .sort()
@@ -166,29 +140,21 @@ function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
 /** A value as outputs show it: the wire round trip, with nested defaults. */
 const asOutput = (value: unknown, type: FieldType) => fillDefaults(fromWire(toWire(value, type), type), type);
 
-export function resourceTable(options: TableOptions): Table {
-  const { contract, manageOnlyGiven = false } = options;
+export function resourceTable(options: Descriptor): Table {
+  const { contract } = options;
+  const manageOnlyGiven = contract.omitted === "unmanaged";
   const fields = Object.entries(contract.fields);
-  const unmanagedWhenOmitted = fields.filter(([, f]) => manageOnlyGiven || f.serviceDefault).map(([name]) => name);
-  /**
-   * Removing such a field from the program means "stop managing it": the service keeps what
-   * it has. Said in the preview, so it is never a surprise. The state's `managedOptional`
-   * says which of them the program gave at the last create or update (a refresh keeps it).
-   */
-  const noteUnmanaged = (olds: Inputs, news: Inputs) => {
-    const managed = Array.isArray(olds[MANAGED_OPTIONAL]) ? (olds[MANAGED_OPTIONAL] as string[]) : [];
-    const dropped = managed.filter((name) => news[name] === undefined);
-    if (dropped.length > 0 && options.note) {
-      log(
-        `${options.note(news)}: ${dropped.join(", ")} removed from the program: the service keeps the current value and the stack stops managing it`,
-      );
-    }
+  /** Omitted means "as the service has it": the service's choice, or a setting the program does not manage. */
+  const leftToService = (f: Field) => {
+    const rule = omission(contract, f);
+    return rule === "service" || rule === "unmanaged";
   };
+  const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(f)).map(([name]) => name);
   const rules: FieldRule[] = [
     ...fields.map(([name, f]) => ({
       name,
       replaces: f.set === "create",
-      autoWhenOmitted: manageOnlyGiven || f.serviceDefault === true,
+      autoWhenOmitted: leftToService(f),
       equal: equality(f, manageOnlyGiven),
     })),
     ...Object.keys(options.extra)
@@ -198,16 +164,26 @@ export function resourceTable(options: TableOptions): Table {
   const table: Table = {
     schema: inputsSchema(contract, options.extra),
     rules,
-    check(olds, news, more = () => ({})) {
+    check(olds, news, scope = () => ({})) {
       const given = userInputs(news);
-      const scope = options.scoped ? withScope(given) : { inputs: given, failures: [] };
-      const failures = [...validate(table.schema, scope.inputs), ...scope.failures];
+      const scoped = options.scoped ? withScope(given, scope) : { inputs: given, failures: [] };
+      const failures = [...validate(table.schema, scoped.inputs), ...scoped.failures];
       const normalized = failures.length === 0 ? table.normalize(given) : {};
-      return { inputs: plain({ ...news, ...scope.inputs, ...normalized, ...table.defaults(given), ...more(given) }) as Inputs, failures };
+      return { inputs: plainRecord({ ...news, ...scoped.inputs, ...normalized, ...table.defaults(given) }), failures };
     },
     diff(olds, news, deleteBeforeReplace = false) {
-      noteUnmanaged(olds, news);
       return diffResult(changedFields(olds, news, rules), deleteBeforeReplace);
+    },
+    /**
+     * Removing such a field from the program means "stop managing it": the service keeps what
+     * it has. Said in the preview, so it is never a surprise. The state's `managedOptional`
+     * says which of them the program gave at the last create or update (a refresh keeps it).
+     */
+    unmanagedNote(olds, news) {
+      const managed = stringsIn(olds[MANAGED_OPTIONAL]);
+      const dropped = managed.filter((name) => news[name] === undefined);
+      if (dropped.length === 0) return undefined;
+      return `${options.label(news)}: ${dropped.join(", ")} removed from the program: the service keeps the current value and the stack stops managing it`;
     },
     defaults(given) {
       const out: Inputs = {};
@@ -244,15 +220,37 @@ export function resourceTable(options: TableOptions): Table {
         if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
         // Not in the service's records (create-only instructions): the program's value stands.
         if (f.notInRecord) continue;
-        const value = fillDefaults(fromWire(record[f.recordName ?? toSnake(name)] ?? absent(f), f.type), f.type);
+        const value = fillDefaults(fromWire(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
         out[name] = like ? inOrderOf(value, like[name], f.type) : value;
       }
-      return plain({ ...out, ...options.record?.(record) }) as Inputs;
+      return plainRecord({ ...out, ...options.record?.(record) });
     },
     outputs(inputs, record, taskIds) {
       const managed = unmanagedWhenOmitted.filter((name) => inputs[name] !== undefined);
-      return { ...withoutProvider(inputs), ...table.fromRecord(record, inputs), [MANAGED_OPTIONAL]: managed, taskIds };
+      return { ...userInputs(inputs), ...table.fromRecord(record, inputs), [MANAGED_OPTIONAL]: managed, taskIds };
     },
   };
   return table;
+}
+
+/** A field missing from a record, as outputs show it: its default, else its empty value (tags: none; an object: null). */
+function absentOutput(field: Field): unknown {
+  if (field.default !== undefined) return field.default;
+  return field.type.kind === "tags" ? {} : field.type.kind === "object" ? null : absentValue(field);
+}
+
+/**
+ * The inputs a refresh records: the managed fields as the service now has them. Pulumi
+ * shows `preview --diff` as old inputs vs new inputs (dynamic providers cannot send a
+ * detailed diff), so without this a drifted field would not be highlighted. Fields left to
+ * the service when omitted are not recorded unless `includeAuto` says the state only holds
+ * them when the user gave them.
+ */
+export function refreshedInputs(state: Inputs, rules: FieldRule[], includeAuto = false): Inputs {
+  const inputs: Inputs = {};
+  for (const rule of rules) {
+    if (rule.autoWhenOmitted && !includeAuto) continue;
+    if (state[rule.name] !== undefined) inputs[rule.name] = state[rule.name];
+  }
+  return inputs;
 }

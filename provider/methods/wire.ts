@@ -72,6 +72,15 @@ export function fromWire(value: unknown, type: FieldType): unknown {
   }
 }
 
+/** An object's values as Pulumi can store them (see plain). */
+export function plainRecord(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, plain(v)]),
+  );
+}
+
 /** Values Pulumi can store: bigints (and beyond-2^53 literals) as decimal strings, no undefined. */
 export function plain(value: unknown): unknown {
   if (typeof value === "bigint" || isLosslessNumber(value)) return String(value);
@@ -96,11 +105,14 @@ export const camelKeys = (value: unknown): unknown => mapKeys(value, toCamel);
 /** Deep snake_case of keys; the inverse of camelKeys. */
 export const snakeKeys = (value: unknown): unknown => mapKeys(value, toSnake);
 
+const stringValues = (o: Json): Record<string, string> =>
+  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string"));
+
 /** Tags as a merge patch: removed keys are sent as null. */
 export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
-  const patch: Record<string, string | null> = { ...((news ?? {}) as Record<string, string>) };
+  const patch: Record<string, string | null> = isObject(news) ? stringValues(news) : {};
   // An older state may hold a record's tag list: its users' tags are what was set.
-  const old = Array.isArray(olds) ? splitTags(olds).tags : ((olds ?? {}) as Record<string, string>);
+  const old = Array.isArray(olds) ? splitTags(olds).tags : isObject(olds) ? stringValues(olds) : {};
   for (const key of Object.keys(old)) if (!(key in patch)) patch[key] = null;
   return patch;
 }

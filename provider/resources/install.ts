@@ -7,29 +7,23 @@
 // deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
 import { installMethods, type Methods } from "../methods/install";
+import { isKind, KIND_NAMES, kind as kindOf } from "../methods/kinds";
 
-/** Each kind's methods, loaded only when a resource of that kind is used. */
-const KINDS: Record<string, () => Methods> = {
-  Subnet: () => (require("../methods/subnet") as typeof import("../methods/subnet")).subnetMethods,
-  BaremetalImage: () => (require("../methods/baremetal-image") as typeof import("../methods/baremetal-image")).baremetalImageMethods,
-  LbPoolSettings: () => (require("../methods/lb-pool-settings") as typeof import("../methods/lb-pool-settings")).lbPoolSettingsMethods,
-  SnapshotPolicyState: () =>
-    (require("../methods/snapshot-policy-state") as typeof import("../methods/snapshot-policy-state")).snapshotPolicyStateMethods,
-  QuotaThreshold: () => (require("../methods/quota-threshold") as typeof import("../methods/quota-threshold")).quotaThresholdMethods,
-  // The test-only Echo (`pulumi-cims/testing`) came through this door until it got its own
-  // (../testing/install.ts): stacks that hold one still name it here.
-  Echo: () => (require("../testing/echo-methods") as typeof import("../testing/echo-methods")).echoMethods,
-};
+/**
+ * The test-only Echo (`pulumi-cims/testing`) came through this door until it got its own
+ * (../testing/install.ts): stacks that hold one still name it here.
+ */
+const echo = (): Methods => (require("../testing/echo-methods") as typeof import("../testing/echo-methods")).echoMethods;
 
 export async function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const load = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-  if (!load) {
+  if (kind === "Echo") return installMethods(target, echo(), req);
+  if (!isKind(kind)) {
     const { version } = require("pulumi-cims/package.json") as { version: string };
     throw new Error(
       `pulumi-cims: this stack's state holds a resource of kind "${kind}", which pulumi-cims ${version} (installed next to the ` +
-        `program) does not know. Kinds it knows: ${Object.keys(KINDS).join(", ")}. Install the pulumi-cims that wrote this state ` +
+        `program) does not know. Kinds it knows: ${[...KIND_NAMES, "Echo"].join(", ")}. Install the pulumi-cims that wrote this state ` +
         "(see package-lock.json's history), then run the command again.",
     );
   }
-  installMethods(target, load(), req);
+  installMethods(target, kindOf(kind).methods, req);
 }

@@ -8,12 +8,9 @@ import {
   argsFromRecord,
   declarations,
   generateModule,
-  imageArgs,
+  argsOf,
   type ImportRecords,
-  poolArgs,
   printValue,
-  subnetArgs,
-  thresholdArgs,
   valueFromRecord,
 } from "../../provider/import/generate";
 import { resourceNames, slug } from "../../provider/import/names";
@@ -164,14 +161,18 @@ const threshold = parseJson(`{
   "last_sending": "2026-05-23T05:07:31"
 }`) as Record<string, unknown>;
 
-const records = (over: Partial<ImportRecords> = {}): ImportRecords => ({
-  subnets: [subnet()],
-  images: [image()],
-  pools: [pool],
-  policies: [policy],
-  thresholds: [threshold],
+const records = (over: ImportRecords = {}): ImportRecords => ({
+  Subnet: [subnet()],
+  BaremetalImage: [image()],
+  LbPoolSettings: [pool],
+  SnapshotPolicyState: [policy],
+  QuotaThreshold: [threshold],
   ...over,
 });
+const subnetArgs = (r: Record<string, unknown>, sc: typeof scope) => argsOf("Subnet", r, sc);
+const imageArgs = (r: Record<string, unknown>, sc: typeof scope) => argsOf("BaremetalImage", r, sc);
+const poolArgs = (r: Record<string, unknown>, sc: typeof scope) => argsOf("LbPoolSettings", r, sc);
+const thresholdArgs = (r: Record<string, unknown>) => argsOf("QuotaThreshold", r, scope);
 
 describe("arguments from records", () => {
   test("a subnet: every contract field the record holds, users' tags only, scope and importId", () => {
@@ -299,7 +300,7 @@ describe("arguments from records", () => {
   });
 
   test("a policy: name and status, with its id and scope", () => {
-    const decl = declarations(records({ subnets: [], images: [], pools: [], thresholds: [] }), scope)[0];
+    const decl = declarations(records({ Subnet: [], BaremetalImage: [], LbPoolSettings: [], QuotaThreshold: [] }), scope)[0];
     expect(decl).toEqual({
       type: "SnapshotPolicyState",
       name: "policy-nightly-snapshots",
@@ -362,7 +363,7 @@ describe("names", () => {
 
 describe("the module", () => {
   test("one statement per record, in a fixed order, with the package imported; the same records give the same text", () => {
-    const input = records({ subnets: [subnet({ id: "ffffffff-0000-4000-8000-000000000000", name: "app net!" }), subnet()] });
+    const input = records({ Subnet: [subnet({ id: "ffffffff-0000-4000-8000-000000000000", name: "app net!" }), subnet()] });
     const source = generateModule(input, scope, { header: ["cims-import --project 1 --region 1"] });
     expect(source).toContain('import * as cims from "pulumi-cims";');
     expect(source.match(/^new cims\.\w+\(/gm)).toEqual([
@@ -377,7 +378,7 @@ describe("the module", () => {
     expect(source).toContain('new cims.Subnet("subnet-app-net-ffffffff", {');
     expect(source).not.toContain("lastMessage");
     expect(source).not.toContain("creator_task_id");
-    const reversed = { ...input, subnets: [...input.subnets].reverse() };
+    const reversed = { ...input, Subnet: [...input.Subnet!].reverse() };
     expect(generateModule(reversed, scope, { header: ["cims-import --project 1 --region 1"] })).toBe(source);
   });
 
@@ -392,7 +393,7 @@ describe("the module", () => {
   test("type-checks against the package (odd names, no gateway, IPv6, int64 strings, enums as literals)", () => {
     const source = generateModule(
       records({
-        subnets: [
+        Subnet: [
           subnet({ name: "app net!" }),
           subnet({ id: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", name: "", gateway_ip: null }),
           subnet({
@@ -523,8 +524,8 @@ describe("reading (against an in-process emulator on loopback)", () => {
       const client = new CimsClient({ ...DEFAULTS, apiUrl: new URL(emulator.url), apiKey: "unit-import-key" });
       const lines: string[] = [];
       const read = await readRecords(client, { scope, networks: [], pools: [], policies: [] }, (l) => lines.push(l));
-      expect(read.subnets).toHaveLength(1005);
-      expect(new Set(read.subnets.map((s) => s.id)).size).toBe(1005);
+      expect(read.Subnet!).toHaveLength(1005);
+      expect(new Set(read.Subnet!.map((s) => s.id)).size).toBe(1005);
       expect(emulator.metrics.snapshot().requests).toMatchObject({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 2 });
       expect(lines).toContain("project 1, region 1: 1005 subnets, 0 bare-metal images");
       const names = declarations(read, scope).map((d) => d.name);

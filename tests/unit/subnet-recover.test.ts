@@ -9,7 +9,8 @@
 // - a task that ended in ERROR with nothing made is a plain failure: no looking, no advice.
 // (The emulator lists records only once their task finishes, so the service that lists a
 // subnet while its task still runs is scripted here.)
-import { PartialCreateError, TaskFailedError } from "../../provider/client/errors";
+import { TaskFailedError } from "../../provider/client/errors";
+import { PartialCreateError } from "../../provider/methods/errors";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
 import { subnetMethods } from "../../provider/methods/subnet";

@@ -1,0 +1,129 @@
+// Calls and waiting, shared by every resource's methods: an asynchronous operation and the
+// wait for its tasks, the synchronous PATCH (or read), DELETE through a task, refresh, and
+// the wait for a create recorded while it still ran. Errors leave here in the resource's
+// context (errors.ts).
+import type * as pulumi from "@pulumi/pulumi";
+import { CimsError, NotFoundError, type SeenTask } from "../client/errors";
+import type { RequestOptions } from "../client/http";
+import { apiPath } from "../client/path";
+import type { Task } from "../client/tasks";
+import { apiClient, currentSettings, deadlineFor, type Operation, progress } from "./context";
+import { inContext } from "./errors";
+import type { FieldRule } from "./diff";
+import { type Inputs, userInputs } from "./schema";
+import { refreshedInputs } from "./table";
+import { stringsIn } from "./values";
+
+type ApiRecord = Record<string, unknown>;
+
+export interface TaskOutcome {
+  taskIds: string[];
+  tasks: Task[];
+}
+
+/** Calls an operation answering {tasks: [...]} and waits for every task to finish. */
+export async function callAndWait(
+  method: string,
+  path: string,
+  what: string,
+  op: Operation,
+  props: { timeouts?: Partial<Record<Operation, number>> },
+  opts: RequestOptions = {},
+): Promise<TaskOutcome> {
+  const { deadline, timeoutSeconds } = deadlineFor(op, props);
+  const client = apiClient();
+  const answer = await client.request<{ tasks?: unknown }>(method, path, { ...opts, deadline });
+  const taskIds = Array.isArray(answer?.tasks) ? answer.tasks.map(String) : [];
+  try {
+    return { taskIds, tasks: await client.waitForTasks(taskIds, { deadline, timeoutSeconds, onProgress: progress(what) }) };
+  } catch (err) {
+    if (err instanceof CimsError) err.taskIds ??= taskIds;
+    throw err;
+  }
+}
+
+/** Runs `fn`; what it throws leaves in the resource's context (its name first, camelCase fields). */
+export async function withContext<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw inContext(what, err);
+  }
+}
+
+/**
+ * A resource recorded from a create that had not finished (`pendingTaskIds`): its tasks are
+ * waited for before it is updated, so the update acts on the finished resource.
+ */
+export async function settlePending(what: string, olds: Inputs, op: Operation = "update"): Promise<void> {
+  const pending = stringsIn(olds.pendingTaskIds);
+  if (pending.length === 0) return;
+  const { deadline, timeoutSeconds } = deadlineFor(op, olds);
+  try {
+    await apiClient().waitForTasks(pending, { deadline, timeoutSeconds, onProgress: progress(what) });
+  } catch (err) {
+    throw inContext(
+      what,
+      err,
+      `${what} was recorded when its create was still running; if the create failed, \`pulumi refresh\` drops it from the stack and the next \`pulumi up\` creates it again.`,
+    );
+  }
+}
+
+/** DELETE through a task; a resource that is already gone counts as deleted. */
+export async function deleteViaTask(what: string, path: string, props: Inputs): Promise<void> {
+  await withContext(what, async () => {
+    try {
+      await callAndWait("DELETE", path, what, "delete", props);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  });
+}
+
+/** Refresh: the record as the service has it now, or an empty id when it is gone. */
+export async function readOrGone(
+  id: string,
+  props: Inputs,
+  path: string,
+  toState: (record: ApiRecord) => Inputs,
+  rules: FieldRule[],
+  opts: {
+    includeAuto?: boolean;
+    query?: Record<string, string | number | boolean | undefined>;
+    /** How to read the record (a coalesced read); by default a GET of `path`. */
+    get?: () => Promise<ApiRecord>;
+  } = {},
+): Promise<pulumi.dynamic.ReadResult> {
+  try {
+    const record = await (opts.get ?? (() => apiClient().request<ApiRecord>("GET", path, { query: opts.query })))();
+    const state = { ...userInputs(props), ...toState(record) };
+    return { id, props: state, inputs: refreshedInputs(state, rules, opts.includeAuto) };
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    // Recorded while its create still ran: not there yet is not gone.
+    if (await stillCreating(props)) return { id, props };
+    return { id: "", props: {} };
+  }
+}
+
+/** Whether a resource recorded mid-create (`pendingTaskIds`) still has a task running. */
+async function stillCreating(props: Inputs): Promise<boolean> {
+  const pending = stringsIn(props.pendingTaskIds);
+  for (const taskId of pending) {
+    const task = await apiClient()
+      .request<SeenTask>("GET", apiPath(currentSettings().taskPath, { task_id: taskId }))
+      .catch(() => undefined);
+    if (task && task.state !== "FINISHED" && task.state !== "ERROR") return true;
+  }
+  return false;
+}
+
+/**
+ * The synchronous in-place update (PATCH returns the record). With nothing to PATCH (only
+ * `timeouts` changed, or the update that follows a partial create) the record is read
+ * instead, so outputs the service fills are never left stale or missing.
+ */
+export function patchOrRead(path: string, body: ApiRecord, query?: RequestOptions["query"]): Promise<ApiRecord> {
+  return Object.keys(body).length === 0 ? apiClient().request("GET", path, { query }) : apiClient().request("PATCH", path, { body, query });
+}

@@ -1,0 +1,144 @@
+// Creating through a task, and every way it can end: the record read back; recorded though
+// its create did not complete (a task names it); a plain failure (every task ended, none
+// made it); or an unknown outcome, when what the create made is looked for by evidence
+// (ours.ts) and, not found, the error says how to find it.
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, CimsError, ConnectionError, type SeenTask, TaskFailedError } from "../client/errors";
+import { CONNECT_FAILED } from "../client/transport";
+import { callAndWait, type TaskOutcome, withContext } from "./calls";
+import { apiClient } from "./context";
+import { inContext, PartialCreateError } from "./errors";
+import { type Before, recover, type Survey, unfinishedIn } from "./ours";
+import type { Inputs } from "./schema";
+import { messageOf } from "./values";
+
+type ApiRecord = Record<string, unknown>;
+
+export interface CreateCall {
+  path: string;
+  body: ApiRecord;
+  /** The kind the task lists in `created_resources` (`subnets`). */
+  kind: string;
+  recordPath: (id: string) => string;
+  /** How to find the resource the stack could not record, in words and as the API call that lists it. */
+  find: string;
+  /** What could be confused with its result, and how to recognise it (ours.ts). */
+  survey: Survey;
+}
+
+/** The id a task lists in `created_resources.<kind>` (listed while it runs, or once it ended). */
+export function createdIdIn(tasks: ReadonlyArray<SeenTask> | undefined, kind: string): string | undefined {
+  for (const task of tasks ?? []) {
+    const ids = task.created_resources?.[kind];
+    if (Array.isArray(ids) && ids.length > 0) return String(ids[0]);
+  }
+  return undefined;
+}
+
+/**
+ * Create through a task, then read the new record back. Whatever fails after the service may
+ * have made the resource, the resource is not lost, and nothing that is not this create's is
+ * taken:
+ * - a task names its id (a FINISHED sibling of a task that failed, a task still running at
+ *   the deadline, one that ended in ERROR after creating it): the error carries the id and
+ *   properties so Pulumi records it and the next `up` continues from it;
+ * - every task ended and none made it (a task in ERROR): a plain failure with the service's
+ *   message, nothing recorded, nothing looked for;
+ * - the outcome is unknown (no task id came back from a POST the service may have acted on,
+ *   or a task could not be read to its end): the record is looked for by evidence, and when
+ *   none is found the error says how to find it.
+ * `prior`: the survey's list taken before the POST.
+ */
+export async function createViaTask(
+  what: string,
+  inputs: Inputs,
+  call: CreateCall,
+  toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
+  prior: Before,
+): Promise<pulumi.dynamic.CreateResult> {
+  return withContext(what, async () => {
+    let outcome: TaskOutcome;
+    try {
+      outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body });
+    } catch (err) {
+      if (!(err instanceof CimsError)) throw err;
+      const known = createdIdIn(err.tasks, call.kind);
+      if (known !== undefined) throw partialCreate(what, known, err, inputs);
+      if (!outcomeUnknown(err)) throw err;
+      const partial = (id: string, e: CimsError) => partialCreate(what, id, e, inputs);
+      const recovered = await recover(
+        { what, inputs, survey: call.survey, recordPath: call.recordPath, outputs: toOutputs, partial },
+        err,
+        prior,
+      );
+      if (recovered.found) return recovered.found;
+      throw mayExist(err, what, recovered.hint ? `${call.find}. ${recovered.hint}` : call.find);
+    }
+    const id = createdIdIn(outcome.tasks, call.kind);
+    if (id === undefined) {
+      throw new CimsError(
+        `${what}: the task(s) ${outcome.taskIds.join(", ") || "(none)"} finished but reported no created ${call.kind}, so the stack ` +
+          `cannot record it. ${call.find}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
+      );
+    }
+    try {
+      return { id, outs: toOutputs(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
+    } catch (err) {
+      throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${messageOf(err)}`, id, {
+        ...inputs,
+        taskIds: outcome.taskIds,
+      });
+    }
+  });
+}
+
+/**
+ * The error for a resource that exists but whose create did not complete: it carries the id
+ * and properties so Pulumi records it, and the tasks still running so the next `up` waits.
+ */
+export function partialCreate(what: string, id: string, err: CimsError, inputs: Inputs): PartialCreateError {
+  const pending = unfinishedIn(err.tasks);
+  return new PartialCreateError(
+    `${what} was created (id ${id}, task(s) ${(err.taskIds ?? []).join(", ")}) but the create did not complete: ${err.message}. ` +
+      `It is recorded in the stack; the next \`pulumi up\` continues from it${pending.length > 0 ? " once its task ends" : ""}.`,
+    id,
+    { ...inputs, taskIds: err.taskIds ?? [], ...(pending.length > 0 ? { pendingTaskIds: pending } : {}) },
+  );
+}
+
+/**
+ * A create whose outcome is unknown and whose resource was not found: it may exist, and the
+ * stack cannot know it. Said once, with the task ids and the call that finds it.
+ */
+function mayExist(err: CimsError, what: string, find: string): unknown {
+  const tasks = err.taskIds?.length
+    ? ` Its task(s): ${err.taskIds.join(", ")} (GET /cloud/v1/tasks/<id>: created_resources names it once known).`
+    : "";
+  return inContext(
+    what,
+    err,
+    `The service may have created ${what}; it is not in the stack.${tasks} ${find}. ` +
+      'Adopt it by setting `importId: "<its id>"` on this resource (or delete it) before the next `pulumi up`, which would otherwise create another.',
+  );
+}
+
+/**
+ * Whether a failed request may have been acted on: its answer was lost (a reset after
+ * sending, no answer in time) or was a server or gateway error. A request the service never
+ * saw (connection refused, no key) or refused outright (4xx) changed nothing.
+ */
+export function mayHaveActed(err: unknown): boolean {
+  if (err instanceof ConnectionError) return !CONNECT_FAILED.has(err.causeCode ?? "");
+  return err instanceof ApiError && (err.status >= 500 || err.status === 408);
+}
+
+/**
+ * Whether a create's outcome is unknown. With task ids: unless every task ended (a task in
+ * ERROR with every sibling ended is a plain failure: the service says what went wrong and
+ * that it made nothing), the tasks may still make it. Without: the POST may have been acted
+ * on although its answer was lost.
+ */
+export function outcomeUnknown(err: CimsError): boolean {
+  if ((err.taskIds?.length ?? 0) > 0) return !(err instanceof TaskFailedError) || unfinishedIn(err.tasks).length > 0;
+  return mayHaveActed(err);
+}

@@ -1,0 +1,94 @@
+// One descriptor per resource: everything the provider knows of a kind, in one place. Its
+// field table (table.ts), methods, adoption, recovery and its cims-import row are built from
+// it: the contract says what each field is; the descriptor says what the provider adds (its
+// own inputs, how messages name a resource, what a record adds to the outputs) and, for a
+// resource that owns its record (owned.ts), where the record lives and how a create
+// recognises the one it made.
+import type { z } from "zod";
+import type { Spelling } from "../../api/canonical";
+import type { BodyContract } from "../../api/contract";
+import type { Survey } from "./ours";
+import type { CheckFailure, Inputs } from "./schema";
+
+type ApiRecord = Record<string, unknown>;
+
+export type Kind = "Subnet" | "BaremetalImage" | "LbPoolSettings" | "SnapshotPolicyState" | "QuotaThreshold";
+
+/** Per-operation deadlines in seconds. */
+export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;
+
+/** The inputs check() returns for a resource with a scope: projectId and regionId filled in. */
+export type Scoped<I = Inputs> = I & { projectId: number; regionId: number; timeouts?: Timeouts };
+
+/** How cims-import writes a resource of this kind: its name prefix, order and arguments. */
+export interface ImportRow {
+  prefix: string;
+  /** What cims-import's messages call one and several. */
+  nouns: readonly [string, string];
+  /** The record's id, for order and names. */
+  id: (record: ApiRecord) => string | number;
+  /** What its resource name is made from. */
+  name: (record: ApiRecord) => unknown;
+  /**
+   * Its arguments: `fields` are the contract's fields as the record holds them (in the
+   * table's order; only those of `only` when given), `scope` the record's project and region.
+   */
+  args: (record: ApiRecord, fields: Inputs, scope: { projectId: number; regionId: number }) => Inputs;
+  only?: readonly string[];
+}
+
+export interface Descriptor {
+  kind: Kind;
+  contract: BodyContract;
+  /** The provider's own inputs (not sent to the API) and their schemas. */
+  extra: Record<string, z.ZodType>;
+  /** Provider inputs whose change replaces the resource (identity and scope). */
+  replaces: readonly string[];
+  /** Provider inputs that never cause a diff (importId: it matters only when creating). */
+  neverDiff?: readonly string[];
+  /** projectId/regionId: inputs defaulting to `cims:projectId`/`cims:regionId`. */
+  scoped: boolean;
+  /** Outputs hold only the fields the program gave (a pool's other settings are not the stack's). */
+  outputsOnlyGiven?: boolean;
+  /** Outputs the record adds beyond the contract's fields (created_at, scope...). */
+  record?: (record: ApiRecord) => Inputs;
+  /** How in-place updates spell enum values (`record`: a reference call beyond the spec). */
+  patchSpelling?: Spelling;
+  /** How messages name a resource from its inputs (`Subnet "app"`, with the id when known). */
+  label: (inputs: Inputs, id?: string) => string;
+  /** The path of the record a resource of this id is, in this scope (ignored by kinds with none). */
+  recordPath: (scope: { projectId: number; regionId: number }, id: string) => string;
+  import: ImportRow;
+}
+
+/** Whether a descriptor is of a resource that owns its record. */
+export function isOwned(d: Descriptor): d is OwnedDescriptor {
+  return "paths" in d;
+}
+
+/** A resource whose record it creates and deletes (a subnet, an image). */
+export interface OwnedDescriptor extends Descriptor {
+  /** How messages call the record: `subnet`. */
+  noun: string;
+  /** The kind its create task lists in `created_resources`. */
+  created: string;
+  /** Path templates: `create` (POST; also the scope's list), `one` (GET/PATCH/DELETE, with `{<idParam>}`). */
+  paths: { create: string; list: string; one: string; idParam: string };
+  /** What could be confused with its create's result, and how to recognise it (ours.ts). */
+  survey: (inputs: Scoped) => Survey;
+  /** Where to find what a create may have made, for the message that says so. */
+  findHint: (inputs: Scoped) => string;
+  /** What is this kind's own (a subnet's CIDR on its network). */
+  hooks?: OwnedHooks;
+}
+
+export interface OwnedHooks {
+  /** Failures at preview of a new resource (not adopted), beyond its fields' rules. */
+  checkNew?: (inputs: Scoped) => Promise<CheckFailure[]>;
+  /** Refuses a create before its POST, given what existed (throws). */
+  beforePost?: (inputs: Scoped, existing: ReadonlyArray<ApiRecord>) => void;
+  /** A replacement must delete the old resource first. */
+  deleteBeforeReplace?: (olds: Inputs, news: Inputs) => boolean;
+  /** A diff replaces the resource with this id. */
+  replacing?: (id: string) => void;
+}

@@ -1,0 +1,126 @@
+// The provider methods of a resource that owns its record (Subnet, BaremetalImage), built
+// from its descriptor: check (with adoption's preview), diff, create (adopting with importId,
+// or POST through a task after a look at what exists), update (PATCH, drift set back),
+// delete (through a task) and read (refresh, coalesced through the scope's list).
+import type * as pulumi from "@pulumi/pulumi";
+import { apiPath } from "../client/path";
+import { adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import { deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
+import { coalescedGet } from "./coalesce";
+import { apiClient, log, scopeDefaults } from "./context";
+import { createViaTask } from "./create";
+import type { OwnedDescriptor, Scoped } from "./descriptor";
+import { changedFields } from "./diff";
+import { differences } from "./drift";
+import { CimsError } from "../client/errors";
+import { before } from "./ours";
+import type { Inputs } from "./schema";
+import { resourceTable, type Table } from "./table";
+import { messageOf } from "./values";
+
+type ApiRecord = Record<string, unknown>;
+
+export interface Owned {
+  descriptor: OwnedDescriptor;
+  table: Table;
+  methods: {
+    check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult>;
+    diff(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
+    create(inputs: Scoped): Promise<pulumi.dynamic.CreateResult>;
+    update(id: string, olds: Scoped, news: Scoped): Promise<pulumi.dynamic.UpdateResult>;
+    delete(id: string, props: Scoped): Promise<void>;
+    read(id: string, props: Scoped): Promise<pulumi.dynamic.ReadResult>;
+  };
+}
+
+export function ownedResource(d: OwnedDescriptor): Owned {
+  const table = resourceTable(d);
+  const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
+  const one = (i: Scoped, id: string) => apiPath(d.paths.one, { ...scope(i), [d.paths.idParam]: id });
+  const list = (i: Scoped) => apiPath(d.paths.list, scope(i));
+  const adoptable = { table, noun: d.noun, what: (i: Inputs) => d.label(i), recordPath: (i: Inputs, id: string) => one(i as Scoped, id) };
+
+  const methods: Owned["methods"] = {
+    async check(olds, news) {
+      const result = table.check(olds, news, scopeDefaults);
+      if (result.failures?.length) return result;
+      const inputs = result.inputs as Scoped;
+      const creating = Object.keys(olds).length === 0;
+      if (creating && inputs.importId === undefined && d.hooks?.checkNew) {
+        const failures = await d.hooks.checkNew(inputs);
+        if (failures.length > 0) return { ...result, failures };
+      }
+      return { ...result, failures: await previewAdoption(adoptable, olds, inputs) };
+    },
+
+    async diff(id, olds, news) {
+      const note = table.unmanagedNote(olds, news);
+      if (note) log(note);
+      const result = table.diff(olds, news, d.hooks?.deleteBeforeReplace?.(olds, news) ?? false);
+      if ((result.replaces?.length ?? 0) > 0) d.hooks?.replacing?.(id);
+      return result;
+    },
+
+    async create(inputs) {
+      const what = d.label(inputs);
+      if (inputs.importId !== undefined) {
+        return withContext(what, () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
+      }
+      return withContext(what, async () => {
+        // What exists before the POST: should its answer be lost, a record not among these
+        // that holds what it asked for is the one it made (ours.ts); and a kind may refuse
+        // the create here, before any write (a subnet's CIDR already taken).
+        const survey = d.survey(inputs);
+        const prior = await before(survey).catch((err: unknown) => {
+          throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
+        });
+        d.hooks?.beforePost?.(inputs, prior.records);
+        const call = {
+          path: apiPath(d.paths.create, scope(inputs)),
+          body: table.body(inputs),
+          kind: d.created,
+          recordPath: (id: string) => one(inputs, id),
+          find: d.findHint(inputs),
+          survey,
+        };
+        return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds), prior);
+      });
+    },
+
+    /**
+     * PATCH the fields that changed (after waiting for a create still running), or read back.
+     * The answer is the record as the service now holds it: an in-place field that still
+     * differs from the program (changed outside Pulumi since the last refresh) is PATCHed
+     * too, so after `up` the service holds the program's values and the next preview is clean.
+     */
+    async update(id, olds, news) {
+      const what = d.label(news, id);
+      return withContext(what, async () => {
+        await settlePending(what, olds);
+        const path = one(news, id);
+        const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
+        let record: ApiRecord = await patchOrRead(path, table.patch(olds, news, changed));
+        const { updates: drifted } = differences(table, record, news);
+        if (drifted.length > 0) {
+          log(`${what}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
+          record = await patchOrRead(path, table.patch(table.fromRecord(record, news), news, drifted));
+        }
+        return { outs: table.outputs(news, record, []) };
+      });
+    },
+
+    /** DELETE and wait; a record this run's replacement adopted is left. */
+    async delete(id, props) {
+      if (adoptedInThisRun(d.label(props, id), id)) return;
+      await deleteViaTask(d.label(props, id), one(props, id), props);
+    },
+
+    /** Refresh, through the scope's list when reads coalesce. */
+    async read(id, props) {
+      return readOrGone(id, props, one(props, id), (record) => table.fromRecord(record, props), table.rules, {
+        get: () => coalescedGet(list(props), id, one(props, id)),
+      });
+    },
+  };
+  return { descriptor: d, table, methods };
+}
