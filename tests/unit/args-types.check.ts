@@ -37,7 +37,9 @@ type Checks = [
   Assert<Same<Plain<SnapshotPolicyStateArgs>, ObjectOf<typeof POLICY.fields> & Scope & { policyId: number; includeVolumes?: boolean }>>,
   Assert<Same<Plain<QuotaThresholdArgs>, ObjectOf<typeof QUOTA_THRESHOLD.fields> & { clientId: number }>>,
   // The check can fail: a field missing from the Args, a wrong type, a lost `?`.
-  Refute<Same<Plain<SubnetArgs>, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts; importId?: string; mtu?: number }>>,
+  Refute<
+    Same<Plain<SubnetArgs>, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts; importId?: string; notInTheContract?: number }>
+  >,
   Refute<
     Same<Omit<Plain<SubnetArgs>, "enableDhcp"> & { enableDhcp?: string }, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts }>
   >,
