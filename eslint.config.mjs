@@ -51,7 +51,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    files: ["tests/e2e/cims.ts"],
+    files: ["tests/support/cims.ts"],
     // api() hands tests the emulator's JSON answers to read field by field, at any depth.
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },

@@ -3,7 +3,7 @@
 // interleaved rounds on one emulator, so both see the same machine. The run-to-run spread of
 // each side is the noise a difference must beat.
 import type { RunningEmulator } from "pulumi-cims/emulator";
-import type { TestStack } from "../tests/e2e/harness";
+import type { TestStack } from "../tests/support/harness";
 import { median } from "./chart";
 import { timed } from "./stack-runs";
 

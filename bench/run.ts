@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../provider/client";
-import { REPO_ROOT, type TestStack } from "../tests/e2e/harness";
+import { REPO_ROOT, type TestStack } from "../tests/support/harness";
 import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, stateSizes, timed, type Mode } from "./stack-runs";
 import { measureTaskLag, type Waiter } from "./task-lag";

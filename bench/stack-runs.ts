@@ -2,7 +2,7 @@
 // of the dynamic-provider process, and sizes from the exported state.
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { createStack, REPO_ROOT, type TestStack } from "../tests/e2e/harness";
+import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness";
 
 export type Mode = "cims" | "floor" | "naive" | "naive-size";
 

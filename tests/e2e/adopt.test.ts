@@ -4,8 +4,8 @@
 // removing importId later changes nothing, destroy deletes (retainOnDelete keeps), and a
 // create whose answer was lost finds its subnet instead of making a second.
 import * as fs from "node:fs/promises";
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const SUBNET_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const IMAGE_ID = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";
@@ -79,11 +79,7 @@ new cims.BaremetalImage("golden", {
 }, { retainOnDelete: ${o.retainImage ?? false} });
 `;
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const writes = (e: CimsTestEnv) =>
   Object.entries(e.emulator.metrics.snapshot().requests)
@@ -91,7 +87,7 @@ const writes = (e: CimsTestEnv) =>
     .map(([k, n]) => `${k} x${n}`);
 
 async function seeded(source: string): Promise<CimsTestEnv> {
-  const e = await cimsStack({ files: { "Pulumi.yaml": "name: adopt\nruntime: nodejs\n", "index.ts": source } });
+  const e = await stacks.stack({ files: { "Pulumi.yaml": "name: adopt\nruntime: nodejs\n", "index.ts": source } });
   expect((await api(e, "POST", "/__emulator/seed", seed)).status).toBe(204);
   e.emulator.metrics.reset();
   return e;
@@ -101,7 +97,7 @@ const rewrite = (e: CimsTestEnv, source: string) => fs.writeFile(`${e.stack.proj
 test(
   "adopting with a changed tag: preview says what up will change; up makes one PATCH and no POST; then no diff, importId removable, destroy deletes, retainOnDelete keeps",
   async () => {
-    env = await seeded(program({ team: "platform" }));
+    const env = await seeded(program({ team: "platform" }));
     const preview = await env.stack.preview();
     expect(preview.stdout).toContain(`Subnet "legacy": adopts subnet ${SUBNET_ID}; up will change tags`);
     expect(preview.stdout).toContain(`BaremetalImage "golden": adopts image ${IMAGE_ID}; up will change nothing`);
@@ -145,7 +141,7 @@ test(
 test(
   "preview refuses, before any write, an importId that does not exist and a record whose cidr differs",
   async () => {
-    env = await seeded(program({ cidr: "10.61.0.0/24" }));
+    const env = await seeded(program({ cidr: "10.61.0.0/24" }));
     const wrongCidr = await env.stack.preview([], { allowFailure: true });
     expect(wrongCidr.code).not.toBe(0);
     expect(wrongCidr.stdout).toMatch(
@@ -166,7 +162,7 @@ test(
 test(
   "a create whose answer is lost after the service made the subnet finds it (new on the network, with its cidr and name): one subnet, recorded, no manual step",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       files: {
         "Pulumi.yaml": "name: lost-answer\nruntime: nodejs\n",
         "index.ts": `import * as cims from "pulumi-cims";\nnew cims.Subnet("s", { name: "s", cidr: "10.62.0.0/24", networkId: "${SEED.networkId}" });\n`,

@@ -1,8 +1,8 @@
 // Bad-input catalogue, part 3: SnapshotPolicyState and QuotaThreshold; and valid edge
 // values of every resource passing preview with no request.
 import { type BadCase, catalogue, VALID, withField } from "./bad-inputs";
-import { cimsStack } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const q = (field: string, value: string) => withField("quota", field, value);
 const msg = (globalQuotas: string) => q("lastMessage", `{ globalQuotas: ${globalQuotas} }`);
@@ -119,6 +119,8 @@ const cases: BadCase[] = [
 
 catalogue("bad inputs: SnapshotPolicyState, QuotaThreshold", cases);
 
+const stacks = useStacks();
+
 test(
   "valid edge values pass preview with no write: 0 and 86400000 ms, 60 and 100 %, 255-character tags, int64 max",
   async () => {
@@ -132,15 +134,11 @@ test(
       `new cims.QuotaThreshold("q60", { clientId: 1, threshold: 60 });`,
       `new cims.QuotaThreshold("q100", { clientId: 2, threshold: 100, lastMessage: { globalQuotas: { projectCountLimit: { limit: "9223372036854775807", usage: "-9223372036854775808" } } } });`,
     ].join("\n");
-    const env = await cimsStack({ files: { "Pulumi.yaml": "name: edge\nruntime: nodejs\n", "index.ts": program } });
-    try {
-      const res = await env.stack.preview();
-      expect(res.stdout).toMatch(/\+ 7 to create/);
-      // The one read: the new subnet's network, for a CIDR already taken there.
-      expect(env.emulator.metrics.snapshot().requests).toEqual({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 1 });
-    } finally {
-      await env.dispose();
-    }
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: edge\nruntime: nodejs\n", "index.ts": program } });
+    const res = await env.stack.preview();
+    expect(res.stdout).toMatch(/\+ 7 to create/);
+    // The one read: the new subnet's network, for a CIDR already taken there.
+    expect(env.emulator.metrics.snapshot().requests).toEqual({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 1 });
   },
   E2E_TIMEOUT_MS,
 );

@@ -3,8 +3,8 @@
 // reaching the emulator. Programs are transpiled only, so wrong JSON types reach check()
 // exactly as they would from a JavaScript program or a typo'd config value.
 import * as fs from "node:fs/promises";
-import { cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 export interface BadCase {
   /** What is wrong, for the test name. */
@@ -36,14 +36,14 @@ function program(resource: string, args: string): string {
 
 export function catalogue(title: string, cases: BadCase[]): void {
   describe(title, () => {
+    const stacks = useStacks("all");
     let env: CimsTestEnv;
     beforeAll(async () => {
-      env = await cimsStack({
+      env = await stacks.stack({
         files: { "Pulumi.yaml": "name: bad-inputs\nruntime: nodejs\n", "index.ts": program("Subnet", VALID.subnet) },
         env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
       });
     }, E2E_TIMEOUT_MS);
-    afterAll(async () => env?.dispose());
 
     test.each(cases.map((c) => [c.what, c] as const))(
       "%s",

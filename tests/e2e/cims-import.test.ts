@@ -11,8 +11,8 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "pulumi-cims/emulator";
-import { cimsStack, type CimsTestEnv, SEED, SEED_FILE } from "./cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "./harness";
+import { type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../support/harness";
 
 const CLI = path.join(REPO_ROOT, "dist/provider/import/cli.js");
 const V6_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -151,16 +151,12 @@ const writes = (e: CimsTestEnv) =>
     .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
     .map(([k, n]) => `${k} x${n}`);
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "the imported program adopts everything: the first up makes no write, then preview and refresh find no changes",
   async () => {
-    env = await cimsStack({ files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n" }, emulator: { pageSizeMax: 1 } });
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n" }, emulator: { pageSizeMax: 1 } });
     expect((await postSeed(env, seedBody())).status).toBe(204);
     const access = { url: env.emulator.url, key: env.apiKey };
     const program = path.join(env.stack.projectDir, "index.ts");

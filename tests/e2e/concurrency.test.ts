@@ -1,14 +1,10 @@
 // 50 subnets in one stack under the engine's default parallelism, against an emulator that
 // answers about 10% of all requests with 429 or 503: `up` succeeds and every subnet exists
 // exactly once, in the service and in the state.
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "50 resources, 10% of requests refused with 429/503: every resource created exactly once",
@@ -19,7 +15,7 @@ test(
       `  new cims.Subnet(\`s\${i}\`, { name: \`load-\${i}\`, cidr: \`10.60.\${i}.0/24\`, networkId: "${SEED.networkId}" });`,
       `}`,
     ].join("\n");
-    env = await cimsStack({ files: { "Pulumi.yaml": "name: load\nruntime: nodejs\n", "index.ts": program } });
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: load\nruntime: nodejs\n", "index.ts": program } });
     await api(env, "POST", "/__emulator/faults", {
       method: "*",
       path: "/**",

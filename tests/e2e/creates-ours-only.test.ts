@@ -9,8 +9,8 @@
 //   list taken before the POST) and the image are found and recorded, once each;
 // - an image POST answered by a gateway's 503 page is not repeated, and the error says how
 //   to find the image.
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 import { subnetRecord } from "../support/records";
 
 const TEAM_B_ID = "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b";
@@ -33,13 +33,9 @@ const imageDecl = `export const imageId = new cims.BaremetalImage("golden", { na
 const subnetProgram = (cidr: string) => IMPORT + subnetDecl(cidr);
 const imageProgram = IMPORT + imageDecl;
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
-
-const stackWith = (program: string) => cimsStack({ files: { "Pulumi.yaml": "name: ours-only\nruntime: nodejs\n", "index.ts": program } });
+const stacks = useStacks();
+const stackWith = (program: string) =>
+  stacks.stack({ files: { "Pulumi.yaml": "name: ours-only\nruntime: nodejs\n", "index.ts": program } });
 const writes = (e: CimsTestEnv) =>
   Object.entries(e.emulator.metrics.snapshot().requests)
     .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
@@ -50,7 +46,7 @@ const inState = async (e: CimsTestEnv, kind: string) =>
 test(
   "another team's subnet with the program's CIDR: preview and up fail naming it, with no write; it is untouched after up, up and destroy",
   async () => {
-    env = await stackWith(subnetProgram("10.77.0.0/24"));
+    const env = await stackWith(subnetProgram("10.77.0.0/24"));
     expect((await api(env, "POST", "/__emulator/seed", { subnets: [teamB] })).status).toBe(204);
     const held = structuredClone(env.emulator.store.list("subnets"));
     expect(held).toEqual([teamB]);
@@ -77,7 +73,7 @@ test(
 test(
   "a create task that ends in ERROR: a plain failure with the service's message, no list call after the POST, no advice to adopt",
   async () => {
-    env = await stackWith(subnetProgram("10.78.0.0/24"));
+    const env = await stackWith(subnetProgram("10.78.0.0/24"));
     await api(env, "POST", "/__emulator/task-faults", {
       method: "POST",
       path: "/cloud/v1/subnets/1/1",
@@ -103,7 +99,7 @@ test(
 test(
   "POSTs a gateway answers 502 after the service acted: the subnet and the image it made are found and recorded, once each",
   async () => {
-    env = await stackWith(IMPORT + subnetDecl("10.79.0.0/24") + imageDecl);
+    const env = await stackWith(IMPORT + subnetDecl("10.79.0.0/24") + imageDecl);
     for (const path of ["/cloud/v1/subnets/1/1", "/cloud/v1/bmimages/1/1"]) {
       await api(env, "POST", "/__emulator/faults", { method: "POST", path, count: 1, action: "status-after", status: 502, proxy: true });
     }
@@ -125,7 +121,7 @@ test(
 test(
   "an image POST answered by a gateway's 503 page is not repeated (the service may have acted); the error says how to find the image",
   async () => {
-    env = await stackWith(imageProgram);
+    const env = await stackWith(imageProgram);
     await api(env, "POST", "/__emulator/faults", {
       method: "POST",
       path: "/cloud/v1/bmimages/1/1",

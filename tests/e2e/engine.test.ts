@@ -3,23 +3,19 @@
 // through up/preview/refresh/destroy, and runs the repo's own demo project.
 // The packed-tarball variant is in tarball.test.ts (a separate file, so it runs in parallel).
 import * as path from "node:path";
-import { cimsStack, SEED } from "./cims";
+import { SEED, useStacks } from "../support/cims";
 import { expectEchoLifecycle } from "./echo-lifecycle";
-import { createStack, E2E_TIMEOUT_MS, REPO_ROOT, TestStack } from "./harness";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 
 const fixture = path.join(REPO_ROOT, "tests/fixtures/echo-program");
 
 describe("pulumi CLI + dynamic provider", () => {
-  let stack: TestStack | undefined;
-  afterEach(async () => {
-    await stack?.dispose();
-    stack = undefined;
-  });
+  const stacks = useStacks();
 
   test(
     "a TypeScript program run by ts-node deploys and destroys an Echo",
     async () => {
-      stack = await createStack({ programDir: fixture });
+      const stack = await stacks.bare({ programDir: fixture });
       await expectEchoLifecycle(stack, "hello from ts-node");
     },
     E2E_TIMEOUT_MS,
@@ -28,7 +24,7 @@ describe("pulumi CLI + dynamic provider", () => {
   test(
     "the repo's demo project (Pulumi.yaml at the root) runs its example program, not the library",
     async () => {
-      const env = await cimsStack({
+      const env = await stacks.stack({
         projectDir: REPO_ROOT,
         stackName: "e2e-root-project",
         config: {
@@ -39,14 +35,10 @@ describe("pulumi CLI + dynamic provider", () => {
           clientId: SEED.clientId,
         },
       });
-      try {
-        await env.stack.up();
-        expect(await env.stack.outputs()).toMatchObject({ policyStatus: "paused", quotaThreshold: 75 });
-        await env.stack.destroy();
-        expect((await env.stack.exportState()).deployment.resources ?? []).toHaveLength(0);
-      } finally {
-        await env.dispose();
-      }
+      await env.stack.up();
+      expect(await env.stack.outputs()).toMatchObject({ policyStatus: "paused", quotaThreshold: 75 });
+      await env.stack.destroy();
+      expect((await env.stack.exportState()).deployment.resources ?? []).toHaveLength(0);
     },
     E2E_TIMEOUT_MS,
   );

@@ -2,8 +2,8 @@
 // absorbed (the command succeeds, nothing duplicated); permanent ones must fail with an
 // actionable message, leave the stack state matching the emulator, and converge on the
 // next run once the fault is cleared. README "Reliability" records the outcomes.
-import { api, type CimsTestEnv, programStack, SEED } from "./cims";
-import type { RunResult } from "./harness";
+import { api, type CimsTestEnv, SEED, type Stacks, useStacks } from "../support/cims";
+import type { RunResult } from "../support/harness";
 
 export type Op = "create" | "update" | "delete" | "refresh";
 
@@ -128,10 +128,10 @@ async function prepare(env: CimsTestEnv, op: Op): Promise<void> {
   if (op === "update") await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
 }
 
-export async function runScenario(op: Op, fault: Fault, expected: Expectation): Promise<CimsTestEnv> {
+async function runScenario(stacks: Stacks, op: Op, fault: Fault, expected: Expectation): Promise<void> {
   const target = TARGET[op];
   const baseConfig: Record<string, string> = target.program === "pool" ? { poolId: SEED.poolId } : { networkId: SEED.networkId };
-  const env = await programStack(target.program, { ...baseConfig, ...fault.config });
+  const env = await stacks.program(target.program, { ...baseConfig, ...fault.config });
   await prepare(env, op);
   await fault.install(env, target.method, target.path);
   const result = await run(env, op, true);
@@ -141,7 +141,7 @@ export async function runScenario(op: Op, fault: Fault, expected: Expectation): 
     expect({ code: result.code, output: result.code === 0 ? "" : output }).toEqual({ code: 0, output: "" });
     await expectConsistent(env, op);
     expect(subnetIdsInEmulator(env).length).toBeLessThanOrEqual(op === "delete" ? 0 : 1);
-    return env;
+    return;
   }
 
   expect(result.code).not.toBe(0);
@@ -161,17 +161,12 @@ export async function runScenario(op: Op, fault: Fault, expected: Expectation): 
   await run(env, op, false);
   await expectConsistent(env, op);
   expect(subnetIdsInEmulator(env).length).toBeLessThanOrEqual(op === "delete" ? 0 : 1);
-  return env;
 }
 
 /** One test per fault for an operation, with its expected outcome. */
 export function matrix(op: Op, expectations: Record<string, Expectation>): void {
   describe(`fault matrix: ${op}`, () => {
-    let env: CimsTestEnv | undefined;
-    afterEach(async () => {
-      await env?.dispose();
-      env = undefined;
-    });
+    const stacks = useStacks();
     for (const fault of FAULTS) {
       const expected = expectations[fault.name];
       // Every fault needs a stated outcome: a fault added later must not pass by being skipped.
@@ -180,7 +175,7 @@ export function matrix(op: Op, expectations: Record<string, Expectation>): void 
       test(
         `${op} + ${fault.name}: ${expected.outcome}`,
         async () => {
-          env = await runScenario(op, fault, expected);
+          await runScenario(stacks, op, fault, expected);
         },
         10 * 60_000,
       );

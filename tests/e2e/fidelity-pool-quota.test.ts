@@ -3,8 +3,8 @@
 // {"tasks": []}, a health monitor is removed with DELETE .../healthmonitor and session
 // persistence with null, and a last-sending time with a zone comes back zone-less in UTC.
 // Each: create, preview and refresh with no changes, then the change, and no diff after.
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";
@@ -24,21 +24,17 @@ new cims.LbPoolSettings("pool", {
 new cims.QuotaThreshold("quota", { clientId: 1, threshold: 75, lastSending: "2026-05-23T07:07:31+02:00" });
 `;
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "pool members in the service's order, health monitor and session persistence removed by null; a zoned lastSending settles",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       files: { "Pulumi.yaml": "name: fidelity-pool\nruntime: nodejs\n", "index.ts": PROGRAM },
       config: { poolId: SEED.poolId },
     });
     const { stack } = env;
-    const pool = async () => (await api(env!, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body;
+    const pool = async () => (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body;
     await stack.up();
     expect((await pool()).members.map((m: { address: string }) => m.address)).toEqual(["10.0.0.10", "2001:db8::a"]);
     expect((await pool()).healthmonitor).toMatchObject({ type: "HTTP", url_path: "/healthz" });
@@ -72,7 +68,7 @@ test(
 import * as pulumi from "pulumi-cims";
 new pulumi.LbPoolSettings("pool", { poolId: "${SEED.poolId}", name: "web-pool", members: [{ address: "10.0.0.10", protocolPort: 8080 }] });
 `;
-    env = await cimsStack({ files: { "Pulumi.yaml": "name: fidelity-noop\nruntime: nodejs\n", "index.ts": program } });
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: fidelity-noop\nruntime: nodejs\n", "index.ts": program } });
     await env.stack.up();
     const requests = env.emulator.metrics.snapshot().requests;
     expect(requests).toMatchObject({ "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 1 });

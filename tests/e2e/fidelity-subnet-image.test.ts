@@ -4,8 +4,8 @@
 // spellings come back canonical, host routes in the service's order, and an IPv6 /64
 // counts 2^64 addresses. Each fact: create, preview and refresh with no changes, then a
 // change, and no diff after it.
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";
@@ -35,11 +35,7 @@ export const imageId = image.id;
 export const imageReadOnlyTags = image.readOnlyTags;
 `;
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const writes = (e: CimsTestEnv) =>
   Object.entries(e.emulator.metrics.snapshot().requests).filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k));
@@ -47,7 +43,7 @@ const writes = (e: CimsTestEnv) =>
 test(
   "a subnet and an image the service re-spells, reorders and tags itself: no diff, a tag change lands, no diff after",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       files: { "Pulumi.yaml": "name: fidelity-subnet\nruntime: nodejs\n", "index.ts": PROGRAM },
       config: { networkId: SEED.networkId, routerId: SEED.routerId, volumeId: SEED.volumeId },
     });

@@ -19,7 +19,7 @@ module.exports = async function globalSetup() {
   if (version !== "v3.248.0") {
     throw new Error(`scripts/pulumi reports ${version}, expected v3.248.0`);
   }
-  // Every emulator of the run logs its requests here (tests/e2e/cims.ts); global-teardown.ts
+  // Every emulator of the run logs its requests here (tests/support/cims.ts); global-teardown.ts
   // checks the bodies the provider sent against the vendor SDK's request types.
   process.env.CIMS_E2E_REQUEST_LOG_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-requests-"));
 };

@@ -1,5 +1,5 @@
 // Runs once after the e2e project: every request body the provider sent to any emulator of
-// the run (their request logs, tests/e2e/cims.ts) must validate against the vendor SDK's
+// the run (their request logs, tests/support/cims.ts) must validate against the vendor SDK's
 // request parameter types (tests/conformance/check_requests.py). A body that does not fails
 // the run, naming the request, the type and what is wrong.
 import * as fs from "node:fs/promises";

@@ -1,18 +1,14 @@
 // BaremetalImage under the real engine: create from a seeded volume, no-op preview,
 // in-place update, replacement (architecture), drift via refresh, destroy.
-import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, stateOf, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "BaremetalImage lifecycle",
   async () => {
-    env = await programStack("image", { volumeId: SEED.volumeId });
+    const env = await stacks.program("image", { volumeId: SEED.volumeId });
     const { stack } = env;
     await stack.up();
     const first = await stack.outputs();

@@ -4,14 +4,10 @@
 // service did not act on it (no task, no image), yet the client retried a POST only after
 // 429, 503 or a refused connection, so `pulumi up` failed. Now a POST refused for a lock
 // waits for it and is repeated, as every other call is (provider/client/retry.ts).
-import { cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "two images from one volume in one up: both are created, one after the other's lock",
@@ -20,7 +16,10 @@ test(
       'const cims = require("pulumi-cims");',
       `for (const name of ["golden", "silver"]) new cims.BaremetalImage(name, { name, volumeId: "${SEED.volumeId}" });`,
     ].join("\n");
-    env = await cimsStack({ taskDurationMs: 2000, files: { "Pulumi.yaml": "name: two-images\nruntime: nodejs\n", "index.js": program } });
+    const env = await stacks.stack({
+      taskDurationMs: 2000,
+      files: { "Pulumi.yaml": "name: two-images\nruntime: nodejs\n", "index.js": program },
+    });
     const up = await env.stack.up([], { allowFailure: true });
     expect({ code: up.code, output: up.code === 0 ? "" : up.stdout }).toEqual({ code: 0, output: "" });
     const names = env.emulator.store

@@ -11,14 +11,10 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, programStack, SEED } from "./cims";
-import { E2E_TIMEOUT_MS, PULUMI } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, PULUMI } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 /**
  * Starts `pulumi up` and resolves once the subnet's task runs in the emulator, with the task
@@ -65,7 +61,7 @@ async function locks(e: CimsTestEnv): Promise<string[]> {
 test(
   "SIGINT while waiting on a task: the create completes and is recorded; up converges with one subnet",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId }, { taskDurationMs: 6000 });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId }, { taskDurationMs: 6000 });
     const run = await upUntilTaskRuns(env);
     process.kill(run.child.pid!, "SIGINT");
     await run.exited;
@@ -83,7 +79,7 @@ test(
 test(
   "SIGKILL while waiting on a task: cancel, refresh --clear-pending-creates, delete the unrecorded subnet; up converges with one subnet",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId }, { taskDurationMs: 4000 });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId }, { taskDurationMs: 4000 });
     const run = await upUntilTaskRuns(env);
     process.kill(-run.child.pid!, "SIGKILL");
     await run.exited;
@@ -91,7 +87,7 @@ test(
     // The service still finishes the subnet; the stack does not know its id.
     const task = await (async () => {
       for (;;) {
-        const t = (await api(env!, "GET", `/cloud/v1/tasks/${run.taskId}`)).body;
+        const t = (await api(env, "GET", `/cloud/v1/tasks/${run.taskId}`)).body;
         if (t.state === "FINISHED") return t;
         await new Promise((r) => setTimeout(r, 200));
       }

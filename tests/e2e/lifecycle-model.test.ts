@@ -3,7 +3,7 @@
 // (tests/model/), and after every command the emulator's records and the exported state
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
-import { E2E_TIMEOUT_MS } from "./harness";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 import { runLifecycle } from "../model/run";
 
 test(

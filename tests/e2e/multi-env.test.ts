@@ -2,14 +2,10 @@
 // same program, with Pulumi.<stack>.yaml deciding project, region and sizes. Only the
 // endpoint and key are pointed at the test's emulator.
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv } from "./cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "./harness";
+import { api, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const program = path.join(REPO_ROOT, "examples/multi-env");
 
@@ -20,7 +16,7 @@ test.each([
   "multi-env %s: up, no-op preview, destroy",
   async (stackName, expected) => {
     // Pulumi.<stack>.yaml comes with the program; the project and region must come from it.
-    env = await cimsStack({
+    const env = await stacks.stack({
       programDir: program,
       stackName,
       config: { "cims:projectId": expected.project, "cims:regionId": expected.region },

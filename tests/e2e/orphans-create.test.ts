@@ -2,14 +2,10 @@
 // subnet, either Pulumi records it (its id is known: a task lists it) and the next `up`
 // continues from it, or the error says where to find it. Each ends with the stack equal to
 // the service after the next `up`, and one subnet.
-import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, stateOf, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const subnetIds = (e: CimsTestEnv) => e.emulator.store.list("subnets").map((s) => String(s.id));
 const inState = async (e: CimsTestEnv) =>
@@ -30,7 +26,7 @@ const taskFault = (e: CimsTestEnv, fault: Record<string, unknown>) =>
 test(
   "a task that ends in ERROR after creating the subnet: recorded with its id, the next up continues from it",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await taskFault(env, { message: "DHCP agent failed after the subnet was made", keepCreated: true });
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
@@ -50,7 +46,7 @@ test(
 test(
   "two tasks, the first FINISHED with the subnet and the second in ERROR: the first's subnet is recorded",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await taskFault(env, { message: "Port allocation failed", alongside: true });
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
@@ -68,7 +64,7 @@ test(
 test(
   "the deadline passes while the task runs, its id already listed: recorded; refresh keeps it while it runs; the next up waits for it",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId, createTimeout: "2" }, { taskDurationMs: 8000 });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId, createTimeout: "2" }, { taskDurationMs: 8000 });
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(
@@ -91,7 +87,7 @@ test(
 test(
   "the task's status keeps failing for a while after the POST was accepted: the waiter reads on, and records the subnet",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await api(env, "POST", "/__emulator/faults", { method: "GET", path: "/cloud/v1/tasks/*", count: 12, action: "status", status: 500 });
     await env.stack.up();
     expect(subnetIds(env)).toHaveLength(1);
@@ -104,7 +100,7 @@ test(
 test(
   "a POST answered 502: the error says the subnet may exist and how to find it; nothing was made, so the next up makes one",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await api(env, "POST", "/__emulator/faults", {
       method: "POST",
       path: "/cloud/v1/subnets/1/1",

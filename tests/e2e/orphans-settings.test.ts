@@ -3,14 +3,10 @@
 // create that never reached the service fails plainly, with nothing recorded.
 import * as fs from "node:fs/promises";
 import * as net from "node:net";
-import { api, cimsStack, type CimsTestEnv, programStack, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const threshold = async (e: CimsTestEnv) => (await api(e, "GET", "/cloud/v2/client_quotas/1/notification_threshold")).body.threshold;
 
@@ -19,7 +15,7 @@ test(
   async () => {
     const program = (name: string) =>
       `import * as cims from "pulumi-cims";\nnew cims.QuotaThreshold("${name}", { clientId: 1, threshold: 90 });\n`;
-    env = await cimsStack({ files: { "Pulumi.yaml": "name: quota-replace\nruntime: nodejs\n", "index.ts": program("alerts") } });
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: quota-replace\nruntime: nodejs\n", "index.ts": program("alerts") } });
     await env.stack.up();
     expect(await threshold(env)).toBe(90);
 
@@ -44,7 +40,7 @@ test(
 test(
   "a lasting 409 (the subnet is still used by pool members) fails at once with the service's message; destroy converges once it clears",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await env.stack.up();
     await api(env, "POST", "/__emulator/faults", {
       method: "DELETE",
@@ -77,7 +73,7 @@ test(
         s.close(() => resolve(port));
       });
     });
-    env = await programStack("pool", { poolId: SEED.poolId, "cims:maxRetries": "0" });
+    const env = await stacks.program("pool", { poolId: SEED.poolId, "cims:maxRetries": "0" });
     const url = env.emulator.url;
     await env.stack.setConfig("cims:apiUrl", `http://127.0.0.1:${closed}`);
     const failed = await env.stack.up([], { allowFailure: true });

@@ -1,20 +1,16 @@
 // SnapshotPolicyState and QuotaThreshold under the real engine (both synchronous): create,
 // no-op preview, in-place update, replacement, drift via refresh, destroy.
-import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, stateOf, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "SnapshotPolicyState lifecycle",
   async () => {
-    env = await programStack("policy", { policyId: SEED.policyId });
+    const env = await stacks.program("policy", { policyId: SEED.policyId });
     const { stack } = env;
-    const policy = (p = "1/1/101") => api(env!, "GET", `/cloud/v1/lifecycle_policy/${p}`).then((r) => r.body);
+    const policy = (p = "1/1/101") => api(env, "GET", `/cloud/v1/lifecycle_policy/${p}`).then((r) => r.body);
     await stack.up();
     expect(await stack.outputs()).toMatchObject({ id: "101", status: "paused", name: "nightly-snapshots" });
     expect((await policy()).status).toBe("paused");
@@ -50,9 +46,9 @@ test(
 test(
   "QuotaThreshold lifecycle, with int64 quota numbers digit-exact",
   async () => {
-    env = await programStack("quota", { clientId: SEED.clientId, withMessage: "true" });
+    const env = await stacks.program("quota", { clientId: SEED.clientId, withMessage: "true" });
     const { stack } = env;
-    const setting = (c = "1") => api(env!, "GET", `/cloud/v2/client_quotas/${c}/notification_threshold`);
+    const setting = (c = "1") => api(env, "GET", `/cloud/v2/client_quotas/${c}/notification_threshold`);
     await stack.up();
     expect(await stack.outputs()).toMatchObject({ id: "1", threshold: 75, keypairLimit: "9223372036854775807" });
     expect(

@@ -1,23 +1,19 @@
 // LbPoolSettings under the real engine: the seeded member kept (same id), members added,
 // order-insensitive no-op preview, in-place update, replacement (another pool), drift via
 // refresh, and destroy leaving the pool as it is.
-import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, stateOf, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const OTHER_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "LbPoolSettings lifecycle",
   async () => {
-    env = await programStack("pool", { poolId: SEED.poolId, extraMember: "10.0.0.20" });
+    const env = await stacks.program("pool", { poolId: SEED.poolId, extraMember: "10.0.0.20" });
     const { stack } = env;
     await stack.up();
-    const pool = () => api(env!, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`).then((r) => r.body);
+    const pool = () => api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`).then((r) => r.body);
     let p = await pool();
     expect(p).toMatchObject({ name: "e2e-pool", lb_algorithm: "ROUND_ROBIN", timeout_client_data: 0 });
     expect(p.members[0].id).toBe(SEED.keptMemberId);

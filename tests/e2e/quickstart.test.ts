@@ -3,19 +3,15 @@
 // preview --expect-no-changes, an update, refresh --expect-no-changes and destroy against
 // the emulator; and the state never holds the API key.
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "./harness";
+import { api, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "examples/quickstart: up, no-op preview, update, no-op refresh, destroy",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       taskDurationMs: 1500, // long enough that the waiter's first look (0.5 s) sees RUNNING
       programDir: path.join(REPO_ROOT, "examples/quickstart"),
       files: { "Pulumi.yaml": "name: quickstart-e2e\nruntime: nodejs\n" },

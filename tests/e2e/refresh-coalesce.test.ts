@@ -2,16 +2,12 @@
 // them through at most 2 list requests per scope, not a GET each; a subnet deleted
 // out-of-band is dropped only after its own GET says 404, a renamed one records the drift;
 // with the list call failing, the refresh still converges through GETs by id.
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const PROD_NET = "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3"; // project 2, region 3 in the seed
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const program = [
   'import * as cims from "pulumi-cims";',
@@ -45,7 +41,7 @@ async function subnetsInState(e: CimsTestEnv): Promise<Map<string, Record<string
 test(
   "refresh of 30 subnets in 2 scopes: at most 2 list requests per scope; a deleted subnet dropped after its 404, a renamed one recorded; a failing list falls back to GETs",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       taskDurationMs: 50,
       config: { "cims:maxRetries": "1" }, // the failing list below gives up sooner
       files: { "Pulumi.yaml": "name: coalesce\nruntime: nodejs\n", "index.ts": program },
@@ -63,7 +59,7 @@ test(
     }
     expect(env.emulator.store.get("subnets", deleted)).toBeUndefined();
 
-    const lines = await requestsDuring(env, () => env!.stack.refresh());
+    const lines = await requestsDuring(env, () => env.stack.refresh());
     expect(count(lines, LIST_A)).toBeGreaterThanOrEqual(1);
     expect(count(lines, LIST_A)).toBeLessThanOrEqual(2);
     expect(count(lines, LIST_B)).toBeGreaterThanOrEqual(1);
@@ -79,7 +75,7 @@ test(
 
     // The list call fails: every read falls back to its own GET, and the refresh converges.
     await api(env, "POST", "/__emulator/faults", { method: "GET", path: "/cloud/v1/subnets/*/*", action: "status", status: 500 });
-    const fallback = await requestsDuring(env, () => env!.stack.refresh());
+    const fallback = await requestsDuring(env, () => env.stack.refresh());
     expect(count(fallback, /^GET \/cloud\/v1\/subnets\/\d+\/\d+\?.* fault:status/)).toBeGreaterThanOrEqual(2);
     expect(count(fallback, BY_ID)).toBe(29);
     const again = await subnetsInState(env);

@@ -4,14 +4,10 @@
 // record of its default pulumi-nodejs provider: --show-secrets reveals it there and only
 // there. Given as CIMS_API_KEY, it is in no state at all, even with --show-secrets.
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const quickstartConfig = {
   networkId: SEED.networkId,
@@ -48,7 +44,7 @@ async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
 test(
   "key as secret stack config: absent from every artifact; --show-secrets shows it only in Pulumi's own provider record",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       programDir: path.join(REPO_ROOT, "examples/quickstart"),
       files: { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n" },
       config: quickstartConfig,
@@ -66,7 +62,7 @@ test(
 test(
   "key as CIMS_API_KEY: in no artifact and no state, even with --show-secrets",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       programDir: path.join(REPO_ROOT, "examples/quickstart"),
       files: { "Pulumi.yaml": "name: secrets-env\nruntime: nodejs\n" },
       config: quickstartConfig,
@@ -75,7 +71,7 @@ test(
     const artifacts = await lifecycleArtifacts(env);
     await env.stack.up();
     artifacts.push(JSON.stringify(await env.stack.exportState(["--show-secrets"])));
-    expect(artifacts.filter((a) => a.includes(env!.apiKey))).toEqual([]);
+    expect(artifacts.filter((a) => a.includes(env.apiKey))).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );

@@ -1,19 +1,15 @@
 // Subnet under the real engine: create, no-op preview, in-place update (enableDhcp false is
 // sent), replacement (null gateway survives Pulumi's serialization), drift and deletion
 // outside Pulumi picked up by refresh, an actionable task ERROR, destroy.
-import { api, type CimsTestEnv, programStack, SEED, stateOf } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, SEED, stateOf, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "Subnet lifecycle",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     const { stack } = env;
     await stack.up();
     const first = await stack.outputs();
@@ -70,7 +66,7 @@ test(
 test(
   "a task ERROR names the resource, the task and the service's reason; after the fault, up converges",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await api(env, "POST", "/__emulator/task-faults", {
       method: "POST",
       path: "/cloud/v1/subnets/1/1",
@@ -91,7 +87,7 @@ test(
 test(
   "created but not read back: Pulumi records the subnet (no orphan), and the next up converges without a duplicate",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
     // The create task succeeds, but the read that follows is refused once.
     await api(env, "POST", "/__emulator/faults", {
       method: "GET",

@@ -3,21 +3,18 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { expectEchoLifecycle } from "./echo-lifecycle";
-import { createStack, E2E_TIMEOUT_MS, packTarball, REPO_ROOT, runCommand, TestStack } from "./harness";
+import { useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, packTarball, REPO_ROOT, runCommand } from "../support/harness";
 
 const fixture = path.join(REPO_ROOT, "tests/fixtures/echo-program");
 
 describe("npm pack tarball", () => {
-  let stack: TestStack | undefined;
-  afterEach(async () => {
-    await stack?.dispose();
-    stack = undefined;
-  });
+  const stacks = useStacks();
 
   test(
     "the packed tarball installs into a separate project and deploys an Echo",
     async () => {
-      stack = await createStack({ programDir: fixture, nodeModules: null });
+      const stack = await stacks.bare({ programDir: fixture, nodeModules: null });
       const tarball = await packTarball(stack.root);
       const { version } = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as {
         version: string;

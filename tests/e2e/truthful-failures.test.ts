@@ -8,21 +8,16 @@
 // - a `lastSending` with an hour-only offset (`+02`) is stored as the instant it names, and
 //   then shows no diff.
 import * as fs from "node:fs/promises";
-import { api, cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 import { subnetRecord } from "../support/records";
 
 const LEGACY_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 
 const legacy = subnetRecord({ id: LEGACY_ID });
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
-
-const stackWith = (program: string) => cimsStack({ files: { "Pulumi.yaml": "name: truthful\nruntime: nodejs\n", "index.ts": program } });
+const stacks = useStacks();
+const stackWith = (program: string) => stacks.stack({ files: { "Pulumi.yaml": "name: truthful\nruntime: nodejs\n", "index.ts": program } });
 const rewrite = (e: CimsTestEnv, program: string) => fs.writeFile(`${e.stack.projectDir}/index.ts`, program);
 const inState = async (e: CimsTestEnv, kind: string) =>
   ((await e.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.endsWith(`cims:${kind}`)).map((r) => String(r.id));
@@ -40,7 +35,7 @@ new cims.Subnet("legacy", {
 test(
   "adoption: an unknown networkId is not compared at preview; a changed cidr with importId kept says to remove importId, which replaces it",
   async () => {
-    env = await stackWith(adoptProgram({ cidr: "10.60.0.0/24", importId: true }));
+    const env = await stackWith(adoptProgram({ cidr: "10.60.0.0/24", importId: true }));
     expect((await api(env, "POST", "/__emulator/seed", { subnets: [legacy] })).status).toBe(204);
     const preview = await env.stack.preview();
     expect(preview.stdout).not.toContain("04da6b54");
@@ -66,7 +61,7 @@ test(
 test(
   "an LbPoolSettings create whose reads of the pool all fail (500) writes nothing and records nothing",
   async () => {
-    env = await stackWith(`
+    const env = await stackWith(`
 import * as cims from "pulumi-cims";
 new cims.LbPoolSettings("web", { poolId: "${SEED.poolId}", name: "web-2" });
 `);
@@ -92,7 +87,7 @@ new cims.LbPoolSettings("web", { poolId: "${SEED.poolId}", name: "web-2" });
 test(
   "a lastSending with an hour-only offset is stored as the instant it names, then shows no diff",
   async () => {
-    env = await stackWith(`
+    const env = await stackWith(`
 import * as cims from "pulumi-cims";
 new cims.QuotaThreshold("quota", { clientId: ${SEED.clientId}, threshold: 85, lastSending: "2026-05-23T09:07:31+02" });
 `);

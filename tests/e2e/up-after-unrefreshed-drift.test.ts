@@ -5,19 +5,15 @@
 // succeeded while the service kept "renamed-by-hand", and the next `pulumi preview` showed a
 // name change. The settings resources (pool, policy) had the same fault. Now an update also
 // sets back what drifted, and the next preview is clean.
-import { api, type CimsTestEnv, programStack, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 test(
   "an in-place update after unrefreshed drift leaves the service with the program's values and a clean preview",
   async () => {
-    env = await programStack("subnet", { networkId: SEED.networkId }, { taskDurationMs: 50 });
+    const env = await stacks.program("subnet", { networkId: SEED.networkId }, { taskDurationMs: 50 });
     await env.stack.up();
     const [subnet] = env.emulator.store.list("subnets");
     expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(subnet.id)}`, { name: "renamed-by-hand" })).status).toBe(200);
@@ -46,7 +42,7 @@ async function settle(e: CimsTestEnv, tasks: string[]): Promise<void> {
 test(
   "a pool update after unrefreshed drift of its name and members sets them back",
   async () => {
-    env = await programStack("pool", { poolId: SEED.poolId }, { taskDurationMs: 50 });
+    const env = await stacks.program("pool", { poolId: SEED.poolId }, { taskDurationMs: 50 });
     await env.stack.up();
     const poolPath = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
     const drift = await api(env, "PATCH", poolPath, {
@@ -77,7 +73,7 @@ test(
 test(
   "a policy update after an unrefreshed rename sets the name back",
   async () => {
-    env = await programStack("policy", { policyId: SEED.policyId, name: "nightly" });
+    const env = await stacks.program("policy", { policyId: SEED.policyId, name: "nightly" });
     await env.stack.up();
     const policyPath = `/cloud/v1/lifecycle_policy/1/1/${SEED.policyId}`;
     expect((await api(env, "PATCH", policyPath, { name: "renamed-by-hand" })).status).toBe(200);

@@ -16,8 +16,8 @@
 // show that nothing was created twice and that preview and refresh wrote nothing.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { cimsStack, type CimsTestEnv, SEED } from "./cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "./harness";
+import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "../support/harness";
 
 const FIXTURE_DIR = path.join(REPO_ROOT, "tests/fixtures/upgrade");
 const OLD_TARBALL = path.join(FIXTURE_DIR, "pulumi-cims-0.1.0-fb77119.tgz");
@@ -25,11 +25,7 @@ const OLD_TARBALL = path.join(FIXTURE_DIR, "pulumi-cims-0.1.0-fb77119.tgz");
 const KINDS = ["BaremetalImage", "Echo", "LbPoolSettings", "QuotaThreshold", "SnapshotPolicyState", "Subnet"];
 const cimsType = (kind: string) => `pulumi-nodejs:dynamic/cims:${kind}`;
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose(); // stack.dispose() (temp project, state, stray plugins) and emulator.close()
-  env = undefined;
-});
+const stacks = useStacks();
 
 type Resources = NonNullable<StackExport["deployment"]["resources"]>;
 
@@ -62,7 +58,7 @@ async function installDoor(projectDir: string): Promise<string> {
 test(
   "a stack deployed with pulumi-cims at fb77119 previews with no changes, refreshes and destroys with the current package",
   async () => {
-    env = await cimsStack({
+    const env = await stacks.stack({
       nodeModules: null,
       files: {
         "Pulumi.yaml": "name: upgrade-e2e\nruntime: nodejs\n",

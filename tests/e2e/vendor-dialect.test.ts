@@ -13,8 +13,8 @@
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, requestLogFile, SEED } from "./cims";
-import { E2E_TIMEOUT_MS } from "./harness";
+import { api, type CimsTestEnv, requestLogFile, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
 import { runVendorScript } from "../support/vendor-sdk";
 
 const VOLUME_2 = "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8";
@@ -68,11 +68,7 @@ const first: Shape = {
   threshold: 85,
 };
 
-let env: CimsTestEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+const stacks = useStacks();
 
 const write = (e: CimsTestEnv, s: Shape) => fs.writeFile(`${e.stack.projectDir}/index.ts`, program(s));
 
@@ -80,7 +76,7 @@ test(
   "vendor-shaped records: no diff after create, refresh or a change; pc is i440; service-filled fields are not diffs; requests are the SDK's",
   async () => {
     const requestLog = requestLogFile() ?? path.join(os.tmpdir(), `pulumi-cims-dialect-${process.pid}.jsonl`);
-    env = await cimsStack({
+    const env = await stacks.stack({
       files: { "Pulumi.yaml": "name: dialect\nruntime: nodejs\n", "index.ts": program(first) },
       emulator: { requestLog },
     });

@@ -2,7 +2,7 @@
 // through the emulator's API, a fault armed for the next pulumi command, and the pulumi
 // commands themselves, each followed by the invariants.
 import fc from "fast-check";
-import { api } from "../e2e/cims";
+import { api } from "../support/cims";
 import {
   cidrOf,
   type Dns,

@@ -1,7 +1,7 @@
 // The lifecycle model's program: what the stack's program declares, as plain data, and the
 // one JavaScript file generated from it. Slots give resources stable Pulumi names (s0, img1),
 // so an edit is the same resource and a replacement is Pulumi's, not a rename.
-import { SEED } from "../e2e/cims";
+import { SEED } from "../support/cims";
 
 export type Gateway = undefined | null | 1 | 5; // omitted, none, or the host number in the cidr
 export type Dns = undefined | null | string[];

@@ -4,8 +4,8 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, SEED } from "../e2e/cims";
-import { PULUMI, type RunResult, type StackExport } from "../e2e/harness";
+import { api, cimsStack, type CimsTestEnv, SEED } from "../support/cims";
+import { PULUMI, type RunResult, type StackExport } from "../support/harness";
 import { type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
 
 export type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];

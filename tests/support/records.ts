@@ -1,7 +1,7 @@
 // Records as the service holds them, made by hand or by another team (not by a stack under
 // test), for seeding the emulator: one shape per kind, so that a test states only what matters
 // to it.
-import { SEED } from "../e2e/cims";
+import { SEED } from "./cims";
 
 const TS = "2026-05-23T05:07:31";
 /** The task that made a seeded record: not one of any stack's. */

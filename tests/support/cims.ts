@@ -58,6 +58,36 @@ export async function cimsStack(
   };
 }
 
+/** What useStacks() makes: each tracked for disposal. */
+export interface Stacks {
+  stack: typeof cimsStack;
+  program: typeof programStack;
+  /** A stack with no emulator (the engine's own tests). */
+  bare: typeof createStack;
+}
+
+/**
+ * The one fixture for e2e tests: `const stacks = useStacks();` at the top of a file, then
+ * `const env = await stacks.stack({...})` (or `.program(name, config)`) in a test. Every
+ * emulator and stack a test made is disposed after it (`"all"`: after the file's last test,
+ * for a stack shared by a `describe`'s tests).
+ */
+export function useStacks(scope: "each" | "all" = "each"): Stacks {
+  const made: Array<{ dispose(): Promise<void> }> = [];
+  (scope === "each" ? afterEach : afterAll)(async () => {
+    for (const it of made.splice(0)) await it.dispose();
+  });
+  const track = <T extends { dispose(): Promise<void> }>(it: T): T => {
+    made.push(it);
+    return it;
+  };
+  return {
+    stack: async (opts) => track(await cimsStack(opts)),
+    program: async (name, config, opts) => track(await programStack(name, config, opts)),
+    bare: async (opts) => track(await createStack(opts)),
+  };
+}
+
 /**
  * Where this emulator logs its requests: a file of its own in the e2e run's request-log
  * directory (global-setup.ts), whose every provider request body global-teardown.ts checks
