@@ -23,3 +23,26 @@ test("scripts/pulumi explains what to install when Go is missing", () => {
     fs.rmSync(cache, { recursive: true, force: true });
   }
 });
+
+test("yaml.mod (the YAML host's module file) is go.mod plus pulumi-yaml's requirements: the CLI and the host share one graph", () => {
+  const dir = path.resolve(__dirname, "../../scripts/pulumi-cli");
+  const requires = (file: string) =>
+    new Map(
+      fs
+        .readFileSync(path.join(dir, file), "utf8")
+        .split("\n")
+        .map((line) => /^\s+(\S+) (v\S+)/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1], m[2]]),
+    );
+  const cli = requires("go.mod");
+  const yaml = requires("yaml.mod");
+  // What yaml.mod changes of go.mod: one bump, of a module the CLI uses only to name temporaries.
+  const changed = [...cli].filter(([mod, v]) => yaml.get(mod) !== v).map(([mod, v]) => `${mod} ${v} -> ${yaml.get(mod)}`);
+  expect(changed).toEqual(["github.com/pulumi/inflector v0.1.1 -> v0.2.1"]);
+  expect(yaml.get("github.com/pulumi/pulumi/pkg/v3")).toBe("v3.248.0");
+  expect(yaml.get("github.com/pulumi/pulumi-yaml")).toBe("v1.37.0");
+  const sums = (file: string) => new Set(fs.readFileSync(path.join(dir, file), "utf8").split("\n").filter(Boolean));
+  const yamlSums = sums("yaml.sum");
+  expect([...sums("go.sum")].filter((line) => !yamlSums.has(line))).toEqual([]);
+});
