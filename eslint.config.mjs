@@ -36,12 +36,14 @@ export default tseslint.config(
       "provider/resources/install.ts",
       "provider/methods/kinds.ts",
       "provider/client/transport.ts",
-      "provider/client/http.ts",
+      "provider/version.ts",
+      "provider/plugin/proto.ts",
     ],
     // These load modules at call time on purpose: the serialized shims require the package by
     // name in the provider process (design.md rule 1), install.ts and kinds.ts load one kind's
-    // methods when it is used, transport.ts loads undici on the first request (preview never sends one), and
-    // http.ts reads its own version from package.json.
+    // methods when it is used, transport.ts loads undici on the first request (preview never sends one),
+    // version.ts reads the package's version from package.json, and plugin/proto.ts loads
+    // grpc-js and google-protobuf from @pulumi/pulumi's location (its stubs check instanceof).
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

@@ -15,6 +15,7 @@ import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
+import { VERSION } from "../version";
 
 export interface ClientOptions {
   apiUrl: URL;
@@ -43,7 +44,7 @@ export interface RequestOptions {
 export { InvalidResponseError } from "./errors";
 
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
-const USER_AGENT = `pulumi-cims/${(require("pulumi-cims/package.json") as { version: string }).version}`;
+const USER_AGENT = `pulumi-cims/${VERSION}`;
 
 type AttemptResult =
   { ok: true; value: unknown } | { ok: false; error: CimsError; outcome: Outcome; header: (n: string) => string | undefined };

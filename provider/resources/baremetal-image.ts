@@ -64,7 +64,7 @@ export type BaremetalImageState = Required<ObjectOf<typeof IMAGE.fields>> & {
   taskIds: string[];
 };
 
-const OUTPUTS = [...Object.keys(IMAGE.fields), "readOnlyTags", "status", "createdAt", "projectId", "regionId", "taskIds"];
+export const OUTPUTS = [...Object.keys(IMAGE.fields), "readOnlyTags", "status", "createdAt", "projectId", "regionId", "taskIds"];
 
 /**
  * A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits

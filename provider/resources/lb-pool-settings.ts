@@ -71,7 +71,7 @@ export interface LbPoolSettingsArgs {
  */
 export type LbPoolSettingsState = ObjectOf<typeof POOL.fields> & { poolId: string; projectId: number; regionId: number; taskIds: string[] };
 
-const OUTPUTS = ["poolId", ...Object.keys(POOL.fields), "projectId", "regionId", "taskIds"];
+export const OUTPUTS = ["poolId", ...Object.keys(POOL.fields), "projectId", "regionId", "taskIds"];
 
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed.

@@ -43,7 +43,7 @@ export type QuotaThresholdState = Required<Omit<ObjectOf<typeof QUOTA_THRESHOLD.
   taskIds: string[];
 };
 
-const OUTPUTS = ["clientId", ...Object.keys(QUOTA_THRESHOLD.fields), "taskIds"];
+export const OUTPUTS = ["clientId", ...Object.keys(QUOTA_THRESHOLD.fields), "taskIds"];
 
 /**
  * A client's quota notification threshold (percent). Synchronous. Destroy deletes the

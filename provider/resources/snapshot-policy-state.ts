@@ -66,7 +66,7 @@ export type SnapshotPolicyStateState = Required<ObjectOf<typeof POLICY.fields>> 
   taskIds: string[];
 };
 
-const OUTPUTS = [
+export const OUTPUTS = [
   "policyId",
   ...Object.keys(POLICY.fields),
   "action",

@@ -70,7 +70,7 @@ export type SubnetState = Required<ObjectOf<typeof SUBNET.fields>> & {
   taskIds: string[];
 };
 
-const OUTPUTS = [...Object.keys(SUBNET.fields), "readOnlyTags", "totalIps", "createdAt", "projectId", "regionId", "taskIds"];
+export const OUTPUTS = [...Object.keys(SUBNET.fields), "readOnlyTags", "totalIps", "createdAt", "projectId", "regionId", "taskIds"];
 
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service's

@@ -2,7 +2,7 @@
 // absorbed (the command succeeds, nothing duplicated); permanent ones must fail with an
 // actionable message, leave the stack state matching the emulator, and converge on the
 // next run once the fault is cleared. README "Reliability" records the outcomes.
-import { api, type CimsTestEnv, SEED, type Stacks, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, type Face, isKind, SEED, type Stacks, useStacks } from "../support/cims";
 import type { RunResult } from "../support/harness";
 
 export type Op = "create" | "update" | "delete" | "refresh";
@@ -62,7 +62,7 @@ export const FAULTS: Fault[] = [
 ];
 
 /** Every request-level fault (statuses, reset, slow answer) recovers: the call is safe to repeat. */
-export function requestFaultsRecover(): Record<string, Expectation> {
+function requestFaultsRecover(): Record<string, Expectation> {
   return Object.fromEntries(FAULTS.filter((f) => !f.name.startsWith("task ")).map((f) => [f.name, { outcome: "recovers" }]));
 }
 
@@ -79,6 +79,55 @@ export interface Expectation {
   settlesLater?: boolean;
 }
 
+/**
+ * What each operation does under each fault. create (POST subnets + task): a POST is repeated
+ * only when the service cannot have acted (refused, 429, 503, 409 locked); otherwise the run
+ * fails and says what to check. update (PATCH lbpools + task): PATCH is safe to repeat, so
+ * every transport and status fault is absorbed; a failed or overdue task fails the run.
+ * delete (DELETE subnets + task) and refresh (GET subnets): both safe to repeat; a delete
+ * whose task fails or is overdue fails the run, and converges after.
+ */
+const POST = "POST /cloud/v1/subnets/1/1";
+export const EXPECTED: Record<Op, Record<string, Expectation>> = {
+  create: {
+    "429 with Retry-After": { outcome: "recovers" },
+    "500": { outcome: "fails", message: new RegExp(`${POST}: 500 Internal Server Error`) },
+    "502": { outcome: "fails", message: new RegExp(`${POST}: 502 Bad Gateway`) },
+    "503": { outcome: "recovers" },
+    // Locked by a running task: the service refused without acting, so the POST waits for the lock.
+    "409": { outcome: "recovers" },
+    // Dropped before the service acted: after looking for it (30 s), the error says how to adopt it if it shows up.
+    "connection reset": { outcome: "fails", message: /connection failed.*The service may have created Subnet "e2e-subnet".*importId/ },
+    // The service acts after the client gave up: the subnet with our cidr on our network is found and recorded.
+    "response slower than the request timeout": { outcome: "recovers" },
+    "task ERROR": {
+      outcome: "fails",
+      message: /Subnet "e2e-subnet": task [0-9a-f-]+ \(create_subnet\) failed: Backend capacity exhausted/,
+    },
+    // The running task lists the subnet's id: the stack records it, the next up waits for it.
+    "task never finishes (deadline)": {
+      outcome: "fails",
+      message:
+        /Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}, task\(s\) [0-9a-f-]{36}\) but the create did not complete: .*timed out after 3s/,
+    },
+  },
+  update: {
+    ...requestFaultsRecover(),
+    "task ERROR": { outcome: "fails", message: /task [0-9a-f-]+ \(update_lbpool\) failed: Backend capacity exhausted/ },
+    "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
+  },
+  delete: {
+    ...requestFaultsRecover(),
+    "task ERROR": { outcome: "fails", message: /task [0-9a-f-]+ \(delete_subnet\) failed: Backend capacity exhausted/ },
+    "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
+  },
+  refresh: {
+    ...requestFaultsRecover(),
+    "task ERROR": { outcome: "n/a" },
+    "task never finishes (deadline)": { outcome: "n/a" },
+  },
+};
+
 const SUBNET_PATH = "/cloud/v1/subnets/1/1";
 
 /** Where each operation's request goes, and the program it runs. */
@@ -92,7 +141,7 @@ const TARGET: Record<Op, { program: string; method: string; path: string }> = {
 async function subnetIdsInState(env: CimsTestEnv): Promise<string[]> {
   const resources = (await env.stack.exportState()).deployment.resources ?? [];
   return resources
-    .filter((r) => r.type.endsWith("cims:Subnet"))
+    .filter((r) => isKind(r.type, "Subnet"))
     .map((r) => String(r.id))
     .sort();
 }
@@ -108,7 +157,7 @@ function subnetIdsInEmulator(env: CimsTestEnv): string[] {
 async function expectConsistent(env: CimsTestEnv, op: Op): Promise<void> {
   if (op === "update") {
     const pool = env.emulator.store.get("lbpools", SEED.poolId)!;
-    const state = (await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:LbPoolSettings"));
+    const state = (await env.stack.exportState()).deployment.resources?.find((r) => isKind(r.type, "LbPoolSettings"));
     expect(state?.outputs?.lbAlgorithm).toBe(pool.lb_algorithm);
   } else {
     expect(await subnetIdsInState(env)).toEqual(subnetIdsInEmulator(env));
@@ -128,10 +177,10 @@ async function prepare(env: CimsTestEnv, op: Op): Promise<void> {
   if (op === "update") await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
 }
 
-async function runScenario(stacks: Stacks, op: Op, fault: Fault, expected: Expectation): Promise<void> {
+async function runScenario(stacks: Stacks, op: Op, fault: Fault, expected: Expectation, face: Face): Promise<void> {
   const target = TARGET[op];
   const baseConfig: Record<string, string> = target.program === "pool" ? { poolId: SEED.poolId } : { networkId: SEED.networkId };
-  const env = await stacks.program(target.program, { ...baseConfig, ...fault.config });
+  const env = await stacks.program(target.program, { ...baseConfig, ...fault.config }, { face });
   await prepare(env, op);
   await fault.install(env, target.method, target.path);
   const result = await run(env, op, true);
@@ -163,19 +212,22 @@ async function runScenario(stacks: Stacks, op: Op, fault: Fault, expected: Expec
   expect(subnetIdsInEmulator(env).length).toBeLessThanOrEqual(op === "delete" ? 0 : 1);
 }
 
-/** One test per fault for an operation, with its expected outcome. */
-export function matrix(op: Op, expectations: Record<string, Expectation>): void {
-  describe(`fault matrix: ${op}`, () => {
+/**
+ * One test per fault for an operation, with its expected outcome (EXPECTED), on a face;
+ * `only`: just the faults with that outcome (the plugin face's run of the request faults).
+ */
+export function matrix(op: Op, face: Face = "dynamic", only?: Expectation["outcome"]): void {
+  describe(`fault matrix: ${op}${face === "dynamic" ? "" : ` (${face} face)`}`, () => {
     const stacks = useStacks();
     for (const fault of FAULTS) {
-      const expected = expectations[fault.name];
+      const expected = EXPECTED[op][fault.name];
       // Every fault needs a stated outcome: a fault added later must not pass by being skipped.
       if (!expected) throw new Error(`fault matrix ${op}: no expected outcome for "${fault.name}"`);
-      if (expected.outcome === "n/a") continue;
+      if (expected.outcome === "n/a" || (only && expected.outcome !== only)) continue;
       test(
         `${op} + ${fault.name}: ${expected.outcome}`,
         async () => {
-          await runScenario(stacks, op, fault, expected);
+          await runScenario(stacks, op, fault, expected, face);
         },
         10 * 60_000,
       );

@@ -98,6 +98,35 @@ export function requestLogFile(): string | undefined {
   return dir ? path.join(dir, `${process.pid}-${randomBytes(6).toString("hex")}.jsonl`) : undefined;
 }
 
+/**
+ * A Pulumi.yaml whose program reaches the `pulumi-resource-cims` plugin (`cims.native.*`,
+ * `cims:index:*`): this package's bin/, through the project's node_modules, as in a user's project.
+ */
+export const PLUGIN_PROJECT = (name: string, runtime = "nodejs"): string =>
+  `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: cims\n      path: node_modules/pulumi-cims/bin\n`;
+
+/**
+ * The two faces a program can use: the dynamic resources (`cims.Subnet`, the default) or the
+ * plugin (`cims.native.Subnet`, types `cims:index:<Kind>`). Tests that hold on both run their
+ * programs through `onFace`.
+ */
+export type Face = "dynamic" | "native";
+
+/** A program for the dynamic face, for `face`: `new cims.X(` becomes `new cims.native.X(`. */
+export const onFace = (source: string, face: Face): string =>
+  face === "dynamic" ? source : source.replace(/new cims\.(?!native\.)(\w+)\(/g, "new cims.native.$1(");
+
+/** The Pulumi.yaml of a project named `name` on `face`. */
+export const faceProject = (name: string, face: Face): string =>
+  face === "dynamic" ? `name: ${name}\nruntime: nodejs\n` : PLUGIN_PROJECT(name);
+
+/** The state's type token of a kind on a face. */
+export const cimsType = (kind: string, face: Face = "dynamic"): string =>
+  face === "dynamic" ? `pulumi-nodejs:dynamic/cims:${kind}` : `cims:index:${kind}`;
+
+/** Whether a state type token is this kind, on either face. */
+export const isKind = (type: string, kind: string): boolean => type === cimsType(kind, "dynamic") || type === cimsType(kind, "native");
+
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */
 export async function api(env: CimsTestEnv, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${env.emulator.url}${p}`, {
@@ -109,18 +138,23 @@ export async function api(env: CimsTestEnv, method: string, p: string, body?: un
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A one-file program from tests/fixtures/programs/<name>.ts as a project. */
+/** A one-file program from tests/fixtures/programs/<name>.ts as a project (on the dynamic face unless told). */
 export async function programStack(
   name: string,
   config: Record<string, string>,
-  opts: { taskDurationMs?: number } = {},
+  opts: { taskDurationMs?: number; face?: Face } = {},
 ): Promise<CimsTestEnv> {
+  const face = opts.face ?? "dynamic";
   const source = await fs.readFile(path.join(REPO_ROOT, "tests/fixtures/programs", `${name}.ts`), "utf8");
-  return cimsStack({ ...opts, files: { "Pulumi.yaml": `name: e2e-${name}\nruntime: nodejs\n`, "index.ts": source }, config });
+  return cimsStack({
+    taskDurationMs: opts.taskDurationMs,
+    files: { "Pulumi.yaml": faceProject(`e2e-${name}`, face), "index.ts": onFace(source, face) },
+    config,
+  });
 }
 
 /** The outputs of the one resource of this type in the stack's state. */
 export async function stateOf(env: CimsTestEnv, type: string): Promise<Record<string, unknown> | undefined> {
   const resources = (await env.stack.exportState()).deployment.resources ?? [];
-  return resources.find((r) => r.type === `pulumi-nodejs:dynamic/cims:${type}`)?.outputs;
+  return resources.find((r) => isKind(r.type, type))?.outputs;
 }

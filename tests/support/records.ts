@@ -37,3 +37,33 @@ export function subnetRecord(over: Record<string, unknown> & { tags?: Record<str
     tags: [...userTags(tags), readOnly(task)],
   };
 }
+
+/** A bare-metal image from the seed's volume in project 1, region 1, made outside any stack; `tags` are the users'. */
+export function imageRecord(over: Record<string, unknown> & { tags?: Record<string, string> } = {}): Record<string, unknown> {
+  const { tags = {}, ...rest } = over;
+  return {
+    name: "golden",
+    volume_id: SEED.volumeId,
+    architecture: "x86_64",
+    hw_firmware_type: null,
+    hw_machine_type: null,
+    is_baremetal: true,
+    os_type: "linux",
+    source: "volume",
+    ssh_key: "allow",
+    status: "active",
+    visibility: "private",
+    disk_format: "raw",
+    min_disk: 10,
+    size: 10737418240,
+    creator_task_id: null,
+    task_id: null,
+    project_id: 1,
+    region_id: 1,
+    created_at: TS,
+    updated_at: TS,
+    ...rest,
+    // The service's field for an image's tags (requests send `tags`).
+    tags_v2: userTags(tags),
+  };
+}

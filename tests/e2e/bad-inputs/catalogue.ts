@@ -3,8 +3,8 @@
 // reaching the emulator. Programs are transpiled only, so wrong JSON types reach check()
 // exactly as they would from a JavaScript program or a typo'd config value.
 import * as fs from "node:fs/promises";
-import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 export interface BadCase {
   /** What is wrong, for the test name. */
@@ -30,17 +30,16 @@ export function withField(base: keyof typeof VALID, field: string, value: string
   return VALID[base].replace(/ \}$/, `, ${field}: ${value} }`);
 }
 
-function program(resource: string, args: string): string {
-  return `// @ts-nocheck\nimport * as cims from "pulumi-cims";\nnew cims.${resource}("r", ${args});\n`;
-}
-
-export function catalogue(title: string, cases: BadCase[]): void {
+/** The catalogue on a face: the plugin's Check must say what the dynamic face's check says. */
+export function catalogue(title: string, cases: BadCase[], face: Face = "dynamic"): void {
+  const program = (resource: string, args: string): string =>
+    onFace(`// @ts-nocheck\nimport * as cims from "pulumi-cims";\nnew cims.${resource}("r", ${args});\n`, face);
   describe(title, () => {
     const stacks = useStacks("all");
     let env: CimsTestEnv;
     beforeAll(async () => {
       env = await stacks.stack({
-        files: { "Pulumi.yaml": "name: bad-inputs\nruntime: nodejs\n", "index.ts": program("Subnet", VALID.subnet) },
+        files: { "Pulumi.yaml": faceProject("bad-inputs", face), "index.ts": program("Subnet", VALID.subnet) },
         env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
       });
     }, E2E_TIMEOUT_MS);

@@ -1,0 +1,217 @@
+// `pulumi-resource-cims`: the kinds' provider methods (the same objects the dynamic face
+// installs) served as a Pulumi resource provider plugin, with types `cims:index:<Kind>`.
+//
+// Our own handler rather than @pulumi/pulumi/provider's main(), whose server (3.248) crashes
+// on Read without properties (what an import sends), ignores Configure's request (stack config
+// would never reach the methods), hands secrets over as wrappers and drops detailed diffs.
+// Here: Configure reads the `cims:` config (secrets arrive plain: the plugin does not accept
+// secrets, so the engine marks the same-named outputs secret again itself); Read with no
+// properties is an import (import.ts); Diff says which fields change, and whether the old
+// resource must go first; a create that made something it could not finish is recorded
+// (the partial-failure detail the engine knows).
+import { AsyncLocalStorage } from "node:async_hooks";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { setConfig, setLogSink } from "../methods/context";
+import { changedFields } from "../methods/diff";
+import type { Kind } from "../methods/descriptor";
+import { isKind, kind } from "../methods/kinds";
+import { PartialCreateError } from "../methods/errors";
+import { importRead } from "./import";
+import { packageSchema } from "./schema";
+import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
+import { fromStruct, toStruct } from "./values";
+import { VERSION } from "../version";
+
+type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
+type Done = grpcTypes.sendUnaryData<unknown>;
+
+/** The resource the current call is for: where its progress lines go. */
+const current = new AsyncLocalStorage<{ urn: string }>();
+
+/** `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. */
+function kindOf(urnOrType: string): Kind {
+  const type = urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType;
+  const name = /^cims:index:([A-Za-z]+)$/.exec(type)?.[1];
+  if (!name || !isKind(name)) throw new Error(`pulumi-resource-cims ${VERSION} has no resource type "${type}"`);
+  return name;
+}
+
+/** A failure as gRPC says it; a partial create carries its id and properties, so the engine records the resource. */
+function failure(err: unknown): grpcTypes.ServiceError {
+  const message = err instanceof Error ? err.message : String(err);
+  const metadata = new grpc.Metadata();
+  if (err instanceof PartialCreateError) {
+    const detail = new providerPb.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    detail.setProperties(toStruct(err.properties));
+    detail.setReasonsList(err.reasons);
+    const any = new anypb.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusPb.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+}
+
+/** Runs a request's work for its resource, answering its result or its failure. */
+function serve<Req>(urn: (req: Req) => string, work: (req: Req) => Promise<unknown>) {
+  return (call: Call<Req>, done: Done) => {
+    current.run({ urn: urn(call.request) }, () =>
+      work(call.request).then(
+        (reply) => done(null, reply),
+        (err: unknown) => done(failure(err)),
+      ),
+    );
+  };
+}
+
+/** The detailed diff: each changed field, an update in place or one that replaces. */
+function detailedDiff(type: Kind, olds: Record<string, unknown>, news: Record<string, unknown>, replaces: string[]): pb.DiffResponse {
+  const resp = new providerPb.DiffResponse();
+  const changed = changedFields(olds, news, kind(type).table.rules).map((r) => r.name);
+  const map = resp.getDetaileddiffMap();
+  for (const name of changed) {
+    const d = new providerPb.PropertyDiff();
+    d.setKind(replaces.includes(name) ? providerPb.PropertyDiff.Kind.UPDATE_REPLACE : providerPb.PropertyDiff.Kind.UPDATE);
+    d.setInputdiff(true);
+    map.set(name, d);
+  }
+  resp.setDiffsList(changed);
+  resp.setHasdetaileddiff(true);
+  return resp;
+}
+
+export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
+  const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
+  // Progress lines go to the engine's log, under the resource they are about.
+  setLogSink((line) => {
+    if (!engine) return;
+    const req = new enginePb.LogRequest();
+    req.setSeverity(enginePb.LogSeverity.INFO);
+    req.setMessage(line);
+    req.setUrn(current.getStore()?.urn ?? "");
+    engine.log(req, () => undefined);
+  });
+
+  const handlers = {
+    getPluginInfo: (_call: Call<unknown>, done: Done) => done(null, new pluginPb.PluginInfo().setVersion(VERSION)),
+
+    getSchema: (call: Call<pb.GetSchemaRequest>, done: Done) => {
+      if (call.request.getVersion() !== 0) return done(new Error(`unsupported schema version ${call.request.getVersion()}`));
+      done(null, new providerPb.GetSchemaResponse().setSchema(JSON.stringify(packageSchema(VERSION))));
+    },
+
+    configure: (call: Call<pb.ConfigureRequest>, done: Done) => {
+      // `cims:config:<key>` holds the stack's `cims:<key>` (a secret in plain text).
+      const variables = call.request.getVariablesMap();
+      setConfig((key) => variables.get(key.replace(/^cims:/, "cims:config:")));
+      const resp = new providerPb.ConfigureResponse();
+      resp.setAcceptsecrets(false);
+      resp.setAcceptresources(false);
+      resp.setSupportspreview(false);
+      resp.setAcceptoutputs(false);
+      done(null, resp);
+    },
+
+    check: serve(
+      (req: pb.CheckRequest) => req.getUrn(),
+      async (req) => {
+        const result = await kind(kindOf(req.getUrn())).methods.check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const resp = new providerPb.CheckResponse();
+        resp.setInputs(toStruct(result.inputs));
+        for (const f of result.failures ?? []) {
+          const failure = new providerPb.CheckFailure();
+          failure.setProperty(f.property);
+          failure.setReason(f.reason);
+          resp.addFailures(failure);
+        }
+        return resp;
+      },
+    ),
+
+    diff: serve(
+      (req: pb.DiffRequest) => req.getUrn(),
+      async (req) => {
+        const type = kindOf(req.getUrn());
+        const olds = fromStruct(req.getOlds());
+        const news = fromStruct(req.getNews());
+        const result = await kind(type).methods.diff(req.getId(), olds, news);
+        const replaces = result.replaces ?? [];
+        const resp = detailedDiff(type, olds, news, replaces);
+        resp.setChanges(result.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE);
+        resp.setReplacesList(replaces);
+        resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+        return resp;
+      },
+    ),
+
+    create: serve(
+      (req: pb.CreateRequest) => req.getUrn(),
+      async (req) => {
+        const result = await kind(kindOf(req.getUrn())).methods.create(fromStruct(req.getProperties()));
+        const resp = new providerPb.CreateResponse();
+        resp.setId(result.id);
+        resp.setProperties(toStruct(result.outs));
+        return resp;
+      },
+    ),
+
+    read: serve(
+      (req: pb.ReadRequest) => req.getUrn(),
+      async (req) => {
+        const type = kindOf(req.getUrn());
+        const resp = new providerPb.ReadResponse();
+        if (!req.hasProperties()) {
+          // An import: the id is all there is.
+          const imported = await importRead(type, req.getId());
+          resp.setId(imported.id);
+          resp.setProperties(toStruct(imported.properties));
+          resp.setInputs(toStruct(imported.inputs));
+          return resp;
+        }
+        const result = await kind(type).methods.read(req.getId(), fromStruct(req.getProperties()));
+        resp.setId(result.id ?? "");
+        resp.setProperties(toStruct(result.props));
+        if (result.inputs) resp.setInputs(toStruct(result.inputs));
+        return resp;
+      },
+    ),
+
+    update: serve(
+      (req: pb.UpdateRequest) => req.getUrn(),
+      async (req) => {
+        const result = await kind(kindOf(req.getUrn())).methods.update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const resp = new providerPb.UpdateResponse();
+        resp.setProperties(toStruct(result.outs ?? {}));
+        return resp;
+      },
+    ),
+
+    delete: serve(
+      (req: pb.DeleteRequest) => req.getUrn(),
+      async (req) => {
+        await kind(kindOf(req.getUrn())).methods.delete(req.getId(), fromStruct(req.getProperties()));
+        return new emptypb.Empty();
+      },
+    ),
+
+    cancel: (_call: Call<unknown>, done: Done) => done(null, new emptypb.Empty()),
+  };
+  return handlers as unknown as grpcTypes.UntypedServiceImplementation;
+}
+
+/** Serves on a free loopback port and says it on stdout's first line, as the engine expects. */
+export async function servePlugin(args: string[]): Promise<void> {
+  // The engine passes flags (--logtostderr, -v=N, --tracing <endpoint>) then its address.
+  const positional = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing");
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(providerRpc.ResourceProviderService, providerServer(positional.at(-1)));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  process.stdout.write(`${port}\n`);
+}

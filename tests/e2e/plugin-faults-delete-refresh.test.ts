@@ -1,0 +1,6 @@
+// The fault matrix's request faults on the plugin face (issue 23), delete and refresh: see
+// plugin-faults-create-update.test.ts.
+import { matrix } from "./faults";
+
+matrix("delete", "native", "recovers");
+matrix("refresh", "native", "recovers");

@@ -1,0 +1,55 @@
+// `pulumi up --parallel 50` of 50 subnets on each face (issue 23), each against its own
+// emulator: the plugin face (one long-lived provider process serving every resource) sends
+// the same requests as the dynamic face, route by route, and every subnet exists exactly once
+// in the service and in the state. Task polls are timing: both faces poll each task, and the
+// plugin no more than the dynamic face plus its share of noise.
+import { type CimsTestEnv, type Face, faceProject, isKind, onFace, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
+
+const stacks = useStacks();
+const COUNT = 50;
+const TASK_POLL = /^GET \/cloud\/v1\/tasks\/:task_id 200$/;
+
+const program = [
+  'import * as cims from "pulumi-cims";',
+  `for (let i = 0; i < ${COUNT}; i++) {`,
+  `  new cims.Subnet(\`s\${i}\`, { name: \`par-\${i}\`, cidr: \`10.61.\${i}.0/24\`, networkId: "${SEED.networkId}" });`,
+  `}`,
+].join("\n");
+
+async function upOn(face: Face): Promise<{ env: CimsTestEnv; requests: Record<string, number> }> {
+  const env = await stacks.stack({ files: { "Pulumi.yaml": faceProject(`parallel-${face}`, face), "index.ts": onFace(program, face) } });
+  await env.stack.up(["--parallel", String(COUNT)]);
+  const names = env.emulator.store
+    .list("subnets")
+    .map((s) => String(s.name))
+    .sort();
+  expect(names).toEqual(Array.from({ length: COUNT }, (_, i) => `par-${i}`).sort());
+  const inState = ((await env.stack.exportState()).deployment.resources ?? [])
+    .filter((r) => isKind(r.type, "Subnet"))
+    .map((r) => String(r.id))
+    .sort();
+  expect(inState).toEqual(
+    env.emulator.store
+      .list("subnets")
+      .map((s) => String(s.id))
+      .sort(),
+  );
+  return { env, requests: env.emulator.metrics.snapshot().requests };
+}
+
+test(
+  `--parallel ${COUNT}: the plugin face sends the dynamic face's requests`,
+  async () => {
+    const dynamic = await upOn("dynamic");
+    const native = await upOn("native");
+    const withoutPolls = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).filter(([k]) => !TASK_POLL.test(k)));
+    expect(withoutPolls(native.requests)).toEqual(withoutPolls(dynamic.requests));
+    expect(native.requests).toMatchObject({ "POST /cloud/v1/subnets/:project_id/:region_id 200": COUNT });
+    const polls = (r: Record<string, number>) => Object.entries(r).find(([k]) => TASK_POLL.test(k))?.[1] ?? 0;
+    expect(polls(dynamic.requests)).toBeGreaterThanOrEqual(COUNT);
+    expect(polls(native.requests)).toBeGreaterThanOrEqual(COUNT);
+    expect(polls(native.requests)).toBeLessThanOrEqual(Math.ceil(polls(dynamic.requests) * 1.5));
+  },
+  E2E_TIMEOUT_MS,
+);
