@@ -3,7 +3,8 @@
 // Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
 // rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --only hints
-// (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off).
+// (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
+// faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor).
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import * as os from "node:os";
@@ -13,7 +14,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../provider/client";
 import { REPO_ROOT, type TestStack } from "../tests/support/harness";
 import { lagChart, median } from "./chart";
-import { benchStack, peakProviderRss, stateSizes, timed, type Mode } from "./stack-runs";
+import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type Mode } from "./stack-runs";
 import { measureTaskLag, type Waiter } from "./task-lag";
 import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints";
 
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
   });
   const stacks: TestStack[] = [];
   const stack = async (mode: Mode, config: Record<string, string>, env: Record<string, string> = {}) => {
-    const s = await benchStack(mode, config, mode === "cims" ? { "cims:apiKey": apiKey } : {}, env);
+    const s = await benchStack(mode, config, mode === "cims" || mode === "plugin" ? { "cims:apiKey": apiKey } : {}, env);
     stacks.push(s);
     return s;
   };
@@ -89,6 +90,46 @@ async function main(): Promise<void> {
       destroy: (s) => destroyFast(emulator, s),
       log,
     });
+  type Face = "cims" | "plugin" | "floor";
+  const overheadRounds = async (config: typeof cimsConfig) => {
+    const of: Record<Face, TestStack> = {
+      cims: await stack("cims", config(N)),
+      plugin: await stack("plugin", config(N)),
+      floor: await stack("floor", { "bench:count": String(N), "bench:taskMs": String(taskMs) }),
+    };
+    const times: Record<Face, { preview: number[]; up: number[] }> = {
+      cims: { preview: [], up: [] },
+      plugin: { preview: [], up: [] },
+      floor: { preview: [], up: [] },
+    };
+    const out = { connections: 0, peakOpen: 0, requests: 0, peakRss: 0, floorPeakRss: 0, pluginPeakRss: 0 };
+    let sizes: StateSizes | undefined;
+    let floorSizes: StateSizes | undefined;
+    const faces: Face[] = ["cims", "plugin", "floor"];
+    for (let round = 0; round < rounds; round++) {
+      for (const which of [...faces.slice(round % 3), ...faces.slice(0, round % 3)]) {
+        const s = of[which];
+        times[which].preview.push(await timed(() => s.preview()));
+        emulator.metrics.reset();
+        let upMs = 0;
+        const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up([], LONG))));
+        times[which].up.push(upMs);
+        log(`round ${round + 1} ${which}: preview ${times[which].preview.at(-1)!.toFixed(0)} ms, up ${upMs.toFixed(0)} ms`);
+        if (round === 0 && which === "cims") {
+          const m = emulator.metrics.snapshot();
+          Object.assign(out, { connections: m.connections, peakOpen: m.peak_open_connections, requests: m.total_requests, peakRss: rss });
+          sizes = await stateSizes(s, SUBNET);
+        }
+        if (round === 0 && which === "plugin") out.pluginPeakRss = rss;
+        if (round === 0 && which === "floor") {
+          floorSizes = await stateSizes(s, FLOOR);
+          out.floorPeakRss = rss;
+        }
+        await (which === "floor" ? s.destroy([], LONG) : destroyFast(emulator, s));
+      }
+    }
+    return { times, sizes: sizes!, floorSizes: floorSizes!, ...out };
+  };
   try {
     if (flags.only === "hints") {
       const rows = await hintsRows();
@@ -96,45 +137,31 @@ async function main(): Promise<void> {
       process.stdout.write(hintsMarkdown(rows).join("\n") + "\n");
       return;
     }
-    // 1-5. Interleaved rounds: ours and the floor, preview then up, median of the rounds.
-    const ours = await stack("cims", cimsConfig(N));
-    const floor = await stack("floor", { "bench:count": String(N), "bench:taskMs": String(taskMs) });
-    const times: Record<"cims" | "floor", { preview: number[]; up: number[] }> = {
-      cims: { preview: [], up: [] },
-      floor: { preview: [], up: [] },
-    };
-    let sizes,
-      floorSizes,
-      connections = 0,
-      peakOpen = 0,
-      requests = 0,
-      peakRss = 0,
-      floorPeakRss = 0;
-    for (let round = 0; round < rounds; round++) {
-      const order: Array<"cims" | "floor"> = round % 2 === 0 ? ["cims", "floor"] : ["floor", "cims"];
-      for (const which of order) {
-        const s = which === "cims" ? ours : floor;
-        times[which].preview.push(await timed(() => s.preview()));
-        if (which === "cims") emulator.metrics.reset();
-        let upMs = 0;
-        const rss = await peakProviderRss(s, async () => (upMs = await timed(() => s.up([], LONG))));
-        times[which].up.push(upMs);
-        log(`round ${round + 1} ${which}: preview ${times[which].preview.at(-1)!.toFixed(0)} ms, up ${upMs.toFixed(0)} ms`);
-        if (which === "cims" && round === 0) {
-          const m = emulator.metrics.snapshot();
-          connections = m.connections;
-          peakOpen = m.peak_open_connections;
-          requests = m.total_requests;
-          peakRss = rss;
-          sizes = await stateSizes(s, SUBNET);
-        }
-        if (which === "floor" && round === 0) {
-          floorSizes = await stateSizes(s, FLOOR);
-          floorPeakRss = rss;
-        }
-        await (which === "cims" ? destroyFast(emulator, s) : s.destroy([], LONG));
-      }
+    // 1-5. Interleaved rounds: ours on both faces (dynamic, plugin) and the floor, preview
+    // then up, median of the rounds.
+    const faces = await overheadRounds(cimsConfig);
+    if (flags.only === "faces") {
+      // What the full run's first rows say, from these rounds alone (written to bench/faces.json).
+      const { times: t, sizes: sz } = faces;
+      const upMs = { cims: t.cims.up, plugin: t.plugin.up, floor: t.floor.up };
+      const previewMs = { cims: t.cims.preview, plugin: t.plugin.preview, floor: t.floor.preview };
+      const summary = {
+        providerBytesMax: Math.max(...sz.providerBytes),
+        previewRatio: median(t.cims.preview) / median(t.floor.preview),
+        upRatio: median(t.cims.up) / median(t.floor.up),
+        pluginUpRatio: median(t.plugin.up) / median(t.floor.up),
+      };
+      await writeFile(path.join(REPO_ROOT, "bench", "faces.json"), JSON.stringify({ previewMs, upMs, ...summary }, null, 2) + "\n");
+      const lines = [
+        ...facesMarkdown({ ...faces, upMs }),
+        `| \`__provider\` per Subnet | ${summary.providerBytesMax} B | <= 1024 B | |`,
+        `| \`pulumi preview\`, ours / floor (median) | ${summary.previewRatio.toFixed(2)}x | <= 1.15x | |`,
+        `| \`pulumi up\`, ours / floor (median) | ${summary.upRatio.toFixed(2)}x | <= 1.15x | |`,
+      ];
+      process.stdout.write(lines.join("\n") + "\n");
+      return;
     }
+    const { times, connections, peakOpen, requests, peakRss, floorPeakRss, pluginPeakRss, sizes, floorSizes } = faces;
 
     // The naive provider, for contrast: the size of its serialized __provider (the engine's
     // serializer, in a program), and whether it deploys at all.
@@ -248,14 +275,14 @@ async function main(): Promise<void> {
         naiveOutcome,
       },
       overhead: {
-        previewMs: { cims: times.cims.preview, floor: times.floor.preview },
-        upMs: { cims: times.cims.up, floor: times.floor.up },
+        previewMs: { cims: times.cims.preview, plugin: times.plugin.preview, floor: times.floor.preview },
+        upMs: { cims: times.cims.up, plugin: times.plugin.up, floor: times.floor.up },
         previewRatio: median(times.cims.preview) / median(times.floor.preview),
         upRatio: median(times.cims.up) / median(times.floor.up),
       },
       lag,
       connections: { opened: connections, peakOpen, requests, engineParallelism: ENGINE_PARALLELISM },
-      memory: { providerPeakRssBytes: peakRss, floorProviderPeakRssBytes: floorPeakRss },
+      memory: { providerPeakRssBytes: peakRss, floorProviderPeakRssBytes: floorPeakRss, pluginPeakRssBytes: pluginPeakRss },
       scale,
       refresh,
       rateLimited,
@@ -342,7 +369,7 @@ type Results = {
   overhead: { previewMs: Record<string, number[]>; upMs: Record<string, number[]>; previewRatio: number; upRatio: number };
   lag: Array<{ durationMs: number; targetLagMs: number } & Record<Waiter, { medianLagMs: number; medianGets: number }>>;
   connections: { opened: number; peakOpen: number; requests: number; engineParallelism: number };
-  memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number };
+  memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number; pluginPeakRssBytes: number };
   scale: ScaleRow[];
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
@@ -365,6 +392,9 @@ function markdown(r: Results): string {
     `| \`__provider\` of the no-op floor resource | ${r.stateSize.floorProviderBytes} B | contrast | |`,
     `| \`pulumi preview\`, ours / floor (median) | ${s(median(r.overhead.previewMs.cims))} s / ${s(median(r.overhead.previewMs.floor))} s = ${r.overhead.previewRatio.toFixed(2)}x | <= 1.15x | ${ok(r.overhead.previewRatio <= 1.15)} |`,
     `| \`pulumi up\`, ours / floor (median) | ${s(median(r.overhead.upMs.cims))} s / ${s(median(r.overhead.upMs.floor))} s = ${r.overhead.upRatio.toFixed(2)}x | <= 1.15x | ${ok(r.overhead.upRatio <= 1.15)} |`,
+    ...facesMarkdown({ upMs: r.overhead.upMs, pluginPeakRss: r.memory.pluginPeakRssBytes, peakRss: r.memory.providerPeakRssBytes }).slice(
+      2,
+    ),
     `| connections open at once (peak) in one up | ${r.connections.peakOpen} | <= ${r.connections.engineParallelism} (engine parallelism) | ${ok(r.connections.peakOpen <= r.connections.engineParallelism)} |`,
     `| connections opened / requests in one up | ${r.connections.opened} / ${r.connections.requests} (idle sockets close after the server's 5 s keep-alive) | not one per request | ${ok(r.connections.opened * 10 <= r.connections.requests)} |`,
     `| dynamic-provider peak RSS, ${r.params.resources}-resource up: ours / floor | ${mb(r.memory.providerPeakRssBytes)} MB / ${mb(r.memory.floorProviderPeakRssBytes)} MB | | |`,
@@ -427,3 +457,18 @@ main().catch((err) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
+
+/**
+ * The plugin face's row: `pulumi up` of the same N Subnets through `pulumi-resource-cims`
+ * (one long-lived provider process for the stack) against the dynamic face and the floor.
+ */
+function facesMarkdown(f: { upMs: Record<string, number[]>; peakRss: number; pluginPeakRss: number }): string[] {
+  const up = (face: string): number => median(f.upMs[face]);
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return [
+    "| what | measured | target | |",
+    "|---|---|---|---|",
+    `| \`pulumi up\`, plugin face / dynamic face / floor (median) | ${s(up("plugin"))} s / ${s(up("cims"))} s / ${s(up("floor"))} s: plugin / floor ${(up("plugin") / up("floor")).toFixed(2)}x, plugin / dynamic ${(up("plugin") / up("cims")).toFixed(2)}x | | |`,
+    `| provider peak RSS, ${N}-resource up: plugin / dynamic | ${mb(f.pluginPeakRss)} MB / ${mb(f.peakRss)} MB | | |`,
+  ];
+}

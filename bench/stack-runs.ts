@@ -4,7 +4,16 @@ import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness";
 
-export type Mode = "cims" | "floor" | "naive" | "naive-size";
+export type Mode = "cims" | "plugin" | "floor" | "naive" | "naive-size";
+
+/** The plugin mode's project also names the plugin, as a user's project on that face does (README). */
+const PLUGIN_PROJECT_YAML = `name: cims-bench
+runtime: nodejs
+plugins:
+  providers:
+    - name: cims
+      path: node_modules/pulumi-cims/bin
+`;
 
 export async function benchStack(
   mode: Mode,
@@ -18,6 +27,7 @@ export async function benchStack(
     config: { "bench:mode": mode, ...config },
     secrets,
     env,
+    files: mode === "plugin" ? { "Pulumi.yaml": PLUGIN_PROJECT_YAML } : undefined,
   });
 }
 
@@ -29,8 +39,8 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * Samples /proc every 50 ms while `fn` runs, for the dynamic-provider processes of this stack
- * (node running @pulumi/pulumi/cmd/dynamic-provider with the stack's PULUMI_HOME), and
+ * Samples /proc every 50 ms while `fn` runs, for the provider processes of this stack
+ * (node running @pulumi/pulumi/cmd/dynamic-provider, or the plugin, with the stack's PULUMI_HOME), and
  * returns their highest VmHWM (the kernel's own peak-RSS mark) in bytes.
  */
 export async function peakProviderRss(stack: TestStack, fn: () => Promise<unknown>): Promise<number> {
@@ -41,7 +51,8 @@ export async function peakProviderRss(stack: TestStack, fn: () => Promise<unknow
     for (const pid of await readdir("/proc").catch(() => [] as string[])) {
       if (!/^\d+$/.test(pid)) continue;
       const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-      if (!cmdline.includes("dynamic-provider")) continue;
+      // The dynamic face's provider process, or the plugin's (pulumi-resource-cims).
+      if (!cmdline.includes("dynamic-provider") && !cmdline.includes("pulumi-resource-cims")) continue;
       const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
       if (!environ.includes(marker)) continue;
       const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");

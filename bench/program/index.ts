@@ -1,5 +1,7 @@
 // What `npm run bench` deploys, by `bench:mode`:
 //   cims  - `bench:count` Subnets of this package (POST, wait for the task, GET)
+//   plugin - the same Subnets through the plugin face (`cims.native.Subnet`, served by
+//           `pulumi-resource-cims`; bench/stack-runs.ts points the project at it)
 //   floor - `bench:count` no-op dynamic resources that sleep `bench:taskMs`: the engine's
 //           floor for the same work, with nothing of ours in it
 //   naive - one dynamic resource whose provider closes over undici's `request` imported at
@@ -57,9 +59,10 @@ const SECOND_SCOPE = { networkId: "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3", projec
 
 export const ids: pulumi.Output<string>[] = [];
 for (let i = 0; i < count; i++) {
-  if (mode === "cims") {
+  if (mode === "cims" || mode === "plugin") {
     const where = scopes === 2 && i % 2 === 1 ? SECOND_SCOPE : { networkId: config.require("networkId") };
-    ids.push(new cims.Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), ...where }).id);
+    const Subnet = mode === "cims" ? cims.Subnet : cims.native.Subnet;
+    ids.push(new Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), ...where }).id);
   } else if (mode === "floor") {
     // `bench:like`: a Subnet's recorded properties (JSON) that every floor resource carries
     // too, so the engine moves the same data for it as for a Subnet.
@@ -71,7 +74,7 @@ for (let i = 0; i < count; i++) {
     // The naive provider as the engine's own closure serializer writes it into __provider
     // (deploying it fails: see bench/run.ts), measured without deploying.
   } else {
-    throw new Error(`bench:mode must be cims, floor, naive or naive-size, not ${mode}`);
+    throw new Error(`bench:mode must be cims, plugin, floor, naive or naive-size, not ${mode}`);
   }
 }
 
