@@ -4,7 +4,8 @@
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../support/harness";
-import { runLifecycle } from "../model/run";
+import { addImage, Pulumi } from "../model/commands";
+import { runLifecycle, runSequence } from "../model/run";
 
 test(
   "lifecycle model, fixed seed: every command keeps the service, the state and the program in agreement",
@@ -18,6 +19,17 @@ test(
     });
     expect(summary.failure).toBeUndefined();
     expect(summary.pulumiCommands).toBeGreaterThan(0);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// The soak of seeds 8000-8001 (2026-11-24) failed here: the model read an image's tags from
+// `tags`, while the service (and so the emulator) records them as `tags_v2`.
+test(
+  "a tagged image deployed and refreshed: the model reads its tags where the service records them (tags_v2)",
+  async () => {
+    const history = await runSequence([addImage(0), new Pulumi("up"), new Pulumi("refresh"), new Pulumi("up")]);
+    expect(history.filter((line) => /^(up|refresh) -> exit 0$/.test(line))).toEqual(["up -> exit 0", "refresh -> exit 0", "up -> exit 0"]);
   },
   E2E_TIMEOUT_MS,
 );

@@ -34,7 +34,7 @@ export interface Model {
 
 export const initialModel = (): Model => ({ program: initialProgram(), drift: new Map(), observed: new Map(), armed: false });
 
-type Cmd = fc.AsyncCommand<Model, System>;
+export type Cmd = fc.AsyncCommand<Model, System>;
 
 /** A change of the program; it reaches the stack with the next pulumi command. */
 class Edit implements Cmd {
@@ -84,6 +84,14 @@ const newImage = (slot: number): ImageModel => ({
   architecture: "x86_64",
   tags: { slot: `img${slot}` },
 });
+
+/** Adds the image of slot `i` to the program. */
+export const addImage = (i: number): Cmd =>
+  new Edit(
+    `add img${i}`,
+    (p) => p.images[i] === undefined,
+    (p) => (p.images[i] = newImage(i)),
+  );
 
 const ROUTES: Array<undefined | null | Route[]> = [
   undefined,
@@ -143,14 +151,7 @@ const imageEdits: Array<fc.Arbitrary<Cmd>> = [
   fc.tuple(imageSlot, fc.constantFrom<ImageModel["sshKey"]>("allow", "deny", "required")).map(([i, v]) => imageEdit(i, "sshKey", v)),
   fc.tuple(imageSlot, tagSets).map(([i, t]) => imageEdit(i, "tags", { ...t, slot: `img${i}` })),
   fc.tuple(imageSlot, fc.constantFrom<ImageModel["architecture"]>("x86_64", "aarch64")).map(([i, v]) => imageEdit(i, "architecture", v)),
-  imageSlot.map(
-    (i) =>
-      new Edit(
-        `add img${i}`,
-        (p) => p.images[i] === undefined,
-        (p) => (p.images[i] = newImage(i)),
-      ),
-  ),
+  imageSlot.map(addImage),
   imageSlot.map(
     (i) =>
       new Edit(
@@ -371,7 +372,7 @@ class ArmFault implements Cmd {
 }
 
 /** A pulumi command and the invariants after it; a failure is followed by clearing faults and converging. */
-class Pulumi implements Cmd {
+export class Pulumi implements Cmd {
   constructor(private readonly command: "up" | "preview" | "refresh" | "destroy") {}
   check(): boolean {
     return true;

@@ -37,6 +37,8 @@ const userTags = (tags: unknown) =>
   Object.fromEntries(
     ((tags ?? []) as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only).map((t) => [t.key, t.value]),
   );
+/** The users' tags of a service record: an image carries them as `tags_v2` (the vendor's field), a subnet as `tags`. */
+const userTagsOf = (kind: "subnets" | "images", record: ApiRecord) => userTags(kind === "images" ? record.tags_v2 : record.tags);
 const sorted = (items: string[]) => [...items].sort();
 
 /** Which drift outside Pulumi the stack has not refreshed yet, by resource name. */
@@ -85,7 +87,7 @@ export function checkNoOrphans(sys: System, resources: StateResource[], failed?:
 /** At most one record per slot tag: no resource got two subnets or images. */
 export function checkOnePerResource(sys: System): void {
   for (const kind of ["subnets", "images"] as const) {
-    const slots = ours(sys, kind).map((r) => String(userTags(r.tags).slot));
+    const slots = ours(sys, kind).map((r) => String(userTagsOf(kind, r).slot));
     const twice = slots.filter((s, i) => slots.indexOf(s) !== i);
     if (twice.length) throw new InvariantError(`two ${kind} for resource ${twice[0]}: ${slots.join(", ")}`);
   }
@@ -109,7 +111,7 @@ function checkSubnet(sys: System, slot: number, s: SubnetModel, id: string, obse
   expectEqual(`${name}.name`, r.name, s.name);
   expectEqual(`${name}.cidr`, r.cidr, cidrOf(slot, s.gen));
   expectEqual(`${name}.enable_dhcp`, r.enable_dhcp, s.enableDhcp ?? true);
-  expectEqual(`${name}.tags`, userTags(r.tags), s.tags);
+  expectEqual(`${name}.tags`, userTagsOf("subnets", r), s.tags);
   const before = observed.get(name)?.id === id ? observed.get(name) : undefined;
   const gateway =
     s.gateway === undefined ? (before ? before.gateway : hostOf(slot, s.gen, 1)) : s.gateway && hostOf(slot, s.gen, s.gateway);
@@ -133,7 +135,7 @@ function checkImage(sys: System, slot: number, i: ImageModel, id: string): void 
   if (!r) throw new InvariantError(`${name}: state id ${id} is not in the service`);
   const fields = { name: r.name, os_type: r.os_type, ssh_key: r.ssh_key, architecture: r.architecture, volume_id: r.volume_id };
   expectEqual(name, fields, { name: i.name, os_type: i.osType, ssh_key: i.sshKey, architecture: i.architecture, volume_id: VOLUMES[slot] });
-  expectEqual(`${name}.tags`, userTags(r.tags), i.tags);
+  expectEqual(`${name}.tags`, userTagsOf("images", r), i.tags);
 }
 
 const memberKeys = (members: unknown) =>
@@ -204,7 +206,7 @@ export function checkAfterRefresh(sys: System, resources: StateResource[]): void
       const r = store.get(type === "Subnet" ? "subnets" : "images", res.id);
       if (!r) throw new InvariantError(`${where}: state id ${String(res.id)} is not in the service`);
       expectEqual(`${where}: name`, o.name, r.name);
-      expectEqual(`${where}: tags`, o.tags, userTags(r.tags));
+      expectEqual(`${where}: tags`, o.tags, userTagsOf(type === "Subnet" ? "subnets" : "images", r));
       if (type === "Subnet")
         expectEqual(`${where}: cidr, enableDhcp, gatewayIp`, [o.cidr, o.enableDhcp, o.gatewayIp], [r.cidr, r.enable_dhcp, r.gateway_ip]);
       else expectEqual(`${where}: osType, sshKey`, [o.osType, o.sshKey], [r.os_type, r.ssh_key]);

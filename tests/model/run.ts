@@ -1,7 +1,7 @@
 // Runs the lifecycle model: fast-check generates command sequences, each runs against a fresh
 // emulator and stack, and a failing sequence is shrunk to the shortest that still fails.
 import fc from "fast-check";
-import { commandArbitrary, initialModel } from "./commands";
+import { type Cmd, commandArbitrary, initialModel } from "./commands";
 import { System } from "./system";
 
 export interface RunOptions {
@@ -55,4 +55,19 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
   const error = details.errorInstance instanceof Error ? `\nError of the shrunk sequence:\n${details.errorInstance.message}` : "";
   const failure = details.failed ? `${fc.defaultReportMessage(details) ?? ""}${error}` : undefined;
   return { seed: opts.seed, sequences, pulumiCommands, durationMs: Date.now() - started, failure };
+}
+
+/**
+ * Runs one given command sequence (a soak's shrunk failure, kept as a test) against a fresh
+ * emulator and stack; throws what an invariant throws. Returns the pulumi commands run, with
+ * their exit codes (each `up` is followed by the model's `preview --expect-no-changes`).
+ */
+export async function runSequence(cmds: Cmd[], taskDurationMs = 50): Promise<string[]> {
+  const sys = await System.start(taskDurationMs);
+  try {
+    await fc.asyncModelRun(() => ({ model: initialModel(), real: sys }), cmds);
+    return sys.history;
+  } finally {
+    await sys.dispose();
+  }
 }
