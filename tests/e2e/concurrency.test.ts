@@ -1,7 +1,7 @@
 // 50 subnets in one stack under the engine's default parallelism, against an emulator that
 // answers about 10% of all requests with 429 or 503: `up` succeeds and every subnet exists
 // exactly once, in the service and in the state.
-import { api, SEED, useStacks } from "../support/cims";
+import { api, SEED, subnetsSeen, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const stacks = useStacks();
@@ -31,21 +31,9 @@ test(
       .filter(([key]) => / (429|503)$/.test(key))
       .reduce((n, [, count]) => n + count, 0);
     expect(refused).toBeGreaterThan(0);
-    const names = env.emulator.store
-      .list("subnets")
-      .map((s) => String(s.name))
-      .sort();
-    expect(names).toEqual(Array.from({ length: 50 }, (_, i) => `load-${i}`).sort());
-    const inState = (await env.stack.exportState()).deployment.resources
-      ?.filter((r) => r.type.endsWith("cims:Subnet"))
-      .map((r) => String(r.id))
-      .sort();
-    expect(inState).toEqual(
-      env.emulator.store
-        .list("subnets")
-        .map((s) => String(s.id))
-        .sort(),
-    );
+    const seen = await subnetsSeen(env);
+    expect(seen.names).toEqual(Array.from({ length: 50 }, (_, i) => `load-${i}`).sort());
+    expect(seen.stateIds).toEqual(seen.ids);
   },
   E2E_TIMEOUT_MS,
 );

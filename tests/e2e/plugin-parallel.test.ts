@@ -3,7 +3,7 @@
 // the same requests as the dynamic face, route by route, and every subnet exists exactly once
 // in the service and in the state. Task polls are timing: both faces poll each task, and the
 // plugin no more than the dynamic face plus its share of noise.
-import { type CimsTestEnv, type Face, faceProject, isKind, onFace, SEED, useStacks } from "../support/cims";
+import { type CimsTestEnv, type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const stacks = useStacks();
@@ -20,21 +20,9 @@ const program = [
 async function upOn(face: Face): Promise<{ env: CimsTestEnv; requests: Record<string, number> }> {
   const env = await stacks.stack({ files: { "Pulumi.yaml": faceProject(`parallel-${face}`, face), "index.ts": onFace(program, face) } });
   await env.stack.up(["--parallel", String(COUNT)]);
-  const names = env.emulator.store
-    .list("subnets")
-    .map((s) => String(s.name))
-    .sort();
-  expect(names).toEqual(Array.from({ length: COUNT }, (_, i) => `par-${i}`).sort());
-  const inState = ((await env.stack.exportState()).deployment.resources ?? [])
-    .filter((r) => isKind(r.type, "Subnet"))
-    .map((r) => String(r.id))
-    .sort();
-  expect(inState).toEqual(
-    env.emulator.store
-      .list("subnets")
-      .map((s) => String(s.id))
-      .sort(),
-  );
+  const seen = await subnetsSeen(env);
+  expect(seen.names).toEqual(Array.from({ length: COUNT }, (_, i) => `par-${i}`).sort());
+  expect(seen.stateIds).toEqual(seen.ids);
   return { env, requests: env.emulator.metrics.snapshot().requests };
 }
 

@@ -158,3 +158,21 @@ export async function stateOf(env: CimsTestEnv, type: string): Promise<Record<st
   const resources = (await env.stack.exportState()).deployment.resources ?? [];
   return resources.find((r) => isKind(r.type, type))?.outputs;
 }
+
+/**
+ * The subnets as the service and the state hold them, each sorted: their names and ids in the
+ * service, and the ids of the state's Subnets (either face). Equal `ids` and `stateIds` mean
+ * every subnet exists once in both.
+ */
+export async function subnetsSeen(env: CimsTestEnv): Promise<{ names: string[]; ids: string[]; stateIds: string[] }> {
+  const subnets = env.emulator.store.list("subnets");
+  const resources = (await env.stack.exportState()).deployment.resources ?? [];
+  return {
+    names: subnets.map((s) => String(s.name)).sort(),
+    ids: subnets.map((s) => String(s.id)).sort(),
+    stateIds: resources
+      .filter((r) => isKind(r.type, "Subnet"))
+      .map((r) => String(r.id))
+      .sort(),
+  };
+}
