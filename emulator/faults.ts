@@ -22,6 +22,7 @@ export interface RequestFault {
   proxy?: boolean;
   retryAfter?: string;
   body?: Record<string, unknown>;
+  /** `delay`: how late the request is acted on; `status`: how late the status is answered. */
   delayMs?: number;
 }
 

@@ -304,6 +304,8 @@ async function applyFault(
     case "status-after":
       return false;
     case "status":
+      // A gateway may answer late (its own timeout) as well as at once.
+      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       answerFault(fault, fail, finish);
       return true;
   }

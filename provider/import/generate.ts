@@ -13,6 +13,7 @@ import { KIND_NAMES, kind } from "../methods/kinds";
 import { isLosslessNumber } from "lossless-json";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
+import { withoutMark } from "../methods/mark";
 import { compareIds, resourceNames } from "./names";
 
 export type ApiRecord = Record<string, unknown>;
@@ -55,8 +56,8 @@ export function valueFromRecord(value: unknown, type: FieldType, notes: string[]
       // int64 as decimal strings (exact past 2^53); other integers are plain numbers.
       return type.int64 || typeof value !== "number" ? String(value) : value;
     case "tags":
-      // The users' tags; the service's read-only ones are not the program's.
-      return splitTags(value).tags;
+      // The users' tags; the service's read-only ones and a create's mark are not the program's.
+      return withoutMark(splitTags(value).tags);
     case "array":
       return Array.isArray(value) ? value.map((v, i) => valueFromRecord(v, type.items, notes, `${where}[${i}]`, skip)) : value;
     case "object": {

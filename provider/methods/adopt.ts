@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import { apiClient, log } from "./context";
 import { differences } from "./drift";
+import { claim } from "./ours";
 import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
 import { messageOf } from "./values";
@@ -103,6 +104,7 @@ export async function adopt(
         .join("; "),
     );
   adoptedThisRun.add(id);
+  claim(id);
   const service = a.table.fromRecord(record, inputs);
   const body = a.table.patch(service, inputs, updates);
   const current = Object.keys(body).length > 0 ? await patch(a.recordPath(inputs, id), body) : record;

@@ -1,9 +1,8 @@
 // BaremetalImage: POST bmimages from a volume (asynchronous; the id comes from the task),
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
-// (owned.ts). No key identifies an image (names repeat): one its create made is new in the
-// scope since the POST, with its name and volume.
+// (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
+// create's only by evidence (ours.ts).
 import { IMAGE } from "../../api/contract";
-import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
@@ -36,14 +35,12 @@ export const imageDescriptor: OwnedDescriptor = {
   }),
   noun: "image",
   created: "images",
+  createTask: "create_image",
   paths: { create: PATHS.bmimages, list: PATHS.bmimages, one: PATHS.image, idParam: "image_id" },
   recordPath: (s, id) => apiPath(PATHS.image, { project_id: s.projectId, region_id: s.regionId, image_id: id }),
-  survey: (i) => ({
-    path: apiPath(PATHS.bmimages, scope(i)),
-    same: (r) => r.name === i.name && canonical("uuid4", r.volume_id) === canonical("uuid4", i.volumeId),
-  }),
+  survey: (i) => ({ path: apiPath(PATHS.bmimages, scope(i)) }),
   findHint: (i) =>
-    `GET ${apiPath(PATHS.bmimages, scope(i))} lists the images: it is one named "${String(i.name)}" made from volume ${String(i.volumeId)}, created after the POST`,
+    `GET ${apiPath(PATHS.bmimages, scope(i))} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
   import: {
     nouns: ["bare-metal image", "bare-metal images"],
     prefix: "image",

@@ -1,28 +1,32 @@
 // Creating through a task, and every way it can end: the record read back; recorded though
 // its create did not complete (a task names it); a plain failure (every task ended, none
 // made it); or an unknown outcome, when what the create made is looked for by evidence
-// (ours.ts) and, not found, the error says how to find it.
+// (ours.ts) and, not found, the error says how to find it. The create carries a mark
+// (mark.ts) that is removed once it has landed.
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, CimsError, ConnectionError, type SeenTask, TaskFailedError } from "../client/errors";
 import { CONNECT_FAILED } from "../client/transport";
 import { callAndWait, type TaskOutcome, withContext } from "./calls";
-import { apiClient } from "./context";
+import { apiClient, deadlineFor, log } from "./context";
 import { inContext, PartialCreateError } from "./errors";
-import { type Before, recover, type Survey, unfinishedIn } from "./ours";
+import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
+import { claim, recover, type Survey, unfinishedIn } from "./ours";
 import type { Inputs } from "./schema";
-import { messageOf } from "./values";
+import { isRecord, messageOf } from "./values";
 
 type ApiRecord = Record<string, unknown>;
 
 export interface CreateCall {
   path: string;
   body: ApiRecord;
-  /** The kind the task lists in `created_resources` (`subnets`). */
+  /** The kind the task lists in `created_resources` (`subnets`), and the task's type (`create_subnet`). */
   kind: string;
+  taskType: string;
+  scope: { projectId: number; regionId: number };
   recordPath: (id: string) => string;
   /** How to find the resource the stack could not record, in words and as the API call that lists it. */
   find: string;
-  /** What could be confused with its result, and how to recognise it (ours.ts). */
+  /** Where a record it made is listed (ours.ts). */
   survey: Survey;
 }
 
@@ -54,35 +58,54 @@ export async function createViaTask(
   inputs: Inputs,
   call: CreateCall,
   toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
-  prior: Before,
 ): Promise<pulumi.dynamic.CreateResult> {
   return withContext(what, async () => {
+    const mark = newMark();
+    const body = { ...call.body, tags: { ...(isRecord(call.body.tags) ? call.body.tags : {}), [CREATE_MARK_TAG]: mark } };
+    const landed = async (record: ApiRecord, taskIds: string[]) => toOutputs(await unmarked(what, call, record, mark), taskIds);
+    const postedAt = Date.now();
+    const { deadline } = deadlineFor("create", inputs);
     let outcome: TaskOutcome;
     try {
-      outcome = await callAndWait("POST", call.path, what, "create", inputs, { body: call.body });
+      outcome = await callAndWait("POST", call.path, what, "create", inputs, { body });
     } catch (err) {
       if (!(err instanceof CimsError)) throw err;
       const known = createdIdIn(err.tasks, call.kind);
-      if (known !== undefined) throw partialCreate(what, known, err, inputs);
+      if (known !== undefined) {
+        claim(known);
+        throw partialCreate(what, known, err, inputs);
+      }
       if (!outcomeUnknown(err)) throw err;
       const partial = (id: string, e: CimsError) => partialCreate(what, id, e, inputs);
       const recovered = await recover(
-        { what, inputs, survey: call.survey, recordPath: call.recordPath, outputs: toOutputs, partial },
+        {
+          what,
+          inputs,
+          survey: call.survey,
+          mark,
+          taskType: call.taskType,
+          scope: call.scope,
+          postedAt,
+          deadline,
+          recordPath: call.recordPath,
+          outputs: landed,
+          partial,
+        },
         err,
-        prior,
       );
       if (recovered.found) return recovered.found;
-      throw mayExist(err, what, recovered.hint ? `${call.find}. ${recovered.hint}` : call.find);
+      throw mayExist(err, what, `${call.find}. ${recovered.hint}`);
     }
     const id = createdIdIn(outcome.tasks, call.kind);
     if (id === undefined) {
       throw new CimsError(
         `${what}: the task(s) ${outcome.taskIds.join(", ") || "(none)"} finished but reported no created ${call.kind}, so the stack ` +
-          `cannot record it. ${call.find}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
+          `cannot record it. ${call.find} and carries the tag ${CREATE_MARK_TAG}: ${mark}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
       );
     }
+    claim(id);
     try {
-      return { id, outs: toOutputs(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
+      return { id, outs: await landed(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
     } catch (err) {
       throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${messageOf(err)}`, id, {
         ...inputs,
@@ -90,6 +113,23 @@ export async function createViaTask(
       });
     }
   });
+}
+
+/**
+ * The record with the create's mark removed (the PATCH answers the record), so no output or
+ * later read shows it. Should that PATCH fail, the record stands as it is: the mark is
+ * hidden from outputs and diffs, and the next update removes it.
+ */
+async function unmarked(what: string, call: CreateCall, record: ApiRecord, mark: string): Promise<ApiRecord> {
+  if (markOf(record) !== mark) return record;
+  try {
+    return await apiClient().request<ApiRecord>("PATCH", call.recordPath(String(record.id)), {
+      body: { tags: { [CREATE_MARK_TAG]: null } },
+    });
+  } catch (err) {
+    log(`${what}: could not remove the create's mark tag ${CREATE_MARK_TAG} yet (the next update does): ${messageOf(err)}`);
+    return record;
+  }
 }
 
 /**

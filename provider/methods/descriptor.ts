@@ -70,11 +70,12 @@ export function isOwned(d: Descriptor): d is OwnedDescriptor {
 export interface OwnedDescriptor extends Descriptor {
   /** How messages call the record: `subnet`. */
   noun: string;
-  /** The kind its create task lists in `created_resources`. */
+  /** The kind its create task lists in `created_resources`, and that task's type. */
   created: string;
+  createTask: string;
   /** Path templates: `create` (POST; also the scope's list), `one` (GET/PATCH/DELETE, with `{<idParam>}`). */
   paths: { create: string; list: string; one: string; idParam: string };
-  /** What could be confused with its create's result, and how to recognise it (ours.ts). */
+  /** Where a record its create made is listed (ours.ts). */
   survey: (inputs: Scoped) => Survey;
   /** Where to find what a create may have made, for the message that says so. */
   findHint: (inputs: Scoped) => string;

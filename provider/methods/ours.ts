@@ -1,45 +1,38 @@
-// What is ours, by evidence only (design.md rule 9). Other teams share these networks and
-// volumes: a subnet with our CIDR, or an image with our name, may be theirs. A create knows a
-// record is the one it made when a task of its own names it (`created_resources`, or the
-// record's `creator_task_id`), or, when no task id ever came back (the POST's answer was
-// lost), when the record did not exist in the list taken just before the POST and holds what
-// the POST asked for. Never by a natural key alone.
+// What is ours, by evidence only. Other teams share these networks and volumes: a subnet
+// with our name and CIDR, or an image with our name and volume, may be theirs, made a second
+// after ours. A create knows a record is the one it made only when its own request names it:
+// a task of its own lists it (`created_resources`) or made it (the record's `creator_task_id`),
+// or the record carries the create's mark (mark.ts), a random value only that POST carried.
+// Never by a natural key, and never by "it appeared after our POST". An id this provider
+// process already recorded is never taken again by another create.
 import type * as pulumi from "@pulumi/pulumi";
+import { PATHS } from "../../api/paths";
 import { CREATOR_TAG, splitTags } from "../../api/tags";
 import { CimsError, type SeenTask } from "../client/errors";
 import { listAll } from "../client/list";
-import { apiClient, deadlineFor, log, progress } from "./context";
+import { apiClient, log, progress } from "./context";
+import { CREATE_MARK_TAG, markOf } from "./mark";
 import type { Inputs } from "./schema";
 import { messageOf } from "./values";
 
 type ApiRecord = Record<string, unknown>;
 
-/** How a create finds, after an unknown outcome, the record it made. */
+/** The list call where a create's record appears (a network's subnets, a scope's images). */
 export interface Survey {
-  /** The list call of the records the create may have added (a network's subnets, a scope's images). */
   path: string;
   query?: Record<string, string>;
-  /** The record holds what the POST asked for (cidr and name; name and volume). */
-  same: (record: ApiRecord) => boolean;
 }
 
-/** The records of a survey's list, taken before the POST: what existed already. */
-export interface Before {
-  records: ApiRecord[];
-  ids: Set<string>;
-}
-
-/** How long a list taken for one create is good as "before" for another that starts soon after. */
+/** How long a list taken for one create is good for another that starts soon after. */
 const REUSE_MS = 2_000;
 /** Per client (a new configuration makes a new one): the lists taken, by path and query. */
 const recentByClient = new WeakMap<object, Map<string, { at: number; records: Promise<ApiRecord[]> }>>();
 
 /**
  * The survey's records as they are now: a list in flight, or taken within REUSE_MS (check()
- * and create() of one resource, or a burst of creates, share one), else a new list. Any list
- * taken before a POST is evidence of what existed before it.
+ * and create() of one resource, or a burst of creates, share one), else a new list.
  */
-export async function listNow(survey: Pick<Survey, "path" | "query">): Promise<ApiRecord[]> {
+export async function listNow(survey: Survey): Promise<ApiRecord[]> {
   const client = apiClient();
   const recent = recentByClient.get(client) ?? new Map<string, { at: number; records: Promise<ApiRecord[]> }>();
   recentByClient.set(client, recent);
@@ -52,67 +45,133 @@ export async function listNow(survey: Pick<Survey, "path" | "query">): Promise<A
   return records;
 }
 
-export async function before(survey: Survey): Promise<Before> {
-  const records = await listNow(survey);
-  return { records, ids: new Set(records.map((r) => String(r.id).toLowerCase())) };
+/** Per client (one per run's configuration): the ids created, recovered or adopted, which a recovery never takes. */
+const recordedByClient = new WeakMap<object, Set<string>>();
+
+function recorded(): Set<string> {
+  const client = apiClient();
+  const ids = recordedByClient.get(client) ?? new Set<string>();
+  recordedByClient.set(client, ids);
+  return ids;
 }
 
-/** The task that created a record: `creator_task_id`, or the service's read-only tag of it. */
+/** Notes an id as this run's: no later recovery may take it. */
+export function claim(id: string): void {
+  recorded().add(id.toLowerCase());
+}
+
+const claimed = (record: ApiRecord) => recorded().has(String(record.id).toLowerCase());
+
+/** The task that created a record: `creator_task_id`, or the service's read-only tag of it (`tags` or `tags_v2`). */
 export function creatorOf(record: ApiRecord): string | undefined {
-  const creator = typeof record.creator_task_id === "string" ? record.creator_task_id : splitTags(record.tags).readOnly[CREATOR_TAG];
-  return creator ? String(creator).toLowerCase() : undefined;
+  if (typeof record.creator_task_id === "string") return record.creator_task_id.toLowerCase();
+  for (const tags of [record.tags, record.tags_v2]) {
+    const creator = splitTags(tags).readOnly[CREATOR_TAG];
+    if (creator) return String(creator).toLowerCase();
+  }
+  return undefined;
 }
 
 const none = (): ApiRecord[] => [];
 
-/** How long a create whose answer was lost keeps looking for the record it may have made. */
-export const RECOVER_MS = 30_000;
+/** How often a create whose answer was lost looks again for the record it may have made. */
 const RECOVER_EVERY_MS = 2_000;
+/** Clock difference allowed between this machine and the service when comparing task start times. */
+const CLOCK_SKEW_MS = 300_000;
 
 export interface Recovery {
   what: string;
   inputs: Inputs;
   survey: Survey;
+  /** The create's mark (mark.ts), carried in its POST's tags. */
+  mark: string;
+  /** The task type that creates such a record (`create_subnet`), and where. */
+  taskType: string;
+  scope: { projectId: number; regionId: number };
+  /** When the POST was sent, and the create's deadline (its timeout, from then). */
+  postedAt: number;
+  deadline: number;
   recordPath: (id: string) => string;
-  outputs: (record: ApiRecord, taskIds: string[]) => Inputs;
+  outputs: (record: ApiRecord, taskIds: string[]) => Promise<Inputs>;
   /** Builds the error that records a resource whose create did not complete. */
   partial: (id: string, err: CimsError) => Error;
+}
+
+/** Whether a record is this create's by evidence: one of its tasks made it, or it carries its mark. */
+function isMine(r: Recovery, record: ApiRecord, taskIds: readonly string[]): boolean {
+  if (claimed(record)) return false;
+  const creator = creatorOf(record);
+  return (creator !== undefined && taskIds.includes(creator)) || markOf(record) === r.mark;
 }
 
 /**
  * After a create whose outcome is unknown: the record it made, by evidence.
  * - Its task ids are known (the deadline passed, or a task could not be read): the record
- *   whose creator is one of them; recorded as partly created (its task may still run).
- * - No task id came back: a record absent from `before` that holds what the POST asked for,
- *   looked for until it appears or RECOVER_MS pass (its task may still run). Exactly one:
- *   it is recorded once its task ends. Several (images from one volume and name, made by
- *   others meanwhile): none is taken; they are named in `hint`.
+ *   one of them made, or that carries its mark; recorded as partly created (its task may
+ *   still run).
+ * - No task id came back: the record that carries its mark, looked for until it appears, the
+ *   create's deadline passes, or no task of the scope that started since the POST may still
+ *   make it. Found, it is recorded once its task ends.
+ * Not found: `hint` says how to find it should it appear later.
  */
-export async function recover(
-  r: Recovery,
-  err: CimsError,
-  prior: Before | undefined,
-): Promise<{ found?: pulumi.dynamic.CreateResult; hint?: string }> {
+export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pulumi.dynamic.CreateResult; hint: string }> {
+  const hint = `It would carry the tag ${CREATE_MARK_TAG}: ${r.mark}`;
   const taskIds = (err.taskIds ?? []).map((t) => t.toLowerCase());
   if (taskIds.length > 0) {
     const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch(none);
-    const mine = records.find((rec) => taskIds.includes(creatorOf(rec) ?? ""));
-    if (mine) throw r.partial(String(mine.id), err);
-    return {};
+    const mine = records.find((rec) => isMine(r, rec, taskIds));
+    if (mine) {
+      claim(String(mine.id));
+      throw r.partial(String(mine.id), err);
+    }
+    return { hint };
   }
-  if (!prior) return {};
-  const until = Date.now() + Math.min(RECOVER_MS, deadlineFor("create", r.inputs).timeoutSeconds * 1000);
   for (;;) {
+    // Asked before the list: a task that ends between the two calls has put its record there.
+    const mayAppear = await createsRunning(r);
     // A list that fails is tried again on the next round (the service may be what lost the answer).
     const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch((e: unknown) => {
       log(`${r.what}: looking for what its create may have made: ${messageOf(e)}`);
-      return none();
+      return undefined;
     });
-    const added = records.filter((rec) => !prior.ids.has(String(rec.id).toLowerCase()) && r.survey.same(rec));
-    if (added.length > 1) return { hint: `Made since its create was sent: ${added.map((a) => `importId: "${String(a.id)}"`).join(", ")}` };
-    if (added.length === 1) return { found: await waitForCreator(r, added[0]) };
-    if (Date.now() + RECOVER_EVERY_MS > until) return {};
+    const mine = (records ?? []).filter((rec) => isMine(r, rec, []));
+    if (mine.length > 0) {
+      mine.forEach((rec) => claim(String(rec.id)));
+      const others = mine.slice(1).map((rec) => String(rec.id));
+      if (others.length > 0)
+        log(`${r.what}: its create made more than one ${r.taskType} record (${others.join(", ")} too); they carry its mark`);
+      return { found: await waitForCreator(r, mine[0]), hint };
+    }
+    if (records !== undefined && !mayAppear) return { hint };
+    if (Date.now() + RECOVER_EVERY_MS > r.deadline) return { hint };
     await new Promise((resolve) => setTimeout(resolve, RECOVER_EVERY_MS));
+  }
+}
+
+/**
+ * Whether a create task of the scope that started since the POST (give or take the clocks'
+ * difference) is still running, and so may yet make the record. Unknown (the task list
+ * failed) counts as yes: the deadline still bounds the search.
+ */
+async function createsRunning(r: Recovery): Promise<boolean> {
+  const since = r.postedAt - CLOCK_SKEW_MS;
+  const query = (state: string) => ({
+    project_id: String(r.scope.projectId),
+    region_id: String(r.scope.regionId),
+    task_type: r.taskType,
+    state,
+  });
+  try {
+    const lists = await Promise.all(
+      ["NEW", "RUNNING"].map((state) => listAll<SeenTask & { created_on?: string }>(apiClient(), PATHS.tasks, query(state))),
+    );
+    return lists.flat().some((t) => {
+      const started =
+        typeof t.created_on === "string" ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t.created_on) ? t.created_on : `${t.created_on}Z`) : NaN;
+      return Number.isNaN(started) || started >= since;
+    });
+  } catch {
+    return true;
   }
 }
 
@@ -123,18 +182,21 @@ export async function recover(
  */
 async function waitForCreator(r: Recovery, record: ApiRecord): Promise<pulumi.dynamic.CreateResult> {
   const id = String(record.id);
-  log(`${r.what}: the answer to its create was lost; ${id} did not exist before it and holds what it asked for: recorded`);
+  log(`${r.what}: the answer to its create was lost; ${id} carries the create's mark: recorded`);
   const creator = creatorOf(record);
-  if (!creator) return { id, outs: r.outputs(record, []) };
-  const { deadline, timeoutSeconds } = deadlineFor("create", r.inputs);
+  if (!creator) return { id, outs: await r.outputs(record, []) };
   try {
-    await apiClient().waitForTasks([creator], { deadline, timeoutSeconds, onProgress: progress(r.what) });
+    await apiClient().waitForTasks([creator], {
+      deadline: r.deadline,
+      timeoutSeconds: Math.round((r.deadline - r.postedAt) / 1000),
+      onProgress: progress(r.what),
+    });
   } catch (err) {
     if (!(err instanceof CimsError)) throw err;
     err.taskIds ??= [creator];
     throw r.partial(id, err);
   }
-  return { id, outs: r.outputs(await apiClient().request("GET", r.recordPath(id)), [creator]) };
+  return { id, outs: await r.outputs(await apiClient().request("GET", r.recordPath(id)), [creator]) };
 }
 
 /** Tasks that had not ended when the wait stopped (NEW, RUNNING, or never read). */

@@ -13,7 +13,8 @@ import type { OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields } from "./diff";
 import { differences } from "./drift";
 import { CimsError } from "../client/errors";
-import { before } from "./ours";
+import { CREATE_MARK_TAG, markOf } from "./mark";
+import { listNow } from "./ours";
 import type { Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import { messageOf } from "./values";
@@ -67,23 +68,26 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         return withContext(what, () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
       }
       return withContext(what, async () => {
-        // What exists before the POST: should its answer be lost, a record not among these
-        // that holds what it asked for is the one it made (ours.ts); and a kind may refuse
-        // the create here, before any write (a subnet's CIDR already taken).
+        // A kind may refuse the create here, before any write, given what exists (a subnet's
+        // CIDR already taken on its network).
         const survey = d.survey(inputs);
-        const prior = await before(survey).catch((err: unknown) => {
-          throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
-        });
-        d.hooks?.beforePost?.(inputs, prior.records);
+        if (d.hooks?.beforePost) {
+          const existing = await listNow(survey).catch((err: unknown) => {
+            throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
+          });
+          d.hooks.beforePost(inputs, existing);
+        }
         const call = {
           path: apiPath(d.paths.create, scope(inputs)),
           body: table.body(inputs),
           kind: d.created,
+          taskType: d.createTask,
+          scope: { projectId: inputs.projectId, regionId: inputs.regionId },
           recordPath: (id: string) => one(inputs, id),
           find: d.findHint(inputs),
           survey,
         };
-        return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds), prior);
+        return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
       });
     },
 
@@ -100,6 +104,9 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         const path = one(news, id);
         const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
         let record: ApiRecord = await patchOrRead(path, table.patch(olds, news, changed));
+        // A create recorded before it removed its mark (mark.ts) leaves it to this update.
+        if (markOf(record) !== undefined)
+          record = await apiClient().request("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
         const { updates: drifted } = differences(table, record, news);
         if (drifted.length > 0) {
           log(`${what}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);

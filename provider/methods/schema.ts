@@ -22,6 +22,7 @@ import { memberKey } from "../../api/members";
 import { canonicalIp, isIpAddress } from "../../api/net";
 import { formatPath, toCamel } from "../../api/names";
 import { RULES } from "../../api/rules";
+import { CREATE_MARK_TAG } from "./mark";
 
 /** What Pulumi passes for values not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -102,7 +103,14 @@ function integerSchema(t: IntegerType): z.ZodType {
     .superRefine(rule((n: number) => (Number.isInteger(n) ? integerProblem(t, n) : undefined)));
 }
 
-const tagsSchema = z.record(z.string().superRefine(rule(tagKeyProblem)), z.string(TAG_VALUE_TYPE).superRefine(rule(tagValueProblem)));
+/** A tag key a program may set: not the service's own, not the provider's create mark. */
+const programTagKeyProblem = (key: string): string | undefined =>
+  key === CREATE_MARK_TAG ? `tag ${key} is reserved: pulumi-cims sets it while a create runs` : tagKeyProblem(key);
+
+const tagsSchema = z.record(
+  z.string().superRefine(rule(programTagKeyProblem)),
+  z.string(TAG_VALUE_TYPE).superRefine(rule(tagValueProblem)),
+);
 
 /** Items equal to an earlier one, by canonical IP or member address + port; unknowns are never equal. */
 function uniqueItems(unique: "ip" | "member", name: string) {

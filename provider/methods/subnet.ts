@@ -2,8 +2,8 @@
 // service can change in place, DELETE (asynchronous), GET for refresh (owned.ts). What is a
 // subnet's own: the service refuses overlapping CIDRs on one network, so a CIDR already taken
 // fails at preview and before the POST (naming the subnet that holds it), and a replacement
-// whose new CIDR overlaps the old deletes the old first; a subnet its create made is new on
-// the network since the POST, with its CIDR and name.
+// whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
+// evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
 import { SUBNET } from "../../api/contract";
 import { canonical, overlaps } from "../../api/net";
 import { PATHS } from "../../api/paths";
@@ -26,11 +26,10 @@ const replacing = new Set<string>();
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 
-/** The network's subnets to compare with: a new subnet is ours only if it was not among them. */
+/** The network's subnets: where one a create made is listed, and the CIDRs already taken. */
 const survey = (i: Scoped): Survey => ({
   path: apiPath(PATHS.subnets, scope(i)),
   query: { network_id: String(i.networkId) },
-  same: (s) => canonical("cidr", s.cidr) === canonical("cidr", i.cidr) && s.name === i.name,
 });
 
 /** A subnet of the network (not one being replaced in this run) whose CIDR overlaps the program's. */
@@ -73,11 +72,12 @@ export const subnetDescriptor: OwnedDescriptor = {
   }),
   noun: "subnet",
   created: "subnets",
+  createTask: "create_subnet",
   paths: { create: PATHS.subnets, list: PATHS.subnets, one: PATHS.subnet, idParam: "subnet_id" },
   recordPath: (s, id) => apiPath(PATHS.subnet, { project_id: s.projectId, region_id: s.regionId, subnet_id: id }),
   survey,
   findHint: (i) =>
-    `GET ${apiPath(PATHS.subnets, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: it is the one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
+    `GET ${apiPath(PATHS.subnets, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
   import: {
     nouns: ["subnet", "subnets"],
     prefix: "subnet",

@@ -6,6 +6,7 @@ import { type Spelling, spelled } from "../../api/canonical";
 import type { FieldType } from "../../api/contract";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
+import { withoutMark } from "./mark";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
@@ -65,8 +66,9 @@ export function fromWire(value: unknown, type: FieldType): unknown {
       return out;
     }
     case "tags":
-      // Records carry a list of {key, value, read_only}; the users' tags are the editable ones.
-      return splitTags(value).tags;
+      // Records carry a list of {key, value, read_only}; the users' tags are the editable ones
+      // (a create's mark, should one be left on the record, is the provider's, not the user's).
+      return withoutMark(splitTags(value).tags);
     default:
       return plain(value);
   }

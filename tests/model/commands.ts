@@ -344,7 +344,43 @@ class ForeignCmd implements Cmd {
   }
 }
 
+/**
+ * The takeover a lost answer invites: the next up's POST for the program's subnet (or image)
+ * in a slot is answered 502 by a gateway before the service acted, and at that moment another
+ * team makes the same subnet (the program's name and CIDR) or image (its name and volume).
+ * The stack must record only what its own create made (checked after every command).
+ */
+class TwinOnLostAnswer implements Cmd {
+  constructor(
+    private readonly kind: "subnets" | "images",
+    private readonly slot: number,
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    return !m.armed && (this.kind === "subnets" ? m.program.subnets : m.program.images)[this.slot] !== undefined;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const path = this.kind === "subnets" ? "/cloud/v1/subnets/1/1" : "/cloud/v1/bmimages/1/1";
+    sys.armed = {
+      label: `502 before acting on POST ${path}`,
+      kind: "request",
+      body: { method: "POST", path, count: 1, action: "status", status: 502, proxy: true },
+    };
+    m.armed = true;
+    const subnet = m.program.subnets[this.slot];
+    const image = m.program.images[this.slot];
+    sys.foreignDuringUp =
+      this.kind === "subnets" && subnet
+        ? { kind: "subnets", cidr: cidrOf(this.slot, subnet.gen), name: subnet.name, whenAnswerLost: path }
+        : { kind: "images", volume: VOLUMES[this.slot], name: image?.name, whenAnswerLost: path };
+  }
+  toString(): string {
+    return `the next up's POST for ${this.kind === "subnets" ? "s" : "img"}${this.slot} is answered 502 before the service acts, and another team makes its twin then`;
+  }
+}
+
 const foreignCommands: Array<fc.Arbitrary<Cmd>> = [
+  subnetSlot.map((slot) => new TwinOnLostAnswer("subnets", slot)),
+  imageSlot.map((slot) => new TwinOnLostAnswer("images", slot)),
   fc
     .tuple(
       fc.oneof(

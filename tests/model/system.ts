@@ -28,7 +28,15 @@ export interface CommandRecord {
 type ApiRecord = Record<string, unknown>;
 
 /** A record another team makes on the stack's network or volumes, through the service's API. */
-export type ForeignSpec = { kind: "subnets"; cidr: string } | { kind: "images"; volume: string };
+/**
+ * What another team makes: a subnet or an image, named `team-b-…` unless `name` says (a twin
+ * of the program's own). With `whenAnswerLost` (a POST path), made during the next up at the
+ * moment the service's gateway answers that POST 502, not once a task runs.
+ */
+export type ForeignSpec = ({ kind: "subnets"; cidr: string } | { kind: "images"; volume: string }) & {
+  name?: string;
+  whenAnswerLost?: string;
+};
 
 /** What another team made and still holds: its record as it was made, as JSON text. */
 export interface Foreign {
@@ -96,7 +104,10 @@ export class System {
     const during = command === "up" ? this.foreignDuringUp : undefined;
     this.foreignDuringUp = undefined;
     const running = run(extra, { allowFailure: true });
-    const result = during ? (await Promise.all([running, this.makeForeignOnceATaskRuns(during, running)]))[0] : await running;
+    const making = during?.whenAnswerLost
+      ? this.makeForeignWhenAnswerLost(during, running)
+      : during && this.makeForeignOnceATaskRuns(during, running);
+    const result = making ? (await Promise.all([running, making]))[0] : await running;
     await this.clearFaults();
     this.commandsRun++;
     const label = [command, ...extra].join(" ");
@@ -156,8 +167,11 @@ export class System {
     const n = ++this.foreignMade;
     const [path, body] =
       spec.kind === "subnets"
-        ? ["/cloud/v1/subnets/1/1", { name: `team-b-net-${n}`, cidr: spec.cidr, network_id: SEED.networkId, tags: { owner: "team-b" } }]
-        : ["/cloud/v1/bmimages/1/1", { name: `team-b-image-${n}`, volume_id: spec.volume, tags: { owner: "team-b" } }];
+        ? [
+            "/cloud/v1/subnets/1/1",
+            { name: spec.name ?? `team-b-net-${n}`, cidr: spec.cidr, network_id: SEED.networkId, tags: { owner: "team-b" } },
+          ]
+        : ["/cloud/v1/bmimages/1/1", { name: spec.name ?? `team-b-image-${n}`, volume_id: spec.volume, tags: { owner: "team-b" } }];
     for (let attempt = 0; attempt < 50; attempt++) {
       const res = await api(this.env, "POST", path, body);
       if (res.status === 409) {
@@ -194,6 +208,20 @@ export class System {
       await new Promise((r) => setTimeout(r, 20));
     }
     await this.makeForeign(spec);
+  }
+
+  /**
+   * Makes the foreign record as soon as the emulator has answered the spec's POST with a 502
+   * (the answer the provider loses), so that it appears while the provider looks for what its
+   * create made. Not made if the command ends before.
+   */
+  private async makeForeignWhenAnswerLost(spec: ForeignSpec, running: Promise<RunResult>): Promise<void> {
+    const key = `POST ${spec.whenAnswerLost === "/cloud/v1/subnets/1/1" ? "/cloud/v1/subnets" : "/cloud/v1/bmimages"}/:project_id/:region_id 502`;
+    const lost = () => (this.env.emulator.metrics.snapshot().requests[key] ?? 0) > 0;
+    let ended = false;
+    void running.finally(() => (ended = true));
+    while (!ended && !lost()) await new Promise((r) => setTimeout(r, 5));
+    if (lost()) await this.makeForeign(spec);
   }
 
   /** Another team deletes its record (it was in the way of the program's CIDR). */

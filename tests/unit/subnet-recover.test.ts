@@ -1,9 +1,10 @@
-// A Subnet create takes only what is its own (design.md rule 9), against a scripted service:
-// - no task id came back (the POST's answer was lost): a subnet absent from the network's list
-//   taken before the POST, holding the POST's cidr and name, is the one it made; it waits for
-//   the task that creates it (the record's `creator_task_id`), and records it as partly
-//   created when that task outlasts the deadline. A subnet with our cidr but another name
-//   (somebody else's, made meanwhile) is never taken.
+// A Subnet create takes only what is its own, against a scripted service:
+// - no task id came back (the POST's answer was lost): only a subnet carrying the create's
+//   mark (a random tag value its POST carried) is the one it made; it waits for the task that
+//   creates it (the record's `creator_task_id`), records it as partly created when that task
+//   outlasts the deadline, and removes the mark. Another team's subnet with the same name and
+//   CIDR, made while the search runs, is never taken; the search lasts while a create task of
+//   the scope that started since the POST still runs, and gives up at once when none does.
 // - its task ids are known but the wait ended before the tasks did: only a subnet whose
 //   creator is one of its tasks is taken.
 // - a task that ended in ERROR with nothing made is a plain failure: no looking, no advice.
@@ -11,6 +12,7 @@
 // subnet while its task still runs is scripted here.)
 import { TaskFailedError } from "../../provider/client/errors";
 import { PartialCreateError } from "../../provider/methods/errors";
+import { CREATE_MARK_TAG } from "../../provider/methods/mark";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
 import { subnetMethods } from "../../provider/methods/subnet";
@@ -22,7 +24,7 @@ const TASK = "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d";
 const OTHER_TASK = "0f0e0d0c-0b0a-4908-8706-050403020100";
 const inputs = { name: "app", cidr: "10.9.0.0/24", networkId: NET, projectId: 1, regionId: 1, timeouts: { create: 2 } };
 
-const record = (over: Record<string, unknown> = {}) => ({
+const record = (over: Record<string, unknown> = {}, userTags: Record<string, string> = {}) => ({
   id: SUBNET,
   name: "app",
   cidr: "10.9.0.0/24",
@@ -33,10 +35,16 @@ const record = (over: Record<string, unknown> = {}) => ({
   dns_nameservers: [],
   host_routes: [],
   creator_task_id: TASK,
-  tags: [{ key: "creator_task_id", value: String(over.creator_task_id ?? TASK), read_only: true }],
+  tags: [
+    ...Object.entries(userTags).map(([key, value]) => ({ key, value, read_only: false })),
+    { key: "creator_task_id", value: String(over.creator_task_id ?? TASK), read_only: true },
+  ],
   ...over,
 });
+/** Our subnet as the service holds it: with the mark the POST carried. */
+const marked = (mark: string, over: Record<string, unknown> = {}) => record(over, { [CREATE_MARK_TAG]: mark });
 const unrelated = { ...record(), id: "3c4d5e6f-7081-4b2c-9d3e-4f5a6b7c8d9e", cidr: "10.8.0.0/24", name: "other" };
+const runningCreate = { id: OTHER_TASK, state: "RUNNING", task_type: "create_subnet", created_on: new Date().toISOString().slice(0, 19) };
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -50,25 +58,36 @@ afterEach(async () => {
  */
 async function serve(opts: {
   before?: object[];
-  after: object[];
+  /** The network's subnets after the POST, given the mark it carried and the lists taken since. */
+  after: object[] | ((mark: string, lists: number) => object[]);
   post: Reply;
   task?: { state: string; created?: string[]; error?: string };
+  /** The scope's create tasks still running, by the number of task lists taken so far. */
+  running?: (taskLists: number) => object[];
 }): Promise<TestServer> {
-  let posted = false;
+  let mark: string | undefined;
+  let lists = 0;
+  let taskLists = 0;
   server = await startTestServer((req: RecordedRequest) => {
     if (req.method === "POST") {
-      posted = true;
+      mark = (JSON.parse(req.body) as { tags: Record<string, string> }).tags[CREATE_MARK_TAG];
       return opts.post;
     }
     if (req.url.startsWith(`/cloud/v1/subnets/1/1?`)) {
-      const results = posted ? opts.after : (opts.before ?? [unrelated]);
+      const after = typeof opts.after === "function" ? opts.after(mark!, lists++) : opts.after;
+      const results = mark !== undefined ? after : (opts.before ?? [unrelated]);
       return { body: { count: results.length, results } };
     }
+    if (req.url.startsWith("/cloud/v1/tasks?")) {
+      const results = new URL(req.url, "http://x").searchParams.get("state") === "RUNNING" ? (opts.running?.(taskLists++) ?? []) : [];
+      return { body: { count: results.length, results } };
+    }
+    if (req.method === "PATCH" && req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: record() };
     if (req.url === `/cloud/v1/tasks/${TASK}` && opts.task) {
       const { state, created = [], error } = opts.task;
       return { body: { id: TASK, state, task_type: "create_subnet", created_resources: { subnets: created }, error } };
     }
-    if (req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: record() };
+    if (req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: mark === undefined ? record() : marked(mark) };
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
   setConfig((key) => ({ "cims:apiUrl": server?.url, "cims:apiKey": "unit-test-key-0123456789", "cims:maxRetries": "0" })[key]);
@@ -80,29 +99,92 @@ const posts = (s: TestServer) => s.requests.filter((r) => r.method === "POST").l
 const listsAfterPost = (s: TestServer) =>
   s.requests.slice(s.requests.findIndex((r) => r.method === "POST")).filter((r) => r.url.startsWith("/cloud/v1/subnets/1/1?")).length;
 
-test("answer lost: the subnet absent before the POST, with its cidr and name, is the one it made; its task FINISHED: created, one POST", async () => {
-  const s = await serve({ after: [unrelated, record()], post: lost, task: { state: "FINISHED", created: [SUBNET] } });
+const patches = (s: TestServer) => s.requests.filter((r) => r.method === "PATCH").map((r) => JSON.parse(r.body) as unknown);
+
+test("answer lost: the subnet carrying the create's mark is the one it made; its task FINISHED: created, one POST, the mark removed", async () => {
+  const s = await serve({ after: (mark) => [unrelated, marked(mark)], post: lost, task: { state: "FINISHED", created: [SUBNET] } });
   const result = await subnetMethods.create(inputs);
   expect(result.id).toBe(SUBNET);
-  expect(result.outs).toMatchObject({ cidr: "10.9.0.0/24", taskIds: [TASK] });
+  expect(result.outs).toMatchObject({ cidr: "10.9.0.0/24", taskIds: [TASK], tags: {} });
   expect(posts(s)).toBe(1);
+  expect(patches(s)).toEqual([{ tags: { [CREATE_MARK_TAG]: null } }]);
 });
 
-test("answer lost, the found subnet's task still running past the deadline: recorded as partly created, the task pending", async () => {
-  await serve({ after: [record()], post: lost, task: { state: "RUNNING" } });
+test("the mark a create carries is new for every create, and no output shows it", async () => {
+  const s = await serve({ after: [], post: { body: { tasks: [TASK] } }, task: { state: "FINISHED", created: [SUBNET] } });
+  const first = await subnetMethods.create({ ...inputs, tags: { team: "a" } });
+  await subnetMethods.create({ ...inputs, tags: { team: "a" } });
+  const marks = s.requests.filter((r) => r.method === "POST").map((r) => (JSON.parse(r.body) as { tags: Record<string, string> }).tags);
+  expect(marks).toHaveLength(2);
+  expect(marks[0].team).toBe("a");
+  expect(marks[0][CREATE_MARK_TAG]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(marks[0][CREATE_MARK_TAG]).not.toBe(marks[1][CREATE_MARK_TAG]);
+  expect(JSON.stringify(first.outs)).not.toContain(CREATE_MARK_TAG);
+});
+
+test("answer lost, the marked subnet's task still running past the deadline: recorded as partly created, the task pending", async () => {
+  await serve({ after: (mark) => [marked(mark)], post: lost, task: { state: "RUNNING" } });
   const err = await subnetMethods.create(inputs).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(PartialCreateError);
   expect(err).toMatchObject({ id: SUBNET, properties: { pendingTaskIds: [TASK], taskIds: [TASK] } });
   expect((err as Error).message).toMatch(new RegExp(`was created \\(id ${SUBNET}, task\\(s\\) ${TASK}\\) but the create did not complete`));
 });
 
-test("answer lost: a subnet with its cidr but another name, made meanwhile by somebody else, is not taken", async () => {
-  const theirs = record({ name: "team-b-db", creator_task_id: OTHER_TASK });
-  const s = await serve({ after: [theirs], post: lost, task: { state: "FINISHED" } });
-  const err = await subnetMethods.create({ ...inputs, timeouts: { create: 3 } }).catch((e: unknown) => e);
+test("answer lost: another team's subnet with the same name and CIDR, made while the search runs, is not taken", async () => {
+  // Their create task runs for the first two looks; then their subnet is listed: same name, same CIDR.
+  const theirs = record({ id: "4d5e6f70-8192-4a3b-8c4d-5e6f70819203", creator_task_id: OTHER_TASK });
+  const s = await serve({
+    after: (_mark, lists) => (lists < 2 ? [] : [theirs]),
+    post: lost,
+    running: (n) => (n < 2 ? [runningCreate] : []),
+  });
+  const err = await subnetMethods.create({ ...inputs, timeouts: { create: 60 } }).catch((e: unknown) => e);
   expect(err).not.toBeInstanceOf(PartialCreateError);
   expect((err as Error).message).toContain(`The service may have created Subnet "app"; it is not in the stack`);
+  expect((err as Error).message).toMatch(new RegExp(`It would carry the tag ${CREATE_MARK_TAG}: [0-9a-f-]{36}`));
+  expect(listsAfterPost(s)).toBe(3);
   expect(posts(s)).toBe(1);
+  expect(patches(s)).toEqual([]);
+});
+
+test("answer lost, no create task of the scope running since the POST and nothing marked: it gives up at once, not at the deadline", async () => {
+  const s = await serve({ after: [unrelated], post: lost });
+  const started = Date.now();
+  const err = await subnetMethods.create({ ...inputs, timeouts: { create: 600 } }).catch((e: unknown) => e);
+  expect((err as Error).message).toContain(`The service may have created Subnet "app"; it is not in the stack`);
+  expect(listsAfterPost(s)).toBe(1);
+  expect(Date.now() - started).toBeLessThan(30_000);
+});
+
+test("answer lost: two creates of one program with the same name and CIDR each take only the subnet carrying their own mark", async () => {
+  const SECOND = "5e6f7081-92a3-4b4c-9d5e-6f7081920314";
+  const SECOND_TASK = "1a2b3c4d-5e6f-4071-8293-a4b5c6d7e8f9";
+  const marks: string[] = [];
+  server = await startTestServer((req: RecordedRequest) => {
+    if (req.method === "POST") {
+      marks.push((JSON.parse(req.body) as { tags: Record<string, string> }).tags[CREATE_MARK_TAG]);
+      return lost;
+    }
+    if (req.url.startsWith(`/cloud/v1/subnets/1/1?`)) {
+      // The second create's subnet is listed first: the first create must not take it.
+      const results = marks.length < 2 ? [] : [marked(marks[1], { id: SECOND, creator_task_id: SECOND_TASK }), marked(marks[0])];
+      return { body: { count: results.length, results } };
+    }
+    if (req.url.startsWith("/cloud/v1/tasks?")) return { body: { count: 1, results: marks.length < 2 ? [runningCreate] : [] } };
+    if (req.url.startsWith("/cloud/v1/tasks/")) {
+      const id = req.url.split("/").pop();
+      return { body: { id, state: "FINISHED", task_type: "create_subnet", created_resources: { subnets: [] } } };
+    }
+    if (req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: record() };
+    if (req.url === `/cloud/v1/subnets/1/1/${SECOND}`) return { body: record({ id: SECOND, creator_task_id: SECOND_TASK }) };
+    return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
+  });
+  setConfig((key) => ({ "cims:apiUrl": server?.url, "cims:apiKey": "unit-test-key-0123456789", "cims:maxRetries": "0" })[key]);
+  const first = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const second = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });
+  const ids = (await Promise.all([first, second])).map((r) => r.id);
+  expect(ids).toEqual([SUBNET, SECOND]);
 });
 
 test("task ids known, the wait ended first: only a subnet made by one of its tasks is taken", async () => {
