@@ -76,6 +76,11 @@ const none = (): ApiRecord[] => [];
 
 /** How often a create whose answer was lost looks again for the record it may have made. */
 const RECOVER_EVERY_MS = 2_000;
+/**
+ * How long it looks at the least after the answer was lost, running tasks or not: a POST
+ * that timed out may still be on its way through the service, to be acted on a little later.
+ */
+export const RECOVER_GRACE_MS = 15_000;
 /** Clock difference allowed between this machine and the service when comparing task start times. */
 const CLOCK_SKEW_MS = 300_000;
 
@@ -109,9 +114,10 @@ function isMine(r: Recovery, record: ApiRecord, taskIds: readonly string[]): boo
  * - Its task ids are known (the deadline passed, or a task could not be read): the record
  *   one of them made, or that carries its mark; recorded as partly created (its task may
  *   still run).
- * - No task id came back: the record that carries its mark, looked for until it appears, the
- *   create's deadline passes, or no task of the scope that started since the POST may still
- *   make it. Found, it is recorded once its task ends.
+ * - No task id came back: the record that carries its mark, looked for until it appears or
+ *   the create's deadline passes; after RECOVER_GRACE_MS, only while a create task of the
+ *   scope that started since the POST still runs (it may be ours). Found, it is recorded
+ *   once its task ends.
  * Not found: `hint` says how to find it should it appear later.
  */
 export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pulumi.dynamic.CreateResult; hint: string }> {
@@ -126,6 +132,7 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
     }
     return { hint };
   }
+  const graceEnds = Math.min(Date.now() + RECOVER_GRACE_MS, r.deadline);
   for (;;) {
     // Asked before the list: a task that ends between the two calls has put its record there.
     const mayAppear = await createsRunning(r);
@@ -142,7 +149,7 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
         log(`${r.what}: its create made more than one ${r.taskType} record (${others.join(", ")} too); they carry its mark`);
       return { found: await waitForCreator(r, mine[0]), hint };
     }
-    if (records !== undefined && !mayAppear) return { hint };
+    if (records !== undefined && !mayAppear && Date.now() >= graceEnds) return { hint };
     if (Date.now() + RECOVER_EVERY_MS > r.deadline) return { hint };
     await new Promise((resolve) => setTimeout(resolve, RECOVER_EVERY_MS));
   }

@@ -96,9 +96,9 @@ export const EXPECTED: Record<Op, Record<string, Expectation>> = {
     "503": { outcome: "recovers" },
     // Locked by a running task: the service refused without acting, so the POST waits for the lock.
     "409": { outcome: "recovers" },
-    // Dropped before the service acted: after looking for it (30 s), the error says how to adopt it if it shows up.
+    // Dropped before the service acted: after looking for its mark (15 s at least), the error says how to adopt it if it shows up.
     "connection reset": { outcome: "fails", message: /connection failed.*The service may have created Subnet "e2e-subnet".*importId/ },
-    // The service acts after the client gave up: the subnet with our cidr on our network is found and recorded.
+    // The service acts after the client gave up: the subnet carrying the create's mark is found and recorded.
     "response slower than the request timeout": { outcome: "recovers" },
     "task ERROR": {
       outcome: "fails",

@@ -112,7 +112,7 @@ test(
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/502 Bad Gateway.*The service may have created Subnet "e2e-subnet"; it is not in the stack/);
     expect(failed.stdout).toContain(
-      `GET /cloud/v1/subnets/1/1?network_id=${SEED.networkId} lists the network's subnets: it is the one named "e2e-subnet" with cidr 10.30.0.0/24`,
+      `GET /cloud/v1/subnets/1/1?network_id=${SEED.networkId} lists the network's subnets: look for one named "e2e-subnet" with cidr 10.30.0.0/24. It would carry the tag pulumi-cims-create-mark: `,
     );
     expect(await inState(env)).toEqual([]);
     await convergesOnOne(env);

@@ -38,16 +38,9 @@ const REQUEST_FAULTS: Array<{ label: string; body: Record<string, unknown> }> = 
   { label: "answer 6 s late (request timeout 3 s)", body: { count: 1, action: "delay", delayMs: 6000 } },
 ];
 
-/**
- * A lost answer to an image POST leaves an image the stack cannot know (README: images have
- * no natural key; the error says how to find it): documented, so not generated.
- */
-const documentedOrphan = (method: string, path: string, action: unknown) =>
-  action === "delay" && (path.includes("bmimages") || method === "*");
-
 export const FAULTS: FaultSpec[] = [
   ...TARGETS.flatMap(([method, path]) =>
-    REQUEST_FAULTS.filter((f) => !documentedOrphan(method, path, f.body.action)).map((f) => ({
+    REQUEST_FAULTS.map((f) => ({
       label: `${f.label} on ${method} ${path}`,
       kind: "request" as const,
       body: { method, path, ...f.body },
