@@ -100,7 +100,7 @@ export async function createViaTask(
     if (id === undefined) {
       throw new CimsError(
         `${what}: the task(s) ${outcome.taskIds.join(", ") || "(none)"} finished but reported no created ${call.kind}, so the stack ` +
-          `cannot record it. ${call.find} and carries the tag ${CREATE_MARK_TAG}: ${mark}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
+          `cannot record it. ${call.find}; it carries the tag ${CREATE_MARK_TAG}: ${mark}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
       );
     }
     claim(id);
