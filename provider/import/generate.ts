@@ -10,6 +10,7 @@
 import type { BodyContract, Field, FieldType } from "../../api/contract";
 import type { Kind } from "../methods/descriptor";
 import { KIND_NAMES, kind } from "../methods/kinds";
+import { SERVICE_SET } from "../methods/table";
 import { isLosslessNumber } from "lossless-json";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
@@ -33,12 +34,6 @@ export interface Declaration {
   name: string;
   args: Args;
 }
-
-/**
- * Fields of nested objects the service sets itself although the table lists them (a pool
- * member's id and operating status): a program gives only a member's settings.
- */
-const SERVICE_SET: Readonly<Record<string, readonly string[]>> = { members: ["id", "operatingStatus"] };
 
 /** A value the program may write: null only where the field allows null. */
 const takesNull = (f: Field) => f.nullable === true || f.removedByDelete === true;

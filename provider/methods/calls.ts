@@ -16,6 +16,15 @@ import { stringsIn } from "./values";
 
 type ApiRecord = Record<string, unknown>;
 
+/**
+ * The state key of the tasks of a create recorded before they ended; internal (`__`), so no
+ * diff or output shows it. States written before it used `pendingTaskIds`.
+ */
+export const PENDING_TASKS = "__pendingTaskIds";
+
+/** The tasks a resource recorded mid-create still waits for. */
+const pendingIn = (props: Inputs) => stringsIn(props[PENDING_TASKS] ?? props.pendingTaskIds);
+
 export interface TaskOutcome {
   taskIds: string[];
   tasks: Task[];
@@ -52,11 +61,11 @@ export async function withContext<T>(what: string, fn: () => Promise<T>): Promis
 }
 
 /**
- * A resource recorded from a create that had not finished (`pendingTaskIds`): its tasks are
+ * A resource recorded from a create that had not finished (PENDING_TASKS): its tasks are
  * waited for before it is updated, so the update acts on the finished resource.
  */
 export async function settlePending(what: string, olds: Inputs, op: Operation = "update"): Promise<void> {
-  const pending = stringsIn(olds.pendingTaskIds);
+  const pending = pendingIn(olds);
   if (pending.length === 0) return;
   const { deadline, timeoutSeconds } = deadlineFor(op, olds);
   try {
@@ -107,9 +116,9 @@ export async function readOrGone(
   }
 }
 
-/** Whether a resource recorded mid-create (`pendingTaskIds`) still has a task running. */
+/** Whether a resource recorded mid-create (PENDING_TASKS) still has a task running. */
 async function stillCreating(props: Inputs): Promise<boolean> {
-  const pending = stringsIn(props.pendingTaskIds);
+  const pending = pendingIn(props);
   for (const taskId of pending) {
     const task = await apiClient()
       .request<SeenTask>("GET", apiPath(currentSettings().taskPath, { task_id: taskId }))

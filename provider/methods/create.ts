@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, CimsError, ConnectionError, type SeenTask, TaskFailedError } from "../client/errors";
 import { CONNECT_FAILED } from "../client/transport";
-import { callAndWait, type TaskOutcome, withContext } from "./calls";
+import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./calls";
 import { apiClient, deadlineFor, log } from "./context";
 import { inContext, PartialCreateError } from "./errors";
 import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
@@ -142,7 +142,7 @@ export function partialCreate(what: string, id: string, err: CimsError, inputs: 
     `${what} was created (id ${id}, task(s) ${(err.taskIds ?? []).join(", ")}) but the create did not complete: ${err.message}. ` +
       `It is recorded in the stack; the next \`pulumi up\` continues from it${pending.length > 0 ? " once its task ends" : ""}.`,
     id,
-    { ...inputs, taskIds: err.taskIds ?? [], ...(pending.length > 0 ? { pendingTaskIds: pending } : {}) },
+    { ...inputs, taskIds: err.taskIds ?? [], ...(pending.length > 0 ? { [PENDING_TASKS]: pending } : {}) },
   );
 }
 

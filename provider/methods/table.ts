@@ -111,8 +111,33 @@ function fillDefaults(value: unknown, type: FieldType): unknown {
   return out;
 }
 
-/** The state key listing the optional arguments the program gave (see noteUnmanaged). */
-const MANAGED_OPTIONAL = "managedOptional";
+/**
+ * The state key saying which arguments the program gave, and of a nested value which parts
+ * (see GivenShape). Its `__` prefix makes it the engine's internal property: never shown in
+ * a diff, an output or `up`'s summary.
+ */
+export const GIVEN = "__given";
+/** Where states written before GIVEN listed the optional arguments the program gave. */
+const LEGACY_MANAGED_OPTIONAL = "managedOptional";
+
+/**
+ * What the program gave of one argument, without its value (a secret input would otherwise
+ * be stored in plain text under a name the engine does not know to keep secret): `true`, the
+ * whole value; the keys of an object whose other fields are the service's; of members, the
+ * keys given per member id, and `other`: the keys a member the program did not give shows.
+ */
+type GivenShape = true | string[] | { members: Record<string, string[]>; other: string[] };
+type Given = Record<string, GivenShape>;
+
+/** Fields of nested objects the service sets itself although the table lists them (a pool member's id and status). */
+export const SERVICE_SET: Readonly<Record<string, readonly string[]>> = { members: ["id", "operatingStatus"] };
+
+const definedKeys = (value: unknown) => (isRecord(value) ? Object.keys(value).filter((k) => value[k] !== undefined) : []);
+
+function pick(value: unknown, keys: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]]));
+}
 
 /**
  * An unordered list from the service in the order the program (or the state) had it, matched
@@ -176,11 +201,14 @@ export function resourceTable(options: Descriptor): Table {
     },
     /**
      * Removing such a field from the program means "stop managing it": the service keeps what
-     * it has. Said in the preview, so it is never a surprise. The state's `managedOptional`
-     * says which of them the program gave at the last create or update (a refresh keeps it).
+     * it has. Said in the preview, so it is never a surprise. The state says which of them the
+     * program gave at the last create or update (a refresh keeps it).
      */
     unmanagedNote(olds, news) {
-      const managed = stringsIn(olds[MANAGED_OPTIONAL]);
+      const given = olds[GIVEN];
+      const managed = isRecord(given)
+        ? unmanagedWhenOmitted.filter((name) => given[name] !== undefined)
+        : stringsIn(olds[LEGACY_MANAGED_OPTIONAL]);
       const dropped = managed.filter((name) => news[name] === undefined);
       if (dropped.length === 0) return undefined;
       return `${options.label(news)}: ${dropped.join(", ")} removed from the program: the service keeps the current value and the stack stops managing it`;
@@ -226,8 +254,14 @@ export function resourceTable(options: Descriptor): Table {
       return plainRecord({ ...out, ...options.record?.(record) });
     },
     outputs(inputs, record, taskIds) {
-      const managed = unmanagedWhenOmitted.filter((name) => inputs[name] !== undefined);
-      return { ...userInputs(inputs), ...table.fromRecord(record, inputs), [MANAGED_OPTIONAL]: managed, taskIds };
+      const given = userInputs(inputs);
+      const state = table.fromRecord(record, inputs);
+      const shape: Given = {};
+      for (const name of definedKeys(given)) {
+        const f = contract.fields[name] as Field | undefined;
+        shape[name] = f ? shapeOf(name, f, given[name], state[name], manageOnlyGiven) : true;
+      }
+      return { ...given, ...state, taskIds, [GIVEN]: shape };
     },
   };
   return table;
@@ -240,16 +274,62 @@ function absentOutput(field: Field): unknown {
 }
 
 /**
- * The inputs a refresh records: the managed fields as the service now has them. Pulumi
- * shows `preview --diff` as old inputs vs new inputs (dynamic providers cannot send a
- * detailed diff), so without this a drifted field would not be highlighted. Fields left to
- * the service when omitted are not recorded unless `includeAuto` says the state only holds
- * them when the user gave them.
+ * What the program gave of a field: a member list per member (by the id the service gave it,
+ * as `state` holds it), an object whose fields the service fills by its keys, else all.
+ */
+function shapeOf(name: string, field: Field, given: unknown, state: unknown, manageOnlyGiven: boolean): GivenShape {
+  const t = field.type;
+  if (t.kind === "array" && t.unique === "member" && t.items.kind === "object") {
+    const key = (m: Inputs) => {
+      const c = canonicalValue(m, t.items);
+      return isRecord(c) ? memberKey(c.address, c.protocolPort) : "";
+    };
+    const byKey = new Map(recordsIn(state).map((m) => [key(m), m]));
+    const members: Record<string, string[]> = {};
+    for (const m of recordsIn(given)) {
+      const id = byKey.get(key(m))?.id;
+      if (typeof id === "string") members[id] = definedKeys(m);
+    }
+    const skip = SERVICE_SET[name] ?? [];
+    return { members, other: Object.keys(t.items.fields).filter((k) => !skip.includes(k)) };
+  }
+  if (t.kind === "object" && manageOnlyGiven && isRecord(given)) return definedKeys(given);
+  return true;
+}
+
+/** A value as the service has it, in the shape the program gave it. */
+function asGiven(value: unknown, shape: unknown): unknown {
+  if (Array.isArray(shape)) return pick(value, stringsIn(shape));
+  if (!isRecord(shape) || !Array.isArray(value)) return value;
+  const members = isRecord(shape.members) ? shape.members : {};
+  const other = stringsIn(shape.other);
+  return value.map((m) => {
+    const keys = isRecord(m) && typeof m.id === "string" && Array.isArray(members[m.id]) ? stringsIn(members[m.id]) : other;
+    // Of a member the program did not give, what it could give (no service nulls).
+    const picked = pick(m, keys);
+    return keys === other && isRecord(picked) ? Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== null)) : picked;
+  });
+}
+
+/**
+ * The inputs a refresh records: what the program gave (the state's GIVEN), as the service now
+ * has it. Pulumi shows `preview --diff` of the dynamic face as old inputs vs new inputs
+ * (dynamic providers cannot send a detailed diff), so a drifted field is highlighted, and an
+ * argument the refresh left out, or a member's field the service fills, would show as an
+ * addition or removal that is not there. A state written before GIVEN records the managed
+ * fields; those left to the service when omitted only with `includeAuto` (the state holds
+ * them only when the user gave them) or when it listed them as given.
  */
 export function refreshedInputs(state: Inputs, rules: FieldRule[], includeAuto = false): Inputs {
   const inputs: Inputs = {};
+  const given = state[GIVEN];
+  if (isRecord(given)) {
+    for (const [name, shape] of Object.entries(given)) if (state[name] !== undefined) inputs[name] = asGiven(state[name], shape);
+    return inputs;
+  }
+  const managed = stringsIn(state[LEGACY_MANAGED_OPTIONAL]);
   for (const rule of rules) {
-    if (rule.autoWhenOmitted && !includeAuto) continue;
+    if (rule.autoWhenOmitted && !includeAuto && !managed.includes(rule.name)) continue;
     if (state[rule.name] !== undefined) inputs[rule.name] = state[rule.name];
   }
   return inputs;

@@ -6,7 +6,7 @@
 // those a create of the same inputs records: so the next `up` of that program changes nothing.
 import { NotFoundError } from "../client/errors";
 import { apiClient, scopeDefaults } from "../methods/context";
-import type { Kind } from "../methods/descriptor";
+import { isOwned, type Kind } from "../methods/descriptor";
 import { kind } from "../methods/kinds";
 import type { Inputs } from "../methods/schema";
 import { argsOf } from "../import/generate";
@@ -38,7 +38,7 @@ function parseId(type: Kind, given: string): { scope: { projectId: number; regio
 }
 
 export async function importRead(type: Kind, given: string): Promise<Imported> {
-  const { descriptor, table } = kind(type);
+  const { descriptor, table, methods } = kind(type);
   const { scope, id } = parseId(type, given);
   const where = descriptor.scoped ? ` in project ${scope.projectId}, region ${scope.regionId}` : "";
   let record: Record<string, unknown>;
@@ -50,9 +50,14 @@ export async function importRead(type: Kind, given: string): Promise<Imported> {
     throw err;
   }
   // The program that adopts the record, without what only the dynamic face needs (importId:
-  // the engine imports here), checked: defaults filled in, values in their canonical form.
-  const { importId: _adopt, ...program } = argsOf(type, record, scope);
-  const checked = table.check({}, program, () => scope);
+  // the engine imports here), and without nulls: the program `pulumi import --out` writes
+  // leaves them out (an omitted argument of these kinds is the service's, or unmanaged), so
+  // inputs holding them would differ from it. Checked as the kind checks: defaults filled
+  // in (a policy's includeVolumes), values in their canonical form. A kind owning its record
+  // checks with its table: its own check looks for a clash with the record itself.
+  const { importId: _adopt, ...args } = argsOf(type, record, scope);
+  const program = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+  const checked = isOwned(descriptor) ? table.check({}, program, () => scope) : await methods.check({}, program);
   if (checked.failures?.length) {
     throw new Error(`cims:index:${type}: the record ${id} does not make valid inputs: ${checked.failures.map((f) => f.reason).join("; ")}`);
   }

@@ -51,7 +51,6 @@ const EXTRA: Readonly<Record<string, Property>> = {
 /** Outputs every resource records besides its fields. */
 const BOOKKEEPING: Readonly<Record<string, Property>> = {
   taskIds: { ...STRINGS, description: "Tasks of the last operation ([] for synchronous calls)." },
-  managedOptional: { ...STRINGS, description: "The optional arguments the program gave at the last create or update." },
 };
 
 /** The schema type of a contract type (int64: decimal strings; nested objects: their named type). */

@@ -1,7 +1,8 @@
 // cims-import under the real engine: an emulator holding subnets and an image Pulumi never
 // made (an IPv6 one with host routes, a gateway-less one), plus the demo seed's pool, policy
 // and threshold; the built CLI writes a program; on a fresh stack the first `pulumi up`
-// makes no write (no POST, PATCH, PUT or DELETE) and preview and refresh find no changes.
+// makes no write (no POST, PATCH, PUT or DELETE) and preview (without a warning) and refresh
+// find no changes.
 // The emulator answers at most one record per list page (a service may cap pages below the
 // `limit` asked): every record is still imported. The quota threshold is adopted by its
 // threshold only: a newer `last_sending` the service records later, and a quota member the
@@ -156,7 +157,11 @@ const stacks = useStacks();
 test(
   "the imported program adopts everything: the first up makes no write, then preview and refresh find no changes",
   async () => {
-    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n" }, emulator: { pageSizeMax: 1 } });
+    // A package.json, as a user's project has: without one the engine warns on every run.
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n", "package.json": '{ "name": "imported" }\n' },
+      emulator: { pageSizeMax: 1 },
+    });
     expect((await postSeed(env, seedBody())).status).toBe(204);
     const access = { url: env.emulator.url, key: env.apiKey };
     const program = path.join(env.stack.projectDir, "index.ts");
@@ -205,7 +210,9 @@ test(
     expect(env.emulator.store.list("subnets")).toHaveLength(2);
     expect(env.emulator.store.list("images")).toHaveLength(1);
 
-    await env.stack.preview(["--expect-no-changes"]);
+    // No changes and nothing to say: no warning, no argument "removed from the program".
+    const preview = await env.stack.preview(["--expect-no-changes", "--diff", "--color", "never"]);
+    expect(preview.stdout + preview.stderr).not.toMatch(/warning|removed from the program/i);
     await env.stack.refresh(["--expect-no-changes"]);
     expect(writes(env)).toEqual([]);
 

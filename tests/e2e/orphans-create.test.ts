@@ -73,13 +73,13 @@ test(
     const recorded = await inState(env);
     expect(recorded).toHaveLength(1);
     expect(subnetIds(env)).toEqual([]); // still being made
-    expect((await stateOf(env, "Subnet"))?.pendingTaskIds).toHaveLength(1);
+    expect((await stateOf(env, "Subnet"))?.__pendingTaskIds).toHaveLength(1);
     await env.stack.refresh();
     expect(await inState(env)).toEqual(recorded); // not dropped: its create is still running
     await env.stack.setConfig("createTimeout", "600");
     await convergesOnOne(env);
     expect(subnetIds(env)).toEqual(recorded);
-    expect(await stateOf(env, "Subnet")).not.toHaveProperty("pendingTaskIds");
+    expect(await stateOf(env, "Subnet")).not.toHaveProperty("__pendingTaskIds");
   },
   E2E_TIMEOUT_MS,
 );

@@ -127,7 +127,7 @@ test("answer lost, the marked subnet's task still running past the deadline: rec
   await serve({ after: (mark) => [marked(mark)], post: lost, task: { state: "RUNNING" } });
   const err = await subnetMethods.create(inputs).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(PartialCreateError);
-  expect(err).toMatchObject({ id: SUBNET, properties: { pendingTaskIds: [TASK], taskIds: [TASK] } });
+  expect(err).toMatchObject({ id: SUBNET, properties: { __pendingTaskIds: [TASK], taskIds: [TASK] } });
   expect((err as Error).message).toMatch(new RegExp(`was created \\(id ${SUBNET}, task\\(s\\) ${TASK}\\) but the create did not complete`));
 });
 
@@ -214,7 +214,7 @@ test("task ids known, the wait ended first: only a subnet made by one of its tas
   await serve({ after: [record()], post: { body: { tasks: [TASK] } }, task: { state: "RUNNING" } });
   const ours = await subnetMethods.create(inputs).catch((e: unknown) => e);
   expect(ours).toBeInstanceOf(PartialCreateError);
-  expect(ours).toMatchObject({ id: SUBNET, properties: { pendingTaskIds: [TASK] } });
+  expect(ours).toMatchObject({ id: SUBNET, properties: { __pendingTaskIds: [TASK] } });
 });
 
 test("a task that ended in ERROR, having made nothing: a plain failure with the service's message, no looking, no advice", async () => {
