@@ -1,5 +1,5 @@
 // The bad-input catalogue (tests/e2e/bad-inputs/): SnapshotPolicyState, QuotaThreshold, on
-// the dynamic face; and valid edge values of every resource passing preview with no request.
+// the dynamic face; and valid edge values of every resource passing preview with no write.
 import { catalogue, VALID, withField } from "./bad-inputs/catalogue";
 import { POLICY_QUOTA } from "./bad-inputs/policy-quota";
 import { useStacks } from "../support/cims";
