@@ -1,6 +1,7 @@
 // The provider process's context: settings from the dynamic provider's configure()
 // (stack config in the `cims` namespace) or the environment, one shared API client, the
-// progress log, and deadlines. Nothing here is ever serialized into state.
+// proof of the key and the URL before its first call, the progress log, and deadlines.
+// Nothing here is ever serialized into state.
 import { createHash } from "node:crypto";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
