@@ -162,6 +162,17 @@ describe("once per process and configuration, after check()'s rules", () => {
     expect(server.requests.map((r) => r.url)).toEqual(["/cloud/v1/projects/5"]);
   });
 
+  test("refresh's read() and destroy's delete() fail with the probe's error too, not as a resource that is gone", async () => {
+    server = await startTestServer(() => serviceError(401, "AuthenticationFailed", "Authentication credentials were not provided."));
+    setConfig(config({ "cims:apiKey": "a-key-for-read-and-delete" }));
+    const { methods } = kind("Subnet");
+    const props = { projectId: 5, regionId: 1, name: "s", cidr: "10.0.0.0/24", networkId: "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01" };
+    const id = "3acf2d5d-a5df-40eb-b735-a0be90f1ff9d";
+    await expect(methods.read(id, props)).rejects.toThrow(/cims:apiKey was refused/);
+    await expect(methods.delete(id, props)).rejects.toThrow(/cims:apiKey was refused/);
+    expect(server.requests.map((r) => r.url)).toEqual(["/cloud/v1/projects/5"]);
+  });
+
   test("cims:skipCredentialsValidation=true: no probe, calls go straight out", async () => {
     server = await startTestServer(() => ({ body: { ok: 1 } }));
     setConfig(config({ "cims:apiKey": "a-key-never-probed", "cims:skipCredentialsValidation": "true" }));
