@@ -30,6 +30,12 @@ export const PATHS = {
   /** GET (the vendor SDK): tasks, filtered and paged. */
   tasks: "/cloud/v1/tasks",
   taskSpec: "/v1/tasks/{task_id}",
+  /** GET (the vendor SDK's projects.list): the key's projects, `limit`/`offset` paging. */
+  projects: "/cloud/v1/projects",
+  /** GET (the vendor SDK's projects.get): one project, the cheapest read that proves a key. */
+  project: "/cloud/v1/projects/{project_id}",
+  /** GET (the vendor SDK's regions.get). */
+  region: "/cloud/v1/regions/{region_id}",
 } as const;
 
 /** The list calls' page size when none is asked for, and the largest they serve. */

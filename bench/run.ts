@@ -4,7 +4,9 @@
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
 // rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
-// faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor).
+// faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only probe
+// (just the credential probe's cost: preview of an unchanged stack with and without it, both
+// faces, at least 5 interleaved rounds; with --quick, 10 subnets).
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import * as os from "node:os";
@@ -17,6 +19,7 @@ import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type Mode } from "./stack-runs";
 import { measureTaskLag, type Waiter } from "./task-lag";
 import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints";
+import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
 
 const SUBNET = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
@@ -90,6 +93,17 @@ async function main(): Promise<void> {
       destroy: (s) => destroyFast(emulator, s),
       log,
     });
+  // 9. The credential probe's cost on preview of an unchanged stack, with and without it.
+  const probeRows = () =>
+    probeExperiment({
+      emulator,
+      count: N,
+      rounds: Math.max(5, rounds),
+      faces: ["cims", "plugin"],
+      stack: (face) => stack(face, cimsConfig(N)),
+      destroy: (s) => destroyFast(emulator, s),
+      log,
+    });
   type Face = "cims" | "plugin" | "floor";
   const overheadRounds = async (config: typeof cimsConfig) => {
     const of: Record<Face, TestStack> = {
@@ -135,6 +149,13 @@ async function main(): Promise<void> {
       const rows = await hintsRows();
       await writeFile(path.join(REPO_ROOT, "bench", "hints.json"), JSON.stringify({ rows, verdicts: verdicts(rows) }, null, 2) + "\n");
       process.stdout.write(hintsMarkdown(rows).join("\n") + "\n");
+      return;
+    }
+    if (flags.only === "probe") {
+      const alone = await probeAlone(emulator.url, apiKey, 9);
+      const rows = await probeRows();
+      await writeFile(path.join(REPO_ROOT, "bench", "probe-cost.json"), JSON.stringify({ rows, alone }, null, 2) + "\n");
+      process.stdout.write(probeMarkdown(rows, alone).join("\n") + "\n");
       return;
     }
     // 1-5. Interleaved rounds: ours on both faces (dynamic, plugin) and the floor, preview
@@ -240,6 +261,7 @@ async function main(): Promise<void> {
     }
 
     const hints = await hintsRows();
+    const probe = await probeRows();
 
     // 3. Task-wait lag, in process: the same tasks watched by our waiter and by fixed polling.
     const samples = await measureTaskLag(emulator, apiKey, NETWORK_ID, lagDurations, lagSamples);
@@ -287,6 +309,7 @@ async function main(): Promise<void> {
       refresh,
       rateLimited,
       hints,
+      probe,
       benchSeconds: 0,
     };
     results.benchSeconds = Math.round((Date.now() - started) / 1000);
@@ -374,6 +397,7 @@ type Results = {
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
   hints: HintsRow[];
+  probe: ProbeRow[];
   benchSeconds: number;
 };
 
@@ -440,6 +464,7 @@ function markdown(r: Results): string {
     ),
     "",
     ...hintsMarkdown(r.hints),
+    ...probeMarkdown(r.probe),
   ];
   return lines.join("\n");
 }

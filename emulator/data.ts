@@ -4,6 +4,7 @@
 export type ApiRecord = Record<string, unknown>;
 
 export const COLLECTIONS = [
+  "projects",
   "regions",
   "networks",
   "routers",

@@ -11,7 +11,10 @@
 // - pools, members, health monitors: `admin_state_up` true, a member not `backup`, statuses
 //   ACTIVE / NO_MONITOR or ONLINE, a health monitor's id, `max_retries_down` 3 and, for HTTP
 //   checks, GET `/` expecting 200 over HTTP/1.0, as the service fills them;
-// - lifecycle policies: `volumes` (empty unless asked for with need_volumes=true).
+// - lifecycle policies: `volumes` (empty unless asked for with need_volumes=true);
+// - projects: client 1, `Project <id>`, not the default, ACTIVE, created when the seed's
+//   records were (a seed that lists none gets one for each project_id its records name);
+// - regions: the seed's `name` as `display_name`, a core region in EMEA, ACTIVE.
 import { randomUUID } from "node:crypto";
 import { IMAGE } from "../api/contract";
 import { spelled } from "../api/canonical";
@@ -71,6 +74,46 @@ function completeImage(image: ApiRecord, region: RegionName): ApiRecord {
   };
 }
 
+/** When seeded records say they were made, for those that carry no time of their own. */
+const SEEDED_AT = "2026-05-01T08:00:00";
+
+/** A region as the service describes it (the seed names it; the rest is a plain core region). */
+function completeRegion(region: ApiRecord): ApiRecord {
+  const name = typeof region.name === "string" ? region.name : `Region ${String(region.id)}`;
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  return {
+    access_level: "core",
+    available_volume_types: null,
+    coordinates: null,
+    country: "",
+    created_at: SEEDED_AT,
+    created_on: SEEDED_AT,
+    display_name: name,
+    endpoint_type: "public",
+    external_network_id: null,
+    file_share_types: null,
+    has_ai: false,
+    has_ai_gpu: false,
+    has_baremetal: true,
+    has_basic_vm: true,
+    has_dbaas: false,
+    has_ddos: false,
+    has_k8s: false,
+    has_kvm: true,
+    has_sfs: false,
+    keystone_id: region.id,
+    keystone_name: slug,
+    metrics_database_id: null,
+    slug,
+    state: "ACTIVE",
+    task_id: null,
+    vlan_physical_network: "physnet1",
+    zone: "EMEA",
+    ddos_endpoint_id: null,
+    ...region,
+  };
+}
+
 /** A record of a collection with every field the service's model requires. */
 export function completeRecord(collection: Collection, record: ApiRecord, region: RegionName): ApiRecord {
   switch (collection) {
@@ -102,6 +145,20 @@ export function completeRecord(collection: Collection, record: ApiRecord, region
       };
     case "lifecycle_policies":
       return { volumes: [], ...record };
+    case "projects":
+      return {
+        client_id: 1,
+        name: `Project ${String(record.id)}`,
+        description: null,
+        is_default: false,
+        state: "ACTIVE",
+        created_at: SEEDED_AT,
+        deleted_at: null,
+        task_id: null,
+        ...record,
+      };
+    case "regions":
+      return completeRegion(record);
     default:
       return record;
   }

@@ -12,6 +12,7 @@ import { type Reply, type RequestContext, Router, type Services } from "./router
 import { registerImageRoutes } from "./routes/images";
 import { registerPoolRoutes } from "./routes/lbpools";
 import { registerPolicyRoutes } from "./routes/policies";
+import { registerProjectRoutes } from "./routes/projects";
 import { registerQuotaRoutes } from "./routes/quotas";
 import { registerSubnetRoutes } from "./routes/subnets";
 import { registerTaskRoutes } from "./routes/tasks";
@@ -119,6 +120,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     registerPolicyRoutes,
     registerQuotaRoutes,
     registerTaskRoutes,
+    registerProjectRoutes,
   ]) {
     register(api, services);
   }
@@ -279,7 +281,8 @@ function authenticate(header: string | undefined, apiKey: string): void {
   // are case-insensitive; the vendor's SDK sends `APIKey`), the key exactly.
   const space = header.indexOf(" ");
   if (space < 0 || header.slice(0, space).toLowerCase() !== "apikey" || header.slice(space + 1) !== apiKey) {
-    throw new HttpError(401, "AuthenticationFailed", "Incorrect authentication credentials.");
+    // The service's words for a wrong key are those for a missing one; only the class differs.
+    throw new HttpError(401, "AuthenticationFailed", "Authentication credentials were not provided.");
   }
 }
 

@@ -19,6 +19,7 @@ interface Snapshot {
 
 /** Primary key of each collection's records. */
 const KEY: Record<Collection, string> = {
+  projects: "id",
   regions: "id",
   networks: "id",
   routers: "id",
@@ -46,6 +47,7 @@ export class Store {
       for (const c of COLLECTIONS) this.data.collections[c] ??= {};
       // A state file an older emulator wrote: its records get the fields the service's answers carry.
       for (const c of COLLECTIONS) for (const r of this.list(c)) this.put(c, completeRecord(c, r, this.regionName));
+      this.addProjectsNamed();
     } else {
       this.loadSeed(seed);
     }
@@ -67,7 +69,22 @@ export class Store {
     for (const [name, records] of Object.entries(seed)) {
       for (const record of records) this.put(name as Collection, completeRecord(name as Collection, record, this.regionName));
     }
+    this.addProjectsNamed();
     this.persist();
+  }
+
+  /**
+   * A project for every project_id the records name that the seed does not list, so a seed
+   * written before projects were served keeps working. A project nothing names stays unknown.
+   */
+  private addProjectsNamed(): void {
+    for (const c of COLLECTIONS) {
+      for (const r of this.list(c)) {
+        if (Number.isSafeInteger(r.project_id) && !this.get("projects", r.project_id)) {
+          this.put("projects", completeRecord("projects", { id: r.project_id }, this.regionName));
+        }
+      }
+    }
   }
 
   /** A region's name (records carry it as `region`): from the seed's regions, else `Region <id>`. */
@@ -136,7 +153,8 @@ export function checkSeed(seed: unknown): asserts seed is Seed {
       const r = record as ApiRecord;
       const key = KEY[name as Collection];
       if (r[key] === undefined || r[key] === null) throw new Error(`${where} has no "${key}"`);
-      const fields = name === "regions" ? [] : name === "client_quotas" ? ["client_id"] : ["project_id", "region_id"];
+      const fields =
+        name === "regions" || name === "projects" ? ["id"] : name === "client_quotas" ? ["client_id"] : ["project_id", "region_id"];
       for (const field of fields) {
         if (!Number.isSafeInteger(r[field]))
           throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);

@@ -15,6 +15,8 @@ export interface ProviderSettings {
   requestTimeoutMs: number;
   /** Answer refresh reads of subnets and images from one list request per scope (coalesce.ts). */
   coalesceReads: boolean;
+  /** Skip the one authenticated read that proves the key and the URL before the first call (credentials.ts). */
+  skipCredentialsValidation: boolean;
 }
 
 /** Looks a `cims:` key up in the provider's configuration (without the namespace). */
@@ -27,6 +29,7 @@ export const DEFAULTS = {
   connectTimeoutMs: 5_000,
   requestTimeoutMs: 120_000,
   coalesceReads: true,
+  skipCredentialsValidation: false,
 } as const;
 
 /** A `cims:` key, else its environment variable; a blank value counts as absent. */
@@ -61,6 +64,9 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     connectTimeoutMs: secondsToMs("connectTimeoutSeconds", get("connectTimeoutSeconds")) ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: secondsToMs("requestTimeoutSeconds", get("requestTimeoutSeconds")) ?? DEFAULTS.requestTimeoutMs,
     coalesceReads: optionalBoolean("coalesceReads", get("coalesceReads", "CIMS_COALESCE_READS")) ?? DEFAULTS.coalesceReads,
+    skipCredentialsValidation:
+      optionalBoolean("skipCredentialsValidation", get("skipCredentialsValidation", "CIMS_SKIP_CREDENTIALS_VALIDATION")) ??
+      DEFAULTS.skipCredentialsValidation,
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
   // key out, so logging or serializing them cannot leak it.

@@ -32,6 +32,23 @@ export class ConfigurationError extends CimsError {
   override readonly code = "CIMS_CONFIGURATION";
 }
 
+/**
+ * The read that proves the key and the URL before a run's first call failed. `setting` is the
+ * one to fix: the key was refused, the URL is unreachable or is no CIMS API, or the project
+ * is not one the key can see.
+ */
+export class CredentialsCheckError extends CimsError {
+  override readonly code = "CIMS_CREDENTIALS_CHECK";
+  constructor(
+    readonly setting: "apiKey" | "apiUrl" | "projectId",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message);
+    if (options?.cause !== undefined) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
+  }
+}
+
 /** A path parameter that would not stay inside its path segment ("", ".", ".."). */
 export class InvalidPathParameterError extends CimsError {
   override readonly code = "CIMS_INVALID_PATH_PARAMETER";

@@ -31,6 +31,11 @@ export interface ClientOptions {
   log?: (message: string) => void;
   /** Called before every request that may change something (all but GET). */
   beforeWrite?: () => void;
+  /**
+   * Awaited before every request; a rejection fails the request with its error. The provider
+   * proves the key and the URL here before its first call (credentials.ts).
+   */
+  ready?: () => Promise<void>;
 }
 
 export interface RequestOptions {
@@ -67,6 +72,7 @@ export class CimsClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
+    await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
       const result = await this.attempt(method, path, body, opts, deadline);

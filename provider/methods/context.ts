@@ -1,6 +1,9 @@
 // The provider process's context: settings from the dynamic provider's configure()
 // (stack config in the `cims` namespace) or the environment, one shared API client, the
-// progress log, and deadlines. Nothing here is ever serialized into state.
+// proof of the key and the URL before its first call, the progress log, and deadlines.
+// Nothing here is ever serialized into state.
+import { createHash } from "node:crypto";
+import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
@@ -9,6 +12,8 @@ let lookup: ConfigLookup = () => undefined;
 let settings: ProviderSettings | undefined;
 let client: CimsClient | undefined;
 const writeListeners: Array<() => void> = [];
+/** The credential probe of each configuration this process has seen (see verifyCredentials). */
+const probes = new Map<string, Promise<void>>();
 
 /** Called before every request of ours that may change something (coalesced lists end then). */
 export function onWrite(listener: () => void): void {
@@ -36,9 +41,37 @@ export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
     // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
-    client = new CimsClient({ ...s, apiKey: s.apiKey, log, beforeWrite: () => writeListeners.forEach((l) => l()) });
+    client = new CimsClient({
+      ...s,
+      apiKey: s.apiKey,
+      log,
+      beforeWrite: () => writeListeners.forEach((l) => l()),
+      ready: verifyCredentials,
+    });
   }
   return client;
+}
+
+/**
+ * Proves the key and the URL with one read (client/credentials.ts), once per provider process
+ * and configuration: the first API call and every check() whose inputs are valid await it,
+ * so a preview of an unchanged stack, a refresh and a destroy all fail on a refused key or
+ * a wrong URL before anything else. Concurrent callers share the one request, and its
+ * outcome, failure included, stands for the process. `cims:skipCredentialsValidation` turns
+ * it off. The dynamic face configures once per kind with the same config: keyed by what the
+ * probe reads, not by the client, so it still runs once.
+ */
+export async function verifyCredentials(): Promise<void> {
+  const s = currentSettings();
+  if (s.skipCredentialsValidation) return;
+  // The key as a digest: nothing kept in memory beyond the settings names it.
+  const id = [s.apiUrl.href, s.projectId ?? "", createHash("sha256").update(s.apiKey).digest("hex")].join(" ");
+  let probe = probes.get(id);
+  if (!probe) {
+    probe = proveCredentials({ ...s, apiKey: s.apiKey, log });
+    probes.set(id, probe);
+  }
+  return probe;
 }
 
 let sink = (line: string): void => {

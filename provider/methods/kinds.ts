@@ -1,6 +1,7 @@
 // Every kind the provider process serves, by name: its descriptor and methods, each loaded
 // only when a resource of that kind is used. The dynamic face's door (../resources/install.ts)
 // and cims-import find kinds here.
+import { verifyCredentials } from "./context";
 import type { Descriptor, Kind } from "./descriptor";
 import type { Methods } from "./install";
 import type { Table } from "./table";
@@ -43,7 +44,28 @@ export function isKind(name: string): name is Kind {
   return Object.hasOwn(KINDS, name);
 }
 
+const loaded = new Map<Kind, KindEntry>();
+
 /** A kind's descriptor and methods (loaded on first use). */
 export function kind(name: Kind): KindEntry {
-  return KINDS[name]();
+  let entry = loaded.get(name);
+  if (!entry) {
+    const { methods, ...rest } = KINDS[name]();
+    entry = { ...rest, methods: { ...methods, check: provenCheck(methods.check) } };
+    loaded.set(name, entry);
+  }
+  return entry;
+}
+
+/**
+ * check() that also proves the key and the URL (context.ts), after the inputs passed: a
+ * preview whose every resource is unchanged sends no other request, and inputs that fail
+ * their rules fail with those rules, with no request at all.
+ */
+function provenCheck(check: Methods["check"]): Methods["check"] {
+  return async (olds, news) => {
+    const result = await check(olds, news);
+    if ((result.failures?.length ?? 0) === 0) await verifyCredentials();
+    return result;
+  };
 }

@@ -54,6 +54,11 @@ def main(base_url: str, api_key: str) -> None:
 
     cloud = client.cloud
     subnets = cloud.networks.subnets
+
+    # The reads that prove a key (the provider's credential check)
+    call("projects.get", lambda: cloud.projects.get())
+    call("projects.list", lambda: list(cloud.projects.list(limit=1)))
+    call("regions.get", lambda: cloud.regions.get())
     tasks = cloud.tasks
 
     # Subnets

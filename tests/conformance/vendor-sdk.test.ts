@@ -7,6 +7,9 @@ import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { runVendorScript } from "../support/vendor-sdk";
 
 const CALLS = [
+  "projects.get",
+  "projects.list",
+  "regions.get",
   "networks.subnets.create",
   "tasks.poll",
   "tasks.get",

@@ -1,5 +1,5 @@
 // The bad-input catalogue (tests/e2e/bad-inputs/): SnapshotPolicyState, QuotaThreshold, on
-// the dynamic face; and valid edge values of every resource passing preview with no request.
+// the dynamic face; and valid edge values of every resource passing preview with no write.
 import { catalogue, VALID, withField } from "./bad-inputs/catalogue";
 import { POLICY_QUOTA } from "./bad-inputs/policy-quota";
 import { useStacks } from "../support/cims";
@@ -25,8 +25,12 @@ test(
     const env = await stacks.stack({ files: { "Pulumi.yaml": "name: edge\nruntime: nodejs\n", "index.ts": program } });
     const res = await env.stack.preview();
     expect(res.stdout).toMatch(/\+ 7 to create/);
-    // The one read: the new subnet's network, for a CIDR already taken there.
-    expect(env.emulator.metrics.snapshot().requests).toEqual({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 1 });
+    // The two reads: the configured project, which proves the key (once per provider
+    // process), and the new subnet's network, for a CIDR already taken there.
+    expect(env.emulator.metrics.snapshot().requests).toEqual({
+      "GET /cloud/v1/projects/:project_id 200": 1,
+      "GET /cloud/v1/subnets/:project_id/:region_id 200": 1,
+    });
   },
   E2E_TIMEOUT_MS,
 );

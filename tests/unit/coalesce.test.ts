@@ -39,6 +39,8 @@ async function serve(opts: { listed?: string[]; count?: number; listStatus?: num
         "cims:apiKey": "unit-test-key-0123456789",
         "cims:maxRetries": "0",
         "cims:coalesceReads": opts.coalesce,
+        // The credential probe has its own tests (credentials.test.ts); these count reads.
+        "cims:skipCredentialsValidation": "true",
       })[key],
   );
   return server;

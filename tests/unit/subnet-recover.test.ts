@@ -91,8 +91,20 @@ async function serve(opts: {
     if (req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: mark === undefined ? record() : marked(mark) };
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
-  setConfig((key) => ({ "cims:apiUrl": server?.url, "cims:apiKey": "unit-test-key-0123456789", "cims:maxRetries": "0" })[key]);
+  // The credential probe has its own tests (credentials.test.ts); these count the create's requests.
+  configureFor(server);
   return server;
+}
+
+/** The provider pointed at a scripted service (which serves no credentials probe). */
+function configureFor(s: TestServer): void {
+  const config: Record<string, string> = {
+    "cims:apiUrl": s.url,
+    "cims:apiKey": "unit-test-key-0123456789",
+    "cims:maxRetries": "0",
+    "cims:skipCredentialsValidation": "true",
+  };
+  setConfig((key) => config[key]);
 }
 
 const lost: Reply = { destroy: true }; // the service acted; the answer never came
@@ -193,7 +205,7 @@ test("answer lost: two creates of one program with the same name and CIDR each t
     if (req.url === `/cloud/v1/subnets/1/1/${SECOND}`) return { body: record({ id: SECOND, creator_task_id: SECOND_TASK }) };
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
-  setConfig((key) => ({ "cims:apiUrl": server?.url, "cims:apiKey": "unit-test-key-0123456789", "cims:maxRetries": "0" })[key]);
+  configureFor(server);
   const first = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const second = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });

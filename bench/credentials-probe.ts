@@ -1,0 +1,115 @@
+// What proving the key costs a preview: `pulumi preview` of an unchanged stack of N Subnets
+// with the probe (as shipped) and without (CIMS_SKIP_CREDENTIALS_VALIDATION=true), on each
+// face, interleaved rounds on one emulator; medians, the spread of each side, and the probe
+// requests the emulator saw per preview. The probe is one GET, but in a preview that sends no
+// other request it also loads the HTTP client in the provider process.
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import type { RunningEmulator } from "pulumi-cims/emulator";
+import { REPO_ROOT } from "../tests/support/harness";
+import type { TestStack } from "../tests/support/harness";
+import { median } from "./chart";
+import { timed } from "./stack-runs";
+
+export type ProbeMode = "probe" | "skip";
+export type ProbeFace = "cims" | "plugin";
+
+/**
+ * The probe alone, in a fresh node process each round (as a provider process meets it): its
+ * wall time from the call to the proven key, cold (the HTTP client loaded by it, as in a
+ * preview that sends nothing else) and warm (a second probe in the same process).
+ */
+export async function probeAlone(url: string, apiKey: string, rounds: number): Promise<{ coldMs: number[]; warmMs: number[] }> {
+  const script = `
+const { proveCredentials } = require(${JSON.stringify(path.join(REPO_ROOT, "dist/provider/client/credentials.js"))});
+const o = { apiUrl: new URL(process.argv[1]), apiKey: process.env.BENCH_KEY, projectId: 1, maxRetries: 5, connectTimeoutMs: 5000, requestTimeoutMs: 120000, taskPath: "/cloud/v1/tasks/{task_id}" };
+(async () => {
+  let t = process.hrtime.bigint();
+  await proveCredentials(o);
+  const cold = Number(process.hrtime.bigint() - t) / 1e6;
+  t = process.hrtime.bigint();
+  await proveCredentials(o);
+  const warm = Number(process.hrtime.bigint() - t) / 1e6;
+  process.stdout.write(JSON.stringify({ cold, warm }));
+  process.exit(0);
+})();`;
+  const out = { coldMs: [] as number[], warmMs: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script, url], { env: { ...process.env, BENCH_KEY: apiKey } });
+    const { cold, warm } = JSON.parse(stdout) as { cold: number; warm: number };
+    out.coldMs.push(cold);
+    out.warmMs.push(warm);
+  }
+  return out;
+}
+
+export interface ProbeRow {
+  face: ProbeFace;
+  count: number;
+  previewMs: Record<ProbeMode, number[]>;
+  probesPerPreview: Record<ProbeMode, number[]>;
+}
+
+export async function probeExperiment(opts: {
+  emulator: RunningEmulator;
+  count: number;
+  rounds: number;
+  faces: ProbeFace[];
+  stack: (face: ProbeFace) => Promise<TestStack>;
+  /** The faces share the emulator and its network: each face's subnets go before the next face's up. */
+  destroy: (stack: TestStack) => Promise<void>;
+  log: (line: string) => void;
+}): Promise<ProbeRow[]> {
+  const rows: ProbeRow[] = [];
+  for (const face of opts.faces) {
+    const s = await opts.stack(face);
+    await s.up();
+    await s.preview(); // warm: the first preview after an up compiles nothing new, but fills caches
+    const row: ProbeRow = { face, count: opts.count, previewMs: { probe: [], skip: [] }, probesPerPreview: { probe: [], skip: [] } };
+    for (let round = 0; round < opts.rounds; round++) {
+      const order: ProbeMode[] = round % 2 === 0 ? ["probe", "skip"] : ["skip", "probe"];
+      for (const mode of order) {
+        s.env.CIMS_SKIP_CREDENTIALS_VALIDATION = mode === "skip" ? "true" : "false";
+        opts.emulator.metrics.reset();
+        const ms = await timed(() => s.preview());
+        row.previewMs[mode].push(ms);
+        row.probesPerPreview[mode].push(probes(opts.emulator));
+        opts.log(`probe ${face} ${mode}, ${opts.count} subnets, round ${round + 1}: preview ${ms.toFixed(0)} ms`);
+      }
+    }
+    rows.push(row);
+    await opts.destroy(s);
+  }
+  return rows;
+}
+
+function probes(emulator: RunningEmulator): number {
+  return Object.entries(emulator.metrics.snapshot().requests)
+    .filter(([k]) => k.startsWith("GET /cloud/v1/projects"))
+    .reduce((n, [, c]) => n + c, 0);
+}
+
+export function probeMarkdown(rows: ProbeRow[], alone?: { coldMs: number[]; warmMs: number[] }): string[] {
+  const s = (ms: number) => (ms / 1000).toFixed(2);
+  const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+  return [
+    "Proving the key at preview: `pulumi preview` of an unchanged stack of N Subnets with the credential probe (as shipped) and without (`CIMS_SKIP_CREDENTIALS_VALIDATION=true`), interleaved rounds; the spread (slowest - fastest round of a side) is the noise a difference must beat:",
+    "",
+    "| face | subnets | rounds | with probe: median (spread) | skipped: median (spread) | probe's cost | probe requests per preview |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((r) => {
+      const on = median(r.previewMs.probe);
+      const off = median(r.previewMs.skip);
+      const face = r.face === "cims" ? "dynamic" : "plugin";
+      return `| ${face} | ${r.count} | ${r.previewMs.probe.length} | ${s(on)} s (${s(spread(r.previewMs.probe))} s) | ${s(off)} s (${s(spread(r.previewMs.skip))} s) | ${((on - off) / 1000).toFixed(2)} s (${((on / off - 1) * 100).toFixed(1)}%) | ${Math.max(...r.probesPerPreview.probe)} / ${Math.max(...r.probesPerPreview.skip)} |`;
+    }),
+    "",
+    ...(alone
+      ? [
+          `The probe alone (a fresh node process per round, ${alone.coldMs.length} rounds, median): ${median(alone.coldMs).toFixed(0)} ms cold (loading the HTTP client included), ${median(alone.warmMs).toFixed(1)} ms warm.`,
+          "",
+        ]
+      : []),
+  ];
+}
