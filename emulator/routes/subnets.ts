@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
-import { notFound, validationError } from "../errors";
+import { HttpError, notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
 import {
   assertUnlocked,
@@ -113,8 +113,23 @@ function patch(services: Services, ctx: RequestContext) {
   return { status: 200, body: updated };
 }
 
+/**
+ * DELETE (reference): refused while a load balancer pool member of the scope still uses the
+ * subnet (the balancer holds a port with an address from it), as the service refuses it.
+ */
 function remove(services: Services, ctx: RequestContext) {
-  return deleteByTask(services, ctx, find(services, ctx), "subnets", "Subnet", "delete_subnet");
+  const subnet = find(services, ctx);
+  const id = String(subnet.id);
+  const used = listScoped(services, ctx, "lbpools").some((pool) =>
+    (Array.isArray(pool.members) ? (pool.members as ApiRecord[]) : []).some((m) => m.subnet_id === id),
+  );
+  if (used)
+    throw new HttpError(
+      409,
+      "ConflictError",
+      `Unable to complete operation on subnet ${id}: One or more ports have an IP allocation from this subnet.`,
+    );
+  return deleteByTask(services, ctx, subnet, "subnets", "Subnet", "delete_subnet");
 }
 
 /** GET subnets (reference): the scope's subnets, optionally of one network. */

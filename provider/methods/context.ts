@@ -74,22 +74,36 @@ export async function verifyCredentials(): Promise<void> {
   return probe;
 }
 
-let sink = (line: string): void => {
+/** A progress line, or a warning: what an `up` will remove or interrupt, said in the preview. */
+export type Severity = "info" | "warning";
+
+type Sink = (line: string, severity: Severity) => void | Promise<void>;
+
+let sink: Sink = (line) => {
   process.stdout.write(`${line}\n`);
 };
 
 /**
- * Where progress lines go: the dynamic provider's stdout by default (the engine shows it in
- * the `pulumi up` output); the plugin, whose output the engine hides, sends them to the
- * engine's log under the resource instead.
+ * Where progress lines and warnings go: the dynamic provider's stdout by default (the engine
+ * shows it in the `pulumi up` output, as info); the plugin, whose output the engine hides,
+ * sends them to the engine's log under the resource instead, and the dynamic face sends its
+ * warnings there too (install.ts), so they show as warnings.
  */
-export function setLogSink(write: (line: string) => void): void {
+export function setLogSink(write: Sink): void {
   sink = write;
 }
 
 /** One progress line. Never given the key: callers pass ids, states and paths only. */
 export function log(message: string): void {
-  sink(`cims: ${message}`);
+  void sink(`cims: ${message}`, "info");
+}
+
+/**
+ * One warning (`warning:` in the CLI's output). Never given the key. Settled once the engine
+ * has it, so a preview that ends right after still shows it.
+ */
+export async function warn(message: string): Promise<void> {
+  await sink(`cims: ${message}`, "warning");
 }
 
 /** A progress reporter for waitForTasks: one line per task state change. */

@@ -1,11 +1,25 @@
 // What configure() does in the provider process, for every kind: take the stack config,
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
-import { setConfig } from "./context";
+import { setConfig, setLogSink } from "./context";
+import { engineAddress, engineWarnings } from "./engine-log";
 
 export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
+let sinkSet = false;
+
 export function installMethods(target: object, methods: Methods, req: pulumi.dynamic.ConfigureRequest): void {
   setConfig((key) => req.config.get(key));
+  if (!sinkSet) {
+    sinkSet = true;
+    // Progress lines stay on stdout (the engine shows them as they come); warnings go to the
+    // engine's log, so the CLI shows them as warnings.
+    const address = engineAddress();
+    const toEngine = address ? engineWarnings(address) : undefined;
+    setLogSink((line, severity) => {
+      if (severity === "warning" && toEngine) return toEngine(line);
+      process.stdout.write(`${line}\n`);
+    });
+  }
   Object.assign(target, methods);
 }

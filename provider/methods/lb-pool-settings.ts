@@ -1,7 +1,9 @@
 // LbPoolSettings's provider methods: chosen settings of an existing load balancer pool with
 // PATCH lbpools (asynchronous). Only the fields given are managed; members are matched by
-// address+port (the service keeps those as they are, without re-creation). Destroy leaves
-// the pool as it is: the stack stops managing it.
+// address+port (the service keeps those as they are, without re-creation). The pool is
+// shared: a preview names what a create or update will take from it, and destroy removes
+// only the members the stack declared (the service will not delete a subnet a member still
+// uses), leaving the pool, its settings and everyone else's members.
 import type * as pulumi from "@pulumi/pulumi";
 import { POOL } from "../../api/contract";
 import { memberKey } from "../../api/members";
@@ -10,17 +12,16 @@ import { PATHS } from "../../api/paths";
 import { CimsError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { callAndWait, readOrGone, withContext } from "./calls";
-import { apiClient, log, scopeDefaults } from "./context";
+import { apiClient, log, scopeDefaults, warn } from "./context";
 import { mayHaveActed } from "./create";
 import type { Descriptor, Scoped } from "./descriptor";
 import { changedFields, sameValue } from "./diff";
 import { differences } from "./drift";
 import { PartialCreateError } from "./errors";
-import { type Inputs, positiveInteger, timeouts, uuid4 } from "./schema";
+import { containsUnknown, type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
 import { resourceTable } from "./table";
 import { camelKeys, plainRecord, snakeKeys } from "./wire";
-import { recordsIn } from "./values";
-import { messageOf } from "./values";
+import { messageOf, recordsIn, stringsIn } from "./values";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null }>;
@@ -66,6 +67,62 @@ export function membersToRecreate(current: Member[], wanted: Member[]): Member[]
       ["weight", "subnetId"].some((f) => m[f] !== undefined && !sameValue(canonical("uuid4", old[f]), canonical("uuid4", m[f])))
     );
   });
+}
+
+/** `10.0.0.21:8080 (id <id>; weight 1 -> 3)`: a member the service holds, and what changes of it. */
+function describeMember(held: Member, wanted?: Member): string {
+  const changes = wanted
+    ? ["weight", "subnetId"]
+        .filter((f) => wanted[f] !== undefined && !sameValue(canonical("uuid4", held[f]), canonical("uuid4", wanted[f])))
+        .map((f) => `${f} ${shown(held[f])} -> ${shown(wanted[f])}`)
+    : [];
+  return `${keyOf(held)} (id ${String(held.id)}${changes.map((c) => `; ${c}`).join("")})`;
+}
+
+/** A value as a warning shows it; one known only at apply says so. */
+function shown(value: unknown): string {
+  if (containsUnknown(value)) return "(known after apply)";
+  return value === undefined ? "none" : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+/**
+ * The re-add a changed weight or subnetId costs (see membersToRecreate), in a sentence: the
+ * members, and that they take no traffic in between. Undefined when there is none.
+ */
+function readdNote(held: Member[], wanted: Member[]): string | undefined {
+  const stale = membersToRecreate(held, wanted);
+  if (stale.length === 0) return undefined;
+  const byKey = new Map(held.map((m) => [keyOf(m), m]));
+  return (
+    `removes and re-adds member(s) ${stale.map((m) => describeMember(byKey.get(keyOf(m))!, m)).join(", ")} ` +
+    "(the service keeps a same-address member as it is, so a new weight or subnetId lands only on a new member; it takes no traffic in between)"
+  );
+}
+
+/**
+ * What a create (adopting the pool as the program says) takes from the pool as it is now:
+ * the members it removes (every member the program does not list, whoever added it), those
+ * it removes and re-adds, and each setting it changes (old -> new). Empty when it takes nothing.
+ */
+export function createTakes(pool: Record<string, unknown>, inputs: Inputs): string[] {
+  const takes: string[] = [];
+  const held = recordsIn(camelKeys(pool.members ?? []));
+  // Members unmanaged (omitted), or a list known only at apply: nothing to say of them yet.
+  if (inputs.members !== undefined && !isUnknown(inputs.members)) {
+    const wanted = recordsIn(inputs.members);
+    const keysKnown = wanted.every((m) => !containsUnknown(m.address) && !containsUnknown(m.protocolPort));
+    const listed = new Set(wanted.map(keyOf));
+    const removed = keysKnown ? held.filter((m) => !listed.has(keyOf(m))) : [];
+    if (removed.length > 0) takes.push(`removes member(s) ${removed.map((m) => describeMember(m)).join(", ")}`);
+    if (!keysKnown) takes.push("may remove members: the program's member addresses or ports are known only at apply");
+    const readd = readdNote(held, wanted);
+    if (readd) takes.push(readd);
+  }
+  const service = poolTable.fromRecord(pool, inputs);
+  for (const field of differences(poolTable, pool, inputs).updates) {
+    if (field !== "members") takes.push(`changes ${field}: ${shown(service[field])} -> ${shown(inputs[field])}`);
+  }
+  return takes;
 }
 
 /** The PATCH body for these fields: nested objects and members whole, snake_case. */
@@ -123,17 +180,62 @@ async function apply(
     done.writes++;
   }
   const record = done.writes === 0 && current ? current : await apiClient().request<Record<string, unknown>>("GET", path(inputs));
-  return poolTable.outputs(inputs, record, taskIds);
+  return { ...poolTable.outputs(inputs, record, taskIds), [DECLARED]: declaredMembers(inputs) };
 }
 
+/**
+ * The state key listing the members (address:port) the program gave at the last create or
+ * update: what destroy removes. A refresh keeps it, so members others added since are never
+ * taken for the stack's.
+ */
+const DECLARED = "declaredMembers";
+
+function declaredMembers(inputs: Inputs): string[] {
+  return inputs.members === undefined ? [] : recordsIn(inputs.members).map(keyOf);
+}
+
+const IDENTITY = ["poolId", "projectId", "regionId"] as const;
+
+/**
+ * check() runs in the preview and before the create, where no other call can tell the user
+ * what a create will take from a shared pool: so, when these inputs will be created (a new
+ * resource, or a replacement on another pool), it reads the pool and warns of it.
+ */
 async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  return poolTable.check(olds, news, scopeDefaults);
+  const result = poolTable.check(olds, news, scopeDefaults);
+  const inputs = result.inputs as PoolInputs;
+  const known = IDENTITY.every((f) => inputs[f] !== undefined && !containsUnknown(inputs[f]));
+  const creates = olds.poolId === undefined || IDENTITY.some((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
+  if ((result.failures ?? []).length === 0 && known && creates) await warnCreateTakes(inputs);
+  return result;
+}
+
+async function warnCreateTakes(inputs: PoolInputs): Promise<void> {
+  let pool: Record<string, unknown>;
+  try {
+    pool = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+  } catch (err) {
+    // The create reads it again and fails there with this reason, in the resource's context.
+    log(`${label(inputs)}: could not read the pool to say what the create changes: ${messageOf(err)}`);
+    return;
+  }
+  const takes = createTakes(pool, inputs);
+  if (takes.length > 0) await warn(`${label(inputs)}: the create ${takes.join("; ")}`);
 }
 
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
   const note = poolTable.unmanagedNote(olds, news);
   if (note) log(note);
-  return poolTable.diff(olds, news);
+  // A replacement removes the old resource's members first: on the same pool (`up --replace`)
+  // the create after it puts them back, where the other order would leave the pool without them.
+  const result = poolTable.diff(olds, news, true);
+  // An update in place (a replacement is a create, which check() spoke of): the members it
+  // removes and adds back, which the diff itself shows as a mere change of a field.
+  if (result.changes && (result.replaces ?? []).length === 0 && news.members !== undefined && !isUnknown(news.members)) {
+    const readd = readdNote(recordsIn(olds.members), recordsIn(news.members));
+    if (readd) await warn(`${label(news)}: the update ${readd}`);
+  }
+  return result;
 }
 
 async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> {
@@ -162,7 +264,8 @@ async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> 
 /** What a half-applied create records: no managed field, so none can look already applied. */
 export function identityOnly(inputs: Inputs): Inputs {
   const { __provider, poolId, projectId, regionId, timeouts } = inputs;
-  return plainRecord({ __provider, poolId, projectId, regionId, timeouts });
+  // The members it may have added are the stack's: destroy removes them.
+  return plainRecord({ __provider, poolId, projectId, regionId, timeouts, [DECLARED]: declaredMembers(inputs) });
 }
 
 /**
@@ -181,8 +284,44 @@ async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<
   });
 }
 
+/**
+ * Destroy: removes the members the stack declared (by address+port) with one PATCH that lists
+ * the pool's others, and waits for its tasks; the pool, its settings and the others' members
+ * stay. Without this the stack's subnets could not be deleted after it: the service refuses
+ * to delete a subnet a pool member still uses. A pool or member already gone is fine.
+ */
 async function remove(_id: string, props: PoolInputs): Promise<void> {
-  log(`${label(props)}: left as it is (the stack no longer manages it)`);
+  const what = label(props);
+  // A state written before the stack recorded its members: the members it holds.
+  const recorded = (props as Inputs)[DECLARED];
+  const declared = new Set(Array.isArray(recorded) ? stringsIn(recorded) : recordsIn(props.members).map(keyOf));
+  if (declared.size === 0) {
+    log(`${what}: the stack declared no member; the pool and its settings stay as they are`);
+    return;
+  }
+  await withContext(what, async () => {
+    const pool = await apiClient()
+      .request<Record<string, unknown>>("GET", path(props))
+      .catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+    const held = recordsIn(pool?.members);
+    const ours = held.filter((m) => declared.has(memberKey(m.address, m.protocol_port)));
+    if (ours.length === 0) {
+      log(`${what}: none of the stack's members is left in the pool; the pool and its settings stay as they are`);
+      return;
+    }
+    const others = held.filter((m) => !ours.includes(m)).map((m) => ({ address: m.address, protocol_port: m.protocol_port }));
+    log(
+      `${what}: removing the stack's member(s) ${ours.map((m) => memberKey(m.address, m.protocol_port)).join(", ")}; the pool, its settings and its ${others.length} other member(s) stay`,
+    );
+    try {
+      await callAndWait("PATCH", path(props), what, "delete", props, { body: { members: others } });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  });
 }
 
 async function read(id: string, props: PoolInputs): Promise<pulumi.dynamic.ReadResult> {

@@ -88,13 +88,13 @@ function detailedDiff(type: Kind, olds: Record<string, unknown>, news: Record<st
 export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
   const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
   // Progress lines go to the engine's log, under the resource they are about.
-  setLogSink((line) => {
+  setLogSink((line, severity) => {
     if (!engine) return;
     const req = new enginePb.LogRequest();
-    req.setSeverity(enginePb.LogSeverity.INFO);
+    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.INFO);
     req.setMessage(line);
     req.setUrn(current.getStore()?.urn ?? "");
-    engine.log(req, () => undefined);
+    return new Promise<void>((resolve) => engine.log(req, () => resolve()));
   });
 
   const handlers = {

@@ -75,8 +75,10 @@ export const OUTPUTS = ["poolId", ...Object.keys(POOL.fields), "projectId", "reg
 
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed.
- * Updates are asynchronous (`pulumi up` waits for the pool's tasks). Destroy leaves the
- * pool as it is.
+ * Updates are asynchronous (`pulumi up` waits for the pool's tasks). The pool may be shared:
+ * a create removes every member you do not list, and the preview warns of each member and
+ * setting a create removes or changes, and of each member an update removes and re-adds.
+ * Destroy removes the members you listed and leaves the pool, its settings and other members.
  */
 export class LbPoolSettings extends withOutputs<LbPoolSettingsState>() {
   constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {

@@ -1,6 +1,7 @@
 // LbPoolSettings under the real engine: the seeded member kept (same id), members added,
 // order-insensitive no-op preview, in-place update, replacement (another pool), drift via
-// refresh, and destroy leaving the pool as it is.
+// refresh, and destroy (of a replaced resource, and of the stack) removing the stack's members
+// and leaving the pool and its settings.
 import { api, SEED, stateOf, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
@@ -65,10 +66,13 @@ test(
     await stack.setConfig("poolRegion", "3");
     await stack.up();
     expect((await stack.outputs()).id).toBe(OTHER_POOL);
-    expect((await api(env, "GET", `/cloud/v1/lbpools/2/3/${OTHER_POOL}`)).body.name).toBe("e2e-pool");
+    const other = () => api(env, "GET", `/cloud/v1/lbpools/2/3/${OTHER_POOL}`).then((r) => r.body);
+    expect((await other()).name).toBe("e2e-pool");
+    // The replaced resource's delete took the stack's members out of the first pool; its settings stay.
+    expect(await pool()).toMatchObject({ lb_algorithm: "LEAST_CONNECTIONS", members: [] });
 
     await stack.destroy();
-    expect((await api(env, "GET", `/cloud/v1/lbpools/2/3/${OTHER_POOL}`)).body.name).toBe("e2e-pool"); // left as it is
+    expect(await other()).toMatchObject({ name: "e2e-pool", members: [] });
     expect((await pool()).lb_algorithm).toBe("LEAST_CONNECTIONS");
   },
   E2E_TIMEOUT_MS,

@@ -68,7 +68,8 @@ new cims.LbPoolSettings("web", { poolId: "${SEED.poolId}", name: "web-2" });
     await api(env, "POST", "/__emulator/faults", {
       method: "GET",
       path: `/cloud/v1/lbpools/1/1/${SEED.poolId}`,
-      count: 6,
+      // Every read (check()'s, for the preview's warning, and the create's with its retries) fails.
+      count: 100,
       action: "status",
       status: 500,
     });
@@ -78,6 +79,7 @@ new cims.LbPoolSettings("web", { poolId: "${SEED.poolId}", name: "web-2" });
     const requests = env.emulator.metrics.snapshot().requests;
     expect(Object.keys(requests).filter((k) => !k.startsWith("GET "))).toEqual([]);
     expect(await inState(env, "LbPoolSettings")).toEqual([]);
+    await api(env, "DELETE", "/__emulator/faults");
     await env.stack.up();
     expect(env.emulator.store.get("lbpools", SEED.poolId)?.name).toBe("web-2");
   },

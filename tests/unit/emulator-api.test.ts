@@ -339,6 +339,22 @@ describe("subnets", () => {
     await waitTask(del.body.tasks[0]);
     expect((await call("GET", `/cloud/v1/subnets/1/1/${id}`)).status).toBe(404);
   });
+
+  test("DELETE of a subnet a pool member uses is 409 ConflictError, as the service's; once the member is gone it deletes", async () => {
+    const id = await createSubnet();
+    const member = { address: "10.1.0.10", protocol_port: 8080, subnet_id: id };
+    await waitTask((await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [member] })).body.tasks[0]);
+    const refused = await call("DELETE", `/cloud/v1/subnets/1/1/${id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ exception_class: "ConflictError", request_id: expect.any(String) });
+    expect(refused.body.message).toMatch(/one or more ports have an IP allocation from this subnet/i);
+    expect((await call("GET", `/cloud/v1/subnets/1/1/${id}`)).status).toBe(200); // no task started: still there
+    await waitTask((await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, { members: [] })).body.tasks[0]);
+    const del = await call("DELETE", `/cloud/v1/subnets/1/1/${id}`);
+    expect(del.status).toBe(200);
+    expect((await waitTask(del.body.tasks[0])).state).toBe("FINISHED");
+    expect((await call("GET", `/cloud/v1/subnets/1/1/${id}`)).status).toBe(404);
+  });
 });
 
 describe("images", () => {

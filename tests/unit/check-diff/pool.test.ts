@@ -1,5 +1,13 @@
 // check() and diff() of LbPoolSettings, and its mapping to and from the wire (no engine, no network).
-import { identityOnly, lbPoolSettingsMethods, membersToRecreate, patchBody, poolTable } from "../../../provider/methods/lb-pool-settings";
+import { setLogSink, type Severity } from "../../../provider/methods/context";
+import {
+  createTakes,
+  identityOnly,
+  lbPoolSettingsMethods,
+  membersToRecreate,
+  patchBody,
+  poolTable,
+} from "../../../provider/methods/lb-pool-settings";
 import { sameMembers } from "../../../provider/methods/table";
 import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
 
@@ -116,7 +124,7 @@ describe("LbPoolSettings", () => {
         name: "web",
         healthmonitor: { type: "HTTP", delay: 20, timeout: 5, maxRetries: 3 },
       }),
-    ).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    ).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     expect((await lbPoolSettingsMethods.diff(POOL, olds, { ...olds, poolId: "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70" })).replaces).toEqual([
       "poolId",
     ]);
@@ -172,7 +180,8 @@ test("LbPoolSettings: after a half-applied create, the next up re-applies every 
     members: [{ address: "10.0.0.1", protocolPort: 80 }],
   };
   const recorded = identityOnly(news);
-  expect(recorded).toEqual({ __provider: "shim", poolId: POOL, projectId: 1, regionId: 2 });
+  // The members it may have added are recorded as the stack's, for destroy to remove.
+  expect(recorded).toEqual({ __provider: "shim", poolId: POOL, projectId: 1, regionId: 2, declaredMembers: ["10.0.0.1:80"] });
   const d = await lbPoolSettingsMethods.diff(POOL, recorded, news);
   expect(d.changes).toBe(true);
   expect(d.replaces ?? []).toEqual([]);
@@ -180,5 +189,85 @@ test("LbPoolSettings: after a half-applied create, the next up re-applies every 
     name: "web",
     lb_algorithm: "ROUND_ROBIN",
     members: [{ address: "10.0.0.1", protocol_port: 80 }],
+  });
+});
+
+describe("LbPoolSettings: what a create or update takes from a shared pool", () => {
+  const held = {
+    id: POOL,
+    name: "web-pool",
+    lb_algorithm: "ROUND_ROBIN",
+    members: [
+      { id: "7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e", address: "10.0.0.10", protocol_port: 8080, weight: 1, subnet_id: null },
+      { id: "8c9d0e1f-2a3b-4c4d-9e5f-6a7b8c9d0e1f", address: "10.0.0.20", protocol_port: 80, weight: 1, subnet_id: null },
+    ],
+  };
+  const checked = (news: Record<string, unknown>) => poolTable.check({}, { poolId: POOL, ...news }).inputs;
+
+  test("a create names each member it removes or re-adds, and each setting it changes, old -> new", () => {
+    const inputs = checked({
+      name: "shared",
+      members: [
+        { address: "10.0.0.20", protocolPort: 80, weight: 3 },
+        { address: "10.0.0.30", protocolPort: 80 },
+      ],
+    });
+    expect(createTakes(held, inputs)).toEqual([
+      "removes member(s) 10.0.0.10:8080 (id 7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e)",
+      expect.stringMatching(/^removes and re-adds member\(s\) 10\.0\.0\.20:80 \(id 8c9d0e1f-2a3b-4c4d-9e5f-6a7b8c9d0e1f; weight 1 -> 3\) /),
+      'changes name: "web-pool" -> "shared"',
+    ]);
+  });
+
+  test("a create that takes nothing (the pool as the program says, or members not managed) says nothing", () => {
+    const same = checked({
+      name: "web-pool",
+      members: [
+        { address: "10.0.0.20", protocolPort: 80 },
+        { address: "10.0.0.10", protocolPort: 8080 },
+      ],
+    });
+    expect(createTakes(held, same)).toEqual([]);
+    expect(createTakes(held, checked({ lbAlgorithm: "ROUND_ROBIN" }))).toEqual([]);
+  });
+
+  test("members known only at apply (a new subnet's id): the removals by address+port are still named", () => {
+    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const inputs = checked({
+      members: [
+        { address: "10.0.0.20", protocolPort: 80 },
+        { address: "10.20.0.10", protocolPort: 8080, subnetId: unknown },
+      ],
+    });
+    expect(createTakes(held, inputs)).toEqual(["removes member(s) 10.0.0.10:8080 (id 7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e)"]);
+  });
+
+  test("an update's diff warns of each member it removes and re-adds, and of nothing else", async () => {
+    const lines: Array<[string, Severity]> = [];
+    setLogSink((line, severity) => {
+      lines.push([line, severity]);
+    });
+    const olds = { poolId: POOL, projectId: 1, regionId: 2, members: [{ id: "m-1", address: "10.0.0.20", protocolPort: 80, weight: 1 }] };
+    await lbPoolSettingsMethods.diff(POOL, olds, { ...olds, members: [{ address: "10.0.0.20", protocolPort: 80, weight: 4 }] });
+    expect(lines).toEqual([
+      [
+        expect.stringMatching(
+          new RegExp(
+            `^cims: LbPoolSettings of pool ${POOL}: the update removes and re-adds member\\(s\\) 10\\.0\\.0\\.20:80 \\(id m-1; weight 1 -> 4\\)`,
+          ),
+        ),
+        "warning",
+      ],
+    ]);
+    lines.length = 0;
+    await lbPoolSettingsMethods.diff(POOL, olds, {
+      ...olds,
+      name: "renamed",
+      members: [
+        { address: "10.0.0.20", protocolPort: 80, weight: 1 },
+        { address: "10.0.0.21", protocolPort: 80 },
+      ],
+    });
+    expect(lines).toEqual([]);
   });
 });

@@ -1,0 +1,87 @@
+// LbPoolSettings on a shared pool, on both faces, with the README's pattern (a new subnet and
+// a pool member on it): the preview of the create warns of every member and setting it takes
+// from the pool; the preview of an update warns of the member it removes and re-adds; destroy
+// removes the stack's member only, so the subnet can go (the service refuses to delete a
+// subnet a member still uses), and the pool keeps its settings and another team's member.
+import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
+import { E2E_TIMEOUT_MS } from "../support/harness";
+
+const stacks = useStacks();
+
+const program = [
+  'import * as pulumi from "@pulumi/pulumi";',
+  'import * as cims from "pulumi-cims";',
+  "const c = new pulumi.Config();",
+  `const subnet = new cims.Subnet("app", { name: "app", cidr: "10.20.0.0/24", networkId: "${SEED.networkId}" });`,
+  'new cims.LbPoolSettings("web", {',
+  `  poolId: "${SEED.poolId}",`,
+  '  name: "shared-web",',
+  '  members: [{ address: "10.20.0.10", protocolPort: 8080, subnetId: subnet.id, weight: c.getNumber("weight") ?? 2 }],',
+  "});",
+].join("\n");
+
+const POOL_PATH = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
+const pool = (env: CimsTestEnv) => api(env, "GET", POOL_PATH).then((r) => r.body);
+
+async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
+  for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) {
+    s = (await api(env, "GET", `/cloud/v1/tasks/${taskId}`)).body.state;
+    if (s === "ERROR") throw new Error(`task ${taskId} failed`);
+  }
+}
+
+/** The CLI's warning lines (`warning: ...`), joined: where a warning of ours must appear. */
+const warnings = (out: string) =>
+  out
+    .split("\n")
+    .filter((l) => /^\s*warning: /.test(l))
+    .join("\n");
+
+test.each<Face>(["dynamic", "native"])(
+  "%s face: the preview warns what a create and an update take from a shared pool; destroy of a Subnet + member leaves the pool and the others' members",
+  async (face) => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject(`shared-pool-${face}`, face), "index.ts": onFace(program, face) },
+    });
+    const { stack } = env;
+
+    // Create: the seeded member is removed (another team's, as far as this program knows) and
+    // the name changes. Said as a warning, in the preview.
+    const preview = await stack.preview();
+    const created = warnings(preview.stdout + preview.stderr);
+    expect(created).toContain(
+      `LbPoolSettings of pool ${SEED.poolId}: the create removes member(s) 10.0.0.10:8080 (id ${SEED.keptMemberId})`,
+    );
+    expect(created).toContain('changes name: "web-pool" -> "shared-web"');
+    await stack.up();
+    let p = await pool(env);
+    const member = p.members.find((m: { address: string }) => m.address === "10.20.0.10");
+    expect(member).toMatchObject({ weight: 2, subnet_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(p.members).toHaveLength(1);
+    const quiet = await stack.preview(["--expect-no-changes"]);
+    expect(warnings(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
+
+    // Update: a new weight lands by removing the member and adding it back.
+    await stack.setConfig("weight", "5");
+    const reweigh = await stack.preview();
+    expect(warnings(reweigh.stdout + reweigh.stderr)).toContain(
+      `LbPoolSettings of pool ${SEED.poolId}: the update removes and re-adds member(s) 10.20.0.10:8080 (id ${String(member.id)}; weight 2 -> 5)`,
+    );
+    await stack.up();
+    p = await pool(env);
+    expect(p.members).toEqual([expect.objectContaining({ address: "10.20.0.10", weight: 5 })]);
+
+    // Another team adds its member to the pool.
+    const theirs = { address: "10.0.0.99", protocol_port: 80 };
+    const added = await api(env, "PATCH", POOL_PATH, { members: [{ address: "10.20.0.10", protocol_port: 8080 }, theirs] });
+    await settle(env, added.body.tasks[0]);
+
+    // Destroy: the stack's member leaves the pool first, so its subnet can be deleted.
+    await stack.destroy();
+    expect(env.emulator.store.list("subnets")).toHaveLength(0);
+    p = await pool(env);
+    expect(p.members).toEqual([expect.objectContaining(theirs)]);
+    expect(p).toMatchObject({ name: "shared-web", lb_algorithm: "ROUND_ROBIN", timeout_client_data: 50000 });
+  },
+  E2E_TIMEOUT_MS,
+);
