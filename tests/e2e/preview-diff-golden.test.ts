@@ -90,8 +90,18 @@ const BOOKKEEPING = /managedOptional|pendingTaskIds|__given/;
 test.each<Face>(["dynamic", "native"])(
   "preview --diff on the %s face shows only what changes: drift after refresh, rename, tags, member weight, a replacing CIDR",
   async (face) => {
-    const env = await stacks.stack({ files: { "Pulumi.yaml": faceProject(`golden-${face}`, face), "index.ts": onFace(PROGRAM, face) } });
-    const diff = async () => normalised((await env.stack.preview(["--diff", "--color", "never"])).stdout);
+    // With a package.json, as a user's project has: without one the engine warns on every run.
+    const files = {
+      "Pulumi.yaml": faceProject(`golden-${face}`, face),
+      "package.json": '{ "name": "golden" }\n',
+      "index.ts": onFace(PROGRAM, face),
+    };
+    const env = await stacks.stack({ files });
+    // What a reviewer reads: the diff, and the warnings the CLI writes beside it (stderr).
+    const diff = async () => {
+      const preview = await env.stack.preview(["--diff", "--color", "never"]);
+      return normalised(preview.stderr.trim() ? `${preview.stdout}\n(stderr)\n${preview.stderr}` : preview.stdout);
+    };
     await env.stack.up();
     const id = String((await env.stack.outputs()).subnetId);
 
