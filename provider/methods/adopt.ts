@@ -55,8 +55,8 @@ async function readAdoptee(a: Adoptable, inputs: Inputs): Promise<{ record?: Api
 }
 
 /**
- * check() of a resource about to be created with `importId`: the one place check() calls the
- * API, so that `pulumi preview` already fails when the record is missing, in another scope,
+ * check() of a resource about to be created with `importId` reads the record, so that
+ * `pulumi preview` already fails when the record is missing, in another scope,
  * or differs in a field that cannot change in place, and says which fields `up` will change.
  */
 export async function previewAdoption(a: Adoptable, olds: Inputs, inputs: Inputs): Promise<CheckFailure[]> {

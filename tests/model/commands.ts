@@ -378,9 +378,12 @@ class TwinOnLostAnswer implements Cmd {
   }
 }
 
-const foreignCommands: Array<fc.Arbitrary<Cmd>> = [
+const twinCommands: Array<fc.Arbitrary<Cmd>> = [
   subnetSlot.map((slot) => new TwinOnLostAnswer("subnets", slot)),
   imageSlot.map((slot) => new TwinOnLostAnswer("images", slot)),
+];
+
+const foreignCommands: Array<fc.Arbitrary<Cmd>> = [
   fc
     .tuple(
       fc.oneof(
@@ -542,6 +545,7 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, policyQuotaEdits),
     weighted(1, driftCommands),
     weighted(1, foreignCommands),
+    weighted(1, twinCommands),
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
     { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
     { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },
