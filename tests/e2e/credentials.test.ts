@@ -8,6 +8,7 @@ import * as http from "node:http";
 import * as net from "node:net";
 import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
+import { closedPort } from "../support/test-server";
 
 const stacks = useStacks();
 
@@ -101,15 +102,6 @@ describe.each<Face>(["dynamic", "native"])("on the %s face", (face) => {
     E2E_TIMEOUT_MS,
   );
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** A web server on loopback that is not the service: an HTML 404 for everything. */
 async function htmlServer(): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {

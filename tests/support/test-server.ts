@@ -1,7 +1,7 @@
 // A loopback HTTP server for unit tests: records every request and connection, and lets a
 // test script each answer (status, headers, body, delay, or a dropped connection).
 import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import * as net from "node:net";
 
 export interface RecordedRequest {
   method: string;
@@ -58,7 +58,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   });
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
@@ -69,4 +69,13 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A loopback port nothing listens on (taken, then let go): a refused connection. */
+export async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -2,7 +2,6 @@
 // path encoding, connection reuse.
 import { inspect } from "node:util";
 import * as http from "node:http";
-import * as net from "node:net";
 import {
   ApiError,
   AuthenticationError,
@@ -20,7 +19,7 @@ import {
   apiPath,
   type ClientOptions,
 } from "../../provider/client";
-import { startTestServer, type Handler, type TestServer } from "../support/test-server";
+import { closedPort, startTestServer, type Handler, type TestServer } from "../support/test-server";
 
 const KEY = "sk-test-7f3c9a1e-secret";
 
@@ -43,7 +42,7 @@ async function clientFor(handler: Handler, overrides: Partial<ClientOptions> = {
 
 /** A client for a port nothing listens on (yet): connections are refused. */
 async function clientAtFreePort(overrides: Partial<ClientOptions> = {}): Promise<{ client: CimsClient; port: number }> {
-  const port = await freePort();
+  const port = await closedPort();
   const client = new CimsClient({
     apiUrl: new URL(`http://127.0.0.1:${port}`),
     apiKey: KEY,
@@ -459,11 +458,3 @@ describe("the API key never leaks", () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}

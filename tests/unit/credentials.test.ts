@@ -1,13 +1,12 @@
 // The credential probe: one cheap authenticated read before a run's first call, and what its
 // failure says to fix (the key, the URL or the project), against a scripted loopback server;
 // once per process and configuration, shared by concurrent callers; after check()'s rules.
-import * as net from "node:net";
 import { closeAllPools, CredentialsCheckError } from "../../provider/client";
 import { probeRequest, proveCredentials } from "../../provider/client/credentials";
 import { resolveSettings } from "../../provider/config";
 import { apiClient, setConfig, verifyCredentials } from "../../provider/methods/context";
 import { kind } from "../../provider/methods/kinds";
-import { type Reply, startTestServer, type TestServer } from "../support/test-server";
+import { closedPort, type Reply, startTestServer, type TestServer } from "../support/test-server";
 
 const KEY = "unit-probe-key-8f3a1c";
 const PROJECT = { id: 5, client_id: 1, name: "p", description: null, is_default: true, state: "ACTIVE", created_at: "2026-05-01T08:00:00" };
@@ -205,12 +204,3 @@ describe("cims:skipCredentialsValidation", () => {
     );
   });
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
