@@ -7,6 +7,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { runVendorScript } from "../support/vendor-sdk";
 
+// Each case starts the Python checker, which imports the vendor SDK: seconds on a loaded machine.
+jest.setTimeout(60_000);
+
 const UA = "pulumi-cims/0.1.0";
 const line = (method: string, route: string, body: unknown, userAgent = UA) =>
   JSON.stringify({ method, path: route.replace(/:[a-z_]+/g, "1"), route, status: 200, user_agent: userAgent, body });

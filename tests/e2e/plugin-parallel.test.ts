@@ -1,8 +1,9 @@
 // `pulumi up --parallel 50` of 50 subnets on each face (issue 23), each against its own
 // emulator: the plugin face (one long-lived provider process serving every resource) sends
-// the same requests as the dynamic face, route by route, and every subnet exists exactly once
-// in the service and in the state. Task polls are timing: both faces poll each task, and the
-// plugin no more than the dynamic face plus its share of noise.
+// the same writes as the dynamic face, route by route, and reads of the same routes, and every
+// subnet exists exactly once in the service and in the state. How often a list is read again
+// (a list is reused for 2 s) and how often a task is polled are timing, which a loaded machine
+// shifts: both faces poll every task, and neither more than three times a task on average.
 import { type CimsTestEnv, type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
@@ -31,13 +32,15 @@ test(
   async () => {
     const dynamic = await upOn("dynamic");
     const native = await upOn("native");
-    const withoutPolls = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).filter(([k]) => !TASK_POLL.test(k)));
-    expect(withoutPolls(native.requests)).toEqual(withoutPolls(dynamic.requests));
+    const writes = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith("GET ")));
+    expect(writes(native.requests)).toEqual(writes(dynamic.requests));
+    expect(Object.keys(native.requests).sort()).toEqual(Object.keys(dynamic.requests).sort());
     expect(native.requests).toMatchObject({ "POST /cloud/v1/subnets/:project_id/:region_id 200": COUNT });
     const polls = (r: Record<string, number>) => Object.entries(r).find(([k]) => TASK_POLL.test(k))?.[1] ?? 0;
-    expect(polls(dynamic.requests)).toBeGreaterThanOrEqual(COUNT);
-    expect(polls(native.requests)).toBeGreaterThanOrEqual(COUNT);
-    expect(polls(native.requests)).toBeLessThanOrEqual(Math.ceil(polls(dynamic.requests) * 1.5));
+    for (const face of [dynamic, native]) {
+      expect(polls(face.requests)).toBeGreaterThanOrEqual(COUNT);
+      expect(polls(face.requests)).toBeLessThanOrEqual(3 * COUNT);
+    }
   },
   E2E_TIMEOUT_MS,
 );
