@@ -1,5 +1,5 @@
 // Every request path of the API, as templates with {snake_case} parameters. The spec names
-// five operations; the others come from the service's public API reference (design.md §5).
+// five operations; the others come from the service's public API reference.
 export const PATHS = {
   /** POST (spec): create; GET (reference): list, `network_id` filter, `limit`/`offset` paging. */
   subnets: "/cloud/v1/subnets/{project_id}/{region_id}",

@@ -1,4 +1,5 @@
-// The serialized providers (design.md rule 1). Pulumi stores the text of each object in
+// The serialized providers, kept thin: they capture nothing and require the implementation
+// at call time. Pulumi stores the text of each object in
 // every resource's state and reloads it in the provider process. Each object has one
 // method, configure(), which the dynamic-provider host calls once, right after loading it
 // and before any other method: it loads the implementation by package name, through the
