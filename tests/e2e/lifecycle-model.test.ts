@@ -4,7 +4,8 @@
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../support/harness";
-import { addImage, Pulumi } from "../model/commands";
+import { addImage, ArmFault, Pulumi } from "../model/commands";
+import { FAULTS } from "../model/faults";
 import { runLifecycle, runSequence } from "../model/run";
 
 test(
@@ -30,6 +31,22 @@ test(
   async () => {
     const history = await runSequence([addImage(0), new Pulumi("up"), new Pulumi("refresh"), new Pulumi("up")]);
     expect(history.filter((line) => /^(up|refresh) -> exit 0$/.test(line))).toEqual(["up -> exit 0", "refresh -> exit 0", "up -> exit 0"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// The soak of seeds 9300-9301 (2026-11-25) failed here: a subnet recorded while its create task
+// never finished keeps the create's mark until its next update (the converging refresh clears
+// the engine's "initialization failed", so the up after it does not update the subnet), and
+// the model compared the state's tags with the service's, mark included.
+test(
+  "a subnet recorded while its create task never finished, refreshed, then converged: the create's mark is never a tag of the state",
+  async () => {
+    const hang = FAULTS.find((f) => f.label === "task never finishes on POST /cloud/v1/subnets/1/1");
+    expect(hang).toBeDefined();
+    const history = await runSequence([new ArmFault(hang!), new Pulumi("up")]);
+    expect(history.some((line) => /^up .*-> exit [1-9]/.test(line))).toBe(true);
+    expect(history.filter((line) => /^(refresh|up) -> exit 0$/.test(line))).toEqual(["refresh -> exit 0", "up -> exit 0"]);
   },
   E2E_TIMEOUT_MS,
 );

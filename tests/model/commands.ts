@@ -396,7 +396,7 @@ const foreignCommands: Array<fc.Arbitrary<Cmd>> = [
   fc.tuple(imageSlot, fc.boolean()).map(([slot, during]) => new ForeignCmd({ kind: "images", volume: VOLUMES[slot] }, during)),
 ];
 
-class ArmFault implements Cmd {
+export class ArmFault implements Cmd {
   constructor(private readonly fault: FaultSpec) {}
   check(m: Readonly<Model>): boolean {
     return !m.armed;
