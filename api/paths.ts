@@ -1,30 +1,26 @@
-// Every request path of the API, as templates with {snake_case} parameters. The spec names
-// five operations; the others come from the service's public API reference.
+// Every request path of the API, as templates with {snake_case} parameters: each resource's
+// are in its contract (with the operations they serve); the tasks', projects' and regions'
+// are here. The spec names five operations; the others come from the service's public API
+// reference and the vendor's SDK.
+import { BaremetalImage } from "./contract/baremetal-image";
+import { LbPoolSettings } from "./contract/lb-pool-settings";
+import { QuotaThreshold } from "./contract/quota-threshold";
+import { SnapshotPolicyState } from "./contract/snapshot-policy-state";
+import { Subnet } from "./contract/subnet";
+
 export const PATHS = {
-  /** POST (spec): create; GET (reference): list, `network_id` filter, `limit`/`offset` paging. */
-  subnets: "/cloud/v1/subnets/{project_id}/{region_id}",
-  /** GET, PATCH, DELETE (reference). */
-  subnet: "/cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}",
-  /** POST (spec): create from a volume; GET (reference): list, `limit`/`offset` paging. */
-  bmimages: "/cloud/v1/bmimages/{project_id}/{region_id}",
-  /** GET, PATCH, DELETE (reference). */
-  image: "/cloud/v1/images/{project_id}/{region_id}/{image_id}",
-  /** POST (the vendor SDK's create from a volume, beside the spec's bmimages) and GET (list). */
-  images: "/cloud/v1/images/{project_id}/{region_id}",
-  /** GET (reference): list, `limit`/`offset` paging. */
-  lbpools: "/cloud/v1/lbpools/{project_id}/{region_id}",
-  /** PATCH (spec), GET (reference). */
-  lbpool: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}",
-  /** PATCH (the vendor SDK's pool update, beside the spec's v1 path). */
-  lbpoolV2: "/cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}",
-  /** POST (the vendor SDK: creates one, a task) and DELETE (reference): the pool's health monitor. */
-  lbpoolHealthmonitor: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor",
-  /** GET (reference): list, `limit`/`offset` paging. */
-  policies: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}",
-  /** PATCH (spec), GET with need_volumes=true (reference). */
-  policy: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}",
-  /** PUT (spec), GET and DELETE (reference). */
-  notificationThreshold: "/cloud/v2/client_quotas/{client_id}/notification_threshold",
+  subnets: Subnet.paths.collection,
+  subnet: Subnet.paths.item,
+  bmimages: BaremetalImage.paths.create,
+  image: BaremetalImage.paths.item,
+  images: BaremetalImage.paths.collection,
+  lbpools: LbPoolSettings.paths.collection,
+  lbpool: LbPoolSettings.paths.item,
+  lbpoolV2: LbPoolSettings.paths.itemV2,
+  lbpoolHealthmonitor: LbPoolSettings.paths.healthmonitor,
+  policies: SnapshotPolicyState.paths.collection,
+  policy: SnapshotPolicyState.paths.item,
+  notificationThreshold: QuotaThreshold.paths.item,
   /** GET (reference); the spec writes /v1/tasks/{task_id} and leaves the prefix open. */
   task: "/cloud/v1/tasks/{task_id}",
   /** GET (the vendor SDK): tasks, filtered and paged. */

@@ -21,7 +21,7 @@ import { measureTaskLag, type Waiter } from "./task-lag";
 import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints";
 import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
 
-const SUBNET = "pulumi-nodejs:dynamic/cims:Subnet";
+const Subnet = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
 const NETWORK_ID = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01"; // examples/emulator-seed.json
 const ENGINE_PARALLELISM = 8; // `pulumi up --help`: --parallel default on this machine
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
         if (round === 0 && which === "cims") {
           const m = emulator.metrics.snapshot();
           Object.assign(out, { connections: m.connections, peakOpen: m.peak_open_connections, requests: m.total_requests, peakRss: rss });
-          sizes = await stateSizes(s, SUBNET);
+          sizes = await stateSizes(s, Subnet);
         }
         if (round === 0 && which === "plugin") out.pluginPeakRss = rss;
         if (round === 0 && which === "floor") {
@@ -335,7 +335,7 @@ type RateLimitedRow = { mode: "cims" | "off"; ms: number; ok: boolean; failedRes
 /** The inputs and outputs one Subnet of the stack recorded (without `__provider`), for the floor to carry. */
 async function subnetProperties(s: TestStack): Promise<Record<string, unknown>> {
   const resources = (await s.exportState()).deployment.resources ?? [];
-  const subnet = resources.find((r) => r.type === SUBNET);
+  const subnet = resources.find((r) => r.type === Subnet);
   const { __provider: _p, ...outputs } = (subnet?.outputs ?? {}) as Record<string, unknown>;
   return outputs;
 }

@@ -16,7 +16,7 @@
 //   records were (a seed that lists none gets one for each project_id its records name);
 // - regions: the seed's `name` as `display_name`, a core region in EMEA, ACTIVE.
 import { randomUUID } from "node:crypto";
-import { IMAGE } from "../api/contract";
+import { BaremetalImage } from "../api/contract";
 import { spelled } from "../api/canonical";
 import type { ApiRecord, Collection } from "./data";
 
@@ -62,7 +62,7 @@ const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isObject
 function completeImage(image: ApiRecord, region: RegionName): ApiRecord {
   const { tags, ...rest } = image;
   const machine =
-    typeof rest.hw_machine_type === "string" ? spelled(rest.hw_machine_type, IMAGE.fields.hwMachineType.type, "record") : null;
+    typeof rest.hw_machine_type === "string" ? spelled(rest.hw_machine_type, BaremetalImage.fields.hwMachineType.type, "record") : null;
   return {
     os_distro: String(rest.os_type ?? "linux"),
     os_version: "",

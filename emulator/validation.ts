@@ -7,20 +7,15 @@
 // Bodies come from lossless-json: safe integers are numbers, larger ones bigints, so an
 // integer is either; nothing is coerced ("true" is not a boolean, "80" not an integer).
 import {
-  GLOBAL_QUOTAS,
-  HEALTH_MONITOR,
-  IMAGE,
-  IMAGE_RECORD,
-  POLICY,
-  POLICY_RECORD,
-  POOL,
-  POOL_RECORD,
-  QUOTA_MESSAGE,
-  QUOTA_RECORD,
-  QUOTA_THRESHOLD,
-  REGIONAL_QUOTAS,
-  SUBNET,
-  SUBNET_RECORD,
+  GlobalQuotas,
+  HealthMonitor,
+  BaremetalImage,
+  SnapshotPolicyState,
+  LbPoolSettings,
+  QuotaMessage,
+  QuotaThreshold,
+  RegionalQuotas,
+  Subnet,
 } from "../api/contract";
 import type { BodyContract, Field, FieldType, ObjectType } from "../api/contract";
 import {
@@ -117,7 +112,9 @@ function checkValue(value: unknown, type: FieldType, path: string, report: Repor
       return checkTags(value, path, report, merge);
     case "array": {
       if (!Array.isArray(value)) return fail(typeMessage(type));
-      value.forEach((entry, index) => checkField(entry, { type: type.items, set: "update" }, item(path, index), report, merge));
+      value.forEach((entry, index) =>
+        checkField(entry, { type: type.items, set: "update", doc: "An item." }, item(path, index), report, merge),
+      );
       if (type.unique) noDuplicates(value, type.unique, path, report);
       return;
     }
@@ -178,7 +175,8 @@ function checkObject(
     const field = byWire.get(key);
     if (field && !(mode === "patch" && field.set !== "update")) checkField(fieldValue, field, child(path, key), report, merge);
     else if (field || readOnly.includes(key)) report.add(child(path, key), FIXED);
-    else if (members?.names.includes(key)) checkField(fieldValue, { type: members.type, set: "update" }, child(path, key), report, merge);
+    else if (members?.names.includes(key))
+      checkField(fieldValue, { type: members.type, set: "update", doc: members.what }, child(path, key), report, merge);
     else report.add(child(path, key), members ? sentence(memberMessage(members.what, members.names[0])) : UNKNOWN);
   }
   if (mode === "create") {
@@ -202,14 +200,14 @@ export function validateBody(body: unknown, contract: BodyContract, mode: Mode, 
 const validator = (contract: BodyContract, mode: Mode, readOnly: readonly string[]) => (body: unknown) =>
   validateBody(body, contract, mode, readOnly);
 
-export const validateSubnetCreate = validator(SUBNET, "create", []);
-export const validateSubnetPatch = validator(SUBNET, "patch", SUBNET_RECORD);
-export const validateImageCreate = validator(IMAGE, "create", []);
-export const validateImagePatch = validator(IMAGE, "patch", IMAGE_RECORD);
-export const validatePoolPatch = validator(POOL, "patch", POOL_RECORD);
+export const validateSubnetCreate = validator(Subnet, "create", []);
+export const validateSubnetPatch = validator(Subnet, "patch", Object.keys(Subnet.record));
+export const validateImageCreate = validator(BaremetalImage, "create", []);
+export const validateImagePatch = validator(BaremetalImage, "patch", Object.keys(BaremetalImage.record));
+export const validatePoolPatch = validator(LbPoolSettings, "patch", Object.keys(LbPoolSettings.record));
 /** POST .../healthmonitor (the vendor SDK's): a whole health monitor. */
-export const validateHealthmonitorCreate = validator({ fields: HEALTH_MONITOR.fields }, "create", []);
-export const validatePolicyPatch = validator(POLICY, "patch", POLICY_RECORD);
+export const validateHealthmonitorCreate = validator({ fields: HealthMonitor.fields }, "create", []);
+export const validatePolicyPatch = validator(SnapshotPolicyState, "patch", Object.keys(SnapshotPolicyState.record));
 /**
  * PUT is a whole setting (threshold required) whose fields all replace in place. `held`: the
  * client's setting as stored. The quota members it holds are members the service knows, also
@@ -222,29 +220,29 @@ export function validateQuotaPut(body: unknown, held?: JsonObject): InvalidField
   const regionalHeld = (Array.isArray(message.regional_quotas) ? message.regional_quotas : []).flatMap((r: unknown) =>
     isPlainObject(r) ? Object.keys(r) : [],
   );
-  const knowing = (t: typeof GLOBAL_QUOTAS | typeof REGIONAL_QUOTAS, held: string[]) => ({
+  const knowing = (t: typeof GlobalQuotas | typeof RegionalQuotas, held: string[]) => ({
     ...t,
     members: { ...t.members, names: [...t.members.names, ...held.filter((n) => !Object.hasOwn(t.fields, toCamel(n)))] },
   });
   const contract: BodyContract = {
     fields: {
-      ...QUOTA_THRESHOLD.fields,
+      ...QuotaThreshold.fields,
       lastMessage: {
-        ...QUOTA_THRESHOLD.fields.lastMessage,
+        ...QuotaThreshold.fields.lastMessage,
         type: {
-          ...QUOTA_MESSAGE,
+          ...QuotaMessage,
           fields: {
-            globalQuotas: { ...QUOTA_MESSAGE.fields.globalQuotas, type: knowing(GLOBAL_QUOTAS, globalHeld) },
+            globalQuotas: { ...QuotaMessage.fields.globalQuotas, type: knowing(GlobalQuotas, globalHeld) },
             regionalQuotas: {
-              ...QUOTA_MESSAGE.fields.regionalQuotas,
-              type: { kind: "array", items: knowing(REGIONAL_QUOTAS, regionalHeld) },
+              ...QuotaMessage.fields.regionalQuotas,
+              type: { kind: "array", items: knowing(RegionalQuotas, regionalHeld) },
             },
           },
         },
       },
     },
   };
-  return validateBody(body, contract, "create", QUOTA_RECORD);
+  return validateBody(body, contract, "create", Object.keys(QuotaThreshold.record));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Field types several tables share.
 import type { ArrayType, BooleanType, IntegerType, StringType, TagsType } from "./types";
+import { INT64_MAX, INT64_MIN } from "../quotas";
 
 export const text = { kind: "string" } as const satisfies StringType;
 export const name = { kind: "string", nonBlank: true } as const satisfies StringType;
@@ -31,3 +32,8 @@ export function arrayOf<const T extends ArrayType["items"]>(
 ): { readonly kind: "array"; readonly items: T; readonly unique?: ArrayType["unique"]; readonly unordered?: true } {
   return { kind: "array", items, ...options };
 }
+export const dateTime = { kind: "string", format: "dateTime" } as const satisfies StringType;
+/** A signed 64-bit integer (quota numbers, IPv6 address counts): exact on the wire, a decimal string in Pulumi. */
+export const int64 = { kind: "integer", min: INT64_MIN, max: INT64_MAX, int64: true } as const satisfies IntegerType;
+/** An integer id or count the service assigns (project and region ids, sizes). */
+export const count = { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER } as const satisfies IntegerType;

@@ -1,7 +1,7 @@
 export * from "./types";
-export { IMAGE, IMAGE_RECORD } from "./image";
-export { HEALTH_MONITOR, MEMBER, POOL, POOL_RECORD, SESSION_PERSISTENCE } from "./pool";
-export { POLICY, POLICY_RECORD } from "./policy";
-export { GLOBAL_QUOTAS, QUOTA_ENTRY, QUOTA_MESSAGE, QUOTA_RECORD, QUOTA_THRESHOLD, REGIONAL_QUOTAS } from "./quota";
-export { ROUTE, SUBNET, SUBNET_RECORD } from "./subnet";
+export { BaremetalImage } from "./baremetal-image";
+export { HealthMonitor, LbPoolSettings, PoolMember, SessionPersistence } from "./lb-pool-settings";
+export { PolicySchedule, PolicyVolume, RetentionTime, SnapshotPolicyState } from "./snapshot-policy-state";
+export { GlobalQuotas, QuotaEntry, QuotaMessage, QuotaThreshold, RegionalQuotas } from "./quota-threshold";
+export { HostRoute, Subnet } from "./subnet";
 export * from "./derive";

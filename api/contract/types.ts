@@ -55,6 +55,10 @@ export interface ArrayType {
 
 export interface ObjectType {
   readonly kind: "object";
+  /** The type's public name (a program's TypeScript type, the schema's `cims:index:<name>`). */
+  readonly name: string;
+  /** One sentence: what the object is. */
+  readonly doc: string;
   readonly fields: FieldTable;
   /** Further members by name (quota entries): wire names allowed, and their type. */
   readonly members?: { readonly names: readonly string[]; readonly type: FieldType; readonly what: string };
@@ -71,6 +75,8 @@ export type Setter = "create" | "update" | "read";
 
 export interface Field {
   readonly type: FieldType;
+  /** What the field is and means, in a sentence or two: the words of every doc and schema. */
+  readonly doc: string;
   readonly required?: true;
   readonly nullable?: true;
   readonly set: Setter;
@@ -92,6 +98,19 @@ export interface Field {
 /** Fields by their camelCase name; the wire name is toSnake(name). */
 export type FieldTable = Readonly<Record<string, Field>>;
 
+/**
+ * A field only the service writes, by its wire name. `output` names it among a resource's
+ * outputs (its camelCase name); a record field without it is read by the provider but not shown.
+ */
+export interface RecordField {
+  readonly type: FieldType;
+  readonly doc: string;
+  readonly output?: true;
+}
+
+/** The service's own fields in the records it returns, by wire (snake_case) name. */
+export type RecordTable = Readonly<Record<string, RecordField>>;
+
 /** A resource's writable body: its fields and the rules across them. */
 export interface BodyContract {
   readonly fields: FieldTable;
@@ -102,6 +121,17 @@ export interface BodyContract {
    * field says what omitting it means: `default` or `serviceDefault`.
    */
   readonly omitted?: "unmanaged";
+}
+
+/** A resource of the API: its body, the service's own record fields, its words and paths. */
+export interface Contract extends BodyContract {
+  /** The resource's name, as programs and the schema spell it. */
+  readonly name: string;
+  /** What one resource is, in a sentence or two. */
+  readonly doc: string;
+  readonly record: RecordTable;
+  /** Request paths, as templates with {snake_case} parameters, by operation. */
+  readonly paths: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------

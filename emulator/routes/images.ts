@@ -21,7 +21,7 @@ import {
   startTask,
 } from "../router";
 import type { ApiRecord } from "../state";
-import { applyUpdate, IMAGE, recordFields } from "../../api/contract";
+import { applyUpdate, BaremetalImage, recordFields } from "../../api/contract";
 import { canonicalBody, validateImageCreate, validateImagePatch } from "../validation";
 import { mergeTags, newTags } from "./tags";
 import { osOfVolume } from "../records";
@@ -42,7 +42,7 @@ function create(services: Services, ctx: RequestContext) {
   const regionId = intParam(ctx, "region_id");
   const raw = bodyObject(ctx);
   requireValid(validateImageCreate(raw));
-  const body = canonicalBody(raw, IMAGE);
+  const body = canonicalBody(raw, BaremetalImage);
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
   assertUnlocked(services, "volumes", body.volume_id, "Volume");
@@ -52,7 +52,7 @@ function create(services: Services, ctx: RequestContext) {
   const now = apiTimestamp(ctx.now);
   // The contract's fields as given or defaulted (tags as tags_v2, with the service's own), then
   // what the service adds: the OS from the volume's image metadata, status, sizes.
-  const fields = recordFields(IMAGE, body, { newTags: (given) => newTags(given, taskId) });
+  const fields = recordFields(BaremetalImage, body, { newTags: (given) => newTags(given, taskId) });
   const record: ApiRecord = {
     id,
     ...fields,
@@ -97,9 +97,9 @@ function patch(services: Services, ctx: RequestContext) {
   const image = find(services, ctx);
   const raw = bodyObject(ctx);
   requireValid(validateImagePatch(raw));
-  const body = canonicalBody(raw, IMAGE);
+  const body = canonicalBody(raw, BaremetalImage);
   unlocked(services, String(image.id));
-  const updated: ApiRecord = { ...applyUpdate(IMAGE, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+  const updated: ApiRecord = { ...applyUpdate(BaremetalImage, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("images", updated);
   services.store.persist();
   return { status: 200, body: updated };

@@ -18,7 +18,7 @@ import {
   startTask,
 } from "../router";
 import { type ApiRecord, stringifyLossless } from "../state";
-import { applyUpdate, HEALTH_MONITOR, POOL } from "../../api/contract";
+import { applyUpdate, HealthMonitor, LbPoolSettings } from "../../api/contract";
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
 import { completeHealthmonitor, completeMember } from "../records";
@@ -61,7 +61,7 @@ function patch(services: Services, ctx: RequestContext) {
   const raw = bodyObject(ctx);
   requireValid(validatePoolPatch(raw));
   // Canonical spellings; members in the service's own order (by address and port).
-  const body = canonicalBody(raw, POOL);
+  const body = canonicalBody(raw, LbPoolSettings);
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
 
@@ -69,7 +69,7 @@ function patch(services: Services, ctx: RequestContext) {
   // health monitor gets what the service fills (its own rules, below).
   let created: string[] = [];
   const updated: ApiRecord = {
-    ...applyUpdate(POOL, pool, body, {
+    ...applyUpdate(LbPoolSettings, pool, body, {
       own: {
         members: (held, given) => {
           const merged = mergeMembers((held ?? []) as Member[], (given ?? []) as Member[]);
@@ -83,7 +83,7 @@ function patch(services: Services, ctx: RequestContext) {
   };
 
   // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
-  const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, POOL));
+  const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, LbPoolSettings));
   if (same(updated) === same(pool)) return { status: 200, body: { tasks: [] } };
 
   // While the task runs, the pool shows it is being updated.
@@ -110,7 +110,7 @@ function createHealthmonitor(services: Services, ctx: RequestContext) {
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
   if (pool.healthmonitor) throw new HttpError(409, "ConflictError", `Load balancer pool ${id} has a health monitor already.`);
-  const monitor = completeHealthmonitor(canonicalBody(raw, { fields: HEALTH_MONITOR.fields }));
+  const monitor = completeHealthmonitor(canonicalBody(raw, { fields: HealthMonitor.fields }));
   return startTask(services, ctx, {
     taskType: "create_healthmonitor",
     projectId: Number(pool.project_id),

@@ -6,7 +6,7 @@ import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../state";
 import { validatePolicyPatch } from "../validation";
-import { applyUpdate, POLICY } from "../../api/contract";
+import { applyUpdate, SnapshotPolicyState } from "../../api/contract";
 
 export function registerPolicyRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.policies, (ctx) =>
@@ -32,7 +32,7 @@ function patch(services: Services, ctx: RequestContext) {
   const policy = find(services, ctx);
   const body = bodyObject(ctx);
   requireValid(validatePolicyPatch(body));
-  const updated: ApiRecord = applyUpdate(POLICY, policy, body);
+  const updated: ApiRecord = applyUpdate(SnapshotPolicyState, policy, body);
   if (Object.keys(body).length > 0) updated.updated_at = apiTimestamp(ctx.now);
   services.store.put("lifecycle_policies", updated);
   services.store.persist();

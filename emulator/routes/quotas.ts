@@ -6,7 +6,7 @@ import { bodyObject, intParam, requireValid, type RequestContext, type Router, t
 import type { ApiRecord } from "../state";
 import { canonicalDateTime } from "../../api/canonical";
 import { validateQuotaPut } from "../validation";
-import { applyUpdate, QUOTA_THRESHOLD, recordFields } from "../../api/contract";
+import { applyUpdate, QuotaThreshold, recordFields } from "../../api/contract";
 
 export const DEFAULT_THRESHOLD = 80;
 
@@ -32,8 +32,8 @@ function put(services: Services, ctx: RequestContext) {
     typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;
   // An upsert: the fields the PUT gives replace; those it leaves out keep what the client's
   // setting holds (for a new one, their absent values).
-  const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(QUOTA_THRESHOLD, {}) };
-  const record: ApiRecord = applyUpdate(QUOTA_THRESHOLD, current, body);
+  const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(QuotaThreshold, {}) };
+  const record: ApiRecord = applyUpdate(QuotaThreshold, current, body);
   services.store.put("client_quotas", record);
   services.store.persist();
   return { status: 200, body: record };

@@ -20,7 +20,7 @@ import {
   startTask,
 } from "../router";
 import type { ApiRecord } from "../state";
-import { applyUpdate, recordFields, SUBNET } from "../../api/contract";
+import { applyUpdate, recordFields, Subnet } from "../../api/contract";
 import { canonicalBody, validateSubnetCreate, validateSubnetPatch } from "../validation";
 import { mergeTags, newTags } from "./tags";
 
@@ -37,7 +37,7 @@ function create(services: Services, ctx: RequestContext) {
   const regionId = intParam(ctx, "region_id");
   const raw = bodyObject(ctx);
   requireValid(validateSubnetCreate(raw));
-  const body = canonicalBody(raw, SUBNET);
+  const body = canonicalBody(raw, Subnet);
   const { store } = services;
   const network = store.get("networks", body.network_id);
   if (!inScope(network, projectId, regionId)) throw notFound("Network", body.network_id);
@@ -56,7 +56,7 @@ function create(services: Services, ctx: RequestContext) {
   // first host as gateway), and its own fields; has_router is deprecated and always false.
   const record: ApiRecord = {
     id,
-    ...recordFields(SUBNET, body, { newTags: (given) => newTags(given, taskId) }),
+    ...recordFields(Subnet, body, { newTags: (given) => newTags(given, taskId) }),
     ip_version: parseCidr(cidr)!.version,
     gateway_ip: gateway,
     total_ips: count,
@@ -101,13 +101,13 @@ function patch(services: Services, ctx: RequestContext) {
   const subnet = find(services, ctx);
   const raw = bodyObject(ctx);
   requireValid(validateSubnetPatch(raw));
-  const body = canonicalBody(raw, SUBNET);
+  const body = canonicalBody(raw, Subnet);
   unlocked(services, String(subnet.id));
   // The create rule's words (api/rules.ts), against the subnet's own cidr.
   if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
     throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
   }
-  const updated: ApiRecord = { ...applyUpdate(SUBNET, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+  const updated: ApiRecord = { ...applyUpdate(Subnet, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("subnets", updated);
   services.store.persist();
   return { status: 200, body: updated };

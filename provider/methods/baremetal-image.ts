@@ -2,7 +2,7 @@
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
 // create's only by evidence (ours.ts).
-import { IMAGE } from "../../api/contract";
+import { BaremetalImage } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
@@ -14,7 +14,7 @@ const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId }
 
 export const imageDescriptor: OwnedDescriptor = {
   kind: "BaremetalImage",
-  contract: IMAGE,
+  contract: BaremetalImage,
   extra: {
     projectId: positiveInteger.optional(),
     regionId: positiveInteger.optional(),

@@ -6,7 +6,7 @@
 // recognises the one it made.
 import type { z } from "zod";
 import type { Spelling } from "../../api/canonical";
-import type { BodyContract } from "../../api/contract";
+import type { Contract } from "../../api/contract";
 import type { Survey } from "./ours";
 import type { CheckFailure, Inputs } from "./schema";
 
@@ -39,7 +39,7 @@ export interface ImportRow {
 
 export interface Descriptor {
   kind: Kind;
-  contract: BodyContract;
+  contract: Contract;
   /** The provider's own inputs (not sent to the API) and their schemas. */
   extra: Record<string, z.ZodType>;
   /** Provider inputs whose change replaces the resource (identity and scope). */

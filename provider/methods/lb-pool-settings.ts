@@ -5,7 +5,7 @@
 // only the members the stack declared (the service will not delete a subnet a member still
 // uses), leaving the pool, its settings and everyone else's members.
 import type * as pulumi from "@pulumi/pulumi";
-import { POOL } from "../../api/contract";
+import { LbPoolSettings } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
@@ -28,7 +28,7 @@ type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null }>;
 
 export const poolDescriptor: Descriptor = {
   kind: "LbPoolSettings",
-  contract: POOL,
+  contract: LbPoolSettings,
   extra: { poolId: uuid4, projectId: positiveInteger.optional(), regionId: positiveInteger.optional(), timeouts: timeouts.optional() },
   replaces: ["poolId", "projectId", "regionId"],
   scoped: true,

@@ -3,7 +3,7 @@
 // its default, 80). Quota limits and usages are int64: exact decimal strings on the Pulumi
 // side, exact integers on the wire (bigint through lossless JSON), never a rounded number.
 import type * as pulumi from "@pulumi/pulumi";
-import { QUOTA_THRESHOLD } from "../../api/contract";
+import { QuotaThreshold } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
@@ -20,7 +20,7 @@ type QuotaInputs = Inputs & { clientId: number; threshold: number };
 
 export const quotaDescriptor: Descriptor = {
   kind: "QuotaThreshold",
-  contract: QUOTA_THRESHOLD,
+  contract: QuotaThreshold,
   extra: { clientId: positiveInteger },
   replaces: ["clientId"],
   scoped: false,
@@ -62,7 +62,7 @@ async function put(inputs: QuotaInputs, held?: Record<string, unknown>): Promise
   const body = quotaTable.body(inputs);
   if (body.last_message !== undefined) {
     held ??= await current(inputs);
-    body.last_message = keepUnknownMembers(body.last_message, held?.last_message, QUOTA_THRESHOLD.fields.lastMessage.type);
+    body.last_message = keepUnknownMembers(body.last_message, held?.last_message, QuotaThreshold.fields.lastMessage.type);
   }
   const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body });
   return quotaTable.outputs(inputs, record, []);

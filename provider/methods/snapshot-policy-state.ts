@@ -2,7 +2,7 @@
 // volume snapshot lifecycle policy, PATCH lifecycle_policy (synchronous). Destroy leaves the
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
-import { POLICY } from "../../api/contract";
+import { SnapshotPolicyState } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "./calls";
@@ -19,7 +19,7 @@ type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
 
 export const policyDescriptor: Descriptor = {
   kind: "SnapshotPolicyState",
-  contract: POLICY,
+  contract: SnapshotPolicyState,
   extra: {
     policyId: positiveInteger,
     includeVolumes: booleanInput.optional(),

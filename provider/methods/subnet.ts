@@ -4,7 +4,7 @@
 // fails at preview and before the POST (naming the subnet that holds it), and a replacement
 // whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
 // evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
-import { SUBNET } from "../../api/contract";
+import { Subnet } from "../../api/contract";
 import { canonical, overlaps } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
@@ -51,7 +51,7 @@ const known = (...values: unknown[]) => values.every((v) => v !== undefined && !
 
 export const subnetDescriptor: OwnedDescriptor = {
   kind: "Subnet",
-  contract: SUBNET,
+  contract: Subnet,
   extra: {
     projectId: positiveInteger.optional(),
     regionId: positiveInteger.optional(),

@@ -3,17 +3,7 @@
 // provider's own inputs) and outputs (the state create records), nested objects as named
 // types, and the provider's configuration with `apiKey` secret. `pulumi package get-schema`
 // prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
-import {
-  GLOBAL_QUOTAS,
-  HEALTH_MONITOR,
-  MEMBER,
-  QUOTA_ENTRY,
-  QUOTA_MESSAGE,
-  REGIONAL_QUOTAS,
-  ROUTE,
-  SESSION_PERSISTENCE,
-} from "../../api/contract";
-import type { Field, FieldType, ObjectType } from "../../api/contract";
+import type { Contract, Field, FieldType, ObjectType } from "../../api/contract";
 import { toCamel } from "../../api/names";
 import type { Kind } from "../methods/descriptor";
 import { KIND_NAMES, kind } from "../methods/kinds";
@@ -21,19 +11,6 @@ import { KIND_NAMES, kind } from "../methods/kinds";
 type Json = Record<string, unknown>;
 type Property = Json;
 
-/** Nested object types by name: a contract type nested in a field needs a name here. */
-const NAMED: ReadonlyArray<[ObjectType, string, string]> = [
-  [ROUTE, "HostRoute", "A static route advertised via DHCP: `destination` (CIDR) through `nexthop` (an IP address of the same version)."],
-  [MEMBER, "PoolMember", "A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings."],
-  [HEALTH_MONITOR, "HealthMonitor", "A pool's health monitor. What an HTTP check leaves out, the service fills (GET `/`, 200, HTTP/1.0)."],
-  [SESSION_PERSISTENCE, "SessionPersistence", "How a pool keeps a client on one member."],
-  [QUOTA_ENTRY, "QuotaEntry", "A quota's limit and usage, as decimal strings (they reach 9223372036854775807)."],
-  [GLOBAL_QUOTAS, "GlobalQuotas", "Global quotas, each as `<base>Limit` and `<base>Usage`."],
-  [REGIONAL_QUOTAS, "RegionalQuotas", "A region's quotas, each as `<base>Limit` and `<base>Usage`."],
-  [QUOTA_MESSAGE, "QuotaMessage", "The quotas of the last notification message."],
-];
-
-const ANY = { $ref: "pulumi.json#/Any" };
 const STRINGS = { type: "array", items: { type: "string" } };
 
 /** The provider's own inputs beyond the contract, by name. */
@@ -53,6 +30,15 @@ const BOOKKEEPING: Readonly<Record<string, Property>> = {
   taskIds: { ...STRINGS, description: "Tasks of the last operation ([] for synchronous calls)." },
 };
 
+/** Outputs the provider derives rather than reads from one record field. */
+const DERIVED: Readonly<Record<string, Property>> = {
+  readOnlyTags: {
+    type: "object",
+    additionalProperties: { type: "string" },
+    description: "The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.",
+  },
+};
+
 /** The schema type of a contract type (int64: decimal strings; nested objects: their named type). */
 function typeOf(t: FieldType): Property {
   switch (t.kind) {
@@ -68,20 +54,39 @@ function typeOf(t: FieldType): Property {
       return { type: "object", additionalProperties: { type: "string" } };
     case "array":
       return { type: "array", items: typeOf(t.items) };
-    case "object": {
-      const named = NAMED.find(([o]) => o === t);
-      if (!named) throw new Error("a nested object type of the contract has no name in provider/plugin/schema.ts (NAMED)");
-      return { $ref: `#/types/cims:index:${named[1]}` };
-    }
+    case "object":
+      return { $ref: `#/types/cims:index:${t.name}` };
   }
 }
 
-const propertyOf = (f: Field): Property => typeOf(f.type);
+/** A field's schema property: its type, described by the contract's words (and an enum's values). */
+function propertyOf(f: Pick<Field, "type" | "doc">): Property {
+  const p = typeOf(f.type);
+  return { ...p, description: typeof p.description === "string" ? `${f.doc} ${p.description}` : f.doc };
+}
+
+/** Every object type nested in a contract's fields and record, each once, by name. */
+function namedTypes(contracts: readonly Contract[]): Map<string, ObjectType> {
+  const found = new Map<string, ObjectType>();
+  const visit = (t: FieldType): void => {
+    if (t.kind === "array") visit(t.items);
+    if (t.kind !== "object") return;
+    const known = found.get(t.name);
+    if (known && known !== t) throw new Error(`two contract types are named ${t.name}`);
+    found.set(t.name, t);
+    for (const f of Object.values(t.fields)) visit(f.type);
+    if (t.members) visit(t.members.type);
+  };
+  for (const c of contracts) for (const f of [...Object.values(c.fields), ...Object.values(c.record)]) visit(f.type);
+  return found;
+}
 
 /** A named object type: its fields, and its members by their Pulumi names. */
-function objectTypeOf(t: ObjectType, description: string): Json {
+function objectTypeOf(t: ObjectType): Json {
+  const description = t.doc;
   const properties: Json = Object.fromEntries(Object.entries(t.fields).map(([name, f]) => [name, propertyOf(f)]));
-  for (const member of t.members?.names ?? []) properties[toCamel(member)] = typeOf(t.members!.type);
+  for (const member of t.members?.names ?? [])
+    properties[toCamel(member)] = propertyOf({ type: t.members!.type, doc: `The ${t.members!.what} \`${toCamel(member)}\`.` });
   const required = Object.entries(t.fields)
     .filter(([, f]) => f.required)
     .map(([name]) => name);
@@ -90,9 +95,16 @@ function objectTypeOf(t: ObjectType, description: string): Json {
 
 function resourceOf(type: Kind): Json {
   const d = kind(type).descriptor;
-  const inputProperties: Json = {};
-  for (const [name, f] of Object.entries(d.contract.fields)) inputProperties[name] = propertyOf(f);
-  for (const name of Object.keys(d.extra)) inputProperties[name] = EXTRA[name] ?? ANY;
+  const inputProperties: Record<string, Property> = {};
+  for (const [name, f] of Object.entries(d.contract.fields)) {
+    const p = propertyOf(f);
+    inputProperties[name] = f.set === "create" ? { ...p, description: `${String(p.description)} Changing it replaces the resource.` } : p;
+  }
+  for (const name of Object.keys(d.extra)) {
+    const extra = EXTRA[name];
+    if (!extra) throw new Error(`${type}'s input ${name} has no schema entry in provider/plugin/schema.ts (EXTRA)`);
+    inputProperties[name] = extra;
+  }
   const requiredInputs = [
     ...Object.entries(d.contract.fields)
       .filter(([, f]) => f.required)
@@ -103,9 +115,19 @@ function resourceOf(type: Kind): Json {
   ];
   // The record's additions to the outputs, by the keys its descriptor maps (read off an empty record).
   const added = Object.keys(d.record?.({}) ?? {});
-  const properties: Json = { ...inputProperties, ...Object.fromEntries(added.map((k) => [k, inputProperties[k] ?? ANY])), ...BOOKKEEPING };
+  const recordOutputs = new Map(
+    Object.entries(d.contract.record)
+      .filter(([, f]) => f.output)
+      .map(([wire, f]) => [toCamel(wire), propertyOf(f)]),
+  );
+  const outputOf = (k: string): Property => {
+    const p = inputProperties[k] ?? recordOutputs.get(k) ?? DERIVED[k];
+    if (!p) throw new Error(`${type}'s output ${k} is neither an input, a record field marked output, nor derived`);
+    return p;
+  };
+  const properties: Json = { ...inputProperties, ...Object.fromEntries(added.map((k) => [k, outputOf(k)])), ...BOOKKEEPING };
   return {
-    description: `${type}: see the pulumi-cims README (same arguments as the dynamic resource \`cims.${type}\`).`,
+    description: d.contract.doc,
     inputProperties,
     requiredInputs,
     properties,
@@ -132,10 +154,15 @@ export function packageSchema(version: string): Json {
     "cims:index:Timeouts": {
       type: "object",
       description: "Per-operation deadlines in seconds; default `cims:taskTimeoutSeconds`.",
-      properties: { create: { type: "number" }, update: { type: "number" }, delete: { type: "number" } },
+      properties: {
+        create: { type: "number", description: "Seconds to wait for a create's tasks." },
+        update: { type: "number", description: "Seconds to wait for an update's tasks." },
+        delete: { type: "number", description: "Seconds to wait for a delete's tasks." },
+      },
     },
   };
-  for (const [t, name, description] of NAMED) types[`cims:index:${name}`] = objectTypeOf(t, description);
+  const named = namedTypes(KIND_NAMES.map((type) => kind(type).descriptor.contract));
+  for (const [name, t] of [...named].sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = objectTypeOf(t);
   return {
     name: "cims",
     displayName: "CIMS",

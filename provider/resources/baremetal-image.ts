@@ -1,7 +1,7 @@
 // BaremetalImage as a program sees it: its arguments and the resource class. The provider
 // methods are in ../methods/baremetal-image.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
-import { IMAGE } from "../../api/contract";
+import { BaremetalImage as BaremetalImageContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";
 import { outputKeys, withOutputs } from "./outputs";
 import { baremetalImageShim } from "./shim";
@@ -55,7 +55,7 @@ export interface BaremetalImageArgs {
  * (the service's image status, e.g. `active`), `createdAt` and `taskIds` (tasks of the last
  * operation; [] after an in-place update).
  */
-export type BaremetalImageState = Required<ObjectOf<typeof IMAGE.fields>> & {
+export type BaremetalImageState = Required<ObjectOf<typeof BaremetalImageContract.fields>> & {
   readOnlyTags: Record<string, string>;
   status: string;
   createdAt: string;
@@ -64,7 +64,15 @@ export type BaremetalImageState = Required<ObjectOf<typeof IMAGE.fields>> & {
   taskIds: string[];
 };
 
-export const OUTPUTS = [...Object.keys(IMAGE.fields), "readOnlyTags", "status", "createdAt", "projectId", "regionId", "taskIds"];
+export const OUTPUTS = [
+  ...Object.keys(BaremetalImageContract.fields),
+  "readOnlyTags",
+  "status",
+  "createdAt",
+  "projectId",
+  "regionId",
+  "taskIds",
+];
 
 /**
  * A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits

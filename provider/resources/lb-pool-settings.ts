@@ -1,7 +1,12 @@
 // LbPoolSettings as a program sees it: its arguments and the resource class. The provider
 // methods are in ../methods/lb-pool-settings.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
-import { HEALTH_MONITOR, MEMBER, POOL, SESSION_PERSISTENCE } from "../../api/contract";
+import {
+  HealthMonitor as HealthMonitorContract,
+  PoolMember as PoolMemberContract,
+  LbPoolSettings as LbPoolSettingsContract,
+  SessionPersistence as SessionPersistenceContract,
+} from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";
 import { outputKeys, withOutputs } from "./outputs";
 import { lbPoolSettingsShim } from "./shim";
@@ -12,7 +17,7 @@ import type { Timeouts } from "./timeouts";
  * (1..256, the service's default 1) and `subnetId` (uuid4) are settings; `id` and
  * `operatingStatus` are set by the service.
  */
-export type PoolMember = ObjectOf<typeof MEMBER.fields>;
+export type PoolMember = ObjectOf<typeof PoolMemberContract.fields>;
 
 /**
  * Health monitor: `type` (HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT), `delay` and
@@ -22,10 +27,10 @@ export type PoolMember = ObjectOf<typeof MEMBER.fields>;
  * What you leave out the service fills (for HTTP checks: GET `/` expecting 200 over HTTP/1.0,
  * `maxRetriesDown` 3); those values are never a diff.
  */
-export type HealthMonitor = ObjectOf<typeof HEALTH_MONITOR.fields>;
+export type HealthMonitor = ObjectOf<typeof HealthMonitorContract.fields>;
 
 /** Session persistence: `type` (APP_COOKIE, HTTP_COOKIE, SOURCE_IP), `cookieName`, `persistenceGranularity`, `persistenceTimeout` (seconds). */
-export type SessionPersistence = ObjectOf<typeof SESSION_PERSISTENCE.fields>;
+export type SessionPersistence = ObjectOf<typeof SessionPersistenceContract.fields>;
 
 /** Each field may be a Pulumi input (e.g. a subnet id from another resource). */
 export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -69,9 +74,14 @@ export interface LbPoolSettingsArgs {
  * The state of LbPoolSettings: the fields you gave, as the service has them (members with
  * their ids; fields you did not give are undefined), and `taskIds` (tasks of the last PATCH).
  */
-export type LbPoolSettingsState = ObjectOf<typeof POOL.fields> & { poolId: string; projectId: number; regionId: number; taskIds: string[] };
+export type LbPoolSettingsState = ObjectOf<typeof LbPoolSettingsContract.fields> & {
+  poolId: string;
+  projectId: number;
+  regionId: number;
+  taskIds: string[];
+};
 
-export const OUTPUTS = ["poolId", ...Object.keys(POOL.fields), "projectId", "regionId", "taskIds"];
+export const OUTPUTS = ["poolId", ...Object.keys(LbPoolSettingsContract.fields), "projectId", "regionId", "taskIds"];
 
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed.

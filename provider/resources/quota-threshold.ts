@@ -1,7 +1,7 @@
 // QuotaThreshold as a program sees it: its arguments and the resource class. The provider
 // methods are in ../methods/quota-threshold.ts.
 import type * as pulumi from "@pulumi/pulumi";
-import { QUOTA_MESSAGE, QUOTA_THRESHOLD } from "../../api/contract";
+import { QuotaMessage as QuotaMessageContract, QuotaThreshold as QuotaThresholdContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";
 import { outputKeys, withOutputs } from "./outputs";
 import { quotaThresholdShim } from "./shim";
@@ -17,7 +17,7 @@ export interface QuotaEntry {
  * `<camelCaseBase>Usage` (e.g. `keypairCountLimit`) holding `{limit, usage}`; give numbers
  * above 2^53 as decimal strings.
  */
-export type QuotaMessageInput = ObjectOf<typeof QUOTA_MESSAGE.fields>;
+export type QuotaMessageInput = ObjectOf<typeof QuotaMessageContract.fields>;
 
 /** The last quota message as outputs show it: every quota number an exact decimal string. */
 export interface QuotaMessage {
@@ -37,13 +37,13 @@ export interface QuotaThresholdArgs {
 }
 
 /** The state of a QuotaThreshold; `taskIds` is always [] (the call is synchronous). */
-export type QuotaThresholdState = Required<Omit<ObjectOf<typeof QUOTA_THRESHOLD.fields>, "lastMessage">> & {
+export type QuotaThresholdState = Required<Omit<ObjectOf<typeof QuotaThresholdContract.fields>, "lastMessage">> & {
   clientId: number;
   lastMessage: QuotaMessage;
   taskIds: string[];
 };
 
-export const OUTPUTS = ["clientId", ...Object.keys(QUOTA_THRESHOLD.fields), "taskIds"];
+export const OUTPUTS = ["clientId", ...Object.keys(QuotaThresholdContract.fields), "taskIds"];
 
 /**
  * A client's quota notification threshold (percent). Synchronous. Destroy deletes the

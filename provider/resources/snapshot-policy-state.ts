@@ -1,7 +1,7 @@
 // SnapshotPolicyState as a program sees it: its arguments and the resource class. The
 // provider methods are in ../methods/snapshot-policy-state.ts.
 import type * as pulumi from "@pulumi/pulumi";
-import { POLICY } from "../../api/contract";
+import { SnapshotPolicyState as SnapshotPolicyStateContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";
 import { outputKeys, withOutputs } from "./outputs";
 import { snapshotPolicyStateShim } from "./shim";
@@ -54,7 +54,7 @@ export interface PolicySchedule {
  * volumeName}` of each; only with `includeVolumes: true`). `taskIds` is always [] (the
  * call is synchronous).
  */
-export type SnapshotPolicyStateState = Required<ObjectOf<typeof POLICY.fields>> & {
+export type SnapshotPolicyStateState = Required<ObjectOf<typeof SnapshotPolicyStateContract.fields>> & {
   policyId: number;
   action: string;
   userId: number;
@@ -68,7 +68,7 @@ export type SnapshotPolicyStateState = Required<ObjectOf<typeof POLICY.fields>> 
 
 export const OUTPUTS = [
   "policyId",
-  ...Object.keys(POLICY.fields),
+  ...Object.keys(SnapshotPolicyStateContract.fields),
   "action",
   "userId",
   "schedules",

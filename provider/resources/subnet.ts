@@ -1,14 +1,14 @@
 // Subnet as a program sees it: its arguments and the resource class. The provider methods
 // (check, diff, create...) are in ../methods/subnet.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
-import { ROUTE, SUBNET } from "../../api/contract";
+import { HostRoute as HostRouteContract, Subnet as SubnetContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";
 import { outputKeys, withOutputs } from "./outputs";
 import { subnetShim } from "./shim";
 import type { Timeouts } from "./timeouts";
 
 /** A static route advertised via DHCP: `destination` (CIDR) through `nexthop` (an IP address of the same version). */
-export type HostRoute = ObjectOf<typeof ROUTE.fields>;
+export type HostRoute = ObjectOf<typeof HostRouteContract.fields>;
 
 export interface SubnetArgs {
   /** Subnet name, not empty. Updates in place. */
@@ -61,7 +61,7 @@ export interface SubnetArgs {
  * string: it can exceed 2^53 for IPv6), `createdAt`, and `taskIds` (tasks of the last
  * operation; [] after an in-place update, which is synchronous).
  */
-export type SubnetState = Required<ObjectOf<typeof SUBNET.fields>> & {
+export type SubnetState = Required<ObjectOf<typeof SubnetContract.fields>> & {
   readOnlyTags: Record<string, string>;
   totalIps: string;
   createdAt: string;
@@ -70,7 +70,7 @@ export type SubnetState = Required<ObjectOf<typeof SUBNET.fields>> & {
   taskIds: string[];
 };
 
-export const OUTPUTS = [...Object.keys(SUBNET.fields), "readOnlyTags", "totalIps", "createdAt", "projectId", "regionId", "taskIds"];
+export const OUTPUTS = [...Object.keys(SubnetContract.fields), "readOnlyTags", "totalIps", "createdAt", "projectId", "regionId", "taskIds"];
 
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service's

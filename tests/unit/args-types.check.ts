@@ -5,7 +5,7 @@
 // made from the same table.)
 import type * as pulumi from "@pulumi/pulumi";
 import type { ObjectOf } from "../../api/contract";
-import { IMAGE, POLICY, POOL, QUOTA_THRESHOLD, SUBNET } from "../../api/contract";
+import { BaremetalImage, SnapshotPolicyState, LbPoolSettings, QuotaThreshold, Subnet } from "../../api/contract";
 import type {
   BaremetalImageArgs,
   LbPoolSettingsArgs,
@@ -31,22 +31,27 @@ type Plain<Args> = pulumi.Unwrap<Args>;
 type Scope = { projectId?: number; regionId?: number };
 
 type Checks = [
-  Assert<Same<Plain<SubnetArgs>, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
-  Assert<Same<Plain<BaremetalImageArgs>, ObjectOf<typeof IMAGE.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
-  Assert<Same<Plain<LbPoolSettingsArgs>, ObjectOf<typeof POOL.fields> & Scope & { poolId: string; timeouts?: Timeouts }>>,
-  Assert<Same<Plain<SnapshotPolicyStateArgs>, ObjectOf<typeof POLICY.fields> & Scope & { policyId: number; includeVolumes?: boolean }>>,
-  Assert<Same<Plain<QuotaThresholdArgs>, ObjectOf<typeof QUOTA_THRESHOLD.fields> & { clientId: number }>>,
+  Assert<Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
+  Assert<Same<Plain<BaremetalImageArgs>, ObjectOf<typeof BaremetalImage.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
+  Assert<Same<Plain<LbPoolSettingsArgs>, ObjectOf<typeof LbPoolSettings.fields> & Scope & { poolId: string; timeouts?: Timeouts }>>,
+  Assert<
+    Same<
+      Plain<SnapshotPolicyStateArgs>,
+      ObjectOf<typeof SnapshotPolicyState.fields> & Scope & { policyId: number; includeVolumes?: boolean }
+    >
+  >,
+  Assert<Same<Plain<QuotaThresholdArgs>, ObjectOf<typeof QuotaThreshold.fields> & { clientId: number }>>,
   // The check can fail: a field missing from the Args, a wrong type, a lost `?`.
   Refute<
-    Same<Plain<SubnetArgs>, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts; importId?: string; notInTheContract?: number }>
+    Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string; notInTheContract?: number }>
   >,
   Refute<
-    Same<Omit<Plain<SubnetArgs>, "enableDhcp"> & { enableDhcp?: string }, ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts }>
+    Same<Omit<Plain<SubnetArgs>, "enableDhcp"> & { enableDhcp?: string }, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts }>
   >,
   Refute<
     Same<
       Omit<Plain<SubnetArgs>, "name"> & { name?: string },
-      ObjectOf<typeof SUBNET.fields> & Scope & { timeouts?: Timeouts; importId?: string }
+      ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string }
     >
   >,
 ];

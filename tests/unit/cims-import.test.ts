@@ -3,7 +3,7 @@
 // module type-checks against the package's own types.
 import * as path from "node:path";
 import * as ts from "typescript";
-import { type BodyContract, type FieldTable, IMAGE, SUBNET } from "../../api/contract";
+import { type BodyContract, type FieldTable, BaremetalImage, Subnet } from "../../api/contract";
 import {
   argsFromRecord,
   declarations,
@@ -198,18 +198,18 @@ describe("arguments from records", () => {
       Object.entries(fields).filter(([name, f]) => !f.notInRecord && (f.recordName ?? toSnake(name)) in record);
     const record = subnet();
     const args = subnetArgs(record, scope);
-    expect(held(record, SUBNET.fields).length).toBeGreaterThan(8);
-    for (const [name] of held(record, SUBNET.fields)) expect(args).toHaveProperty(name);
+    expect(held(record, Subnet.fields).length).toBeGreaterThan(8);
+    for (const [name] of held(record, Subnet.fields)) expect(args).toHaveProperty(name);
     const imageRecord = image();
     const imageFields = imageArgs(imageRecord, scope);
-    expect(held(imageRecord, IMAGE.fields).length).toBe(Object.keys(IMAGE.fields).length);
-    for (const [name] of held(imageRecord, IMAGE.fields)) expect(imageFields).toHaveProperty(name);
+    expect(held(imageRecord, BaremetalImage.fields).length).toBe(Object.keys(BaremetalImage.fields).length);
+    for (const [name] of held(imageRecord, BaremetalImage.fields)) expect(imageFields).toHaveProperty(name);
     // A field added to a table is imported with no other change; one only the service sets is not.
     const grown: BodyContract = {
       fields: {
-        ...SUBNET.fields,
-        mtuBytes: { type: { kind: "integer", min: 68, max: 9000 }, set: "update" },
-        usedIps: { type: { kind: "integer", min: 0, max: 9000 }, set: "read" },
+        ...Subnet.fields,
+        mtuBytes: { type: { kind: "integer", min: 68, max: 9000 }, set: "update", doc: "MTU." },
+        usedIps: { type: { kind: "integer", min: 0, max: 9000 }, set: "read", doc: "Used addresses." },
       },
     };
     expect(argsFromRecord(grown, subnet({ mtu_bytes: 1450, used_ips: 3 }))).toMatchObject({ mtuBytes: 1450 });

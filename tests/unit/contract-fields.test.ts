@@ -9,13 +9,13 @@ import {
   type BodyContract,
   type FieldType,
   fieldsWithoutOmissionRule,
-  IMAGE,
-  POLICY,
-  POOL,
-  QUOTA_THRESHOLD,
+  BaremetalImage,
+  SnapshotPolicyState,
+  LbPoolSettings,
+  QuotaThreshold,
   recordFields,
   recordName,
-  SUBNET,
+  Subnet,
   updatable,
 } from "../../api/contract";
 import { canonicalValue } from "../../api/canonical";
@@ -23,7 +23,7 @@ import { toSnake } from "../../api/names";
 import { parseJson, stringifyJson } from "../../provider/client";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 
-const CONTRACTS: Record<string, BodyContract> = { SUBNET, IMAGE, POOL, POLICY, QUOTA_THRESHOLD };
+const CONTRACTS: Record<string, BodyContract> = { Subnet, BaremetalImage, LbPoolSettings, SnapshotPolicyState, QuotaThreshold };
 
 describe("every optional field states what omitting it means", () => {
   test.each(Object.entries(CONTRACTS))("%s", (_name, contract) => {
@@ -31,8 +31,8 @@ describe("every optional field states what omitting it means", () => {
   });
   test("a field added with no rule is caught", () => {
     const grown: BodyContract = {
-      ...SUBNET,
-      fields: { ...SUBNET.fields, mtu: { type: { kind: "integer", min: 68, max: 9000 }, set: "update" } },
+      ...Subnet,
+      fields: { ...Subnet.fields, mtu: { type: { kind: "integer", min: 68, max: 9000 }, set: "update", doc: "MTU." } },
     };
     expect(fieldsWithoutOmissionRule(grown)).toEqual(["mtu"]);
   });
@@ -40,7 +40,7 @@ describe("every optional field states what omitting it means", () => {
 
 describe("records and updates follow the table", () => {
   test("a new record holds every field the record carries, defaulted; create-only instructions are not kept", () => {
-    const record = recordFields(SUBNET, {
+    const record = recordFields(Subnet, {
       name: "a",
       cidr: "10.0.0.0/24",
       network_id: "n",
@@ -49,11 +49,11 @@ describe("records and updates follow the table", () => {
     });
     expect(record).toMatchObject({ name: "a", enable_dhcp: true, dns_nameservers: [], host_routes: [], tags: [] });
     expect(record).not.toHaveProperty("connect_to_network_router");
-    expect(Object.keys(recordFields(IMAGE, { name: "i", volume_id: "v" }))).toContain("tags_v2");
+    expect(Object.keys(recordFields(BaremetalImage, { name: "i", volume_id: "v" }))).toContain("tags_v2");
   });
   test("an update sets only what an update may set; a null list is empty", () => {
     const updated = applyUpdate(
-      SUBNET,
+      Subnet,
       { cidr: "10.0.0.0/24", dns_nameservers: ["8.8.8.8"] },
       { cidr: "10.9.0.0/24", dns_nameservers: null },
     );
@@ -77,16 +77,16 @@ const SECRET = "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b";
  * added to a table is tested with no edit here.
  */
 const VALUES: Record<string, Record<string, unknown>> = {
-  SUBNET: {
+  Subnet: {
     gateway_ip: "10.123.0.9",
     host_routes: [{ destination: "10.124.0.0/24", nexthop: "10.123.0.254" }],
   },
-  POOL: {
+  LbPoolSettings: {
     healthmonitor: { type: "TCP", delay: 7, timeout: 3, max_retries: 2 },
     session_persistence: { type: "SOURCE_IP" },
     members: [{ address: "10.0.0.44", protocol_port: 8081, weight: 3 }],
   },
-  QUOTA_THRESHOLD: {
+  QuotaThreshold: {
     last_message: { global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 5 } }, regional_quotas: [] },
     last_sending: "2026-06-01T08:00:00",
   },
@@ -148,8 +148,8 @@ const RESOURCES: Array<{
   target: () => Promise<{ path: string; method: string; base?: Record<string, unknown> }>;
 }> = [
   {
-    name: "SUBNET",
-    contract: SUBNET,
+    name: "Subnet",
+    contract: Subnet,
     target: async () => ({
       method: "PATCH",
       path: await created(
@@ -161,18 +161,22 @@ const RESOURCES: Array<{
     }),
   },
   {
-    name: "IMAGE",
-    contract: IMAGE,
+    name: "BaremetalImage",
+    contract: BaremetalImage,
     target: async () => ({
       method: "PATCH",
       path: await created("/cloud/v1/bmimages/1/1", "images", { name: "i", volume_id: VOLUME }, (id) => `/cloud/v1/images/1/1/${id}`),
     }),
   },
-  { name: "POOL", contract: POOL, target: async () => ({ method: "PATCH", path: `/cloud/v1/lbpools/1/1/${POOL_ID}` }) },
-  { name: "POLICY", contract: POLICY, target: async () => ({ method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101" }) },
+  { name: "LbPoolSettings", contract: LbPoolSettings, target: async () => ({ method: "PATCH", path: `/cloud/v1/lbpools/1/1/${POOL_ID}` }) },
   {
-    name: "QUOTA_THRESHOLD",
-    contract: QUOTA_THRESHOLD,
+    name: "SnapshotPolicyState",
+    contract: SnapshotPolicyState,
+    target: async () => ({ method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101" }),
+  },
+  {
+    name: "QuotaThreshold",
+    contract: QuotaThreshold,
     // A PUT is a whole setting: the threshold goes with every field.
     target: async () => ({ method: "PUT", path: "/cloud/v2/client_quotas/1/notification_threshold", base: { threshold: 81 } }),
   },

@@ -18,10 +18,39 @@ test("every contract field is an input of its resource, nested objects are named
   };
   expect(schema.resources["cims:index:Subnet"].requiredInputs.sort()).toEqual(["cidr", "name", "networkId"]);
   expect(schema.resources["cims:index:LbPoolSettings"].requiredInputs).toEqual(["poolId"]);
-  expect(schema.resources["cims:index:Subnet"].inputProperties.hostRoutes).toEqual({
+  expect(schema.resources["cims:index:Subnet"].inputProperties.hostRoutes).toMatchObject({
     type: "array",
     items: { $ref: "#/types/cims:index:HostRoute" },
   });
   expect(schema.types["cims:index:QuotaEntry"].properties.limit.type).toBe("string");
-  expect(schema.types["cims:index:GlobalQuotas"].properties.keypairCountLimit).toEqual({ $ref: "#/types/cims:index:QuotaEntry" });
+  expect(schema.types["cims:index:GlobalQuotas"].properties.keypairCountLimit).toMatchObject({ $ref: "#/types/cims:index:QuotaEntry" });
+});
+
+type Described = { description?: string; type?: string; $ref?: string };
+
+test("every resource, type, input and output is described in the contract's words, and every output is typed", () => {
+  const schema = packageSchema(version) as {
+    resources: Record<string, Described & { inputProperties: Record<string, Described>; properties: Record<string, Described> }>;
+    types: Record<string, Described & { properties: Record<string, Described> }>;
+  };
+  const missing: string[] = [];
+  const untyped: string[] = [];
+  for (const [token, r] of Object.entries(schema.resources)) {
+    if (!r.description) missing.push(token);
+    for (const [name, p] of Object.entries(r.inputProperties)) if (!p.description) missing.push(`${token} input ${name}`);
+    for (const [name, p] of Object.entries(r.properties)) {
+      if (!p.description) missing.push(`${token} output ${name}`);
+      if (!p.type && (!p.$ref || p.$ref.startsWith("pulumi.json#/Any"))) untyped.push(`${token} output ${name}`);
+    }
+  }
+  for (const [token, t] of Object.entries(schema.types)) {
+    if (!t.description) missing.push(token);
+    for (const [name, p] of Object.entries(t.properties)) if (!p.description) missing.push(`${token}.${name}`);
+  }
+  expect(missing).toEqual([]);
+  expect(untyped).toEqual([]);
+  expect(schema.resources["cims:index:Subnet"].inputProperties.cidr.description).toBe(
+    "Network in CIDR form, no host bits set (`10.0.0.0/24`). Changing it replaces the resource.",
+  );
+  expect(schema.resources["cims:index:Subnet"].properties.totalIps).toMatchObject({ type: "string" });
 });

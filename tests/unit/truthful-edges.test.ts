@@ -2,7 +2,7 @@
 // paging by `count` when the service caps its pages, a kind the installed package does not
 // know, and quota members the contract does not know (never a difference, never erased).
 import { canonicalDateTime } from "../../api/canonical";
-import { QUOTA_THRESHOLD } from "../../api/contract";
+import { QuotaThreshold } from "../../api/contract";
 import { CimsClient } from "../../provider/client/http";
 import { listAll } from "../../provider/client/list";
 import { closeAllPools } from "../../provider/client/transport";
@@ -71,7 +71,7 @@ test("a kind the installed package does not know: the error names the version, t
 });
 
 describe("quota members the contract does not know", () => {
-  const type = QUOTA_THRESHOLD.fields.lastMessage.type;
+  const type = QuotaThreshold.fields.lastMessage.type;
   const held = {
     global_quotas: { keypair_count_limit: { limit: 100n, usage: 12n }, gpu_b300_count_limit: { limit: 8n, usage: 2n } },
     regional_quotas: [

@@ -1,0 +1,72 @@
+// Bare-metal image: POST bmimages (spec: the creation fields); PATCH images/{id}
+// (reference) for the fields marked `update`.
+import { boolean, count, dateTime, name, oneOf, oneOfSpelled, tags, text, uuid4 } from "./common";
+import type { Contract } from "./types";
+
+export const BaremetalImage = {
+  name: "BaremetalImage",
+  doc: "A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits for the service's task and reads the new id from it; destroy deletes the image.",
+  fields: {
+    name: { type: name, required: true, set: "update", doc: "Image name, not empty." },
+    volumeId: { type: uuid4, required: true, set: "create", doc: "Volume to make the image from (uuid4)." },
+    architecture: { type: oneOf(["aarch64", "x86_64"]), set: "create", default: "x86_64", doc: "The image's CPU architecture." },
+    hwFirmwareType: {
+      type: oneOf(["bios", "uefi"]),
+      nullable: true,
+      set: "update",
+      default: null,
+      doc: "The firmware the image boots with, or null for none.",
+    },
+    // The spec's `pc` is the vendor SDK's `i440`: records (and the reference's image update) spell it so.
+    hwMachineType: {
+      type: oneOfSpelled(["pc", "q35"], { aliases: { i440: "pc" }, recordSpelling: { pc: "i440" } }),
+      nullable: true,
+      set: "update",
+      default: null,
+      doc: "The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.",
+    },
+    isBaremetal: { type: boolean, set: "update", default: false, doc: "Whether bare metal servers will use the image." },
+    osType: { type: oneOf(["linux", "windows"]), set: "update", default: "linux", doc: "The image's operating system family." },
+    source: { type: oneOf(["volume"]), set: "create", default: "volume", doc: "What the image is made from: only a volume." },
+    sshKey: {
+      type: oneOf(["allow", "deny", "required"]),
+      set: "update",
+      default: "allow",
+      doc: "Whether servers from the image take an SSH key.",
+    },
+    // Requests send `tags` (an object; a merge patch on update); records carry `tags_v2`.
+    tags: {
+      type: tags,
+      set: "update",
+      default: {},
+      recordName: "tags_v2",
+      doc: "Your key-value tags, keys and values up to 255 characters. The service's own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.",
+    },
+  },
+  record: {
+    id: { type: uuid4, doc: "The image's id." },
+    status: { type: text, output: true, doc: "The service's image status, e.g. `active`." },
+    visibility: { type: text, doc: "Who may use the image." },
+    disk_format: { type: text, doc: "The image's disk format." },
+    min_disk: { type: count, doc: "The smallest disk, in GiB, the image needs." },
+    min_ram: { type: count, doc: "The least memory, in MiB, the image needs." },
+    size: { type: count, doc: "The image's size in bytes." },
+    os_distro: { type: text, doc: "The operating system's distribution." },
+    os_version: { type: text, doc: "The operating system's version." },
+    region: { type: text, doc: "The region's name." },
+    creator_task_id: { type: uuid4, doc: "The task that created the image." },
+    task_id: { type: uuid4, doc: "The image's last task." },
+    created_at: { type: dateTime, output: true, doc: "When the service created the image (ISO 8601)." },
+    updated_at: { type: dateTime, doc: "When the service last changed the image." },
+    project_id: { type: count, doc: "The image's project." },
+    region_id: { type: count, doc: "The image's region." },
+  },
+  paths: {
+    /** POST (spec): create from a volume; GET (reference): list, `limit`/`offset` paging. */
+    create: "/cloud/v1/bmimages/{project_id}/{region_id}",
+    /** POST (the vendor SDK's create from a volume, beside the spec's bmimages) and GET (list). */
+    collection: "/cloud/v1/images/{project_id}/{region_id}",
+    /** GET, PATCH, DELETE (reference). */
+    item: "/cloud/v1/images/{project_id}/{region_id}/{image_id}",
+  },
+} as const satisfies Contract;

@@ -1,0 +1,134 @@
+// Load balancer pool: PATCH lbpools (spec: any of these fields, none required). Health
+// monitor types and methods, and session persistence types, come from the public reference
+// (the spec leaves them unshown).
+import { arrayOf, boolean, integer, ip, name, oneOf, text, uuid4 } from "./common";
+import type { Contract, ObjectType } from "./types";
+
+const INT32_MAX = 2147483647;
+
+export const PoolMember = {
+  kind: "object",
+  name: "PoolMember",
+  doc: "A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.",
+  fields: {
+    address: { type: ip, required: true, set: "update", doc: "The member's IP address." },
+    protocolPort: { type: integer(1, 65535), required: true, set: "update", doc: "The port the member serves on." },
+    weight: { type: integer(1, 256), set: "update", doc: "The member's share of traffic (the service's default 1)." },
+    subnetId: { type: uuid4, set: "update", doc: "The subnet the member's address is in (uuid4)." },
+    id: { type: uuid4, set: "update", doc: "The member's id, set by the service." },
+    operatingStatus: { type: text, set: "update", doc: "The member's operating status, set by the service." },
+  },
+} as const satisfies ObjectType;
+
+export const HealthMonitor = {
+  kind: "object",
+  name: "HealthMonitor",
+  doc: "A pool's health monitor. What an HTTP check leaves out, the service fills (GET `/`, 200, HTTP/1.0, `maxRetriesDown` 3); those values are never a diff.",
+  fields: {
+    type: {
+      type: oneOf(["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]),
+      required: true,
+      set: "update",
+      doc: "How members are checked.",
+    },
+    delay: { type: integer(1, INT32_MAX, "seconds"), required: true, set: "update", doc: "Seconds between checks." },
+    timeout: { type: integer(1, INT32_MAX, "seconds"), required: true, set: "update", doc: "Seconds a check may take." },
+    maxRetries: { type: integer(1, 10), required: true, set: "update", doc: "Checks that must pass before a member is up." },
+    maxRetriesDown: { type: integer(1, 10), set: "update", doc: "Checks that must fail before a member is down." },
+    httpMethod: {
+      type: oneOf(["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]),
+      set: "update",
+      doc: "The HTTP method of an HTTP check.",
+    },
+    urlPath: { type: { kind: "string", format: "urlPath" }, set: "update", doc: "The path an HTTP check requests (starts with /)." },
+    expectedCodes: {
+      type: { kind: "string", format: "expectedCodes" },
+      set: "update",
+      doc: 'Status codes that pass an HTTP check: codes 100-599 or ranges ("200,202", "200-204").',
+    },
+    // The vendor's reference: HTTP version of the check, the Host it sends, and whether it runs.
+    httpVersion: { type: oneOf(["1.0", "1.1"]), set: "update", doc: "The HTTP version of an HTTP check." },
+    domainName: { type: text, set: "update", doc: "The Host an HTTP check sends." },
+    adminStateUp: { type: boolean, set: "update", doc: "Whether the monitor runs." },
+  },
+} as const satisfies ObjectType;
+
+export const SessionPersistence = {
+  kind: "object",
+  name: "SessionPersistence",
+  doc: "How a pool keeps a client on one member.",
+  fields: {
+    type: { type: oneOf(["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]), required: true, set: "update", doc: "What identifies a client." },
+    cookieName: { type: text, set: "update", doc: "The cookie of APP_COOKIE persistence." },
+    persistenceGranularity: { type: text, set: "update", doc: "The netmask that groups clients of SOURCE_IP persistence." },
+    persistenceTimeout: { type: integer(0, INT32_MAX, "seconds"), set: "update", doc: "Seconds a client stays on its member." },
+  },
+} as const satisfies ObjectType;
+
+const ms = integer(0, 86400000, "milliseconds");
+
+export const LbPoolSettings = {
+  name: "LbPoolSettings",
+  doc: "Settings of an existing load balancer pool: only the fields you give are managed. Updates are asynchronous (`pulumi up` waits for the pool's tasks). A create removes every member you do not list, and the preview warns of each member and setting it removes or changes; destroy removes the members you listed and leaves the pool, its settings and other members.",
+  fields: {
+    name: { type: name, set: "update", doc: "Pool name." },
+    lbAlgorithm: {
+      type: oneOf(["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]),
+      set: "update",
+      doc: "How the pool spreads connections.",
+    },
+    protocol: { type: oneOf(["HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"]), set: "update", doc: "The protocol members speak." },
+    caSecretId: { type: uuid4, nullable: true, set: "update", doc: "CA certificate bundle secret (uuid4), or null for none." },
+    crlSecretId: { type: uuid4, nullable: true, set: "update", doc: "CA revocation list secret (uuid4), or null for none." },
+    secretId: {
+      type: uuid4,
+      nullable: true,
+      set: "update",
+      doc: "Secret for TLS client authentication to members (uuid4), or null for none.",
+    },
+    // The spec types it as an object; the reference removes it with DELETE .../healthmonitor.
+    healthmonitor: {
+      type: HealthMonitor,
+      set: "update",
+      removedByDelete: true,
+      doc: "Health monitor settings (sent whole when changed); null removes the pool's health monitor.",
+    },
+    // The reference: `session_persistence: null` in the PATCH removes it.
+    sessionPersistence: {
+      type: SessionPersistence,
+      nullable: true,
+      set: "update",
+      doc: "Session persistence settings (sent whole when changed); null removes them.",
+    },
+    members: {
+      type: arrayOf(PoolMember, { unique: "member", unordered: true }),
+      nullable: true,
+      set: "update",
+      doc: "The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.",
+    },
+    timeoutClientData: { type: ms, nullable: true, set: "update", doc: "Client inactivity timeout in milliseconds, or null." },
+    timeoutMemberConnect: { type: ms, nullable: true, set: "update", doc: "Member connect timeout in milliseconds, or null." },
+    timeoutMemberData: { type: ms, nullable: true, set: "update", doc: "Member inactivity timeout in milliseconds, or null." },
+  },
+  omitted: "unmanaged",
+  record: {
+    id: { type: uuid4, doc: "The pool's id." },
+    provisioning_status: { type: text, doc: "The pool's provisioning status (ACTIVE, PENDING_UPDATE, ...)." },
+    operating_status: { type: text, doc: "The pool's operating status." },
+    listeners: { type: arrayOf(text), doc: "The listeners that use the pool." },
+    loadbalancers: { type: arrayOf(text), doc: "The load balancers of the pool." },
+    admin_state_up: { type: boolean, doc: "Whether the pool is enabled." },
+    creator_task_id: { type: uuid4, doc: "The task that created the pool." },
+    task_id: { type: uuid4, doc: "The pool's last task." },
+  },
+  paths: {
+    /** GET (reference): list, `limit`/`offset` paging. */
+    collection: "/cloud/v1/lbpools/{project_id}/{region_id}",
+    /** PATCH (spec), GET (reference). */
+    item: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}",
+    /** PATCH (the vendor SDK's pool update, beside the spec's v1 path). */
+    itemV2: "/cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}",
+    /** POST (the vendor SDK: creates one, a task) and DELETE (reference): the pool's health monitor. */
+    healthmonitor: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor",
+  },
+} as const satisfies Contract;
