@@ -30,6 +30,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * A kind's diff: the engine's answer, and the fields it found changed, so that the plugin's
+ * detailed diff shows exactly what the kind decided (never a second reading of the inputs).
+ */
+export interface KindDiff extends pulumi.dynamic.DiffResult {
+  diffs: string[];
+}
+
 /** The fields whose value differs between the old state and the new inputs. */
 export function changedFields(olds: Inputs, news: Inputs, rules: FieldRule[]): FieldRule[] {
   return rules.filter((rule) => {
@@ -45,7 +53,7 @@ export function changedFields(olds: Inputs, news: Inputs, rules: FieldRule[]): F
  * this diff replaces: `pulumi up --replace` replaces a resource whose diff is empty, and the
  * engine takes the order from the diff.
  */
-export function diffResult(changed: FieldRule[], deleteBeforeReplace = false): pulumi.dynamic.DiffResult {
+export function diffResult(changed: FieldRule[], deleteBeforeReplace = false): KindDiff {
   const replaces = changed.filter((r) => r.replaces).map((r) => r.name);
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace, diffs: changed.map((r) => r.name) };
 }

@@ -2,9 +2,13 @@
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
 import { setConfig, setLogSink } from "./context";
+import type { KindDiff } from "./diff";
 import { engineAddress, engineWarnings } from "./engine-log";
 
-export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
+/** A kind's methods, as the dynamic shim and the plugin call them; diff says what changed. */
+export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "create" | "read" | "update" | "delete">> & {
+  diff(...args: Parameters<NonNullable<pulumi.dynamic.ResourceProvider["diff"]>>): Promise<KindDiff>;
+};
 
 let sinkSet = false;
 

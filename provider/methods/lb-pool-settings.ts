@@ -15,7 +15,7 @@ import { callAndWait, readOrGone, withContext } from "./calls";
 import { apiClient, log, scopeDefaults, warn } from "./context";
 import { mayHaveActed } from "./create";
 import type { Descriptor, Scoped } from "./descriptor";
-import { changedFields, sameValue } from "./diff";
+import { changedFields, type KindDiff, sameValue } from "./diff";
 import { differences } from "./drift";
 import { PartialCreateError } from "./errors";
 import { containsUnknown, type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
@@ -223,7 +223,7 @@ async function warnCreateTakes(inputs: PoolInputs): Promise<void> {
   if (takes.length > 0) await warn(`${label(inputs)}: the create ${takes.join("; ")}`);
 }
 
-async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = poolTable.unmanagedNote(olds, news);
   if (note) log(note);
   // A replacement removes the old resource's members first: on the same pool (`up --replace`)

@@ -10,7 +10,7 @@ import { coalescedGet } from "./coalesce";
 import { apiClient, log, scopeDefaults } from "./context";
 import { createViaTask } from "./create";
 import type { OwnedDescriptor, Scoped } from "./descriptor";
-import { changedFields } from "./diff";
+import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
@@ -26,7 +26,7 @@ export interface Owned {
   table: Table;
   methods: {
     check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult>;
-    diff(id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
+    diff(id: string, olds: Inputs, news: Inputs): Promise<KindDiff>;
     create(inputs: Scoped): Promise<pulumi.dynamic.CreateResult>;
     update(id: string, olds: Scoped, news: Scoped): Promise<pulumi.dynamic.UpdateResult>;
     delete(id: string, props: Scoped): Promise<void>;

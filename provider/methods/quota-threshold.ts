@@ -10,6 +10,7 @@ import { apiPath } from "../client/path";
 import { readOrGone, withContext } from "./calls";
 import { apiClient, log } from "./context";
 import type { Descriptor } from "./descriptor";
+import type { KindDiff } from "./diff";
 import { differences } from "./drift";
 import { keepUnknownMembers } from "./wire";
 import { type Inputs, positiveInteger } from "./schema";
@@ -82,7 +83,7 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   return quotaTable.check(olds, news);
 }
 
-async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = quotaTable.unmanagedNote(olds, news);
   if (note) log(note);
   return quotaTable.diff(olds, news);

@@ -8,7 +8,7 @@ import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "./calls";
 import { apiClient, log, scopeDefaults } from "./context";
 import type { Descriptor, Scoped } from "./descriptor";
-import { changedFields } from "./diff";
+import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
 import { booleanInput, type Inputs, positiveInteger } from "./schema";
 import { resourceTable } from "./table";
@@ -73,7 +73,7 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   return { ...result, inputs: { ...result.inputs, includeVolumes: news.includeVolumes ?? false } };
 }
 
-async function diff(_id: string, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.DiffResult> {
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = policyTable.unmanagedNote(olds, news);
   if (note) log(note);
   return policyTable.diff(olds, news);

@@ -11,7 +11,7 @@ import { memberKey } from "../../api/members";
 import { canonicalValue } from "../../api/canonical";
 import { toSnake } from "../../api/names";
 import type { Descriptor } from "./descriptor";
-import { changedFields, diffResult, type FieldRule, sameValue } from "./diff";
+import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } from "./diff";
 import { type ScopeDefaults, withScope } from "./scope";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
 import { isRecord, recordsIn, stringsIn } from "./values";
@@ -29,7 +29,7 @@ export interface Table {
    */
   check(olds: Inputs, news: Inputs, scope?: () => ScopeDefaults): pulumi.dynamic.CheckResult;
   /** diff(): the changed fields, and whether any of them replaces. */
-  diff(olds: Inputs, news: Inputs, deleteBeforeReplace?: boolean): pulumi.dynamic.DiffResult;
+  diff(olds: Inputs, news: Inputs, deleteBeforeReplace?: boolean): KindDiff;
   /**
    * The line `preview` shows when optional arguments were removed from the program: the
    * service keeps their values and the stack stops managing them.

@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { setConfig, setLogSink } from "../methods/context";
-import { changedFields } from "../methods/diff";
+import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../methods/descriptor";
 import { isKind, kind } from "../methods/kinds";
 import { PartialCreateError } from "../methods/errors";
@@ -70,17 +70,17 @@ function serve<Req>(urn: (req: Req) => string, work: (req: Req) => Promise<unkno
 }
 
 /** The detailed diff: each changed field, an update in place or one that replaces. */
-function detailedDiff(type: Kind, olds: Record<string, unknown>, news: Record<string, unknown>, replaces: string[]): pb.DiffResponse {
+function detailedDiff(result: KindDiff): pb.DiffResponse {
   const resp = new providerPb.DiffResponse();
-  const changed = changedFields(olds, news, kind(type).table.rules).map((r) => r.name);
+  const replaces = result.replaces ?? [];
   const map = resp.getDetaileddiffMap();
-  for (const name of changed) {
+  for (const name of result.diffs) {
     const d = new providerPb.PropertyDiff();
     d.setKind(replaces.includes(name) ? providerPb.PropertyDiff.Kind.UPDATE_REPLACE : providerPb.PropertyDiff.Kind.UPDATE);
     d.setInputdiff(true);
     map.set(name, d);
   }
-  resp.setDiffsList(changed);
+  resp.setDiffsList(result.diffs);
   resp.setHasdetaileddiff(true);
   return resp;
 }
@@ -140,10 +140,9 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
         const olds = fromStruct(req.getOlds());
         const news = fromStruct(req.getNews());
         const result = await kind(type).methods.diff(req.getId(), olds, news);
-        const replaces = result.replaces ?? [];
-        const resp = detailedDiff(type, olds, news, replaces);
+        const resp = detailedDiff(result);
         resp.setChanges(result.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE);
-        resp.setReplacesList(replaces);
+        resp.setReplacesList(result.replaces ?? []);
         resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
         return resp;
       },

@@ -2,6 +2,7 @@
 // file by package name at call time, so nothing here ends up in Pulumi state.
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
+import type { KindDiff } from "../methods/diff";
 
 export interface EchoInputs {
   message: string;
@@ -22,8 +23,9 @@ export async function check(_olds: unknown, news: Record<string, unknown>): Prom
   return { inputs: { message: news.message } };
 }
 
-export async function diff(_id: string, olds: EchoOutputs, news: EchoInputs): Promise<pulumi.dynamic.DiffResult> {
-  return { changes: olds.message !== news.message };
+export async function diff(_id: string, olds: EchoOutputs, news: EchoInputs): Promise<KindDiff> {
+  const diffs = olds.message !== news.message ? ["message"] : [];
+  return { changes: diffs.length > 0, diffs };
 }
 
 export async function create(inputs: EchoInputs): Promise<pulumi.dynamic.CreateResult> {

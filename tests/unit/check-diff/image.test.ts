@@ -58,6 +58,7 @@ describe("BaremetalImage", () => {
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      diffs: ["hwFirmwareType", "sshKey"],
     });
     expect((await baremetalImageMethods.diff("id", olds, { ...olds })).changes).toBe(false);
   });

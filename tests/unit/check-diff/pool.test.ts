@@ -124,7 +124,7 @@ describe("LbPoolSettings", () => {
         name: "web",
         healthmonitor: { type: "HTTP", delay: 20, timeout: 5, maxRetries: 3 },
       }),
-    ).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
+    ).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true, diffs: ["healthmonitor"] });
     expect((await lbPoolSettingsMethods.diff(POOL, olds, { ...olds, poolId: "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70" })).replaces).toEqual([
       "poolId",
     ]);

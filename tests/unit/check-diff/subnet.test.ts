@@ -97,22 +97,24 @@ describe("Subnet diff", () => {
   // deleteBeforeReplace holds whenever old and new overlap on one network, also with nothing
   // to replace: `pulumi up --replace` replaces a subnet whose diff is empty, in the diff's order.
   test("nothing changed after normalisation: tag order, omitted gateway (allocated), omitted DNS", async () => {
-    expect(await subnetMethods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
+    expect(await subnetMethods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
   });
   test("in-place fields update; enableDhcp false is a change", async () => {
     const d = await subnetMethods.diff("id", olds, { ...news, enableDhcp: false, tags: { a: "1" }, name: "web" });
-    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
+    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true, diffs: ["name", "enableDhcp", "tags"] });
   });
   test("a CIDR change replaces; deleting first when the new CIDR overlaps on the same network", async () => {
     expect(await subnetMethods.diff("id", olds, { ...news, cidr: "10.0.0.0/23" })).toEqual({
       changes: true,
       replaces: ["cidr"],
       deleteBeforeReplace: true,
+      diffs: ["cidr"],
     });
     expect(await subnetMethods.diff("id", olds, { ...news, cidr: "10.9.0.0/24" })).toEqual({
       changes: true,
       replaces: ["cidr"],
       deleteBeforeReplace: false,
+      diffs: ["cidr"],
     });
     expect((await subnetMethods.diff("id", olds, { ...news, connectToNetworkRouter: false, gatewayIp: null })).deleteBeforeReplace).toBe(
       true,

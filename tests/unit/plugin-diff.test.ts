@@ -1,0 +1,49 @@
+// The plugin's Diff answers what the kind's diff decided, field by field: the detailed diff is
+// the kind's own list, never a second reading of the inputs that could disagree with it.
+import { kind } from "../../provider/methods/kinds";
+import { providerPb } from "../../provider/plugin/proto";
+import { providerServer } from "../../provider/plugin/server";
+import { toStruct } from "../../provider/plugin/values";
+
+const URN = "urn:pulumi:dev::infra::cims:index:Subnet::app";
+const olds = { name: "app", cidr: "10.0.0.0/24", networkId: "7b1e0a52-6c9f-4f3e-9a57-1f0f5b1e2d3c", tags: {} };
+
+function diff(news: Record<string, unknown>): Promise<InstanceType<typeof providerPb.DiffResponse>> {
+  const req = new providerPb.DiffRequest();
+  req.setUrn(URN);
+  req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
+  req.setOlds(toStruct(olds));
+  req.setNews(toStruct(news));
+  const handlers = providerServer(undefined) as Record<string, (call: unknown, done: (err: unknown, reply: unknown) => void) => void>;
+  return new Promise((resolve, reject) =>
+    handlers.diff({ request: req }, (err, reply) => (err ? reject(err) : resolve(reply as InstanceType<typeof providerPb.DiffResponse>))),
+  );
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+test("the detailed diff lists the fields the kind's diff found, even where the inputs alone look equal", async () => {
+  jest.spyOn(kind("Subnet").methods, "diff").mockResolvedValue({ changes: true, replaces: ["cidr"], diffs: ["name", "cidr"] });
+  const resp = await diff(olds);
+  expect(resp.getDiffsList()).toEqual(["name", "cidr"]);
+  const detailed = resp.getDetaileddiffMap();
+  expect(detailed.get("name")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE);
+  expect(detailed.get("cidr")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE_REPLACE);
+  expect(resp.getReplacesList()).toEqual(["cidr"]);
+  expect(resp.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_SOME);
+});
+
+test("a kind's diff that finds nothing leaves the detailed diff empty, even where the inputs differ", async () => {
+  jest.spyOn(kind("Subnet").methods, "diff").mockResolvedValue({ changes: false, replaces: [], diffs: [] });
+  const resp = await diff({ ...olds, name: "web" });
+  expect(resp.getDiffsList()).toEqual([]);
+  expect(resp.getDetaileddiffMap().getLength()).toBe(0);
+  expect(resp.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_NONE);
+});
+
+test("a real Subnet diff: a new name updates in place, a new CIDR replaces", async () => {
+  const resp = await diff({ ...olds, name: "web", cidr: "10.1.0.0/24" });
+  expect([...resp.getDiffsList()].sort()).toEqual(["cidr", "name"]);
+  expect(resp.getDetaileddiffMap().get("cidr")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE_REPLACE);
+  expect(resp.getDetaileddiffMap().get("name")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE);
+});
