@@ -89,7 +89,12 @@ describe("values the service re-spells or reorders are not changes", () => {
       ],
     };
     delete (news as Record<string, unknown>).readOnlyTags;
-    expect(await subnetMethods.diff("id", subnetOlds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
+    expect(await subnetMethods.diff("id", subnetOlds, news)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: true,
+      diffs: [],
+    });
     expect((await subnetMethods.diff("id", subnetOlds, { ...news, cidr: "2001:db9::/64" })).replaces).toEqual(["cidr"]);
     // DNS order is the resolver order: it matters.
     expect(
