@@ -13,7 +13,7 @@ const boundary = (from, forbidden) => ({
       {
         patterns: forbidden.map((dir) => ({
           regex: `(^|/)${dir}(/|$)`,
-          message: `${from}/ must not import ${dir}/: both sides import the contract in api/, never each other (design.md §2).`,
+          message: `${from}/ must not import ${dir}/: both sides import the contract in api/, never each other (the layers stay apart, so each tests the other).`,
         })),
       },
     ],
@@ -34,14 +34,13 @@ export default tseslint.config(
       "provider/resources/shim.ts",
       "provider/testing/echo.ts",
       "provider/resources/install.ts",
-      "provider/methods/kinds.ts",
       "provider/client/transport.ts",
       "provider/version.ts",
       "provider/plugin/proto.ts",
     ],
     // These load modules at call time on purpose: the serialized shims require the package by
-    // name in the provider process (design.md rule 1), install.ts and kinds.ts load one kind's
-    // methods when it is used, transport.ts loads undici on the first request (preview never sends one),
+    // name in the provider process (a function's closure cannot hold our modules), install.ts
+    // loads the test-only Echo's methods when a stack holds one, transport.ts loads undici on the first request (preview never sends one),
     // version.ts reads the package's version from package.json, and plugin/proto.ts loads
     // grpc-js and google-protobuf from @pulumi/pulumi's location (its stubs check instanceof).
     rules: { "@typescript-eslint/no-require-imports": "off" },
@@ -60,7 +59,7 @@ export default tseslint.config(
   boundary("provider", ["emulator"]),
   {
     // What a user's program loads (the resource classes) stays free of the provider
-    // process's code and dependencies; only install.ts, the frozen door, reaches methods/.
+    // process's code and dependencies; only install.ts, the frozen door, reaches kinds/ and methods/.
     files: ["provider/index.ts", "provider/resources/**/*.ts"],
     ignores: ["provider/resources/install.ts"],
     rules: {
@@ -69,9 +68,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "(^|/)(methods|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members)$",
+              regex: "(^|/)(methods|kinds|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members)$",
               message:
-                "a program's resource classes must not load the provider process's code: put it in provider/methods/ (design.md rule 1).",
+                "a program's resource classes must not load the provider process's code: put it in provider/methods/ or provider/kinds/.",
             },
           ],
         },

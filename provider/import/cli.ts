@@ -13,8 +13,8 @@ import { listAll, type Page } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
-import { isOwned, type Kind, type OwnedDescriptor } from "../methods/descriptor";
-import { KIND_NAMES, kind } from "../methods/kinds";
+import { isOwned, type OwnedDescriptor } from "../methods/descriptor";
+import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
 
 export const USAGE = `Usage: cims-import --project <id> --region <id> [options]

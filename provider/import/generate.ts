@@ -8,8 +8,8 @@
 // as the service holds them (tags: the users' only; int64 quota numbers as decimal strings),
 // so adopting changes nothing and the first `pulumi up` sends no write.
 import type { BodyContract, Field, FieldType } from "../../api/contract";
-import type { Kind } from "../methods/descriptor";
-import { KIND_NAMES, kind } from "../methods/kinds";
+import type { Kind } from "../kinds/registry";
+import { KIND_NAMES, kind } from "../kinds/registry";
 import { SERVICE_SET } from "../methods/table";
 import { isLosslessNumber } from "lossless-json";
 import { toCamel, toSnake } from "../../api/names";

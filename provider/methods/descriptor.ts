@@ -12,8 +12,6 @@ import type { CheckFailure, Inputs } from "./schema";
 
 type ApiRecord = Record<string, unknown>;
 
-export type Kind = "Subnet" | "BaremetalImage" | "LbPoolSettings" | "SnapshotPolicyState" | "QuotaThreshold";
-
 /** Per-operation deadlines in seconds. */
 export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;
 
@@ -38,7 +36,6 @@ export interface ImportRow {
 }
 
 export interface Descriptor {
-  kind: Kind;
   contract: Contract;
   /** The provider's own inputs (not sent to the API) and their schemas. */
   extra: Record<string, z.ZodType>;

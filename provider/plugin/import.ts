@@ -6,8 +6,9 @@
 // those a create of the same inputs records: so the next `up` of that program changes nothing.
 import { NotFoundError } from "../client/errors";
 import { apiClient, scopeDefaults } from "../methods/context";
-import { isOwned, type Kind } from "../methods/descriptor";
-import { kind } from "../methods/kinds";
+import { isOwned } from "../methods/descriptor";
+import type { Kind } from "../kinds/registry";
+import { kind } from "../kinds/registry";
 import type { Inputs } from "../methods/schema";
 import { argsOf } from "../import/generate";
 

@@ -5,8 +5,8 @@
 // prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
 import type { Contract, Field, FieldType, ObjectType } from "../../api/contract";
 import { toCamel } from "../../api/names";
-import type { Kind } from "../methods/descriptor";
-import { KIND_NAMES, kind } from "../methods/kinds";
+import type { Kind } from "../kinds/registry";
+import { KIND_NAMES, kind } from "../kinds/registry";
 
 type Json = Record<string, unknown>;
 type Property = Json;

@@ -1,5 +1,5 @@
 // BaremetalImage as a program sees it: its arguments and the resource class. The provider
-// methods are in ../methods/baremetal-image.ts, loaded only by the provider process.
+// methods are in ../kinds/baremetal-image.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
 import { BaremetalImage as BaremetalImageContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";

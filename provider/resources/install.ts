@@ -7,7 +7,7 @@
 // deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
 import { installMethods, type Methods } from "../methods/install";
-import { isKind, KIND_NAMES, kind as kindOf } from "../methods/kinds";
+import { isKind, KIND_NAMES, kind as kindOf } from "../kinds/registry";
 
 /**
  * The test-only Echo (`pulumi-cims/testing`) came through this door until it got its own

@@ -1,5 +1,5 @@
 // LbPoolSettings as a program sees it: its arguments and the resource class. The provider
-// methods are in ../methods/lb-pool-settings.ts, loaded only by the provider process.
+// methods are in ../kinds/lb-pool-settings.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
 import {
   HealthMonitor as HealthMonitorContract,

@@ -1,5 +1,5 @@
 // QuotaThreshold as a program sees it: its arguments and the resource class. The provider
-// methods are in ../methods/quota-threshold.ts.
+// methods are in ../kinds/quota-threshold.ts.
 import type * as pulumi from "@pulumi/pulumi";
 import { QuotaMessage as QuotaMessageContract, QuotaThreshold as QuotaThresholdContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";

@@ -1,5 +1,5 @@
 // SnapshotPolicyState as a program sees it: its arguments and the resource class. The
-// provider methods are in ../methods/snapshot-policy-state.ts.
+// provider methods are in ../kinds/snapshot-policy-state.ts.
 import type * as pulumi from "@pulumi/pulumi";
 import { SnapshotPolicyState as SnapshotPolicyStateContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";

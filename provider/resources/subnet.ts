@@ -1,5 +1,5 @@
 // Subnet as a program sees it: its arguments and the resource class. The provider methods
-// (check, diff, create...) are in ../methods/subnet.ts, loaded only by the provider process.
+// (check, diff, create...) are in ../kinds/subnet.ts, loaded only by the provider process.
 import type * as pulumi from "@pulumi/pulumi";
 import { HostRoute as HostRouteContract, Subnet as SubnetContract } from "../../api/contract";
 import type { ObjectOf } from "../../api/contract";

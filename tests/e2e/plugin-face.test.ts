@@ -88,7 +88,7 @@ test(
     };
     expect(schema.name).toBe("cims");
     expect(Object.keys(schema.resources).sort()).toEqual(TYPES);
-    expect(schema.resources["cims:index:LbPoolSettings"].inputProperties.members).toEqual({
+    expect(schema.resources["cims:index:LbPoolSettings"].inputProperties.members).toMatchObject({
       type: "array",
       items: { $ref: "#/types/cims:index:PoolMember" },
     });

@@ -27,15 +27,13 @@ test("the frozen entry point resolves by package name and loads a kind's methods
   const loaded = loadedBy(
     'const door = require("pulumi-cims/provider/resources/install"); if (typeof door.install !== "function") throw new Error("no install")',
   );
-  expect(loaded.filter((f) => f.includes("/dist/provider/methods/subnet.js"))).toEqual([]);
+  expect(loaded.filter((f) => f.includes("/dist/provider/kinds/subnet.js"))).toEqual([]);
   const withSubnet = loadedBy(
     'const t = {}; require("pulumi-cims/provider/resources/install").install(t, "Subnet", { config: { get: () => undefined } }).then(() => { if (typeof t.check !== "function") process.exit(3); })',
   );
-  expect(withSubnet.some((f) => f.includes("/dist/provider/methods/subnet.js"))).toBe(true);
+  expect(withSubnet.some((f) => f.includes("/dist/provider/kinds/subnet.js"))).toBe(true);
 });
 
 test("internal modules are not importable by package name", () => {
-  expect(() => loadedBy('require("pulumi-cims/provider/methods/subnet")')).toThrow(
-    /ERR_PACKAGE_PATH_NOT_EXPORTED|not defined by "exports"/,
-  );
+  expect(() => loadedBy('require("pulumi-cims/provider/kinds/subnet")')).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED|not defined by "exports"/);
 });

@@ -4,11 +4,11 @@
 // are the disagreements that once passed preview and failed at `up` with a 400.
 import { toSnake } from "../../api/names";
 import { setConfig } from "../../provider/methods/context";
-import { imageTable } from "../../provider/methods/baremetal-image";
-import { lbPoolSettingsMethods, poolTable } from "../../provider/methods/lb-pool-settings";
-import { subnetMethods, subnetTable } from "../../provider/methods/subnet";
-import { quotaTable, quotaThresholdMethods } from "../../provider/methods/quota-threshold";
-import { baremetalImageMethods } from "../../provider/methods/baremetal-image";
+import { imageTable } from "../../provider/kinds/baremetal-image";
+import { lbPoolSettingsMethods, poolTable } from "../../provider/kinds/lb-pool-settings";
+import { subnetMethods, subnetTable } from "../../provider/kinds/subnet";
+import { quotaTable, quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
+import { baremetalImageMethods } from "../../provider/kinds/baremetal-image";
 import { validateImageCreate, validatePoolPatch, validateQuotaPut, validateSubnetCreate } from "../../emulator/validation";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";

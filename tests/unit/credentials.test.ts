@@ -5,7 +5,7 @@ import { closeAllPools, CredentialsCheckError } from "../../provider/client";
 import { probeRequest, proveCredentials } from "../../provider/client/credentials";
 import { resolveSettings } from "../../provider/config";
 import { apiClient, setConfig, verifyCredentials } from "../../provider/methods/context";
-import { kind } from "../../provider/methods/kinds";
+import { kind } from "../../provider/kinds/registry";
 import { closedPort, type Reply, startTestServer, type TestServer } from "../support/test-server";
 
 const KEY = "unit-probe-key-8f3a1c";

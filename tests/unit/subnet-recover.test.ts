@@ -16,7 +16,7 @@ import { CREATE_MARK_TAG } from "../../provider/methods/mark";
 import { RECOVER_GRACE_MS } from "../../provider/methods/ours";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
-import { subnetMethods } from "../../provider/methods/subnet";
+import { subnetMethods } from "../../provider/kinds/subnet";
 import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../support/test-server";
 
 const NET = "8f2e7c1a-3b4d-4e5f-9a6b-7c8d9e0f1a2b";

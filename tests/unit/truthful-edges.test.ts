@@ -7,7 +7,7 @@ import { CimsClient } from "../../provider/client/http";
 import { listAll } from "../../provider/client/list";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
-import { quotaThresholdMethods } from "../../provider/methods/quota-threshold";
+import { quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
 import { keepUnknownMembers, knownMembersOnly } from "../../provider/methods/wire";
 import { install } from "../../provider/resources/install";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";

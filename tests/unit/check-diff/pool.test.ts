@@ -7,7 +7,7 @@ import {
   membersToRecreate,
   patchBody,
   poolTable,
-} from "../../../provider/methods/lb-pool-settings";
+} from "../../../provider/kinds/lb-pool-settings";
 import { sameMembers } from "../../../provider/methods/table";
 import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
 

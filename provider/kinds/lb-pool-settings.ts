@@ -5,30 +5,30 @@
 // only the members the stack declared (the service will not delete a subnet a member still
 // uses), leaving the pool, its settings and everyone else's members.
 import type * as pulumi from "@pulumi/pulumi";
-import { LbPoolSettings } from "../../api/contract";
+import { LbPoolSettings as contract } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { CimsError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
-import { callAndWait, readOrGone, withContext } from "./calls";
-import { apiClient, log, scopeDefaults, warn } from "./context";
-import { mayHaveActed } from "./create";
-import type { Descriptor, Scoped } from "./descriptor";
-import { changedFields, type KindDiff, sameValue } from "./diff";
-import { differences } from "./drift";
-import { PartialCreateError } from "./errors";
-import { containsUnknown, type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
-import { resourceTable } from "./table";
-import { camelKeys, plainRecord, snakeKeys } from "./wire";
-import { messageOf, recordsIn, stringsIn } from "./values";
+import { callAndWait, readOrGone, withContext } from "../methods/calls";
+import { apiClient, log, scopeDefaults, warn } from "../methods/context";
+import { mayHaveActed } from "../methods/create";
+import type { Descriptor, Scoped } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import { changedFields, type KindDiff, sameValue } from "../methods/diff";
+import { differences } from "../methods/drift";
+import { PartialCreateError } from "../methods/errors";
+import { containsUnknown, type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
+import { resourceTable } from "../methods/table";
+import { camelKeys, plainRecord, snakeKeys } from "../methods/wire";
+import { messageOf, recordsIn, stringsIn } from "../methods/values";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null }>;
 
 export const poolDescriptor: Descriptor = {
-  kind: "LbPoolSettings",
-  contract: LbPoolSettings,
+  contract,
   extra: { poolId: uuid4, projectId: positiveInteger.optional(), regionId: positiveInteger.optional(), timeouts: timeouts.optional() },
   replaces: ["poolId", "projectId", "regionId"],
   scoped: true,
@@ -329,3 +329,6 @@ async function read(id: string, props: PoolInputs): Promise<pulumi.dynamic.ReadR
 }
 
 export const lbPoolSettingsMethods = { check, diff, create, update, read, delete: remove };
+
+/** LbPoolSettings: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const LbPoolSettings: KindEntry = { descriptor: poolDescriptor, table: poolTable, methods: lbPoolSettingsMethods };

@@ -2,19 +2,19 @@
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
 // create's only by evidence (ours.ts).
-import { BaremetalImage } from "../../api/contract";
+import { BaremetalImage as contract } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
-import type { OwnedDescriptor, Scoped } from "./descriptor";
-import { ownedResource } from "./owned";
-import { positiveInteger, timeouts, uuid4 } from "./schema";
+import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import { ownedResource } from "../methods/owned";
+import { positiveInteger, timeouts, uuid4 } from "../methods/schema";
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 
 export const imageDescriptor: OwnedDescriptor = {
-  kind: "BaremetalImage",
-  contract: BaremetalImage,
+  contract,
   extra: {
     projectId: positiveInteger.optional(),
     regionId: positiveInteger.optional(),
@@ -53,3 +53,6 @@ export const imageDescriptor: OwnedDescriptor = {
 const image = ownedResource(imageDescriptor);
 export const imageTable = image.table;
 export const baremetalImageMethods = image.methods;
+
+/** BaremetalImage: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const BaremetalImage: KindEntry = { descriptor: imageDescriptor, table: imageTable, methods: baremetalImageMethods };

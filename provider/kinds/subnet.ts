@@ -4,16 +4,17 @@
 // fails at preview and before the POST (naming the subnet that holds it), and a replacement
 // whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
 // evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
-import { Subnet } from "../../api/contract";
+import { Subnet as contract } from "../../api/contract";
 import { canonical, overlaps } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
 import { CimsError } from "../client/errors";
-import type { OwnedDescriptor, Scoped } from "./descriptor";
-import { listNow, type Survey } from "./ours";
-import { ownedResource } from "./owned";
-import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "./schema";
+import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import { listNow, type Survey } from "../methods/ours";
+import { ownedResource } from "../methods/owned";
+import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -50,8 +51,7 @@ function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
 const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
 
 export const subnetDescriptor: OwnedDescriptor = {
-  kind: "Subnet",
-  contract: Subnet,
+  contract,
   extra: {
     projectId: positiveInteger.optional(),
     regionId: positiveInteger.optional(),
@@ -123,3 +123,6 @@ export const subnetDescriptor: OwnedDescriptor = {
 const subnet = ownedResource(subnetDescriptor);
 export const subnetTable = subnet.table;
 export const subnetMethods = subnet.methods;
+
+/** Subnet: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const Subnet: KindEntry = { descriptor: subnetDescriptor, table: subnetTable, methods: subnetMethods };

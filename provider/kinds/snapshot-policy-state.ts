@@ -2,24 +2,24 @@
 // volume snapshot lifecycle policy, PATCH lifecycle_policy (synchronous). Destroy leaves the
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
-import { SnapshotPolicyState } from "../../api/contract";
+import { SnapshotPolicyState as contract } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { apiPath } from "../client/path";
-import { patchOrRead, readOrGone, withContext } from "./calls";
-import { apiClient, log, scopeDefaults } from "./context";
-import type { Descriptor, Scoped } from "./descriptor";
-import { changedFields, type KindDiff } from "./diff";
-import { differences } from "./drift";
-import { booleanInput, type Inputs, positiveInteger } from "./schema";
-import { resourceTable } from "./table";
-import { camelKeys } from "./wire";
+import { patchOrRead, readOrGone, withContext } from "../methods/calls";
+import { apiClient, log, scopeDefaults } from "../methods/context";
+import type { Descriptor, Scoped } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import { changedFields, type KindDiff } from "../methods/diff";
+import { differences } from "../methods/drift";
+import { booleanInput, type Inputs, positiveInteger } from "../methods/schema";
+import { resourceTable } from "../methods/table";
+import { camelKeys } from "../methods/wire";
 
 /** A policy's chosen state: its inputs once checked. */
 type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
 
 export const policyDescriptor: Descriptor = {
-  kind: "SnapshotPolicyState",
-  contract: SnapshotPolicyState,
+  contract,
   extra: {
     policyId: positiveInteger,
     includeVolumes: booleanInput.optional(),
@@ -117,3 +117,6 @@ async function read(id: string, props: PolicyInputs): Promise<pulumi.dynamic.Rea
 }
 
 export const snapshotPolicyStateMethods = { check, diff, create, update, read, delete: remove };
+
+/** SnapshotPolicyState: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const SnapshotPolicyState: KindEntry = { descriptor: policyDescriptor, table: policyTable, methods: snapshotPolicyStateMethods };

@@ -3,25 +3,25 @@
 // its default, 80). Quota limits and usages are int64: exact decimal strings on the Pulumi
 // side, exact integers on the wire (bigint through lossless JSON), never a rounded number.
 import type * as pulumi from "@pulumi/pulumi";
-import { QuotaThreshold } from "../../api/contract";
+import { QuotaThreshold as contract } from "../../api/contract";
 import { PATHS } from "../../api/paths";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
-import { readOrGone, withContext } from "./calls";
-import { apiClient, log } from "./context";
-import type { Descriptor } from "./descriptor";
-import type { KindDiff } from "./diff";
-import { differences } from "./drift";
-import { keepUnknownMembers } from "./wire";
-import { type Inputs, positiveInteger } from "./schema";
-import { resourceTable } from "./table";
+import { readOrGone, withContext } from "../methods/calls";
+import { apiClient, log } from "../methods/context";
+import type { Descriptor } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import type { KindDiff } from "../methods/diff";
+import { differences } from "../methods/drift";
+import { keepUnknownMembers } from "../methods/wire";
+import { type Inputs, positiveInteger } from "../methods/schema";
+import { resourceTable } from "../methods/table";
 
 /** A client's setting: its inputs once checked. */
 type QuotaInputs = Inputs & { clientId: number; threshold: number };
 
 export const quotaDescriptor: Descriptor = {
-  kind: "QuotaThreshold",
-  contract: QuotaThreshold,
+  contract,
   extra: { clientId: positiveInteger },
   replaces: ["clientId"],
   scoped: false,
@@ -63,7 +63,7 @@ async function put(inputs: QuotaInputs, held?: Record<string, unknown>): Promise
   const body = quotaTable.body(inputs);
   if (body.last_message !== undefined) {
     held ??= await current(inputs);
-    body.last_message = keepUnknownMembers(body.last_message, held?.last_message, QuotaThreshold.fields.lastMessage.type);
+    body.last_message = keepUnknownMembers(body.last_message, held?.last_message, contract.fields.lastMessage.type);
   }
   const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body });
   return quotaTable.outputs(inputs, record, []);
@@ -136,3 +136,6 @@ async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.Read
 }
 
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };
+
+/** QuotaThreshold: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const QuotaThreshold: KindEntry = { descriptor: quotaDescriptor, table: quotaTable, methods: quotaThresholdMethods };

@@ -1,0 +1,8 @@
+// Every kind the provider serves, one line each, in the order programs, the schema and
+// cims-import list them. A kind is its file here (descriptor and methods), its contract
+// (api/contract/) and its emulator collection (emulator/collections/).
+export { Subnet } from "./subnet";
+export { BaremetalImage } from "./baremetal-image";
+export { LbPoolSettings } from "./lb-pool-settings";
+export { SnapshotPolicyState } from "./snapshot-policy-state";
+export { QuotaThreshold } from "./quota-threshold";
