@@ -105,7 +105,7 @@ function resourceOf(type: Kind): Json {
   const added = Object.keys(d.record?.({}) ?? {});
   const properties: Json = { ...inputProperties, ...Object.fromEntries(added.map((k) => [k, inputProperties[k] ?? ANY])), ...BOOKKEEPING };
   return {
-    description: `${type}: see the pulumi-cims README (same arguments as the dynamic resource \`cims.${type}\`).`,
+    description: `${type}: see docs/using.md#${type.toLowerCase()} in pulumi-cims (same arguments as the dynamic resource \`cims.${type}\`).`,
     inputProperties,
     requiredInputs,
     properties,
