@@ -181,3 +181,16 @@ test("pointers into the docs from code, messages and the plugin's schema resolve
   expect(bad).toEqual([]);
   expect(pointers).toBeGreaterThan(5);
 });
+
+test("no comment in the code points outside the repository (a design document, ../shared, an issue number)", () => {
+  const found = sourcesPointingAtDocs()
+    .filter((f) => f !== __filename)
+    .flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, i) =>
+          /design\.md|\.\.\/shared|\/work\/shared|\bissues? #?\d+/i.test(line) ? [`${rel(file)}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+  expect(found).toEqual([]);
+});
