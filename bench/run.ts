@@ -1,14 +1,19 @@
 // `npm run bench`: what the provider costs, measured against the engine's own floor, in one
-// run on this machine. Writes bench/results.json, bench/results.md and bench/task-lag.svg.
+// run on this machine. Writes bench/results.json, bench/hints.json, bench/probe-cost.json,
+// bench/task-lag.svg and bench/results.md.
 // Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
 // rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
 // faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
-// faces, at least 5 interleaved rounds; with --quick, 10 subnets).
+// faces, at least 5 interleaved rounds; with --quick, 10 subnets), --render-only (run nothing:
+// rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
+// Every run writes its figures as JSON and then renders results.md from all the files, so the
+// markdown always holds every table and the docs link to it rather than copy numbers.
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -32,6 +37,7 @@ const { values: flags } = parseArgs({
     "task-ms": { type: "string", default: "2000" },
     quick: { type: "boolean", default: false },
     only: { type: "string" },
+    "render-only": { type: "boolean", default: false },
   },
 });
 const quick = flags.quick;
@@ -47,6 +53,20 @@ const lagDurations = quick ? [300, 2000] : [300, 2000, 20_000];
 const lagSamples = quick ? 3 : 15;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const benchFile = (f: string) => path.join(REPO_ROOT, "bench", f);
+const writeJson = (f: string, value: unknown) => writeFile(benchFile(f), JSON.stringify(value, null, 2) + "\n");
+
+/** Where and when a run measured: every JSON file carries it, so a table says what it stands for. */
+function machine(): Machine {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    pulumi: "v3.248.0",
+    date: new Date().toISOString(),
+  };
+}
 const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
 
 /** Destroys run with instant tasks: they are not measured, and waiting for them would double the run. */
@@ -147,15 +167,17 @@ async function main(): Promise<void> {
   try {
     if (flags.only === "hints") {
       const rows = await hintsRows();
-      await writeFile(path.join(REPO_ROOT, "bench", "hints.json"), JSON.stringify({ rows, verdicts: verdicts(rows) }, null, 2) + "\n");
+      await writeJson("hints.json", { machine: machine(), rows, verdicts: verdicts(rows) });
       process.stdout.write(hintsMarkdown(rows).join("\n") + "\n");
+      await renderResults();
       return;
     }
     if (flags.only === "probe") {
       const alone = await probeAlone(emulator.url, apiKey, 9);
       const rows = await probeRows();
-      await writeFile(path.join(REPO_ROOT, "bench", "probe-cost.json"), JSON.stringify({ rows, alone }, null, 2) + "\n");
+      await writeJson("probe-cost.json", { machine: machine(), rows, alone });
       process.stdout.write(probeMarkdown(rows, alone).join("\n") + "\n");
+      await renderResults();
       return;
     }
     // 1-5. Interleaved rounds: ours on both faces (dynamic, plugin) and the floor, preview
@@ -166,20 +188,20 @@ async function main(): Promise<void> {
       const { times: t, sizes: sz } = faces;
       const upMs = { cims: t.cims.up, plugin: t.plugin.up, floor: t.floor.up };
       const previewMs = { cims: t.cims.preview, plugin: t.plugin.preview, floor: t.floor.preview };
-      const summary = {
+      const facesRun: FacesRun = {
+        machine: machine(),
+        previewMs,
+        upMs,
         providerBytesMax: Math.max(...sz.providerBytes),
         previewRatio: median(t.cims.preview) / median(t.floor.preview),
         upRatio: median(t.cims.up) / median(t.floor.up),
         pluginUpRatio: median(t.plugin.up) / median(t.floor.up),
+        peakRssBytes: { cims: faces.peakRss, plugin: faces.pluginPeakRss },
+        resources: N,
       };
-      await writeFile(path.join(REPO_ROOT, "bench", "faces.json"), JSON.stringify({ previewMs, upMs, ...summary }, null, 2) + "\n");
-      const lines = [
-        ...facesMarkdown({ ...faces, upMs }),
-        `| \`__provider\` per Subnet | ${summary.providerBytesMax} B | <= 1024 B | |`,
-        `| \`pulumi preview\`, ours / floor (median) | ${summary.previewRatio.toFixed(2)}x | <= 1.15x | |`,
-        `| \`pulumi up\`, ours / floor (median) | ${summary.upRatio.toFixed(2)}x | <= 1.15x | |`,
-      ];
-      process.stdout.write(lines.join("\n") + "\n");
+      await writeJson("faces.json", facesRun);
+      process.stdout.write(facesRunMarkdown(facesRun).join("\n") + "\n");
+      await renderResults();
       return;
     }
     const { times, connections, peakOpen, requests, peakRss, floorPeakRss, pluginPeakRss, sizes, floorSizes } = faces;
@@ -277,15 +299,8 @@ async function main(): Promise<void> {
       } & Record<Waiter, { medianLagMs: number; medianGets: number }>;
     });
 
-    const results = {
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version,
-        pulumi: "v3.248.0",
-        date: new Date().toISOString(),
-      },
+    const results: Results = {
+      machine: machine(),
       params: { resources: N, rounds, taskMs, engineParallelism: ENGINE_PARALLELISM, lagSamplesPerDuration: lagSamples },
       stateSize: {
         resources: sizes!.resources,
@@ -308,17 +323,15 @@ async function main(): Promise<void> {
       scale,
       refresh,
       rateLimited,
-      hints,
-      probe,
-      benchSeconds: 0,
+      benchSeconds: Math.round((Date.now() - started) / 1000),
     };
-    results.benchSeconds = Math.round((Date.now() - started) / 1000);
-    const out = (f: string) => path.join(REPO_ROOT, "bench", f);
-    await writeFile(out("results.json"), JSON.stringify(results, null, 2) + "\n");
-    const md = markdown(results);
-    await writeFile(out("results.md"), md);
-    await writeFile(out("task-lag.svg"), lagChart(samples));
-    process.stdout.write(md);
+    // The hints and the probe have files of their own (their experiments also run alone);
+    // one file per table keeps a single source for each.
+    await writeJson("results.json", results);
+    await writeJson("hints.json", { machine: results.machine, rows: hints, verdicts: verdicts(hints) });
+    await writeJson("probe-cost.json", { machine: results.machine, rows: probe });
+    await writeFile(benchFile("task-lag.svg"), lagChart(samples));
+    process.stdout.write(await renderResults());
   } finally {
     for (const s of stacks) await s.dispose();
     await closeAllPools();
@@ -378,10 +391,12 @@ async function underRateLimit(emulator: RunningEmulator, s: TestStack, count: nu
   return rows;
 }
 
+type Machine = { cpus: number; cpuModel?: string; memoryGiB: number; node: string; pulumi: string; date: string };
 type Results = {
-  machine: { cpus: number; cpuModel?: string; memoryGiB: number; node: string; pulumi: string; date: string };
-  params: { resources: number; rounds: number; taskMs: number };
+  machine: Machine;
+  params: { resources: number; rounds: number; taskMs: number; engineParallelism?: number; lagSamplesPerDuration?: number };
   stateSize: {
+    resources?: number;
     providerBytesMax: number;
     providerTextsDistinct: number;
     stateBytesPerResource: number;
@@ -392,14 +407,27 @@ type Results = {
   overhead: { previewMs: Record<string, number[]>; upMs: Record<string, number[]>; previewRatio: number; upRatio: number };
   lag: Array<{ durationMs: number; targetLagMs: number } & Record<Waiter, { medianLagMs: number; medianGets: number }>>;
   connections: { opened: number; peakOpen: number; requests: number; engineParallelism: number };
-  memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number; pluginPeakRssBytes: number };
+  /** `pluginPeakRssBytes` (and `upMs.plugin`) are absent from runs made before the plugin face. */
+  memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number; pluginPeakRssBytes?: number };
   scale: ScaleRow[];
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
-  hints: HintsRow[];
-  probe: ProbeRow[];
   benchSeconds: number;
 };
+/** bench/faces.json: `--only faces`. `machine` and `peakRssBytes` are absent from runs made before they were recorded. */
+type FacesRun = {
+  machine?: Machine;
+  previewMs: Record<"cims" | "plugin" | "floor", number[]>;
+  upMs: Record<"cims" | "plugin" | "floor", number[]>;
+  providerBytesMax: number;
+  previewRatio: number;
+  upRatio: number;
+  pluginUpRatio: number;
+  peakRssBytes?: { cims: number; plugin: number };
+  resources?: number;
+};
+type HintsRun = { machine?: Machine; rows: HintsRow[] };
+type ProbeRun = { machine?: Machine; rows: ProbeRow[]; alone?: { coldMs: number[]; warmMs: number[] } };
 
 function markdown(r: Results): string {
   const ok = (b: boolean) => (b ? "met" : "**not met**");
@@ -416,9 +444,14 @@ function markdown(r: Results): string {
     `| \`__provider\` of the no-op floor resource | ${r.stateSize.floorProviderBytes} B | contrast | |`,
     `| \`pulumi preview\`, ours / floor (median) | ${s(median(r.overhead.previewMs.cims))} s / ${s(median(r.overhead.previewMs.floor))} s = ${r.overhead.previewRatio.toFixed(2)}x | <= 1.15x | ${ok(r.overhead.previewRatio <= 1.15)} |`,
     `| \`pulumi up\`, ours / floor (median) | ${s(median(r.overhead.upMs.cims))} s / ${s(median(r.overhead.upMs.floor))} s = ${r.overhead.upRatio.toFixed(2)}x | <= 1.15x | ${ok(r.overhead.upRatio <= 1.15)} |`,
-    ...facesMarkdown({ upMs: r.overhead.upMs, pluginPeakRss: r.memory.pluginPeakRssBytes, peakRss: r.memory.providerPeakRssBytes }).slice(
-      2,
-    ),
+    ...(r.overhead.upMs.plugin && r.memory.pluginPeakRssBytes !== undefined
+      ? facesMarkdown({
+          upMs: r.overhead.upMs,
+          pluginPeakRss: r.memory.pluginPeakRssBytes,
+          peakRss: r.memory.providerPeakRssBytes,
+          resources: r.params.resources,
+        }).slice(2)
+      : []),
     `| connections open at once (peak) in one up | ${r.connections.peakOpen} | <= ${r.connections.engineParallelism} (engine parallelism) | ${ok(r.connections.peakOpen <= r.connections.engineParallelism)} |`,
     `| connections opened / requests in one up | ${r.connections.opened} / ${r.connections.requests} (idle sockets close after the server's 5 s keep-alive) | not one per request | ${ok(r.connections.opened * 10 <= r.connections.requests)} |`,
     `| dynamic-provider peak RSS, ${r.params.resources}-resource up: ours / floor | ${mb(r.memory.providerPeakRssBytes)} MB / ${mb(r.memory.floorProviderPeakRssBytes)} MB | | |`,
@@ -463,8 +496,6 @@ function markdown(r: Results): string {
         `| ${x.mode === "cims" ? "ours (coalesced)" : "coalescing off"} | ${s(x.ms)} s | ${x.ok ? "0" : "non-zero"} | ${x.failedResources} | ${x.requests} (${x.refused}) |`,
     ),
     "",
-    ...hintsMarkdown(r.hints),
-    ...probeMarkdown(r.probe),
   ];
   return lines.join("\n");
 }
@@ -478,22 +509,126 @@ function rssGrowth(scale: ScaleRow[], ok: (b: boolean) => string): string[] {
   return ["", `Provider peak RSS grows ${mb(growth)} MB from ${first.count} to ${last.count} resources${target}.`];
 }
 
-main().catch((err) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+/** The date a figure was measured: the file's own, else the commit that last changed it (files written before they carried one). */
+function measuredOn(file: string, m: Machine | undefined): string {
+  if (m) return `measured ${m.date.slice(0, 10)} on ${m.cpus} cores (${m.cpuModel ?? "?"}), ${m.memoryGiB} GiB, Node ${m.node}`;
+  try {
+    const day = execFileSync("git", ["log", "-1", "--format=%cs", "--", `bench/${file}`], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    if (day) return `committed ${day}; the file does not record the machine`;
+  } catch {
+    // not a git checkout: say only what the file says
+  }
+  return "the file does not record when or where";
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(benchFile(file), "utf8")) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** bench/results.md from every JSON file of the bench: one section per file, each saying when it was measured. */
+async function renderResults(): Promise<string> {
+  const results = await readJson<Results>("results.json");
+  const facesRun = await readJson<FacesRun>("faces.json");
+  const hintsRun = await readJson<HintsRun>("hints.json");
+  const probeRun = await readJson<ProbeRun>("probe-cost.json");
+  const lines = [
+    "# Bench results",
+    "",
+    "Written by `bench/run.ts` from the JSON files beside this one (`npm run bench` measures and writes both;",
+    "`npm run bench:render` rebuilds this file from the JSON alone). Do not edit it by hand. What each run does",
+    "and why: [docs/performance.md](../docs/performance.md).",
+    "",
+  ];
+  if (results) lines.push("## Full run (`results.json`)", "", markdown(results), "", "![median task-wait lag](task-lag.svg)", "");
+  if (facesRun) {
+    lines.push(
+      "## Faces: dynamic, plugin, floor (`faces.json`)",
+      "",
+      `\`npm run bench -- --only faces\`, ${measuredOn("faces.json", facesRun.machine)}.`,
+      "",
+    );
+    lines.push(...facesRunMarkdown(facesRun), "");
+  }
+  if (hintsRun) {
+    lines.push(
+      "## Duration hints (`hints.json`)",
+      "",
+      `\`npm run bench -- --only hints\`, ${measuredOn("hints.json", hintsRun.machine)}.`,
+      "",
+    );
+    lines.push(...hintsMarkdown(hintsRun.rows));
+  }
+  if (probeRun) {
+    lines.push(
+      "## Proving the key at preview (`probe-cost.json`)",
+      "",
+      `\`npm run bench -- --only probe\`, ${measuredOn("probe-cost.json", probeRun.machine)}.`,
+      "",
+    );
+    lines.push(...probeMarkdown(probeRun.rows, probeRun.alone));
+  }
+  const md = lines.join("\n").replace(/\n+$/, "\n");
+  await writeFile(benchFile("results.md"), md);
+  return md;
+}
+
+if (flags["render-only"]) {
+  renderResults().then(
+    () => log("wrote bench/results.md"),
+    (err: unknown) => {
+      process.stderr.write(`bench --render-only failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((err) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
 
 /**
  * The plugin face's row: `pulumi up` of the same N Subnets through `pulumi-resource-cims`
  * (one long-lived provider process for the stack) against the dynamic face and the floor.
  */
-function facesMarkdown(f: { upMs: Record<string, number[]>; peakRss: number; pluginPeakRss: number }): string[] {
+function facesMarkdown(f: { upMs: Record<string, number[]>; peakRss: number; pluginPeakRss: number; resources: number }): string[] {
   const up = (face: string): number => median(f.upMs[face]);
   const s = (ms: number) => (ms / 1000).toFixed(1);
   return [
     "| what | measured | target | |",
     "|---|---|---|---|",
     `| \`pulumi up\`, plugin face / dynamic face / floor (median) | ${s(up("plugin"))} s / ${s(up("cims"))} s / ${s(up("floor"))} s: plugin / floor ${(up("plugin") / up("floor")).toFixed(2)}x, plugin / dynamic ${(up("plugin") / up("cims")).toFixed(2)}x | | |`,
-    `| provider peak RSS, ${N}-resource up: plugin / dynamic | ${mb(f.pluginPeakRss)} MB / ${mb(f.peakRss)} MB | | |`,
+    `| provider peak RSS, ${f.resources}-resource up: plugin / dynamic | ${mb(f.pluginPeakRss)} MB / ${mb(f.peakRss)} MB | | |`,
+  ];
+}
+
+/** The `--only faces` rounds: each face's median preview and up against the floor. */
+function facesRunMarkdown(f: FacesRun): string[] {
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const faces = ["cims", "plugin", "floor"] as const;
+  const row = (what: string, ms: Record<(typeof faces)[number], number[]>) =>
+    `| ${what} | ${faces.map((face) => `${s(median(ms[face]))} s`).join(" | ")} |`;
+  const rss = f.peakRssBytes;
+  return [
+    `Interleaved rounds (${f.upMs.cims.length}), medians: N Subnets through the dynamic face, through \`pulumi-resource-cims\` (\`cims.native.Subnet\`, the same methods), and N floor resources${f.resources ? `; N = ${f.resources}` : ""}.`,
+    "",
+    "| | dynamic face | plugin face | floor |",
+    "|---|---|---|---|",
+    row("`pulumi up`", f.upMs),
+    row("`pulumi preview`", f.previewMs),
+    ...(rss ? [`| provider peak RSS in that \`up\` | ${mb(rss.cims)} MB | ${mb(rss.plugin)} MB | |`] : []),
+    "",
+    "| what | measured | target | |",
+    "|---|---|---|---|",
+    `| \`__provider\` per Subnet | ${f.providerBytesMax} B | <= 1024 B | ${f.providerBytesMax <= 1024 ? "met" : "**not met**"} |`,
+    `| \`pulumi preview\`, dynamic face / floor | ${f.previewRatio.toFixed(2)}x | <= 1.15x | ${f.previewRatio <= 1.15 ? "met" : "**not met**"} |`,
+    `| \`pulumi up\`, dynamic face / floor | ${f.upRatio.toFixed(2)}x | <= 1.15x | ${f.upRatio <= 1.15 ? "met" : "**not met**"} |`,
+    `| \`pulumi up\`, plugin face / floor | ${f.pluginUpRatio.toFixed(2)}x | | |`,
+    `| \`pulumi up\`, plugin face / dynamic face | ${(median(f.upMs.plugin) / median(f.upMs.cims)).toFixed(2)}x | | |`,
   ];
 }

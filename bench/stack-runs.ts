@@ -6,7 +6,7 @@ import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness
 
 export type Mode = "cims" | "plugin" | "floor" | "naive" | "naive-size";
 
-/** The plugin mode's project also names the plugin, as a user's project on that face does (README). */
+/** The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md). */
 const PLUGIN_PROJECT_YAML = `name: cims-bench
 runtime: nodejs
 plugins:

@@ -6,7 +6,7 @@ import { startEmulator } from "./server";
 
 const USAGE = `Usage: cims-emulator [options]
 
-A strict local emulator of the CIMS API (see the pulumi-cims README).
+A strict local emulator of the CIMS API (see docs/emulator.md in pulumi-cims).
 
 Options:
   --port <n>              port to listen on (default 0: a free port, printed at start)

@@ -3,7 +3,7 @@
 // request or an older state file left them out. Each route builds its records through here,
 // and seeds and state files are completed once when loaded, so no answer misses a field.
 //
-// Where each value comes from (README, "Records as the service returns them"):
+// Where each value comes from (docs/emulator.md, "Records as the service returns them"):
 // - `region`: the region's name, from the seed's `regions` (else `Region <id>`);
 // - images: `tags_v2` (the service's field for an image's tags; requests send `tags`),
 //   `os_distro`/`os_version` from the source volume's `volume_image_metadata`, `min_ram` 0,

@@ -27,5 +27,5 @@ export {
   type QuotaMessageInput,
   type QuotaEntry,
 } from "./resources/quota-threshold";
-/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see the README. */
+/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */
 export * as native from "./resources/native";

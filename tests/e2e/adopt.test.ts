@@ -1,4 +1,4 @@
-// Adopting what already exists (issue 14), under the real engine, against an emulator seeded
+// Adopting what already exists, under the real engine, against an emulator seeded
 // with records Pulumi never made: `importId` adopts with one PATCH of what differs, preview
 // fails before any write when the record is missing or differs where it cannot change,
 // removing importId later changes nothing, destroy deletes (retainOnDelete keeps), and a

@@ -1,7 +1,7 @@
 // The fault matrix: each operation under each emulator fault. Transient faults must be
 // absorbed (the command succeeds, nothing duplicated); permanent ones must fail with an
 // actionable message, leave the stack state matching the emulator, and converge on the
-// next run once the fault is cleared. README "Reliability" records the outcomes.
+// next run once the fault is cleared. docs/reliability.md records the outcomes.
 import { api, type CimsTestEnv, type Face, isKind, SEED, type Stacks, useStacks } from "../support/cims";
 import type { RunResult } from "../support/harness";
 

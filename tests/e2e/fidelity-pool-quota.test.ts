@@ -1,4 +1,4 @@
-// Fidelity to the real service (issue 12), LbPoolSettings and QuotaThreshold: members come
+// Fidelity to the real service, LbPoolSettings and QuotaThreshold: members come
 // back in the service's order and spelling, a PATCH that changes nothing answers
 // {"tasks": []}, a health monitor is removed with DELETE .../healthmonitor and session
 // persistence with null, and a last-sending time with a zone comes back zone-less in UTC.

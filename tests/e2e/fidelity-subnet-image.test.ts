@@ -1,4 +1,4 @@
-// Fidelity to the real service (issue 12), Subnet and BaremetalImage, under the real engine
+// Fidelity to the real service, Subnet and BaremetalImage, under the real engine
 // against an emulator that answers as the service does: tags come back as a list with a
 // read-only tag of the service's own, create-only router fields are not in records,
 // spellings come back canonical, host routes in the service's order, and an IPv6 /64

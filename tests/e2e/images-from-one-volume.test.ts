@@ -1,4 +1,4 @@
-// Found while building the lifecycle model (issue 16): two BaremetalImages made from one
+// Found while building the lifecycle model: two BaremetalImages made from one
 // volume in one program. The service locks the source volume while an image of it is being
 // made, so the second POST is answered 409 "Volume <id> is locked by running task <id>". The
 // service did not act on it (no task, no image), yet the client retried a POST only after

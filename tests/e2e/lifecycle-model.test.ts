@@ -1,4 +1,4 @@
-// Randomized lifecycle under the real engine (issue 16): fast-check generates sequences of
+// Randomized lifecycle under the real engine: fast-check generates sequences of
 // program edits, drift outside Pulumi, armed faults and pulumi up/preview/refresh/destroy
 // (tests/model/), and after every command the emulator's records and the exported state
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`

@@ -1,4 +1,4 @@
-// No orphans (issue 13), Subnet create under failure: whenever the service may have made the
+// No orphans, Subnet create under failure: whenever the service may have made the
 // subnet, either Pulumi records it (its id is known: a task lists it) and the next `up`
 // continues from it, or the error says where to find it. Each ends with the stack equal to
 // the service after the next `up`, and one subnet.

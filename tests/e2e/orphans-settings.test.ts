@@ -1,4 +1,4 @@
-// No orphans, no wrong advice (issue 13): a QuotaThreshold replaced or renamed is never reset
+// No orphans, no wrong advice: a QuotaThreshold replaced or renamed is never reset
 // by its old resource's delete; a lasting 409 fails at once with the service's words; a
 // create that never reached the service fails plainly, with nothing recorded.
 import * as fs from "node:fs/promises";

@@ -1,4 +1,4 @@
-// The bad-input catalogue on the plugin face (issue 23): every case of tests/e2e/bad-inputs/
+// The bad-input catalogue on the plugin face: every case of tests/e2e/bad-inputs/
 // through `cims.native.<Kind>` fails at preview with the same property and rule as on the
 // dynamic face (the plugin's Check runs the same methods), with zero requests.
 import { catalogue } from "./bad-inputs/catalogue";

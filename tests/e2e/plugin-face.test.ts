@@ -1,4 +1,4 @@
-// The plugin face (issue 23): `pulumi-resource-cims` serves the same methods the dynamic
+// The plugin face: `pulumi-resource-cims` serves the same methods the dynamic
 // face installs, as types `cims:index:<Kind>`, to a TypeScript program through
 // `cims.native.<Kind>`. All five kinds under the real engine against the emulator: up,
 // `preview --expect-no-changes`, `refresh --expect-no-changes`, a change of each, no diff
@@ -94,7 +94,7 @@ test(
     });
     expect(Object.keys(schema.types)).toEqual(expect.arrayContaining(["cims:index:HealthMonitor", "cims:index:QuotaMessage"]));
     expect(schema.config.variables.apiKey.secret).toBe(true);
-    // The committed copy is this schema (schema.json, README "Other languages").
+    // The committed copy is this schema (schema.json, docs/platform.md).
     expect(JSON.parse(await fs.readFile(path.join(REPO_ROOT, "schema.json"), "utf8"))).toEqual(schema);
   },
   E2E_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-// The fault matrix's request faults on the plugin face (issue 23): every fault the dynamic
+// The fault matrix's request faults on the plugin face: every fault the dynamic
 // face recovers from (faults.ts EXPECTED), create and update, recovers through
 // `pulumi-resource-cims` too: one long-lived provider process, the same methods and client.
 import { matrix } from "./faults";

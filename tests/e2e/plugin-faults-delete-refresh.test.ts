@@ -1,4 +1,4 @@
-// The fault matrix's request faults on the plugin face (issue 23), delete and refresh: see
+// The fault matrix's request faults on the plugin face, delete and refresh: see
 // plugin-faults-create-update.test.ts.
 import { matrix } from "./faults";
 

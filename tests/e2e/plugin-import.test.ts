@@ -1,4 +1,4 @@
-// Real `pulumi import` on the plugin face (issue 23), under the real engine against the
+// Real `pulumi import` on the plugin face, under the real engine against the
 // emulator, with zero writes:
 // - all five kinds, single (`<project>/<region>/<id>` or the id alone with the configured
 //   scope) and in bulk (`-f import.json`); a program declaring what was imported then

@@ -1,4 +1,4 @@
-// `pulumi up --parallel 50` of 50 subnets on each face (issue 23), each against its own
+// `pulumi up --parallel 50` of 50 subnets on each face, each against its own
 // emulator: the plugin face (one long-lived provider process serving every resource) sends
 // the same writes as the dynamic face, route by route, and reads of the same routes, and every
 // subnet exists exactly once in the service and in the state. How often a list is read again

@@ -1,4 +1,4 @@
-// YAML programs through the plugin (issue 23), with `pulumi-language-yaml` built by
+// YAML programs through the plugin, with `pulumi-language-yaml` built by
 // scripts/pulumi beside the CLI: all five kinds deploy from a YAML program against the
 // emulator, then preview and refresh show no changes, and destroy removes what it made; and
 // `pulumi import` writes YAML for a subnet made outside Pulumi, which, as the program, previews

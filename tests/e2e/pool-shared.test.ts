@@ -1,4 +1,4 @@
-// LbPoolSettings on a shared pool, on both faces, with the README's pattern (a new subnet and
+// LbPoolSettings on a shared pool, on both faces, with the pattern docs/using.md gives (a new subnet and
 // a pool member on it): the preview of the create warns of every member and setting it takes
 // from the pool; the preview of an update warns of the member it removes and re-adds; destroy
 // removes the stack's member only, so the subnet can go (the service refuses to delete a

@@ -1,4 +1,4 @@
-// Issue 5's acceptance: the five resources wired together (a subnet id feeding a pool
+// The demo program: the five resources wired together (a subnet id feeding a pool
 // member, an image from a seeded volume, a paused policy, a 75% threshold) through up,
 // preview --expect-no-changes, an update, refresh --expect-no-changes and destroy against
 // the emulator; and the state never holds the API key.

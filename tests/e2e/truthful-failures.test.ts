@@ -1,4 +1,4 @@
-// Failures that tell the truth and adoption that says the right thing (issue 20), under the
+// Failures that tell the truth and adoption that says the right thing, under the
 // real engine against the emulator:
 // - adopting a subnet whose program takes networkId from a resource not made yet: preview
 //   does not compare the unknown value with the record;

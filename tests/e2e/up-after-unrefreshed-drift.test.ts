@@ -1,4 +1,4 @@
-// Found by the lifecycle model (issue 16; tests/model, seed 4, shrunk): a subnet renamed
+// Found by the lifecycle model (tests/model, seed 4, shrunk): a subnet renamed
 // outside Pulumi, then an in-place change of another field and `pulumi up` without a refresh.
 // The update PATCHed only the fields that changed between the state and the program
 // (enableDhcp) and recorded the service's answer, which carried the drifted name: `up`

@@ -153,7 +153,7 @@ test(
 
     // --- preview: nothing to do but the image's tags, and nothing written ---
     // The old release read an image's tags from `tags`; the service's image records carry them
-    // as `tags_v2` (issue 21), so it recorded none, and the current package sees the program's
+    // as `tags_v2`, so it recorded none, and the current package sees the program's
     // tags as a change. Everything else is as the old package left it.
     let before = emulator.metrics.snapshot().requests;
     expect(oldState.find((r) => r.type === cimsType("BaremetalImage"))?.outputs?.tags).toEqual({});

@@ -1,5 +1,5 @@
 // The provider reads the records the service really returns and sends what the service's own
-// SDK would (issue 21), under the real engine against the emulator, whose records are the
+// SDK would, under the real engine against the emulator, whose records are the
 // vendor SDK's shapes (tests/conformance):
 // - image tags come from `tags_v2`; `pc` and `i440` are one machine type (no diff, no replace
 //   whichever the program says and whichever the service answers);

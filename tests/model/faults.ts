@@ -1,4 +1,4 @@
-// Faults the model arms for its next pulumi command: each request fault of the README's
+// Faults the model arms for its next pulumi command: each request fault of docs/reliability.md's
 // fault matrix on each call the provider makes, and task faults on each asynchronous call.
 import type { FaultSpec } from "./system";
 import { POOL_PATH } from "./system";

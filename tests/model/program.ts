@@ -70,7 +70,7 @@ export const TASK_TIMEOUT_S = 8;
 export const POOL_ID = SEED.poolId;
 export const POLICY_ID = Number(SEED.policyId);
 export const CLIENT_ID = Number(SEED.clientId);
-/** A volume per image slot: two images made from one volume at once would meet its lock (see the report of issue 16). */
+/** A volume per image slot: two images made from one volume at once would meet its lock. */
 export const VOLUMES = [SEED.volumeId, "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8"];
 
 export const cidrOf = (slot: number, gen: number) => `10.${100 + slot}.${gen}.0/24`;

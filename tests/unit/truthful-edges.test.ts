@@ -1,4 +1,4 @@
-// Smaller truths of issue 20 that need no engine: date-times with an hour-only offset, list
+// Smaller truths about failures that need no engine: date-times with an hour-only offset, list
 // paging by `count` when the service caps its pages, a kind the installed package does not
 // know, and quota members the contract does not know (never a difference, never erased).
 import { canonicalDateTime } from "../../api/canonical";

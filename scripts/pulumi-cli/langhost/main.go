@@ -3,7 +3,7 @@
 // Why it exists: the official host (module
 // github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is its own Go module
 // with no tags, and the Go module proxy reachable from our machines refuses every version
-// of it with `403 This module version is not available.` (see README, "The Pulumi CLI").
+// of it with `403 This module version is not available.` (see docs/contributing.md, "The Pulumi CLI").
 // The engine itself (pkg/v3) and the protocol (sdk/v3) are served, so we build the real
 // CLI and this small host against the same sdk/v3 protos.
 //
