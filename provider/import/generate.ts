@@ -7,23 +7,18 @@
 // descriptor adds its identity and scope (its import row). Values are written
 // as the service holds them (tags: the users' only; int64 quota numbers as decimal strings),
 // so adopting changes nothing and the first `pulumi up` sends no write.
-import type { BodyContract, Field, FieldType } from "../../api/contract";
 import type { Kind } from "../kinds/registry";
 import { KIND_NAMES, kind } from "../kinds/registry";
-import { SERVICE_SET } from "../methods/table";
 import { isLosslessNumber } from "lossless-json";
-import { toCamel, toSnake } from "../../api/names";
-import { splitTags } from "../../api/tags";
-import { withoutMark } from "../methods/mark";
+
+const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
+import { argsOf, type Scope } from "../kinds/program-args";
 import { compareIds, resourceNames } from "./names";
 
 export type ApiRecord = Record<string, unknown>;
 type Args = Record<string, unknown>;
 
-export interface Scope {
-  projectId: number;
-  regionId: number;
-}
+export type { Scope } from "../kinds/program-args";
 
 /** What cims-import read, by kind: lists and the records named on the command line. */
 export type ImportRecords = Partial<Record<Kind, ApiRecord[]>>;
@@ -33,79 +28,6 @@ export interface Declaration {
   type: Kind;
   name: string;
   args: Args;
-}
-
-/** A value the program may write: null only where the field allows null. */
-const takesNull = (f: Field) => f.nullable === true || f.removedByDelete === true;
-
-const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
-
-/**
- * A record's value of this type as the program gives it. `skip`: fields of the object (or of
- * each object of the list) that the service sets; `notes` collects what was left out.
- */
-export function valueFromRecord(value: unknown, type: FieldType, notes: string[] = [], where = "", skip: readonly string[] = []): unknown {
-  if (value === null || value === undefined) return value;
-  switch (type.kind) {
-    case "integer":
-      // int64 as decimal strings (exact past 2^53); other integers are plain numbers.
-      return type.int64 || typeof value !== "number" ? String(value) : value;
-    case "tags":
-      // The users' tags; the service's read-only ones and a create's mark are not the program's.
-      return withoutMark(splitTags(value).tags);
-    case "array":
-      return Array.isArray(value) ? value.map((v, i) => valueFromRecord(v, type.items, notes, `${where}[${i}]`, skip)) : value;
-    case "object": {
-      if (!isObject(value)) return value;
-      const out = fieldsFromRecord(type.fields, value, notes, where, skip);
-      const known = new Set(Object.entries(type.fields).map(([name, f]) => f.recordName ?? toSnake(name)));
-      for (const [wire, v] of Object.entries(value)) {
-        if (known.has(wire) || v === undefined) continue;
-        if (type.members?.names.includes(wire)) out[toCamel(wire)] = valueFromRecord(v, type.members.type, notes, `${where}.${wire}`);
-        else if (type.members) notes.push(`${where}.${wire}: not a ${type.members.what} the contract knows; left out`);
-        // Other fields the table does not name are the service's own (ids, statuses).
-      }
-      return out;
-    }
-    default:
-      return value;
-  }
-}
-
-/** The table's fields the record holds, camelCased, in the table's order. */
-function fieldsFromRecord(
-  fields: Readonly<Record<string, Field>>,
-  record: ApiRecord,
-  notes: string[],
-  where: string,
-  skip: readonly string[] = [],
-): Args {
-  const out: Args = {};
-  for (const [name, field] of Object.entries(fields)) {
-    // Create-only instructions the records do not carry, and what only the service sets.
-    if (field.notInRecord || field.set === "read" || skip.includes(name)) continue;
-    const raw = record[field.recordName ?? toSnake(name)];
-    if (raw === undefined || (raw === null && !takesNull(field))) continue;
-    out[name] = valueFromRecord(raw, field.type, notes, where ? `${where}.${name}` : name, SERVICE_SET[name]);
-  }
-  return out;
-}
-
-/** Arguments of a resource's contract from a record (every field it holds). */
-export function argsFromRecord(contract: BodyContract, record: ApiRecord, notes: string[] = [], where = ""): Args {
-  return fieldsFromRecord(contract.fields, record, notes, where);
-}
-
-const scopeOf = (record: ApiRecord, scope: Scope) => ({
-  projectId: Number(record.project_id ?? scope.projectId),
-  regionId: Number(record.region_id ?? scope.regionId),
-});
-
-/** A resource's arguments from its record, as its descriptor's import row writes them. */
-export function argsOf(type: Kind, record: ApiRecord, scope: Scope, notes: string[] = []): Args {
-  const { contract, import: row } = kind(type).descriptor;
-  const table = row.only ? { fields: Object.fromEntries(row.only.map((name) => [name, contract.fields[name]])) } : contract;
-  return row.args(record, argsFromRecord(table, record, notes), scopeOf(record, scope));
 }
 
 /** Every resource, named, in a fixed order: by kind, then by id. */

@@ -15,7 +15,7 @@ import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } f
 import { type ScopeDefaults, withScope } from "./scope";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
 import { isRecord, recordsIn, stringsIn } from "./values";
-import { fromWire, hasMembers, knownMembersOnly, plainRecord, tagPatch, toWire } from "./wire";
+import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "./wire";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -128,9 +128,6 @@ const LEGACY_MANAGED_OPTIONAL = "managedOptional";
  */
 type GivenShape = true | string[] | { members: Record<string, string[]>; other: string[] };
 type Given = Record<string, GivenShape>;
-
-/** Fields of nested objects the service sets itself although the table lists them (a pool member's id and status). */
-export const SERVICE_SET: Readonly<Record<string, readonly string[]>> = { members: ["id", "operatingStatus"] };
 
 const definedKeys = (value: unknown) => (isRecord(value) ? Object.keys(value).filter((k) => value[k] !== undefined) : []);
 

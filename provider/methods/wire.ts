@@ -3,7 +3,7 @@
 // contract's types. Tag keys are user data and are never renamed.
 import { isLosslessNumber } from "lossless-json";
 import { type Spelling, spelled } from "../../api/canonical";
-import type { FieldType } from "../../api/contract";
+import type { Field, FieldTable, FieldType } from "../../api/contract";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
 import { withoutMark } from "./mark";
@@ -41,20 +41,42 @@ export function toWire(value: unknown, type: FieldType, spelling?: Spelling): un
   }
 }
 
+/** Fields of nested objects the service sets itself although the table lists them (a pool member's id and status). */
+export const SERVICE_SET: Readonly<Record<string, readonly string[]>> = { members: ["id", "operatingStatus"] };
+
+/**
+ * Converting for a program's source (`cims-import`, `pulumi import`) rather than for outputs:
+ * only what a program may write is kept (no field the service sets, no null where a field
+ * takes none, no member the contract does not know: those are noted in `notes`).
+ */
+export interface ForProgram {
+  notes: string[];
+  /** Where the value is, for notes: `lastMessage.globalQuotas`. */
+  where: string;
+  /** Fields of the object (or of each object of the list) that the service sets. */
+  skip?: readonly string[];
+}
+
+const takesNull = (f: Field) => f.nullable === true || f.removedByDelete === true;
+
 /**
  * A wire value of this type as Pulumi shows it; fields the contract does not name keep their
  * data, camelCased. Members the contract does not know (a quota the service added since) are
- * kept verbatim: their wire name, and their numbers exact.
+ * kept verbatim: their wire name, and their numbers exact. With `program`, the value as a
+ * program would write it (see ForProgram): the one conversion from a record to program values.
  */
-export function fromWire(value: unknown, type: FieldType): unknown {
+export function fromWire(value: unknown, type: FieldType, program?: ForProgram): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
     case "integer":
       return type.int64 ? String(value) : plain(value);
     case "array":
-      return Array.isArray(value) ? value.map((v) => fromWire(v, type.items)) : plain(value);
+      return Array.isArray(value)
+        ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }))
+        : plain(value);
     case "object": {
       if (!isObject(value)) return plain(value);
+      if (program) return { ...programFields(type.fields, value, program), ...programMembers(type, value, program) };
       const out: Json = {};
       for (const [wire, v] of Object.entries(value)) {
         const key = toCamel(wire);
@@ -72,6 +94,37 @@ export function fromWire(value: unknown, type: FieldType): unknown {
     default:
       return plain(value);
   }
+}
+
+/**
+ * The table's fields a record holds, as a program writes them, camelCased, in the table's
+ * order: create-only instructions the records do not carry and what only the service sets are
+ * left out.
+ */
+export function programFields(fields: FieldTable, record: Json, program: ForProgram): Json {
+  const out: Json = {};
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.notInRecord || field.set === "read" || program.skip?.includes(name)) continue;
+    const raw = record[field.recordName ?? toSnake(name)];
+    if (raw === undefined || (raw === null && !takesNull(field))) continue;
+    const where = program.where ? `${program.where}.${name}` : name;
+    out[name] = fromWire(raw, field.type, { notes: program.notes, where, skip: SERVICE_SET[name] });
+  }
+  return out;
+}
+
+/** An object's members the contract knows, as a program writes them; the others are noted and left out. */
+function programMembers(type: Extract<FieldType, { kind: "object" }>, value: Json, program: ForProgram): Json {
+  const out: Json = {};
+  if (!type.members) return out;
+  const known = new Set(Object.entries(type.fields).map(([name, f]) => f.recordName ?? toSnake(name)));
+  for (const [wire, v] of Object.entries(value)) {
+    if (known.has(wire) || v === undefined) continue;
+    const where = `${program.where}.${wire}`;
+    if (type.members.names.includes(wire)) out[toCamel(wire)] = fromWire(v, type.members.type, { notes: program.notes, where });
+    else program.notes.push(`${where}: not a ${type.members.what} the contract knows; left out`);
+  }
+  return out;
 }
 
 /** An object's values as Pulumi can store them (see plain). */

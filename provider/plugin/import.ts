@@ -10,7 +10,7 @@ import { isOwned } from "../methods/descriptor";
 import type { Kind } from "../kinds/registry";
 import { kind } from "../kinds/registry";
 import type { Inputs } from "../methods/schema";
-import { argsOf } from "../import/generate";
+import { argsOf } from "../kinds/program-args";
 
 export interface Imported {
   id: string;

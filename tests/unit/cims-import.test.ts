@@ -4,15 +4,9 @@
 import * as path from "node:path";
 import * as ts from "typescript";
 import { type BodyContract, type FieldTable, BaremetalImage, Subnet } from "../../api/contract";
-import {
-  argsFromRecord,
-  declarations,
-  generateModule,
-  argsOf,
-  type ImportRecords,
-  printValue,
-  valueFromRecord,
-} from "../../provider/import/generate";
+import { declarations, generateModule, type ImportRecords, printValue } from "../../provider/import/generate";
+import { argsFromRecord, argsOf } from "../../provider/kinds/program-args";
+import { fromWire } from "../../provider/methods/wire";
 import { resourceNames, slug } from "../../provider/import/names";
 import { toSnake } from "../../api/names";
 import { main, parseOptions, readRecords } from "../../provider/import/cli";
@@ -298,6 +292,7 @@ describe("arguments from records", () => {
   });
 
   test("values of the table's types: int64 past 2^53 exact, other integers numbers, tags a map", () => {
+    const valueFromRecord = (value: unknown, type: Parameters<typeof fromWire>[1]) => fromWire(value, type, { notes: [], where: "" });
     expect(valueFromRecord(2n ** 63n - 1n, { kind: "integer", min: 0, max: 0, int64: true })).toBe("9223372036854775807");
     expect(valueFromRecord(5, { kind: "integer", min: 0, max: 0, int64: true })).toBe("5");
     expect(valueFromRecord(5, { kind: "integer", min: 0, max: 10 })).toBe(5);
