@@ -20,6 +20,7 @@ export const PolicySchedule = {
   kind: "object",
   name: "PolicySchedule",
   doc: "A cron or interval schedule of the policy, camelCased from the API.",
+  open: true,
   fields: {
     id: { type: text, set: "read", doc: "The schedule's id." },
     type: { type: text, set: "read", doc: "`cron` or `interval`." },
@@ -67,6 +68,7 @@ export const SnapshotPolicyState = {
     volumes: {
       type: arrayOf(PolicyVolume),
       output: true,
+      optional: true,
       doc: "The volumes the policy snapshots; read only with `includeVolumes: true`.",
     },
   },

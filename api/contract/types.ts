@@ -63,6 +63,8 @@ export interface ObjectType {
   /** Further members by name (quota entries): wire names allowed, and their type. */
   readonly members?: { readonly names: readonly string[]; readonly type: FieldType; readonly what: string };
   readonly rules?: readonly RuleName[];
+  /** The service may add fields of its own (a policy's schedules): kept as they come. */
+  readonly open?: true;
 }
 
 export type FieldType = StringType | IntegerType | BooleanType | TagsType | ArrayType | ObjectType;
@@ -106,6 +108,8 @@ export interface RecordField {
   readonly type: FieldType;
   readonly doc: string;
   readonly output?: true;
+  /** Not in every record (a policy's volumes, read only when asked for). */
+  readonly optional?: true;
 }
 
 /** The service's own fields in the records it returns, by wire (snake_case) name. */

@@ -5,39 +5,12 @@
 // prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
 import type { Contract, Field, FieldType, ObjectType } from "../../api/contract";
 import { toCamel } from "../../api/names";
+import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../methods/inputs";
 import type { Kind } from "../kinds/registry";
 import { KIND_NAMES, kind } from "../kinds/registry";
 
 type Json = Record<string, unknown>;
 type Property = Json;
-
-const STRINGS = { type: "array", items: { type: "string" } };
-
-/** The provider's own inputs beyond the contract, by name. */
-const EXTRA: Readonly<Record<string, Property>> = {
-  projectId: { type: "integer", description: "Project; default `cims:projectId`. Changing it replaces the resource." },
-  regionId: { type: "integer", description: "Region; default `cims:regionId`. Changing it replaces the resource." },
-  timeouts: { $ref: "#/types/cims:index:Timeouts", description: "Deadlines, in seconds, for waiting on this resource's tasks." },
-  importId: { type: "string", description: "Adopt the existing record with this id (uuid4) instead of creating one." },
-  poolId: { type: "string", description: "The load balancer pool (uuid4). Changing it replaces the resource." },
-  policyId: { type: "integer", description: "The snapshot lifecycle policy. Changing it replaces the resource." },
-  includeVolumes: { type: "boolean", description: "Also read the policy's volumes (default false)." },
-  clientId: { type: "integer", description: "The client whose quota notification threshold this is. Changing it replaces the resource." },
-};
-
-/** Outputs every resource records besides its fields. */
-const BOOKKEEPING: Readonly<Record<string, Property>> = {
-  taskIds: { ...STRINGS, description: "Tasks of the last operation ([] for synchronous calls)." },
-};
-
-/** Outputs the provider derives rather than reads from one record field. */
-const DERIVED: Readonly<Record<string, Property>> = {
-  readOnlyTags: {
-    type: "object",
-    additionalProperties: { type: "string" },
-    description: "The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.",
-  },
-};
 
 /** The schema type of a contract type (int64: decimal strings; nested objects: their named type). */
 function typeOf(t: FieldType): Property {
@@ -101,9 +74,9 @@ function resourceOf(type: Kind): Json {
     inputProperties[name] = f.set === "create" ? { ...p, description: `${String(p.description)} Changing it replaces the resource.` } : p;
   }
   for (const name of Object.keys(d.extra)) {
-    const extra = EXTRA[name];
-    if (!extra) throw new Error(`${type}'s input ${name} has no schema entry in provider/plugin/schema.ts (EXTRA)`);
-    inputProperties[name] = extra;
+    const extra = PROVIDER_INPUTS[name];
+    if (!extra) throw new Error(`${type}'s input ${name} has no entry in provider/methods/inputs.ts`);
+    inputProperties[name] = { ...extra.schema, description: extra.doc };
   }
   const requiredInputs = [
     ...Object.entries(d.contract.fields)
@@ -121,11 +94,12 @@ function resourceOf(type: Kind): Json {
       .map(([wire, f]) => [toCamel(wire), propertyOf(f)]),
   );
   const outputOf = (k: string): Property => {
-    const p = inputProperties[k] ?? recordOutputs.get(k) ?? DERIVED[k];
+    const derived = PROVIDER_OUTPUTS[k];
+    const p = inputProperties[k] ?? recordOutputs.get(k) ?? (derived && { ...derived.schema, description: derived.doc });
     if (!p) throw new Error(`${type}'s output ${k} is neither an input, a record field marked output, nor derived`);
     return p;
   };
-  const properties: Json = { ...inputProperties, ...Object.fromEntries(added.map((k) => [k, outputOf(k)])), ...BOOKKEEPING };
+  const properties: Json = { ...inputProperties, ...Object.fromEntries([...added, "taskIds"].map((k) => [k, outputOf(k)])) };
   return {
     description: d.contract.doc,
     inputProperties,

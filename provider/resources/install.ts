@@ -7,7 +7,7 @@
 // deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
 import { installMethods, type Methods } from "../methods/install";
-import { isKind, KIND_NAMES, kind as kindOf } from "../kinds/registry";
+import type * as Registry from "../kinds/registry";
 
 /**
  * The test-only Echo (`pulumi-cims/testing`) came through this door until it got its own
@@ -15,8 +15,15 @@ import { isKind, KIND_NAMES, kind as kindOf } from "../kinds/registry";
  */
 const echo = (): Methods => (require("../testing/echo-methods") as typeof import("../testing/echo-methods")).echoMethods;
 
+/** The kinds, loaded when a resource is configured: requiring the door alone loads none of them. */
+function registry(): typeof Registry {
+  const loaded: typeof Registry = require("../kinds/registry");
+  return loaded;
+}
+
 export async function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   if (kind === "Echo") return installMethods(target, echo(), req);
+  const { isKind, KIND_NAMES, kind: kindOf } = registry();
   if (!isKind(kind)) {
     const { version } = require("pulumi-cims/package.json") as { version: string };
     throw new Error(

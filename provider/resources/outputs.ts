@@ -28,3 +28,6 @@ export function withOutputs<State>(): DynamicResourceClass<State> {
 export function outputKeys(names: readonly string[]): Record<string, undefined> {
   return Object.fromEntries(names.map((n) => [n, undefined]));
 }
+
+/** Each field may be a Pulumi input (e.g. a subnet id from another resource). */
+export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };

@@ -9,7 +9,7 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 90;
+const CEILING = 80;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
 const NO_CASTS = ["provider/client/credentials.ts", "provider/plugin/import.ts", "provider/import/generate.ts"];
 

@@ -1,12 +1,12 @@
 // The plugin's schema is generated from the contract and the kinds' descriptors; schema.json
-// is that schema, committed for readers and SDK generators (`npm run schema` writes it).
+// is that schema, committed for readers and SDK generators (`npm run gen` writes it).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { packageSchema } from "../../provider/plugin/schema";
 
 const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
 
-test("schema.json is the schema the plugin serves (run `npm run schema` after changing a contract)", () => {
+test("schema.json is the schema the plugin serves (run `npm run gen` after changing a contract)", () => {
   const committed = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
   expect(committed).toEqual(packageSchema(version));
 });

@@ -1,0 +1,58 @@
+// Every file `npm run gen` writes from the contracts and the kinds is committed as it writes
+// it: a contract change lands with its Args, State, shims, classes, schema.json and docs.
+// (The generator runs as its own process: it formats with Prettier, which jest cannot load.)
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { KIND_NAMES } from "../../provider/kinds/registry";
+import * as shims from "../../provider/resources/shim";
+
+const ROOT = path.resolve(__dirname, "../..");
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+function genCheck(root: string): { status: number | null; output: string } {
+  const result = spawnSync(
+    path.join(ROOT, "node_modules/.bin/ts-node"),
+    ["--transpile-only", path.join(ROOT, "scripts/gen.ts"), "--check", "--root", root],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+test("every generated file is committed as `npm run gen` writes it", () => {
+  const { status, output } = genCheck(ROOT);
+  expect(output).toBe("");
+  expect(status).toBe(0);
+}, 120_000);
+
+test("the check fails on a generated file edited by hand, naming it", () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "gen-check-"));
+  try {
+    fs.copyFileSync(path.join(ROOT, "README.md"), path.join(copy, "README.md"));
+    fs.mkdirSync(path.join(copy, "provider/resources"), { recursive: true });
+    const subnet = fs.readFileSync(path.join(ROOT, "provider/resources/subnet.ts"), "utf8");
+    fs.writeFileSync(path.join(copy, "provider/resources/subnet.ts"), `${subnet}// edited by hand\n`);
+    const { status, output } = genCheck(copy);
+    expect(status).toBe(1);
+    expect(output).toContain("provider/resources/subnet.ts: differs from what npm run gen writes");
+    expect(output).not.toContain("README.md:");
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}, 120_000);
+
+test.each(KIND_NAMES)("%s has its generated program module and reference page", (type) => {
+  expect(fs.readFileSync(path.join(ROOT, `provider/resources/${kebab(type)}.ts`), "utf8")).toContain(`export class ${type} extends`);
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`# ${type}\n`);
+  expect(fs.readFileSync(path.join(ROOT, "provider/resources/native.ts"), "utf8")).toContain(`"cims:index:${type}"`);
+});
+
+// The text of every shim's configure() is stored in the state of every stack that used it: a
+// change would make Pulumi replace every resource. Generating them must keep it to the byte.
+test.each(KIND_NAMES)("the %s shim's configure() is the frozen text", (type) => {
+  const shim: unknown = Object.entries(shims).find(([name]) => name === `${type[0].toLowerCase()}${type.slice(1)}Shim`)?.[1];
+  expect(String((shim as { configure?: unknown } | undefined)?.configure)).toBe(
+    `configure(req) {\n        return require("pulumi-cims/provider/resources/install").install(this, "${type}", req);\n    }`,
+  );
+});
