@@ -141,8 +141,7 @@ export function packageSchema(version: string): Json {
     name: "cims",
     displayName: "CIMS",
     version,
-    description:
-      "The Cloud Infrastructure Management Service (CIMS): subnets, bare-metal images, load balancer pool settings, snapshot policy state and quota thresholds.",
+    description: `The Cloud Infrastructure Management Service (CIMS): ${KIND_NAMES.join(", ")}.`,
     keywords: ["pulumi", "cims", "category/cloud"],
     license: "Apache-2.0",
     config: { variables: CONFIG },

@@ -9,6 +9,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { cimsType, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { KIND_NAMES } from "../../provider/kinds/registry";
 
 const program = (o: { name: string; weight: number; threshold: number; status: string; tag: string }) => `
 import * as cims from "pulumi-cims";
@@ -87,7 +88,7 @@ test(
       config: { variables: Record<string, { secret?: boolean }> };
     };
     expect(schema.name).toBe("cims");
-    expect(Object.keys(schema.resources).sort()).toEqual(TYPES);
+    expect(Object.keys(schema.resources).sort()).toEqual(KIND_NAMES.map((k) => cimsType(k, "native")).sort());
     expect(schema.resources["cims:index:LbPoolSettings"].inputProperties.members).toMatchObject({
       type: "array",
       items: { $ref: "#/types/cims:index:PoolMember" },

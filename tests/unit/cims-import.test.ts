@@ -156,7 +156,8 @@ const threshold = parseJson(`{
   "last_sending": "2026-05-23T05:07:31"
 }`) as Record<string, unknown>;
 
-const records = (over: ImportRecords = {}): ImportRecords => ({
+// Every kind (exhaustive by type): a kind without records here fails to compile.
+const records = (over: ImportRecords = {}): Required<ImportRecords> => ({
   Subnet: [subnet()],
   BaremetalImage: [image()],
   LbPoolSettings: [pool],

@@ -5,12 +5,13 @@
 import * as fs from "node:fs/promises";
 import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
+import type { Kind } from "../../../provider/kinds/registry";
 
 export interface BadCase {
   /** What is wrong, for the test name. */
   what: string;
   /** Resource class in pulumi-cims. */
-  resource: "Subnet" | "BaremetalImage" | "LbPoolSettings" | "SnapshotPolicyState" | "QuotaThreshold";
+  resource: Kind;
   /** The args object, as TypeScript source. */
   args: string;
   property: string;

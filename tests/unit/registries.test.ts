@@ -1,0 +1,30 @@
+// A resource is one file per layer, each exporting the resource's name: its contract
+// (api/contract/<x>.ts) and its kind (provider/kinds/<x>.ts, listed in provider/kinds/index.ts).
+// Every list of kinds is derived from that registry; this test checks each kind has its files.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as contracts from "../../api/contract";
+import { KIND_NAMES, kind } from "../../provider/kinds/registry";
+
+const ROOT = path.resolve(__dirname, "../..");
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+test("the registry lists the kinds in order, each once", () => {
+  expect(KIND_NAMES).toEqual(["Subnet", "BaremetalImage", "LbPoolSettings", "SnapshotPolicyState", "QuotaThreshold"]);
+});
+
+/** A module's export by name (jest runs CommonJS: its require, not import()). */
+const exported = (file: string, name: string): unknown => Object.entries(jest.requireActual<object>(file)).find(([n]) => n === name)?.[1];
+
+test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, exporting its name", (type) => {
+  const contractFile = path.join(ROOT, `api/contract/${kebab(type)}.ts`);
+  const kindFile = path.join(ROOT, `provider/kinds/${kebab(type)}.ts`);
+  expect(fs.existsSync(contractFile)).toBe(true);
+  expect(fs.existsSync(kindFile)).toBe(true);
+  const contract = exported(contractFile, type);
+  const entry = exported(kindFile, type);
+  expect(contract).toBe(kind(type).descriptor.contract);
+  expect(entry).toMatchObject({ descriptor: kind(type).descriptor });
+  expect(Object.entries(contracts).find(([name]) => name === type)?.[1]).toBe(contract);
+  expect(kind(type).descriptor.contract.name).toBe(type);
+});
