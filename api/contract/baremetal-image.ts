@@ -69,4 +69,8 @@ export const BaremetalImage = {
     /** GET, PATCH, DELETE (reference). */
     item: "/cloud/v1/images/{project_id}/{region_id}/{image_id}",
   },
+  requests: [
+    { method: "POST", path: "create", sdk: "gcore.types.cloud.instances.image_create_from_volume_params.ImageCreateFromVolumeParams" },
+    { method: "PATCH", path: "item", sdk: "gcore.types.cloud.instances.image_update_params.ImageUpdateParams" },
+  ],
 } as const satisfies Contract;

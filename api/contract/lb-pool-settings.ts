@@ -131,4 +131,5 @@ export const LbPoolSettings = {
     /** POST (the vendor SDK: creates one, a task) and DELETE (reference): the pool's health monitor. */
     healthmonitor: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor",
   },
+  requests: [{ method: "PATCH", path: "item", sdk: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams" }],
 } as const satisfies Contract;

@@ -74,4 +74,7 @@ export const QuotaThreshold = {
     /** PUT (spec), GET and DELETE (reference). */
     item: "/cloud/v2/client_quotas/{client_id}/notification_threshold",
   },
+  requests: [
+    { method: "PUT", path: "item", sdk: "gcore.types.cloud.quotas.notification_threshold_update_params.NotificationThresholdUpdateParams" },
+  ],
 } as const satisfies Contract;

@@ -78,4 +78,5 @@ export const SnapshotPolicyState = {
     /** PATCH (spec), GET with need_volumes=true (reference). */
     item: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}",
   },
+  requests: [{ method: "PATCH", path: "item", sdk: "gcore.types.cloud.snapshot_schedule_update_params.SnapshotScheduleUpdateParams" }],
 } as const satisfies Contract;

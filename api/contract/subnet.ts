@@ -92,4 +92,8 @@ export const Subnet = {
     /** GET, PATCH, DELETE (reference). */
     item: "/cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}",
   },
+  requests: [
+    { method: "POST", path: "collection", sdk: "gcore.types.cloud.networks.subnet_create_params.SubnetCreateParams" },
+    { method: "PATCH", path: "item", sdk: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams" },
+  ],
 } as const satisfies Contract;

@@ -136,6 +136,11 @@ export interface Contract extends BodyContract {
   readonly record: RecordTable;
   /** Request paths, as templates with {snake_case} parameters, by operation. */
   readonly paths: Readonly<Record<string, string>>;
+  /**
+   * The calls with a body the provider sends, each with the vendor SDK's request type for it
+   * (its Python module path): the conformance check validates every body sent against it.
+   */
+  readonly requests: ReadonlyArray<{ readonly method: "POST" | "PATCH" | "PUT"; readonly path: string; readonly sdk: string }>;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,28 +14,28 @@ Prints a JSON report ({"checked": {type: count}, "failures": [...]}) and exits 1
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from vendor_types import check_request
 
-# The emulator's route of each call with a body -> the SDK's type for that call.
-TYPES = {
-    ("POST", "/cloud/v1/subnets/:project_id/:region_id"): "SubnetCreateParams",
-    ("PATCH", "/cloud/v1/subnets/:project_id/:region_id/:subnet_id"): "SubnetUpdateParams",
-    ("POST", "/cloud/v1/bmimages/:project_id/:region_id"): "ImageCreateFromVolumeParams",
-    ("PATCH", "/cloud/v1/images/:project_id/:region_id/:image_id"): "ImageUpdateParams",
-    ("PATCH", "/cloud/v1/lbpools/:project_id/:region_id/:pool_id"): "PoolUpdateParams",
-    ("PATCH", "/cloud/v1/lifecycle_policy/:project_id/:region_id/:policy_id"): "SnapshotScheduleUpdateParams",
-    ("PUT", "/cloud/v2/client_quotas/:client_id/notification_threshold"): "NotificationThresholdUpdateParams",
-}
+# The emulator's route of each call with a body -> the SDK's type for that call (its module
+# path), as the contracts name them: tests/support/vendor-sdk.ts passes them in
+# CIMS_REQUEST_TYPES ({"POST /cloud/v1/subnets/:project_id/:region_id": "gcore....Params"}).
+TYPES = {tuple(k.split(" ", 1)): v for k, v in json.loads(os.environ["CIMS_REQUEST_TYPES"]).items()}
 
 # The spec's spelling of a value the SDK spells otherwise, per type and field.
 SPEC_SPELLINGS = {"ImageCreateFromVolumeParams": {"hw_machine_type": {"pc": "i440"}}}
 
 
+def short(type_path: str) -> str:
+    """`gcore.types....SubnetCreateParams` -> `SubnetCreateParams`."""
+    return type_path.rsplit(".", 1)[-1]
+
+
 def as_sdk_spells(type_name: str, body: dict) -> dict:
     out = dict(body)
-    for field, spellings in SPEC_SPELLINGS.get(type_name, {}).items():
+    for field, spellings in SPEC_SPELLINGS.get(short(type_name), {}).items():
         if out.get(field) in spellings:
             out[field] = spellings[out[field]]
     return out
@@ -56,10 +56,10 @@ def main(paths: list[str]) -> int:
                 if type_name is None:
                     failures.append({"request": where, "problems": ["no SDK request type for this call"]})
                     continue
-                checked[type_name] = checked.get(type_name, 0) + 1
+                checked[short(type_name)] = checked.get(short(type_name), 0) + 1
                 problems = check_request(type_name, as_sdk_spells(type_name, request["body"]))
                 if problems:
-                    failures.append({"request": where, "type": type_name, "body": request["body"], "problems": problems})
+                    failures.append({"request": where, "type": short(type_name), "body": request["body"], "problems": problems})
     json.dump({"checked": checked, "failures": failures}, sys.stdout, indent=1)
     print()
     return 1 if failures else 0

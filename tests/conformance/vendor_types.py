@@ -9,29 +9,19 @@ renamed to the Python keys, then every lazy iterable forced.
 """
 from __future__ import annotations
 
+import importlib
 import typing
 
 import pydantic
 import typing_extensions as te
 from gcore._utils import PropertyInfo
-from gcore.types.cloud.instances.image_create_from_volume_params import ImageCreateFromVolumeParams
-from gcore.types.cloud.instances.image_update_params import ImageUpdateParams
-from gcore.types.cloud.load_balancers.pool_update_params import PoolUpdateParams
-from gcore.types.cloud.networks.subnet_create_params import SubnetCreateParams
-from gcore.types.cloud.networks.subnet_update_params import SubnetUpdateParams
-from gcore.types.cloud.quotas.notification_threshold_update_params import NotificationThresholdUpdateParams
-from gcore.types.cloud.snapshot_schedule_update_params import SnapshotScheduleUpdateParams
 from pydantic import TypeAdapter
 
-REQUEST_TYPES: dict[str, type] = {
-    "SubnetCreateParams": SubnetCreateParams,
-    "SubnetUpdateParams": SubnetUpdateParams,
-    "ImageCreateFromVolumeParams": ImageCreateFromVolumeParams,
-    "ImageUpdateParams": ImageUpdateParams,
-    "PoolUpdateParams": PoolUpdateParams,
-    "SnapshotScheduleUpdateParams": SnapshotScheduleUpdateParams,
-    "NotificationThresholdUpdateParams": NotificationThresholdUpdateParams,
-}
+
+def request_type(type_path: str) -> type:
+    """The SDK type at a module path: `gcore.types.cloud.networks.subnet_create_params.SubnetCreateParams`."""
+    module, name = type_path.rsplit(".", 1)
+    return getattr(importlib.import_module(module), name)
 
 # Path parameters the TypedDicts declare but the SDK never sends in a body.
 PATH_ONLY = {"project_id", "region_id", "client_id"}
@@ -134,9 +124,9 @@ def _force(value, path=()) -> list[str]:
     return problems
 
 
-def check_request(type_name: str, body: object) -> list[str]:
-    """What is wrong with this wire body as the SDK type `type_name` (nothing: [])."""
-    td = REQUEST_TYPES[type_name]
+def check_request(type_path: str, body: object) -> list[str]:
+    """What is wrong with this wire body as the SDK type at `type_path` (nothing: [])."""
+    td = request_type(type_path)
     problems = unknown_keys(td, body)
     try:
         problems += _force(TypeAdapter(td).validate_python(to_python(td, body)))

@@ -9,6 +9,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 
 const run = promisify(execFile);
 export const CONFORMANCE_DIR = path.resolve(__dirname, "../conformance");
@@ -73,11 +74,30 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+/**
+ * The vendor SDK's request type of each call with a body, by the emulator's route
+ * (`POST /cloud/v1/subnets/:project_id/:region_id`): from every kind's contract, so the
+ * Python checker needs no edit for a new kind.
+ */
+export function requestTypes(): Record<string, string> {
+  const types: Record<string, string> = {};
+  for (const type of KIND_NAMES) {
+    const contract = kind(type).descriptor.contract;
+    for (const r of contract.requests) {
+      const template = contract.paths[r.path];
+      if (!template) throw new Error(`${type}'s request ${r.method} names no path "${r.path}"`);
+      types[`${r.method} ${template.replace(/\{([a-z_]+)\}/g, ":$1")}`] = r.sdk;
+    }
+  }
+  return types;
+}
+
 /** Runs a script of tests/conformance with the SDK's python; its stdout, and its exit code. */
 export async function runVendorScript(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const python = await vendorPython();
   try {
     const { stdout, stderr } = await run(python, [path.join(CONFORMANCE_DIR, script), ...args], {
+      env: { ...process.env, CIMS_REQUEST_TYPES: JSON.stringify(requestTypes()) },
       cwd: CONFORMANCE_DIR,
       maxBuffer: 64 * 1024 * 1024,
       timeout: 10 * 60_000,

@@ -28,3 +28,12 @@ test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, expo
   expect(Object.entries(contracts).find(([name]) => name === type)?.[1]).toBe(contract);
   expect(kind(type).descriptor.contract.name).toBe(type);
 });
+
+test.each(KIND_NAMES)("%s: every request it sends with a body names one of its paths and the vendor SDK's type", (type) => {
+  const { paths, requests } = kind(type).descriptor.contract;
+  expect(requests.length).toBeGreaterThan(0);
+  for (const r of requests) {
+    expect(Object.keys(paths)).toContain(r.path);
+    expect(r.sdk).toMatch(/^gcore\.types\.[a-z_.]+\.[A-Z][A-Za-z]+Params$/);
+  }
+});
