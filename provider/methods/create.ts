@@ -105,7 +105,7 @@ export async function createViaTask(
     }
     claim(id);
     try {
-      return { id, outs: await landed(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
+      return { id, outs: await landed(await apiClient().record("GET", call.recordPath(id)), outcome.taskIds) };
     } catch (err) {
       throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${messageOf(err)}`, id, {
         ...inputs,
@@ -123,7 +123,7 @@ export async function createViaTask(
 async function unmarked(what: string, call: CreateCall, record: ApiRecord, mark: string): Promise<ApiRecord> {
   if (markOf(record) !== mark) return record;
   try {
-    return await apiClient().request<ApiRecord>("PATCH", call.recordPath(String(record.id)), {
+    return await apiClient().record("PATCH", call.recordPath(String(record.id)), {
       body: { tags: { [CREATE_MARK_TAG]: null } },
     });
   } catch (err) {
