@@ -15,7 +15,7 @@ const COUNT = z.int({ error: "an integer, 0 or more" }).nonnegative({ error: "an
 const TEXT = z.string({ error: "a string" });
 
 /** A JSON object identified by `key` (`id`; a quota setting's is `client_id`). */
-export const recordAnswer = (key = "id"): z.ZodType<Record<string, unknown>> => z.looseObject({ [key]: ID }).describe("a record");
+export const recordAnswer = (key = "id"): z.ZodType<Record<string, unknown>> => z.looseObject({ [key]: ID }, { error: "a record" }).describe("a record");
 
 const RECORD = recordAnswer();
 
