@@ -15,7 +15,8 @@ const COUNT = z.int({ error: "an integer, 0 or more" }).nonnegative({ error: "an
 const TEXT = z.string({ error: "a string" });
 
 /** A JSON object identified by `key` (`id`; a quota setting's is `client_id`). */
-export const recordAnswer = (key = "id"): z.ZodType<Record<string, unknown>> => z.looseObject({ [key]: ID }, { error: "a record" }).describe("a record");
+export const recordAnswer = (key = "id"): z.ZodType<Record<string, unknown>> =>
+  z.looseObject({ [key]: ID }, { error: "a record" }).describe("a record");
 
 const RECORD = recordAnswer();
 
@@ -25,7 +26,7 @@ export interface Page<T> {
   results: T[];
 }
 
-/** A list call's page. */
+/** What a list call answers: `{count, results: [records]}`. */
 export const PAGE = z.looseObject({ count: COUNT, results: z.array(RECORD, { error: "a JSON array of records" }) }).describe("a page");
 
 /** A task's record, as its status GET answers it. */
