@@ -135,7 +135,9 @@ async function remove(_id: string, props: QuotaInputs): Promise<void> {
 }
 
 async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules);
+  return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules, {
+    get: () => apiClient().record("GET", path(props), {}, QUOTA_KEY),
+  });
 }
 
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };

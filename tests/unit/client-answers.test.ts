@@ -5,6 +5,7 @@
 // quota beyond 2^53 stays exact.
 import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../provider/client";
 import { setConfig } from "../../provider/methods/context";
+import { quotaThresholdMethods } from "../../provider/methods/quota-threshold";
 import { subnetMethods } from "../../provider/methods/subnet";
 import { type Reply, startTestServer, type TestServer } from "../support/test-server";
 
@@ -156,5 +157,23 @@ describe("pages and task ids are checked", () => {
     expect(record).toEqual({ client_id: 5, threshold: 80, last_message: { limit: 9223372036854775807n } });
     const err = await failure(clientOf(s).record("GET", "/cloud/v2/client_quotas/5/notification_threshold"));
     expect(err.message).toContain("GET /cloud/v2/client_quotas/{client_id}/notification_threshold answered a record without `id`");
+  });
+});
+
+describe("a quota setting, which has no `id`, is read by its client_id", () => {
+  const setting = { client_id: 5, threshold: 80, last_message: { global_quotas: {}, regional_quotas: [] }, last_sending: null };
+
+  test("refresh reads the setting", async () => {
+    providerAt(await serving(() => ({ body: setting })));
+    const result = await quotaThresholdMethods.read("5", { clientId: 5, threshold: 70 });
+    expect(result.props).toMatchObject({ clientId: 5, threshold: 80 });
+  });
+
+  test("refresh answered `{}` fails naming the call", async () => {
+    providerAt(await serving(() => ({ body: {} })));
+    const err = await failure(quotaThresholdMethods.read("5", { clientId: 5, threshold: 70 }));
+    expect(err.message).toContain(
+      "GET /cloud/v2/client_quotas/{client_id}/notification_threshold answered a record without `client_id` (a string or an integer expected)",
+    );
   });
 });
