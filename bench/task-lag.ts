@@ -50,7 +50,7 @@ export async function measureTaskLag(
     const created = creating.then(async () => {
       emulator.engine.durationMs = Math.round(durationMs * (0.9 + 0.2 * Math.random()));
       const cidr = `10.${200 + Math.floor(subnet / 256)}.${subnet++ % 256}.0/24`;
-      const { tasks } = await client.request<{ tasks: string[] }>("POST", "/cloud/v1/subnets/1/1", {
+      const tasks = await client.taskIds("POST", "/cloud/v1/subnets/1/1", {
         body: { name: `lag-${subnet}`, cidr, network_id: networkId },
       });
       return tasks[0];
@@ -64,7 +64,7 @@ export async function measureTaskLag(
       const gets = { n: 0 };
       const get = (taskId: string) => {
         gets.n++;
-        return client.request<Task>("GET", `/cloud/v1/tasks/${taskId}`);
+        return client.task(taskId);
       };
       return { gets, get };
     };
@@ -91,7 +91,7 @@ export async function measureTaskLag(
   for (const d of durationsMs) {
     const shared = new DurationHints();
     const warmUp = await createTask(d);
-    await waitForTasks((taskId) => client.request<Task>("GET", `/cloud/v1/tasks/${taskId}`), [warmUp], {
+    await waitForTasks((taskId) => client.task(taskId), [warmUp], {
       deadline: Date.now() + 600_000,
       timeoutSeconds: 600,
       hints: shared,

@@ -55,7 +55,7 @@ export function resolveScope(
 
 export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const get = reader(config, env);
-  const settings = {
+  const settings: ProviderSettings = {
     apiUrl: parseApiUrl(get("apiUrl", "CIMS_API_URL")),
     ...resolveScope(config, env),
     taskTimeoutSeconds: optionalInteger("taskTimeoutSeconds", get("taskTimeoutSeconds"), 1) ?? DEFAULTS.taskTimeoutSeconds,
@@ -67,11 +67,12 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     skipCredentialsValidation:
       optionalBoolean("skipCredentialsValidation", get("skipCredentialsValidation", "CIMS_SKIP_CREDENTIALS_VALIDATION")) ??
       DEFAULTS.skipCredentialsValidation,
+    apiKey: requireApiKey(get("apiKey", "CIMS_API_KEY")),
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
   // key out, so logging or serializing them cannot leak it.
-  Object.defineProperty(settings, "apiKey", { value: requireApiKey(get("apiKey", "CIMS_API_KEY")), enumerable: false });
-  return settings as ProviderSettings;
+  Object.defineProperty(settings, "apiKey", { value: settings.apiKey, enumerable: false, writable: false, configurable: false });
+  return settings;
 }
 
 function requireApiKey(value: string | undefined): string {

@@ -5,6 +5,7 @@
 // the project is one the key can see), else one record of the key's project list; both need
 // no other scope and write nothing. It has a short budget of its own: a URL that never
 // answers fails the preview within seconds, not after the request retries of a real call.
+import { z } from "zod";
 import { stringifyJson } from "../../api/json";
 import { PATHS } from "../../api/paths";
 import {
@@ -17,6 +18,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from "./errors";
+import { fits } from "./answers";
 import { CimsClient, type ClientOptions } from "./http";
 import { apiPath } from "./path";
 
@@ -110,18 +112,18 @@ export function probeFailure(err: unknown, apiUrl: URL, projectId?: number): unk
   return err;
 }
 
+const PROJECT = z.looseObject({ id: z.union([z.int(), z.bigint()]), name: z.string() });
+const PROJECTS = z.looseObject({ count: z.int(), results: z.array(PROJECT) });
+
 /** Why a 2xx answer is not the service's (a project record, or a page of them); undefined when it is. */
 export function unexpectedAnswer(answer: unknown, projectId?: number): string | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-  const project = (v: unknown): v is Record<string, unknown> =>
-    isObject(v) && (typeof v.id === "number" || typeof v.id === "bigint") && typeof v.name === "string";
   const shown = answer === undefined ? "an empty body" : stringifyJson(answer).slice(0, 200);
   if (projectId !== undefined) {
-    if (!project(answer)) return `200 with ${shown}, not a project record`;
+    if (!fits(PROJECT, answer)) return `200 with ${shown}, not a project record`;
     if (Number(answer.id) !== projectId) return `200 with project ${String(answer.id)} for project ${projectId}`;
     return undefined;
   }
-  if (!isObject(answer) || !Array.isArray(answer.results) || typeof answer.count !== "number" || !answer.results.every(project)) {
+  if (!fits(PROJECTS, answer)) {
     return `200 with ${shown}, not a page of project records`;
   }
   return undefined;

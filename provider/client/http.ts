@@ -9,7 +9,9 @@
 // pooling and timeouts are undici's.
 import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
-import { ApiError, type ApiErrorBody, CimsError, type ConnectionError, InvalidResponseError } from "./errors";
+import type { z } from "zod";
+import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_IDS } from "./answers";
+import { ApiError, type ApiErrorBody, CimsError, InvalidResponseError } from "./errors";
 import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
@@ -49,6 +51,7 @@ export interface RequestOptions {
 export { InvalidResponseError } from "./errors";
 
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
+const ID_RECORD = recordAnswer();
 const USER_AGENT = `pulumi-cims/${VERSION}`;
 
 type AttemptResult =
@@ -69,14 +72,18 @@ export class CimsClient {
     return this.#options.apiUrl;
   }
 
-  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  /**
+   * The answer's JSON (undefined for an empty body), unchecked: callers that read it use
+   * `read` or one of the readers below, which check its shape first.
+   */
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<unknown> {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
       const result = await this.attempt(method, path, body, opts, deadline);
-      if (result.ok) return result.value as T;
+      if (result.ok) return result.value;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
       if (!shouldRetry(method, outcome) || !withinBudget) throw error;
@@ -96,9 +103,37 @@ export class CimsClient {
     }
   }
 
+  /**
+   * The answer, checked against `schema` and returned as parsed; an answer of another shape is
+   * an InvalidResponseError naming the call (method and path template) and what was wrong.
+   */
+  async read<S extends z.ZodType>(schema: S, method: string, path: string, opts: RequestOptions = {}): Promise<z.output<S>> {
+    return checked(schema, await this.request(method, path, opts), { method, path, templates: [this.#options.taskPath] });
+  }
+
+  /** A record: a JSON object whose `key` (`id` unless said) is a string or an integer. */
+  record(method: string, path: string, opts: RequestOptions = {}, key = "id"): Promise<Record<string, unknown>> {
+    return this.read(key === "id" ? ID_RECORD : recordAnswer(key), method, path, opts);
+  }
+
+  /** One page of a list call: `{count, results: [records]}`. */
+  page(path: string, opts: RequestOptions = {}): Promise<Page<Record<string, unknown>>> {
+    return this.read(PAGE, "GET", path, opts);
+  }
+
+  /** The ids of the tasks an asynchronous operation started (`{tasks: [...]}`). */
+  async taskIds(method: string, path: string, opts: RequestOptions = {}): Promise<string[]> {
+    return (await this.read(TASK_IDS, method, path, opts)).tasks;
+  }
+
+  /** A task's record (`{id, state, ...}`). */
+  task(id: string, opts: RequestOptions = {}): Promise<Task> {
+    return this.read(TASK, "GET", apiPath(this.#options.taskPath, { task_id: id }), opts);
+  }
+
   /** Waits for every task to reach FINISHED; see tasks.ts. */
   waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return waitForTasks((id, o) => this.request<Task>("GET", apiPath(this.#options.taskPath, { task_id: id }), o), ids, opts);
+    return waitForTasks((id, o) => this.task(id, o), ids, opts);
   }
 
   private async attempt(
@@ -124,7 +159,7 @@ export class CimsClient {
     if (body !== undefined) headers["content-type"] = "application/json";
     try {
       const res = await poolFor(url.origin, this.#options.connectTimeoutMs).request({
-        method: method as "GET",
+        method,
         path: url.pathname + url.search,
         headers,
         body,
@@ -148,7 +183,7 @@ export class CimsClient {
       if (opts.signal?.aborted) throw err;
       const failure = transportFailure(err, method, path);
       if (!failure) throw err;
-      return { ok: false, error: failure.error as ConnectionError, outcome: failure.outcome, header: () => undefined };
+      return { ok: false, error: failure.error, outcome: failure.outcome, header: () => undefined };
     }
   }
 
@@ -182,7 +217,7 @@ function parseErrorBody(text: string): ApiErrorBody | string | undefined {
   if (text.trim() === "") return undefined;
   try {
     const parsed = parseJson(text);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as ApiErrorBody) : text;
+    return fits(ERROR_BODY, parsed) ? parsed : text;
   } catch {
     return text;
   }

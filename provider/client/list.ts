@@ -1,12 +1,8 @@
 // The API's list calls (public reference): `{count, results}`, paged by `limit`/`offset`.
 import { LIST_PAGE_MAX } from "../../api/paths";
-import { InvalidResponseError } from "./errors";
 import type { CimsClient, RequestOptions } from "./http";
 
-export interface Page<T> {
-  count: number;
-  results: T[];
-}
+export type { Page } from "./answers";
 
 /**
  * Every record a list call holds: pages asked for `pageSize` (at most 1000) records, read
@@ -14,21 +10,16 @@ export interface Page<T> {
  * own), so a short page is not the last one; the next page starts after what came. A page
  * with nothing in it ends the reading (records deleted meanwhile), as does `count` reached.
  */
-export async function listAll<T = Record<string, unknown>>(
+export async function listAll(
   client: CimsClient,
   path: string,
   query: RequestOptions["query"] = {},
   pageSize = LIST_PAGE_MAX,
-): Promise<T[]> {
-  const out: T[] = [];
+): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
   for (;;) {
-    const page = await client.request<Page<T>>("GET", path, { query: { ...query, limit: pageSize, offset: out.length } });
-    if (typeof page !== "object" || page === null || !Array.isArray(page.results)) {
-      throw new InvalidResponseError(`GET ${path}: a list call answered without \`results\``);
-    }
-    const count = Number(page.count);
-    if (!Number.isSafeInteger(count) || count < 0) throw new InvalidResponseError(`GET ${path}: a list call answered without a \`count\``);
+    const page = await client.page(path, { query: { ...query, limit: pageSize, offset: out.length } });
     out.push(...page.results);
-    if (page.results.length === 0 || out.length >= count) return out;
+    if (page.results.length === 0 || out.length >= page.count) return out;
   }
 }

@@ -148,10 +148,10 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       // failed (after the client's own retries) is tried again on the schedule until the
       // deadline: the task itself runs on regardless.
       if ((err instanceof NotFoundError && clock.now() < graceEnd) || transient(err)) {
-        lastError = err as Error;
+        lastError = asError(err);
         continue;
       }
-      return { id, kind: "unreadable", task: last, error: err as Error };
+      return { id, kind: "unreadable", task: last, error: asError(err) };
     }
     if (typeof task !== "object" || task === null || typeof task.state !== "string") {
       const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
@@ -172,6 +172,9 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     runningAt = sentAt;
   }
 }
+
+/** What a failed read threw, as an Error (a thrown non-Error keeps its text). */
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 /** The service's error text; a structured error is shown as JSON rather than crashing the waiter. */
 function errorText(error: unknown): string | undefined {

@@ -15,7 +15,8 @@ export function poolFor(origin: string, connectTimeoutMs: number): Pool {
   if (!pool) {
     // Loaded on first use: `pulumi preview` runs check()/diff() only, and undici takes
     // ~100 ms to load in every provider process.
-    const { Pool: UndiciPool } = require("undici") as typeof import("undici");
+    const undici: typeof import("undici") = require("undici");
+    const UndiciPool = undici.Pool;
     pool = new UndiciPool(origin, { connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: connectTimeoutMs } });
     pools.set(key, pool);
   }
@@ -61,14 +62,18 @@ const UNDICI_TRANSPORT = new Set([
 
 /** An OS errno (ECONNRESET), an undici transport code, or an HTTP parser error (HPE_*). */
 function errorCode(err: unknown): string | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code !== "string") return undefined;
+  const code = codeOf(err);
+  if (code === undefined) return undefined;
   if (code === "UND_ERR_SOCKET") {
     // undici wraps socket errors; the OS code underneath says more.
-    const cause = (err as { cause?: { code?: unknown } }).cause;
-    return typeof cause?.code === "string" && /^E[A-Z]+$/.test(cause.code) ? cause.code : code;
+    const cause = typeof err === "object" && err !== null && "cause" in err ? codeOf(err.cause) : undefined;
+    return cause !== undefined && /^E[A-Z]+$/.test(cause) ? cause : code;
   }
   if (UNDICI_TRANSPORT.has(code) || /^E[A-Z]+$/.test(code) || code.startsWith("HPE_")) return code;
   return undefined;
+}
+
+/** A thrown value's string `code`, if it has one. */
+function codeOf(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : undefined;
 }

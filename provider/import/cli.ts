@@ -9,12 +9,13 @@ import { PATHS } from "../../api/paths";
 import { isUuid4 } from "../../api/net";
 import { AuthenticationError, ConfigurationError, ConnectionError, NotFoundError, PermissionDeniedError } from "../client/errors";
 import { CimsClient } from "../client/http";
-import { listAll, type Page } from "../client/list";
+import { listAll } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
 import { isOwned, type OwnedDescriptor } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
+import { messageOf } from "../methods/values";
 import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
 
 export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
@@ -92,7 +93,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       allowPositionals: false,
     }));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(messageOf(err));
   }
   if (values.help) return undefined;
   if (values.project === undefined || values.region === undefined) throw new UsageError("--project and --region are required");
@@ -165,9 +166,9 @@ export async function readRecords(client: CimsClient, options: Options, progress
 
   const missing: string[] = [];
   /** GET by id; a 404 is noted and skipped, so every missing record is named at once. */
-  const read = async (path: string, what: string): Promise<ApiRecord[]> => {
+  const read = async (path: string, what: string, key?: string): Promise<ApiRecord[]> => {
     try {
-      return [await client.request<ApiRecord>("GET", path)];
+      return [await client.record("GET", path, {}, key)];
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       missing.push(what);
@@ -191,6 +192,7 @@ export async function readRecords(client: CimsClient, options: Options, progress
     const thresholds = await read(
       apiPath(PATHS.notificationThreshold, { client_id: options.client }),
       `client ${options.client}: has no quota notification setting (or no such client)`,
+      kind("QuotaThreshold").descriptor.recordKey,
     );
     named.push(["QuotaThreshold", thresholds]);
   }
@@ -205,8 +207,7 @@ export async function readRecords(client: CimsClient, options: Options, progress
   if (count(KIND_NAMES.filter((k) => k !== "QuotaThreshold")) === 0) {
     const counts = await Promise.all(
       [PATHS.subnets, PATHS.bmimages, PATHS.lbpools, PATHS.policies].map(
-        async (template) =>
-          (await client.request<Page<unknown>>("GET", apiPath(template, scope), { query: { limit: 1, offset: 0 } })).count,
+        async (template) => (await client.page(apiPath(template, scope), { query: { limit: 1, offset: 0 } })).count,
       ),
     );
     if (counts.every((n) => Number(n) === 0)) {
@@ -244,7 +245,7 @@ export function describeFailure(err: unknown, options: Options | undefined, apiU
   if (err instanceof ConnectionError) {
     return `could not reach ${apiUrl ?? "the API"}: check --api-url / CIMS_API_URL. (${err.message})`;
   }
-  return (err as Error).message;
+  return messageOf(err);
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {

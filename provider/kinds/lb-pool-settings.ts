@@ -160,7 +160,7 @@ async function apply(
   if (Array.isArray(body.members)) {
     // Two steps for changed members: PATCH without them (the service drops them), then with
     // them (created anew with the wanted settings). Only those members see a gap.
-    const pool = current ?? (await apiClient().request<Record<string, unknown>>("GET", path(inputs)));
+    const pool = current ?? (await apiClient().record("GET", path(inputs)));
     const wanted = inputs.members ?? [];
     const stale = membersToRecreate(recordsIn(camelKeys(pool.members ?? [])), wanted);
     if (stale.length > 0) {
@@ -179,7 +179,7 @@ async function apply(
     taskIds.push(...(await callAndWait("PATCH", path(inputs), what, op, inputs, { body })).taskIds);
     done.writes++;
   }
-  const record = done.writes === 0 && current ? current : await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+  const record = done.writes === 0 && current ? current : await apiClient().record("GET", path(inputs));
   return { ...poolTable.outputs(inputs, record, taskIds), [DECLARED]: declaredMembers(inputs) };
 }
 
@@ -213,7 +213,7 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
 async function warnCreateTakes(inputs: PoolInputs): Promise<void> {
   let pool: Record<string, unknown>;
   try {
-    pool = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+    pool = await apiClient().record("GET", path(inputs));
   } catch (err) {
     // The create reads it again and fails there with this reason, in the resource's context.
     log(`${label(inputs)}: could not read the pool to say what the create changes: ${messageOf(err)}`);
@@ -244,7 +244,7 @@ async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> 
     return await withContext(label(inputs), async () => {
       // Adopting the pool: read it, and write only the given fields it does not hold already
       // (none: no request but this GET, no task).
-      const current = await apiClient().request<Record<string, unknown>>("GET", path(inputs));
+      const current = await apiClient().record("GET", path(inputs));
       const { updates } = differences(poolTable, current, inputs);
       return { id: String(inputs.poolId), outs: await apply(inputs, updates, "create", done, current) };
     });
@@ -277,7 +277,7 @@ export function identityOnly(inputs: Inputs): Inputs {
 async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, poolTable.rules).map((r) => r.name);
   return withContext(label(news), async () => {
-    const current = await apiClient().request<Record<string, unknown>>("GET", path(news));
+    const current = await apiClient().record("GET", path(news));
     const drifted = differences(poolTable, current, news).updates.filter((f) => !changed.includes(f));
     if (drifted.length > 0) log(`${label(news)}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
     return { outs: await apply(news, [...changed, ...drifted], "update", undefined, current) };
@@ -301,7 +301,7 @@ async function remove(_id: string, props: PoolInputs): Promise<void> {
   }
   await withContext(what, async () => {
     const pool = await apiClient()
-      .request<Record<string, unknown>>("GET", path(props))
+      .record("GET", path(props))
       .catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;
         throw err;

@@ -20,12 +20,16 @@ import { resourceTable } from "../methods/table";
 /** A client's setting: its inputs once checked. */
 type QuotaInputs = Inputs & { clientId: number; threshold: number };
 
+/** A setting has no `id`: its client's id names it. */
+const QUOTA_KEY = "client_id";
+
 export const quotaDescriptor: Descriptor = {
   contract,
   extra: { clientId: positiveInteger },
   replaces: ["clientId"],
   scoped: false,
   label: (i) => `QuotaThreshold of client ${String(i.clientId)}`,
+  recordKey: QUOTA_KEY,
   recordPath: (_s, id) => apiPath(PATHS.notificationThreshold, { client_id: id }),
   record: (r) => ({ clientId: r.client_id }),
   // The threshold only: `lastMessage` and `lastSending` are what the service records of its
@@ -65,14 +69,14 @@ async function put(inputs: QuotaInputs, held?: Record<string, unknown>): Promise
     held ??= await current(inputs);
     body.last_message = keepUnknownMembers(body.last_message, held?.last_message, contract.fields.lastMessage.type);
   }
-  const record = await apiClient().request<Record<string, unknown>>("PUT", path(inputs), { body });
+  const record = await apiClient().record("PUT", path(inputs), { body }, QUOTA_KEY);
   return quotaTable.outputs(inputs, record, []);
 }
 
 /** The client's setting, or undefined when it has none. */
 function current(inputs: QuotaInputs): Promise<Record<string, unknown> | undefined> {
   return apiClient()
-    .request<Record<string, unknown>>("GET", path(inputs))
+    .record("GET", path(inputs), {}, QUOTA_KEY)
     .catch((err: unknown) => {
       if (err instanceof NotFoundError) return undefined;
       throw err;
@@ -117,7 +121,7 @@ async function remove(_id: string, props: QuotaInputs): Promise<void> {
       return;
     }
     try {
-      const current = await apiClient().request<Record<string, unknown>>("GET", path(props));
+      const current = await apiClient().record("GET", path(props), {}, QUOTA_KEY);
       if (String(current.threshold) !== String(props.threshold)) {
         log(
           `${what}: left as it is: the service holds threshold ${String(current.threshold)}, not the ${String(props.threshold)} this resource set`,
@@ -132,7 +136,9 @@ async function remove(_id: string, props: QuotaInputs): Promise<void> {
 }
 
 async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.ReadResult> {
-  return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules);
+  return readOrGone(id, props, path(props), (record) => quotaTable.fromRecord(record), quotaTable.rules, {
+    get: () => apiClient().record("GET", path(props), {}, QUOTA_KEY),
+  });
 }
 
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };

@@ -82,7 +82,7 @@ async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> 
 async function create(inputs: PolicyInputs): Promise<pulumi.dynamic.CreateResult> {
   // Adopting the policy: read it, and PATCH only a name or status it does not hold already.
   return withContext(what(inputs), async () => {
-    const current = await apiClient().request<Record<string, unknown>>("GET", path(inputs), { query: query(inputs) });
+    const current = await apiClient().record("GET", path(inputs), { query: query(inputs) });
     return { id: String(inputs.policyId), outs: await apply(inputs, differences(policyTable, current, inputs).updates, current) };
   });
 }

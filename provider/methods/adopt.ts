@@ -44,7 +44,7 @@ function replaceFailures(a: Adoptable, record: ApiRecord, inputs: Inputs, fields
 async function readAdoptee(a: Adoptable, inputs: Inputs): Promise<{ record?: ApiRecord; failure?: CheckFailure }> {
   const id = String(inputs.importId);
   try {
-    return { record: await apiClient().request<ApiRecord>("GET", a.recordPath(inputs, id)) };
+    return { record: await apiClient().record("GET", a.recordPath(inputs, id)) };
   } catch (err) {
     const reason =
       err instanceof NotFoundError

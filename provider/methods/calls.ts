@@ -3,11 +3,10 @@
 // the wait for a create recorded while it still ran. Errors leave here in the resource's
 // context (errors.ts).
 import type * as pulumi from "@pulumi/pulumi";
-import { CimsError, NotFoundError, type SeenTask } from "../client/errors";
+import { CimsError, NotFoundError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
-import { apiPath } from "../client/path";
 import type { Task } from "../client/tasks";
-import { apiClient, currentSettings, deadlineFor, type Operation, progress } from "./context";
+import { apiClient, deadlineFor, type Operation, progress } from "./context";
 import { inContext } from "./errors";
 import type { FieldRule } from "./diff";
 import { type Inputs, userInputs } from "./schema";
@@ -41,8 +40,7 @@ export async function callAndWait(
 ): Promise<TaskOutcome> {
   const { deadline, timeoutSeconds } = deadlineFor(op, props);
   const client = apiClient();
-  const answer = await client.request<{ tasks?: unknown }>(method, path, { ...opts, deadline });
-  const taskIds = Array.isArray(answer?.tasks) ? answer.tasks.map(String) : [];
+  const taskIds = await client.taskIds(method, path, { ...opts, deadline });
   try {
     return { taskIds, tasks: await client.waitForTasks(taskIds, { deadline, timeoutSeconds, onProgress: progress(what) }) };
   } catch (err) {
@@ -105,7 +103,7 @@ export async function readOrGone(
   } = {},
 ): Promise<pulumi.dynamic.ReadResult> {
   try {
-    const record = await (opts.get ?? (() => apiClient().request<ApiRecord>("GET", path, { query: opts.query })))();
+    const record = await (opts.get ?? (() => apiClient().record("GET", path, { query: opts.query })))();
     const state = { ...userInputs(props), ...toState(record) };
     return { id, props: state, inputs: refreshedInputs(state, rules, opts.includeAuto) };
   } catch (err) {
@@ -121,7 +119,7 @@ async function stillCreating(props: Inputs): Promise<boolean> {
   const pending = pendingIn(props);
   for (const taskId of pending) {
     const task = await apiClient()
-      .request<SeenTask>("GET", apiPath(currentSettings().taskPath, { task_id: taskId }))
+      .task(taskId)
       .catch(() => undefined);
     if (task && task.state !== "FINISHED" && task.state !== "ERROR") return true;
   }
@@ -134,5 +132,5 @@ async function stillCreating(props: Inputs): Promise<boolean> {
  * instead, so outputs the service fills are never left stale or missing.
  */
 export function patchOrRead(path: string, body: ApiRecord, query?: RequestOptions["query"]): Promise<ApiRecord> {
-  return Object.keys(body).length === 0 ? apiClient().request("GET", path, { query }) : apiClient().request("PATCH", path, { body, query });
+  return Object.keys(body).length === 0 ? apiClient().record("GET", path, { query }) : apiClient().record("PATCH", path, { body, query });
 }

@@ -24,7 +24,6 @@
 //   never uses a list older than a write of ours. create() and update() never read from
 //   lists. Nothing outlives the provider process, which lives for one command.
 import { LIST_PAGE_MAX } from "../../api/paths";
-import type { Page } from "../client/list";
 import { apiClient, currentSettings, onWrite } from "./context";
 
 type ApiRecord = Record<string, unknown>;
@@ -58,7 +57,7 @@ onWrite(forgetLists);
  * is on. Throws what the GET by id throws (a NotFoundError when it is gone).
  */
 export async function coalescedGet(listPath: string, id: string, getPath: string): Promise<ApiRecord> {
-  const byId = () => apiClient().request<ApiRecord>("GET", getPath);
+  const byId = () => apiClient().record("GET", getPath);
   if (!currentSettings().coalesceReads) return byId();
   const records = await listFor(listPath).records;
   return records?.get(id.toLowerCase()) ?? byId();
@@ -88,8 +87,7 @@ function listFor(listPath: string): ScopeList {
 async function listRecords(listPath: string, reads: () => number): Promise<Map<string, ApiRecord> | undefined> {
   const out = new Map<string, ApiRecord>();
   for (let offset = 0; ;) {
-    const page = await apiClient().request<Page<ApiRecord>>("GET", listPath, { query: { limit: LIST_PAGE_MAX, offset } });
-    if (!Array.isArray(page?.results)) return undefined;
+    const page = await apiClient().page(listPath, { query: { limit: LIST_PAGE_MAX, offset } });
     for (const r of page.results) out.set(String(r.id).toLowerCase(), r);
     const count = Number(page.count);
     if (offset === 0 && page.results.length > 0 && Math.ceil(count / page.results.length) > reads()) return undefined;

@@ -4,7 +4,7 @@
 // (ours.ts) and, not found, the error says how to find it. The create carries a mark
 // (mark.ts) that is removed once it has landed.
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, CimsError, ConnectionError, type SeenTask, TaskFailedError } from "../client/errors";
+import { ApiError, CimsError, ConnectionError, InvalidResponseError, type SeenTask, TaskFailedError } from "../client/errors";
 import { CONNECT_FAILED } from "../client/transport";
 import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./calls";
 import { apiClient, deadlineFor, log } from "./context";
@@ -105,7 +105,7 @@ export async function createViaTask(
     }
     claim(id);
     try {
-      return { id, outs: await landed(await apiClient().request<ApiRecord>("GET", call.recordPath(id)), outcome.taskIds) };
+      return { id, outs: await landed(await apiClient().record("GET", call.recordPath(id)), outcome.taskIds) };
     } catch (err) {
       throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${messageOf(err)}`, id, {
         ...inputs,
@@ -123,7 +123,7 @@ export async function createViaTask(
 async function unmarked(what: string, call: CreateCall, record: ApiRecord, mark: string): Promise<ApiRecord> {
   if (markOf(record) !== mark) return record;
   try {
-    return await apiClient().request<ApiRecord>("PATCH", call.recordPath(String(record.id)), {
+    return await apiClient().record("PATCH", call.recordPath(String(record.id)), {
       body: { tags: { [CREATE_MARK_TAG]: null } },
     });
   } catch (err) {
@@ -164,11 +164,13 @@ function mayExist(err: CimsError, what: string, find: string): unknown {
 
 /**
  * Whether a failed request may have been acted on: its answer was lost (a reset after
- * sending, no answer in time) or was a server or gateway error. A request the service never
+ * sending, no answer in time), was a server or gateway error, or was a 2xx we could not read
+ * (the service took the request; its answer was of the wrong shape). A request the service never
  * saw (connection refused, no key) or refused outright (4xx) changed nothing.
  */
 export function mayHaveActed(err: unknown): boolean {
   if (err instanceof ConnectionError) return !CONNECT_FAILED.has(err.causeCode ?? "");
+  if (err instanceof InvalidResponseError) return true;
   return err instanceof ApiError && (err.status >= 500 || err.status === 408);
 }
 

@@ -53,6 +53,8 @@ export interface Descriptor {
   patchSpelling?: Spelling;
   /** How messages name a resource from its inputs (`Subnet "app"`, with the id when known). */
   label: (inputs: Inputs, id?: string) => string;
+  /** The field that identifies its record in the service's answers (`id` unless said). */
+  recordKey?: string;
   /** The path of the record a resource of this id is, in this scope (ignored by kinds with none). */
   recordPath: (scope: { projectId: number; regionId: number }, id: string) => string;
   import: ImportRow;

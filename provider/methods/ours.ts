@@ -169,9 +169,7 @@ async function createsRunning(r: Recovery): Promise<boolean> {
     state,
   });
   try {
-    const lists = await Promise.all(
-      ["NEW", "RUNNING"].map((state) => listAll<SeenTask & { created_on?: string }>(apiClient(), PATHS.tasks, query(state))),
-    );
+    const lists = await Promise.all(["NEW", "RUNNING"].map((state) => listAll(apiClient(), PATHS.tasks, query(state))));
     return lists.flat().some((t) => {
       const started =
         typeof t.created_on === "string" ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t.created_on) ? t.created_on : `${t.created_on}Z`) : NaN;
@@ -203,7 +201,7 @@ async function waitForCreator(r: Recovery, record: ApiRecord): Promise<pulumi.dy
     err.taskIds ??= [creator];
     throw r.partial(id, err);
   }
-  return { id, outs: await r.outputs(await apiClient().request("GET", r.recordPath(id)), [creator]) };
+  return { id, outs: await r.outputs(await apiClient().record("GET", r.recordPath(id)), [creator]) };
 }
 
 /** Tasks that had not ended when the wait stopped (NEW, RUNNING, or never read). */

@@ -65,7 +65,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     async create(inputs) {
       const what = d.label(inputs);
       if (inputs.importId !== undefined) {
-        return withContext(what, () => adopt(adoptable, inputs, (path, body) => apiClient().request("PATCH", path, { body })));
+        return withContext(what, () => adopt(adoptable, inputs, (path, body) => apiClient().record("PATCH", path, { body })));
       }
       return withContext(what, async () => {
         // A kind may refuse the create here, before any write, given what exists (a subnet's
@@ -105,8 +105,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
         let record: ApiRecord = await patchOrRead(path, table.patch(olds, news, changed));
         // A create recorded before it removed its mark (mark.ts) leaves it to this update.
-        if (markOf(record) !== undefined)
-          record = await apiClient().request("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
+        if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
         const { updates: drifted } = differences(table, record, news);
         if (drifted.length > 0) {
           log(`${what}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);

@@ -44,7 +44,7 @@ export async function importRead(type: Kind, given: string): Promise<Imported> {
   const where = descriptor.scoped ? ` in project ${scope.projectId}, region ${scope.regionId}` : "";
   let record: Record<string, unknown>;
   try {
-    record = await apiClient().request<Record<string, unknown>>("GET", descriptor.recordPath(scope, id));
+    record = await apiClient().record("GET", descriptor.recordPath(scope, id), {}, descriptor.recordKey);
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new Error(`cims:index:${type}: no record ${id}${where} to import (${err.message})`, { cause: err });

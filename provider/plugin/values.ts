@@ -18,6 +18,10 @@ const UNKNOWNS = new Set([
 ]);
 
 type Json = Record<string, unknown>;
+/** What Struct encodes. */
+type StructValue = null | number | string | boolean | StructValue[] | { [key: string]: StructValue };
+
+const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Every typed unknown as the one the methods know. */
 function normalized(value: unknown): unknown {
@@ -29,23 +33,28 @@ function normalized(value: unknown): unknown {
 
 /** A request's Struct as an object; an unset one (Read on import) is empty. */
 export function fromStruct(struct: Struct | undefined): Json {
-  return struct ? (normalized(struct.toJavaScript()) as Json) : {};
-}
-
-/** What Struct can encode: no undefined (dropped from objects, null in lists), bigints as decimal strings. */
-function encodable(value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : encodable(v)));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [k, encodable(v)]),
-    );
-  }
+  const value = struct ? normalized(struct.toJavaScript()) : {};
+  if (!isJson(value)) throw new TypeError("the engine sent properties that are not an object");
   return value;
 }
 
+/** What Struct can encode: no undefined (dropped from objects, null in lists), bigints as decimal strings. */
+function encodable(value: unknown): StructValue {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : encodable(v)));
+  if (typeof value === "object" && value !== null) return encodableObject(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return null;
+}
+
+function encodableObject(value: object): { [key: string]: StructValue } {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, encodable(v)]),
+  );
+}
+
 export function toStruct(value: Json | undefined): Struct {
-  return structpb.Struct.fromJavaScript(encodable(value ?? {}) as Record<string, never>);
+  return structpb.Struct.fromJavaScript(encodableObject(value ?? {}));
 }

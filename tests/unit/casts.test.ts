@@ -9,9 +9,20 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 80;
+const CEILING = 66;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
-const NO_CASTS = ["provider/client/credentials.ts", "provider/plugin/import.ts", "provider/import/generate.ts"];
+const NO_CASTS = [
+  "provider/client/credentials.ts",
+  "provider/plugin/import.ts",
+  "provider/import/generate.ts",
+  "provider/client/http.ts",
+  "provider/client/answers.ts",
+  "provider/client/tasks.ts",
+  "provider/client/list.ts",
+  "provider/client/transport.ts",
+  "provider/plugin/values.ts",
+  "provider/config.ts",
+];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -123,6 +123,14 @@ test("answer lost: the subnet carrying the create's mark is the one it made; its
   expect(patches(s)).toEqual([{ tags: { [CREATE_MARK_TAG]: null } }]);
 });
 
+test("a POST answered 2xx with no task ids (`{}`): the service took it, so the subnet carrying the mark is found and recorded", async () => {
+  const s = await serve({ after: (mark) => [unrelated, marked(mark)], post: { body: {} }, task: { state: "FINISHED", created: [SUBNET] } });
+  const result = await subnetMethods.create(inputs);
+  expect(result.id).toBe(SUBNET);
+  expect(result.outs).toMatchObject({ cidr: "10.9.0.0/24", taskIds: [TASK] });
+  expect(posts(s)).toBe(1);
+});
+
 test("the mark a create carries is new for every create, and no output shows it", async () => {
   const s = await serve({ after: [], post: { body: { tasks: [TASK] } }, task: { state: "FINISHED", created: [SUBNET] } });
   const first = await subnetMethods.create({ ...inputs, tags: { team: "a" } });
