@@ -69,7 +69,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "(^|/)(methods|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members)$",
+              regex: "(^|/)(methods|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members|schema)$",
               message:
                 "a program's resource classes must not load the provider process's code: put it in provider/methods/ (design.md rule 1).",
             },
