@@ -223,6 +223,23 @@ function objectSchema(
   );
 }
 
+function build(options: SchemaOptions): Build {
+  const program = options.face === "program";
+  return {
+    program,
+    merge: options.mode === "patch",
+    name: program ? (camel) => camel : toSnake,
+    member: program ? toCamel : (wire) => wire,
+    held: options.held ?? {},
+    reservedTags: options.reservedTags ?? {},
+  };
+}
+
+/** One value of a field type (an input of the provider's own that is of a contract type). */
+export function valueSchema(t: FieldType, options: SchemaOptions): z.ZodType {
+  return typeSchema(t, build(options));
+}
+
 const NO_EXTRA: Readonly<Record<string, z.ZodType>> = {};
 const cache = new WeakMap<object, WeakMap<object, Map<string, z.ZodType>>>();
 
@@ -238,17 +255,7 @@ export function contractSchema(contract: BodyContract | ObjectType, options: Sch
   if (known) return known;
   // Held member names vary by client: a bound, so a long-running emulator does not grow.
   if (built.size >= 256) built.clear();
-  const program = options.face === "program";
-  const mode = options.mode ?? "create";
-  const b: Build = {
-    program,
-    merge: mode === "patch",
-    name: program ? (camel) => camel : toSnake,
-    member: program ? toCamel : (wire) => wire,
-    held: options.held ?? {},
-    reservedTags: options.reservedTags ?? {},
-  };
-  const schema = objectSchema(contract, b, mode, options.readOnly ?? [], extra);
+  const schema = objectSchema(contract, build(options), options.mode ?? "create", options.readOnly ?? [], extra);
   built.set(key, schema);
   return schema;
 }

@@ -4,8 +4,8 @@
 // preview; failures are {property, reason} with camelCase paths such as `members[1].protocolPort`.
 import { z } from "zod";
 import type { BodyContract } from "../../api/contract";
-import { formatProblem, typeMessage } from "../../api/formats";
-import { type CheckFailure, contractSchema, programFailures } from "../../api/schema";
+import { uuid4 as uuid4Type } from "../../api/contract/common";
+import { type CheckFailure, contractSchema, programFailures, valueSchema } from "../../api/schema";
 import { CREATE_MARK_TAG } from "./mark";
 
 export type { CheckFailure };
@@ -29,10 +29,7 @@ export function inputsSchema(contract: BodyContract, extra: Record<string, z.Zod
 
 // Provider-only inputs, with messages that name the rule.
 export const positiveInteger = z.number("must be an integer").int("must be an integer").positive("must be a positive integer");
-export const uuid4 = z.string(typeMessage({ kind: "string", format: "uuid4" })).superRefine((s, ctx) => {
-  const problem = formatProblem("uuid4", s);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
+export const uuid4 = valueSchema(uuid4Type, { face: "program" });
 export const booleanInput = z.boolean("must be true or false");
 
 /** Deadlines: per-resource `timeouts` in seconds (Pulumi's customTimeouts never reach dynamic providers). */
