@@ -204,8 +204,14 @@ function objectSchema(
     const entry = fieldSchema({ type: members.type, set: "update", doc: members.what }, b, false);
     const held = (t.name && Object.hasOwn(b.held, t.name) && b.held[t.name]) || [];
     for (const name of [...members.names, ...held]) if (!Object.hasOwn(shape, b.member(name))) shape[b.member(name)] = entry;
-    const other = z.unknown().superRefine((_, ctx) => fail(ctx, memberMessage(members.what, b.member(members.names[0])), [], "member"));
-    schema = z.object(shape, OBJECT).catchall(other);
+    const notMember = memberMessage(members.what, b.member(members.names[0]));
+    const other = z.unknown().superRefine((_, ctx) => fail(ctx, notMember, [], "member"));
+    // A catchall passes over an own `__proto__` key (zod keeps it out of what it builds): refused
+    // here as any other name, before the rest is read.
+    schema = z.preprocess((input, ctx) => {
+      if (isObject(input) && Object.hasOwn(input, "__proto__")) fail(ctx, notMember, ["__proto__"], "member");
+      return input;
+    }, z.object(shape, OBJECT).catchall(other));
   } else {
     schema = z.strictObject(shape, OBJECT);
   }

@@ -4,6 +4,7 @@
 import { LbPoolSettings, QuotaThreshold, Subnet } from "../../api/contract";
 import { contractSchema } from "../../api/schema";
 import { inputsSchema, validate } from "../../provider/methods/schema";
+import { validateQuotaPut } from "../../emulator/validation";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const SUBNET = { name: "app", cidr: "10.0.0.0/24", networkId: NET };
@@ -52,4 +53,11 @@ test("check(): a duplicate member is found among members that are wrong themselv
     { property: "members[1].weight", reason: "members[1].weight: must be an integer from 1 to 256" },
     { property: "members[1]", reason: "members[1]: duplicates members[0] (same address and port)" },
   ]);
+});
+
+test("request checks: a quota named __proto__ is refused as a name the service does not know", () => {
+  const body = JSON.parse('{"threshold":80,"last_message":{"global_quotas":{"__proto__":{"limit":1,"usage":0}}}}');
+  expect(validateQuotaPut(body)).toEqual({
+    "last_message.global_quotas.__proto__": ["Is not a global quota (names are like inference_cpu_millicore_count_limit)."],
+  });
 });
