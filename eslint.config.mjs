@@ -68,7 +68,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "(^|/)(methods|kinds|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members)$",
+              regex:
+                "(^|/)(methods|kinds|client)(/|$)|^(zod|undici|ipaddr\\.js|lossless-json)$|api/(net|formats|rules|json|members|schema)$",
               message:
                 "a program's resource classes must not load the provider process's code: put it in provider/methods/ or provider/kinds/.",
             },

@@ -30,6 +30,23 @@ export function formatProblem(format: Format, value: string): string | undefined
 
 export const NON_BLANK = "must not be empty";
 export const NOT_NULL = "must not be null";
+export const OBJECT = "must be an object";
+/** A value a program must give. */
+export const REQUIRED = "is required";
+/** An input the resource does not have, after its name. */
+export const NOT_AN_ARGUMENT = "is not an argument of this resource (check the spelling)";
+
+/** What the service's framework says about a body, where it does not say a rule's words. */
+export const SERVICE_WORDS = {
+  required: "This field is required.",
+  null: "This field may not be null.",
+  unknown: "Unknown field.",
+  fixed: "This field cannot be updated.",
+  notAnObject: "Expected a JSON object.",
+} as const;
+
+/** "must be an IP address" -> "Must be an IP address." (the service's sentence style) */
+export const sentence = (rule: string): string => `${rule[0].toUpperCase()}${rule.slice(1)}${/[.!?]$/.test(rule) ? "" : "."}`;
 
 /** What a value of this type must be, said when it has another JSON type. */
 export function typeMessage(t: FieldType): string {
@@ -45,7 +62,7 @@ export function typeMessage(t: FieldType): string {
     case "array":
       return "must be an array";
     case "object":
-      return "must be an object";
+      return OBJECT;
   }
 }
 
@@ -91,6 +108,8 @@ export function integerProblem(t: IntegerType, n: number | bigint): string | und
 
 export const TAG_KEY = `tag keys must be 1 to ${TAG_LIMIT} characters`;
 export const TAG_VALUE_TYPE = "tag values must be strings";
+/** In a merge patch of tags, where null removes a key. */
+export const TAG_VALUE_TYPE_MERGE = "tag values must be strings, or null to remove the tag";
 export const TAG_VALUE = `tag values must be at most ${TAG_LIMIT} characters`;
 
 export function tagKeyProblem(key: string): string | undefined {

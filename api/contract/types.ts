@@ -1,8 +1,9 @@
 // The vocabulary of the field tables: what a value may be (type, format, enum, range,
 // nullable), whether it is required, and who may set it. Pure data, so that a user's
 // program can read field names without loading any parser; the rules behind the names are
-// in ../formats.ts and ../rules.ts. provider/ turns a table into camelCase zod schemas,
-// emulator/ into snake_case request checks: a rule exists once.
+// in ../formats.ts and ../rules.ts. ../schema.ts reads a table as a zod schema, for the
+// provider's check() (camelCase) and the emulator's request checks (snake_case): a rule
+// exists once, and is read once.
 
 /** Named value formats; each is checked by ../formats.ts. */
 export type Format = "uuid4" | "ip" | "cidr" | "urlPath" | "expectedCodes" | "dateTime";

@@ -9,7 +9,7 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 66;
+const CEILING = 58;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
 const NO_CASTS = [
   "provider/client/credentials.ts",
@@ -22,6 +22,9 @@ const NO_CASTS = [
   "provider/client/transport.ts",
   "provider/plugin/values.ts",
   "provider/config.ts",
+  "api/schema.ts",
+  "provider/methods/schema.ts",
+  "emulator/validation.ts",
 ];
 
 function sources(dir: string): string[] {

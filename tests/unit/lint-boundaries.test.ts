@@ -32,6 +32,11 @@ test.each([
     'import { startEmulator } from "../emulator/server";\nexport const e = startEmulator;\n',
     "api/ must not import emulator/",
   ],
+  [
+    "provider/resources/planted.ts",
+    'import { contractSchema } from "../../api/schema";\nexport const s = contractSchema;\n',
+    "a program's resource classes must not load the provider process's code",
+  ],
 ])("%s: a cross import is an error", (file, source, message) => {
   const { status, output } = lint(file, source);
   expect(status).toBe(1);
