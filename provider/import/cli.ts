@@ -5,7 +5,6 @@
 // progress on stderr, the module on stdout or --out. The API key is never printed.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import { PATHS } from "../../api/paths";
 import { isUuid4 } from "../../api/net";
 import { AuthenticationError, ConfigurationError, ConnectionError, NotFoundError, PermissionDeniedError } from "../client/errors";
 import { CimsClient } from "../client/http";
@@ -18,21 +17,46 @@ import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { messageOf } from "../methods/values";
 import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
 
+const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
+/** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
+const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor));
+const namedRows = () => rows().flatMap(({ type, row }) => (row.named ? [{ type, named: row.named }] : []));
+const filterRows = () => rows().flatMap(({ type, row }) => (row.filter ? [{ type, filter: row.filter }] : []));
+const many = (type: Kind) => kind(type).descriptor.import.nouns[1];
+/** "a, b or c" */
+const either = (words: string[], last = "or") =>
+  words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}`;
+
+/** One option of the help: its flag and value, then its words, continued lines under the words' column. */
+const optionLine = (flag: string, help: string) => `  ${flag.padEnd(19)}${help.split("\n").join(`\n${" ".repeat(21)}`)}`;
+
+/** Text wrapped at 90 columns. */
+function wrap(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const w of text.split(" ")) {
+    if (line && line.length + 1 + w.length > 90) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  return [...lines, line].join("\n");
+}
+
 export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
 
-Writes a Pulumi program (one TypeScript module) that adopts what a CIMS project and region
-already hold: its subnets and bare-metal images, and the load balancer pools, snapshot
-policies and quota threshold you name. Every field is written as the service holds it, so
-the first \`pulumi up\` of that program changes nothing.
+${wrap(
+  "Writes a Pulumi program (one TypeScript module) that adopts what a CIMS project and region already hold: " +
+    `its ${either(listedKinds().map(many), "and")}, and the ${either(
+      namedRows().map(({ named }) => named.what),
+      "and",
+    )} you name. Every field is written as the service holds it, so the first \`pulumi up\` of that program changes nothing.`,
+)}
 
 Options:
   --project <id>     project id (required)
   --region <id>      region id (required)
-  --network <uuid>   import only the subnets of this network (repeatable; default: every
-                     subnet of the project and region)
-  --pool <uuid>      a load balancer pool, as LbPoolSettings (repeatable)
-  --policy <id>      a snapshot lifecycle policy, as SnapshotPolicyState (repeatable)
-  --client <id>      the client whose quota notification threshold to import, as QuotaThreshold
+${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.value}`, filter.help)), ...namedRows().map(({ named }) => optionLine(`--${named.flag} ${named.value}`, named.help))].join("\n")}
   --out <file>       write the module to this file (default: standard output)
   --api-url <url>    API base URL (default: $CIMS_API_URL)
   --api-key <key>    API key (default: $CIMS_API_KEY, which keeps it out of the process list)
@@ -49,10 +73,10 @@ class ImportError extends Error {}
 
 export interface Options {
   scope: Scope;
-  networks: string[];
-  pools: string[];
-  policies: number[];
-  client?: number;
+  /** Each listed kind's filter values, by flag (`network`: network ids). */
+  filters: Record<string, string[]>;
+  /** The ids each named kind's flag gave, by flag (`pool`, `policy`, `client`). */
+  named: Record<string, Array<string | number>>;
   out?: string;
   apiUrl?: string;
   apiKey?: string;
@@ -80,10 +104,8 @@ export function parseOptions(argv: string[]): Options | undefined {
       options: {
         project: { type: "string" },
         region: { type: "string" },
-        network: { type: "string", multiple: true, default: [] },
-        pool: { type: "string", multiple: true, default: [] },
-        policy: { type: "string", multiple: true, default: [] },
-        client: { type: "string" },
+        ...Object.fromEntries(filterRows().map(({ filter }) => [filter.flag, { type: "string", multiple: true, default: [] }] as const)),
+        ...Object.fromEntries(namedRows().map(({ named }) => [named.flag, { type: "string", multiple: named.repeatable }] as const)),
         out: { type: "string" },
         "api-url": { type: "string" },
         "api-key": { type: "string" },
@@ -95,18 +117,30 @@ export function parseOptions(argv: string[]): Options | undefined {
   } catch (err) {
     throw new UsageError(messageOf(err));
   }
-  if (values.help) return undefined;
-  if (values.project === undefined || values.region === undefined) throw new UsageError("--project and --region are required");
+  if (values.help === true) return undefined;
+  // The flags are the kinds' (see USAGE): read them by name.
+  const given = new Map<string, unknown>(Object.entries(values));
+  const text = (flag: string): string | undefined => {
+    const v = given.get(flag);
+    return typeof v === "string" ? v : undefined;
+  };
+  const texts = (flag: string): string[] => {
+    const v = given.get(flag);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : typeof v === "string" ? [v] : [];
+  };
+  const project = text("project");
+  const region = text("region");
+  if (project === undefined || region === undefined) throw new UsageError("--project and --region are required");
   const dedupe = <T>(xs: T[]) => [...new Set(xs)];
+  const parse = (value: "<uuid>" | "<id>", flag: string, v: string) =>
+    value === "<uuid>" ? uuid(`--${flag}`, v) : positiveInteger(`--${flag}`, v);
   return {
-    scope: { projectId: positiveInteger("--project", values.project), regionId: positiveInteger("--region", values.region) },
-    networks: dedupe(values.network.map((v) => uuid("--network", v))),
-    pools: dedupe(values.pool.map((v) => uuid("--pool", v))),
-    policies: dedupe(values.policy.map((v) => positiveInteger("--policy", v))),
-    client: values.client === undefined ? undefined : positiveInteger("--client", values.client),
-    out: values.out,
-    apiUrl: values["api-url"],
-    apiKey: values["api-key"],
+    scope: { projectId: positiveInteger("--project", project), regionId: positiveInteger("--region", region) },
+    filters: Object.fromEntries(filterRows().map(({ filter: f }) => [f.flag, dedupe(texts(f.flag).map((v) => uuid(`--${f.flag}`, v)))])),
+    named: Object.fromEntries(namedRows().map(({ named: n }) => [n.flag, dedupe(texts(n.flag).map((v) => parse(n.value, n.flag, v)))])),
+    out: text("out"),
+    apiUrl: text("api-url"),
+    apiKey: text("api-key"),
   };
 }
 
@@ -146,16 +180,17 @@ export async function readRecords(client: CimsClient, options: Options, progress
   const where = `project ${projectId}, region ${regionId}`;
   const records: ImportRecords = {};
 
-  const owned = KIND_NAMES.filter((k) => isOwned(kind(k).descriptor));
+  const owned = listedKinds();
   for (const type of owned) {
-    const { paths } = kind(type).descriptor as OwnedDescriptor;
+    const { paths, import: row } = kind(type).descriptor as OwnedDescriptor;
     const list = apiPath(paths.list, scope);
     const found: ApiRecord[] = [];
-    if (type === "Subnet" && options.networks.length > 0) {
-      for (const network of options.networks) {
-        const ofNetwork = await listAll(client, list, { network_id: network });
-        if (ofNetwork.length === 0) progress(`no subnets in network ${network} (${where})`);
-        found.push(...ofNetwork);
+    const only = row.filter ? (options.filters[row.filter.flag] ?? []) : [];
+    if (row.filter && only.length > 0) {
+      for (const value of only) {
+        const matching = await listAll(client, list, { [row.filter.query]: value });
+        if (matching.length === 0) progress(`no ${many(type)} in ${row.filter.flag} ${value} (${where})`);
+        found.push(...matching);
       }
     } else {
       found.push(...(await listAll(client, list)));
@@ -176,25 +211,13 @@ export async function readRecords(client: CimsClient, options: Options, progress
     }
   };
   const named: Array<[Kind, ApiRecord[]]> = [];
-  if (options.pools.length > 0) {
-    const pools: ApiRecord[] = [];
-    for (const id of options.pools)
-      pools.push(...(await read(apiPath(PATHS.lbpool, { ...scope, pool_id: id }), `pool ${id}: not found in ${where}`)));
-    named.push(["LbPoolSettings", pools]);
-  }
-  if (options.policies.length > 0) {
-    const policies: ApiRecord[] = [];
-    for (const id of options.policies)
-      policies.push(...(await read(apiPath(PATHS.policy, { ...scope, policy_id: id }), `policy ${id}: not found in ${where}`)));
-    named.push(["SnapshotPolicyState", policies]);
-  }
-  if (options.client !== undefined) {
-    const thresholds = await read(
-      apiPath(PATHS.notificationThreshold, { client_id: options.client }),
-      `client ${options.client}: has no quota notification setting (or no such client)`,
-      kind("QuotaThreshold").descriptor.recordKey,
-    );
-    named.push(["QuotaThreshold", thresholds]);
+  for (const { type, named: row } of namedRows()) {
+    const ids = options.named[row.flag] ?? [];
+    if (ids.length === 0) continue;
+    const d = kind(type).descriptor;
+    const found: ApiRecord[] = [];
+    for (const id of ids) found.push(...(await read(d.recordPath(options.scope, String(id)), row.missing(id, where), d.recordKey)));
+    named.push([type, found]);
   }
   for (const [type, found] of named) records[type] = found;
   if (named.length > 0) progress(`read ${named.map(([type, found]) => counted(type, found.length)).join(", ")}`);
@@ -204,25 +227,32 @@ export async function readRecords(client: CimsClient, options: Options, progress
   // An unknown project or region is no error of the list calls (they answer empty), only of
   // each GET by id (404). When nothing scoped was found, ask whether the scope holds anything.
   let unknownScope = "";
-  if (count(KIND_NAMES.filter((k) => k !== "QuotaThreshold")) === 0) {
+  // The kinds a project and region hold, and the list call of each.
+  const scoped = KIND_NAMES.filter((k) => kind(k).descriptor.scoped).map((k) => {
+    const d = kind(k).descriptor;
+    return { type: k, list: isOwned(d) ? d.paths.list : d.contract.paths.collection };
+  });
+  if (count(scoped.map((s) => s.type)) === 0) {
     const counts = await Promise.all(
-      [PATHS.subnets, PATHS.bmimages, PATHS.lbpools, PATHS.policies].map(
-        async (template) => (await client.page(apiPath(template, scope), { query: { limit: 1, offset: 0 } })).count,
-      ),
+      scoped.map(async ({ list }) => (list ? (await client.page(apiPath(list, scope), { query: { limit: 1, offset: 0 } })).count : 0)),
     );
     if (counts.every((n) => Number(n) === 0)) {
-      unknownScope = `${where[0].toUpperCase()}${where.slice(1)} holds no subnets, bare-metal images, load balancer pools or snapshot policies: is it an unknown project or region? Check --project and --region.`;
+      unknownScope = `${where[0].toUpperCase()}${where.slice(1)} holds no ${either(scoped.map(({ type }) => kind(type).descriptor.import.named?.what ?? many(type)))}: is it an unknown project or region? Check --project and --region.`;
     }
   }
   if (missing.length > 0) {
     throw new ImportError([`${missing.join("; ")}.`, unknownScope, "Nothing was written."].filter(Boolean).join(" "));
   }
   if (total === 0) {
-    const searched = options.networks.length > 0 ? `subnets of network(s) ${options.networks.join(", ")}` : "subnets";
+    const filtered = filterRows().filter(({ filter }) => (options.filters[filter.flag] ?? []).length > 0);
+    const searched = owned.map((type) => {
+      const f = filtered.find((r) => r.type === type)?.filter;
+      return f ? `${many(type)} of ${f.flag}(s) ${options.filters[f.flag].join(", ")}` : many(type);
+    });
     throw new ImportError(
       [
-        `nothing to import: searched ${where} for ${searched} and bare-metal images, and found none; no --pool, --policy or --client was named.`,
-        unknownScope || (options.networks.length > 0 ? "Check --network." : ""),
+        `nothing to import: searched ${where} for ${either(searched, "and")}, and found none; no ${either(namedRows().map(({ named: n }) => `--${n.flag}`))} was named.`,
+        unknownScope || filtered.map(({ filter }) => `Check --${filter.flag}.`).join(" "),
         "Nothing was written.",
       ]
         .filter(Boolean)
@@ -264,10 +294,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const notes: string[] = [];
     const header = [
       `cims-import --project ${options.scope.projectId} --region ${options.scope.regionId}` +
-        options.networks.map((n) => ` --network ${n}`).join("") +
-        options.pools.map((p) => ` --pool ${p}`).join("") +
-        options.policies.map((p) => ` --policy ${p}`).join("") +
-        (options.client === undefined ? "" : ` --client ${options.client}`),
+        Object.entries({ ...options.filters, ...options.named })
+          .flatMap(([flag, values]) => values.map((v) => ` --${flag} ${v}`))
+          .join(""),
     ];
     const source = generateModule(records, options.scope, { header }, notes);
     for (const note of notes) progress(`note: ${note}`);

@@ -39,6 +39,14 @@ export const poolDescriptor: Descriptor = {
   import: {
     nouns: ["pool", "pools"],
     prefix: "pool",
+    named: {
+      flag: "pool",
+      value: "<uuid>",
+      repeatable: true,
+      what: "load balancer pools",
+      help: "a load balancer pool, as LbPoolSettings (repeatable)",
+      missing: (id, where) => `pool ${id}: not found in ${where}`,
+    },
     id: (r) => String(r.id).toLowerCase(),
     name: (r) => r.name,
     args: (r, fields, scope) => ({ poolId: String(r.id), ...scope, ...fields }),

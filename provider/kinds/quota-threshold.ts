@@ -38,6 +38,14 @@ export const quotaDescriptor: Descriptor = {
   import: {
     nouns: ["quota threshold", "quota thresholds"],
     prefix: "quota-threshold",
+    named: {
+      flag: "client",
+      value: "<id>",
+      repeatable: false,
+      what: "quota threshold",
+      help: "the client whose quota notification threshold to import, as QuotaThreshold",
+      missing: (id) => `client ${id}: has no quota notification setting (or no such client)`,
+    },
     id: (r) => Number(r.client_id),
     name: (r) => `client-${String(r.client_id)}`,
     args: (r, fields) => ({ clientId: Number(r.client_id), ...fields }),

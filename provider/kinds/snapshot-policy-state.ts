@@ -33,6 +33,14 @@ export const policyDescriptor: Descriptor = {
   import: {
     nouns: ["policy", "policies"],
     prefix: "policy",
+    named: {
+      flag: "policy",
+      value: "<id>",
+      repeatable: true,
+      what: "snapshot policies",
+      help: "a snapshot lifecycle policy, as SnapshotPolicyState (repeatable)",
+      missing: (id, where) => `policy ${id}: not found in ${where}`,
+    },
     id: (r) => Number(r.id),
     name: (r) => r.name,
     args: (r, fields, scope) => ({ policyId: Number(r.id), ...scope, ...fields }),

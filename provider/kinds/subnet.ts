@@ -81,6 +81,12 @@ export const subnetDescriptor: OwnedDescriptor = {
   import: {
     nouns: ["subnet", "subnets"],
     prefix: "subnet",
+    filter: {
+      flag: "network",
+      query: "network_id",
+      value: "<uuid>",
+      help: "import only the subnets of this network (repeatable; default: every\nsubnet of the project and region)",
+    },
     id: (r) => String(r.id).toLowerCase(),
     name: (r) => r.name,
     // No gateway needs `connectToNetworkRouter: false` (api/rules.ts), written next to networkId.

@@ -33,6 +33,23 @@ export interface ImportRow {
    */
   args: (record: ApiRecord, fields: Inputs, scope: { projectId: number; regionId: number }) => Inputs;
   only?: readonly string[];
+  /**
+   * How cims-import finds records of this kind: a kind that owns its records lists them in
+   * the scope (`filter`: a flag that narrows the list, and the list call's query parameter);
+   * any other kind reads the records the user names, by `named`'s flag.
+   */
+  filter?: { flag: string; query: string; value: "<uuid>"; /** The help's words ("\n" breaks a line). */ help: string };
+  named?: {
+    flag: string;
+    value: "<uuid>" | "<id>";
+    repeatable: boolean;
+    /** What the help's summary calls the records the flag names ("load balancer pools"). */
+    what: string;
+    /** The help's words for the flag ("\n" breaks a line). */
+    help: string;
+    /** What cims-import says of a named record that is not there. */
+    missing: (id: string | number, where: string) => string;
+  };
 }
 
 export interface Descriptor {

@@ -481,7 +481,11 @@ describe("command line", () => {
       "--client",
       "1",
     ]);
-    expect(o).toMatchObject({ scope: { projectId: 1, regionId: 2 }, networks: [NET], pools: [pool.id], policies: [101, 7], client: 1 });
+    expect(o).toMatchObject({
+      scope: { projectId: 1, regionId: 2 },
+      filters: { network: [NET] },
+      named: { pool: [pool.id], policy: [101, 7], client: [1] },
+    });
     expect(parseOptions(["--help"])).toBeUndefined();
     expect(() => parseOptions(["--region", "1"])).toThrow("--project and --region are required");
     expect(() => parseOptions(["--project", "1e3", "--region", "1"])).toThrow("--project must be an integer");
@@ -524,7 +528,7 @@ describe("reading (against an in-process emulator on loopback)", () => {
     try {
       const client = new CimsClient({ ...DEFAULTS, apiUrl: new URL(emulator.url), apiKey: "unit-import-key" });
       const lines: string[] = [];
-      const read = await readRecords(client, { scope, networks: [], pools: [], policies: [] }, (l) => lines.push(l));
+      const read = await readRecords(client, { scope, filters: {}, named: {} }, (l) => lines.push(l));
       expect(read.Subnet!).toHaveLength(1005);
       expect(new Set(read.Subnet!.map((s) => s.id)).size).toBe(1005);
       expect(emulator.metrics.snapshot().requests).toMatchObject({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 2 });
