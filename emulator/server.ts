@@ -9,12 +9,8 @@ import { HttpError } from "./errors";
 import { Faults, type RequestFault } from "./faults";
 import { Metrics } from "./metrics";
 import { type Reply, type RequestContext, Router, type Services } from "./router";
-import { registerImageRoutes } from "./routes/images";
-import { registerPoolRoutes } from "./routes/lbpools";
-import { registerPolicyRoutes } from "./routes/policies";
+import * as RESOURCES from "./collections";
 import { registerProjectRoutes } from "./routes/projects";
-import { registerQuotaRoutes } from "./routes/quotas";
-import { registerSubnetRoutes } from "./routes/subnets";
 import { registerTaskRoutes } from "./routes/tasks";
 import { parseLossless, readSeedFile, type Seed, Store, stringifyLossless } from "./state";
 import { TaskEngine } from "./tasks";
@@ -113,17 +109,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const logs: string[] = [];
   const services: Services = { store, engine, faults };
   const api = new Router();
-  for (const register of [
-    registerSubnetRoutes,
-    registerImageRoutes,
-    registerPoolRoutes,
-    registerPolicyRoutes,
-    registerQuotaRoutes,
-    registerTaskRoutes,
-    registerProjectRoutes,
-  ]) {
-    register(api, services);
-  }
+  // Each resource's routes (./collections, one line per resource), then the API's own.
+  for (const resource of Object.values(RESOURCES)) resource.routes(api, services);
+  for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
   const control = controlRouter({ store, engine, faults, metrics, logs });
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
 

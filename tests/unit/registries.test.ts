@@ -1,9 +1,11 @@
 // A resource is one file per layer, each exporting the resource's name: its contract
-// (api/contract/<x>.ts) and its kind (provider/kinds/<x>.ts, listed in provider/kinds/index.ts).
+// (api/contract/<x>.ts), its kind (provider/kinds/<x>.ts, listed in provider/kinds/index.ts)
+// and its emulator collection (emulator/collections/<x>.ts, listed in emulator/collections/index.ts).
 // Every list of kinds is derived from that registry; this test checks each kind has its files.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as contracts from "../../api/contract";
+import * as collections from "../../emulator/collections";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,6 +29,14 @@ test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, expo
   expect(entry).toMatchObject({ descriptor: kind(type).descriptor });
   expect(Object.entries(contracts).find(([name]) => name === type)?.[1]).toBe(contract);
   expect(kind(type).descriptor.contract.name).toBe(type);
+  const collectionFile = path.join(ROOT, `emulator/collections/${kebab(type)}.ts`);
+  expect(fs.existsSync(collectionFile)).toBe(true);
+  expect(exported(collectionFile, type)).toBe(Object.entries(collections).find(([name]) => name === type)?.[1]);
+  expect(typeof exported(collectionFile, type)).toBe("object");
+});
+
+test("the emulator serves exactly the registry's kinds", () => {
+  expect(Object.keys(collections).sort()).toEqual([...KIND_NAMES].sort());
 });
 
 test.each(KIND_NAMES)("%s: every request it sends with a body names one of its paths and the vendor SDK's type", (type) => {

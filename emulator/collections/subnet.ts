@@ -19,12 +19,13 @@ import {
   type Services,
   startTask,
 } from "../router";
+import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
-import { applyUpdate, recordFields, Subnet } from "../../api/contract";
+import { applyUpdate, recordFields, Subnet as contract } from "../../api/contract";
 import { canonicalBody, validateSubnetCreate, validateSubnetPatch } from "../validation";
-import { mergeTags, newTags } from "./tags";
+import { mergeTags, newTags } from "../tags";
 
-export function registerSubnetRoutes(router: Router, services: Services): void {
+function registerSubnetRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.subnets, (ctx) => create(services, ctx));
   router.add("GET", PATHS.subnets, (ctx) => list(services, ctx));
   router.add("GET", PATHS.subnet, (ctx) => ({ status: 200, body: find(services, ctx) }));
@@ -37,7 +38,7 @@ function create(services: Services, ctx: RequestContext) {
   const regionId = intParam(ctx, "region_id");
   const raw = bodyObject(ctx);
   requireValid(validateSubnetCreate(raw));
-  const body = canonicalBody(raw, Subnet);
+  const body = canonicalBody(raw, contract);
   const { store } = services;
   const network = store.get("networks", body.network_id);
   if (!inScope(network, projectId, regionId)) throw notFound("Network", body.network_id);
@@ -56,7 +57,7 @@ function create(services: Services, ctx: RequestContext) {
   // first host as gateway), and its own fields; has_router is deprecated and always false.
   const record: ApiRecord = {
     id,
-    ...recordFields(Subnet, body, { newTags: (given) => newTags(given, taskId) }),
+    ...recordFields(contract, body, { newTags: (given) => newTags(given, taskId) }),
     ip_version: parseCidr(cidr)!.version,
     gateway_ip: gateway,
     total_ips: count,
@@ -101,13 +102,13 @@ function patch(services: Services, ctx: RequestContext) {
   const subnet = find(services, ctx);
   const raw = bodyObject(ctx);
   requireValid(validateSubnetPatch(raw));
-  const body = canonicalBody(raw, Subnet);
+  const body = canonicalBody(raw, contract);
   unlocked(services, String(subnet.id));
   // The create rule's words (api/rules.ts), against the subnet's own cidr.
   if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
     throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
   }
-  const updated: ApiRecord = { ...applyUpdate(Subnet, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+  const updated: ApiRecord = { ...applyUpdate(contract, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("subnets", updated);
   services.store.persist();
   return { status: 200, body: updated };
@@ -139,3 +140,6 @@ function list(services: Services, ctx: RequestContext) {
   const all = listScoped(services, ctx, "subnets");
   return listPage(ctx, network === null ? all : all.filter((s) => s.network_id === network.toLowerCase()));
 }
+
+/** Subnet: the routes that serve subnets. */
+export const Subnet: Collection = { routes: registerSubnetRoutes };

@@ -4,11 +4,12 @@
 import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
+import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
 import { validatePolicyPatch } from "../validation";
-import { applyUpdate, SnapshotPolicyState } from "../../api/contract";
+import { applyUpdate, SnapshotPolicyState as contract } from "../../api/contract";
 
-export function registerPolicyRoutes(router: Router, services: Services): void {
+function registerPolicyRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.policies, (ctx) =>
     listPage(
       ctx,
@@ -32,9 +33,12 @@ function patch(services: Services, ctx: RequestContext) {
   const policy = find(services, ctx);
   const body = bodyObject(ctx);
   requireValid(validatePolicyPatch(body));
-  const updated: ApiRecord = applyUpdate(SnapshotPolicyState, policy, body);
+  const updated: ApiRecord = applyUpdate(contract, policy, body);
   if (Object.keys(body).length > 0) updated.updated_at = apiTimestamp(ctx.now);
   services.store.put("lifecycle_policies", updated);
   services.store.persist();
   return { status: 200, body: view(updated, ctx) };
 }
+
+/** SnapshotPolicyState: the routes that serve policies. */
+export const SnapshotPolicyState: Collection = { routes: registerPolicyRoutes };

@@ -1,7 +1,7 @@
 // Tags as the service keeps them: a list of {key, value, read_only} in records, with the
 // service's own read-only tag; an update is a merge patch where null removes a key (the
 // request rules refuse read-only keys).
-import { CREATOR_TAG, splitTags, tagList, type TagRecord } from "../../api/tags";
+import { CREATOR_TAG, splitTags, tagList, type TagRecord } from "../api/tags";
 
 /** A new record's tags: the users', and the service's record of the task that created it. */
 export function newTags(requested: unknown, taskId: string): TagRecord[] {

@@ -3,6 +3,7 @@
 // finishes. Members with the same address and port as an existing member are kept as they
 // are (same id, untouched); the others are created anew. A health monitor is set by the
 // PATCH, created by POST .../healthmonitor (the SDK's, a task) and removed by its DELETE.
+import type { Collection } from "./collection";
 import { randomUUID } from "node:crypto";
 import { PATHS } from "../../api/paths";
 import {
@@ -18,13 +19,13 @@ import {
   startTask,
 } from "../router";
 import { type ApiRecord, stringifyLossless } from "../state";
-import { applyUpdate, HealthMonitor, LbPoolSettings } from "../../api/contract";
+import { applyUpdate, HealthMonitor, LbPoolSettings as contract } from "../../api/contract";
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
 import { completeHealthmonitor, completeMember } from "../records";
 import { canonicalBody, validateHealthmonitorCreate, validatePoolPatch } from "../validation";
 
-export function registerPoolRoutes(router: Router, services: Services): void {
+function registerPoolRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
   router.add("GET", PATHS.lbpool, (ctx) => ({ status: 200, body: find(services, ctx) }));
   router.add("PATCH", PATHS.lbpool, (ctx) => patch(services, ctx));
@@ -61,7 +62,7 @@ function patch(services: Services, ctx: RequestContext) {
   const raw = bodyObject(ctx);
   requireValid(validatePoolPatch(raw));
   // Canonical spellings; members in the service's own order (by address and port).
-  const body = canonicalBody(raw, LbPoolSettings);
+  const body = canonicalBody(raw, contract);
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
 
@@ -69,7 +70,7 @@ function patch(services: Services, ctx: RequestContext) {
   // health monitor gets what the service fills (its own rules, below).
   let created: string[] = [];
   const updated: ApiRecord = {
-    ...applyUpdate(LbPoolSettings, pool, body, {
+    ...applyUpdate(contract, pool, body, {
       own: {
         members: (held, given) => {
           const merged = mergeMembers((held ?? []) as Member[], (given ?? []) as Member[]);
@@ -83,7 +84,7 @@ function patch(services: Services, ctx: RequestContext) {
   };
 
   // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
-  const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, LbPoolSettings));
+  const same = (r: ApiRecord) => stringifyLossless(canonicalBody({ ...r, provisioning_status: "ACTIVE" }, contract));
   if (same(updated) === same(pool)) return { status: 200, body: { tasks: [] } };
 
   // While the task runs, the pool shows it is being updated.
@@ -130,3 +131,6 @@ function removeHealthmonitor(services: Services, ctx: RequestContext) {
   services.store.persist();
   return { status: 204 };
 }
+
+/** LbPoolSettings: the routes that serve pools. */
+export const LbPoolSettings: Collection = { routes: registerPoolRoutes };

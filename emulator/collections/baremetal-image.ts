@@ -20,13 +20,14 @@ import {
   type Services,
   startTask,
 } from "../router";
+import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
-import { applyUpdate, BaremetalImage, recordFields } from "../../api/contract";
+import { applyUpdate, BaremetalImage as contract, recordFields } from "../../api/contract";
 import { canonicalBody, validateImageCreate, validateImagePatch } from "../validation";
-import { mergeTags, newTags } from "./tags";
+import { mergeTags, newTags } from "../tags";
 import { osOfVolume } from "../records";
 
-export function registerImageRoutes(router: Router, services: Services): void {
+function registerImageRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.bmimages, (ctx) => create(services, ctx));
   router.add("POST", PATHS.images, (ctx) => create(services, ctx));
   // GET bmimages (reference): the scope's bare-metal images; GET images (the SDK's): all of them.
@@ -42,7 +43,7 @@ function create(services: Services, ctx: RequestContext) {
   const regionId = intParam(ctx, "region_id");
   const raw = bodyObject(ctx);
   requireValid(validateImageCreate(raw));
-  const body = canonicalBody(raw, BaremetalImage);
+  const body = canonicalBody(raw, contract);
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
   assertUnlocked(services, "volumes", body.volume_id, "Volume");
@@ -52,7 +53,7 @@ function create(services: Services, ctx: RequestContext) {
   const now = apiTimestamp(ctx.now);
   // The contract's fields as given or defaulted (tags as tags_v2, with the service's own), then
   // what the service adds: the OS from the volume's image metadata, status, sizes.
-  const fields = recordFields(BaremetalImage, body, { newTags: (given) => newTags(given, taskId) });
+  const fields = recordFields(contract, body, { newTags: (given) => newTags(given, taskId) });
   const record: ApiRecord = {
     id,
     ...fields,
@@ -97,9 +98,9 @@ function patch(services: Services, ctx: RequestContext) {
   const image = find(services, ctx);
   const raw = bodyObject(ctx);
   requireValid(validateImagePatch(raw));
-  const body = canonicalBody(raw, BaremetalImage);
+  const body = canonicalBody(raw, contract);
   unlocked(services, String(image.id));
-  const updated: ApiRecord = { ...applyUpdate(BaremetalImage, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+  const updated: ApiRecord = { ...applyUpdate(contract, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
   services.store.put("images", updated);
   services.store.persist();
   return { status: 200, body: updated };
@@ -108,3 +109,6 @@ function patch(services: Services, ctx: RequestContext) {
 function remove(services: Services, ctx: RequestContext) {
   return deleteByTask(services, ctx, find(services, ctx), "images", "Image", "delete_image");
 }
+
+/** BaremetalImage: the routes that serve images. */
+export const BaremetalImage: Collection = { routes: registerImageRoutes };

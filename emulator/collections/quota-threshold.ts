@@ -3,14 +3,15 @@
 import { PATHS } from "../../api/paths";
 import { notFound } from "../errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
+import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
 import { canonicalDateTime } from "../../api/canonical";
 import { validateQuotaPut } from "../validation";
-import { applyUpdate, QuotaThreshold, recordFields } from "../../api/contract";
+import { applyUpdate, QuotaThreshold as contract, recordFields } from "../../api/contract";
 
 export const DEFAULT_THRESHOLD = 80;
 
-export function registerQuotaRoutes(router: Router, services: Services): void {
+function registerQuotaRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.notificationThreshold, (ctx) => ({ status: 200, body: find(services, ctx) }));
   router.add("PUT", PATHS.notificationThreshold, (ctx) => put(services, ctx));
   router.add("DELETE", PATHS.notificationThreshold, (ctx) => reset(services, ctx));
@@ -32,8 +33,8 @@ function put(services: Services, ctx: RequestContext) {
     typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;
   // An upsert: the fields the PUT gives replace; those it leaves out keep what the client's
   // setting holds (for a new one, their absent values).
-  const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(QuotaThreshold, {}) };
-  const record: ApiRecord = applyUpdate(QuotaThreshold, current, body);
+  const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(contract, {}) };
+  const record: ApiRecord = applyUpdate(contract, current, body);
   services.store.put("client_quotas", record);
   services.store.persist();
   return { status: 200, body: record };
@@ -45,3 +46,6 @@ function reset(services: Services, ctx: RequestContext) {
   services.store.persist();
   return { status: 204 };
 }
+
+/** QuotaThreshold: the routes that serve quota settings. */
+export const QuotaThreshold: Collection = { routes: registerQuotaRoutes };
