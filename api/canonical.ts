@@ -4,6 +4,7 @@
 // the users' key -> value (records list them with the service's read-only ones).
 // The emulator stores what it is sent in this form; the provider compares in it, so a
 // value the service merely re-spelled is never a change.
+import { isRecord } from "./guards";
 import type { FieldType, StringType } from "./contract/types";
 import { canonical } from "./net";
 import { splitTags } from "./tags";
@@ -63,7 +64,7 @@ export function canonicalValue(
     }
     case "object": {
       if (typeof value !== "object" || Array.isArray(value)) return value;
-      const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      const out: Record<string, unknown> = isRecord(value) ? { ...value } : {};
       for (const [name, field] of Object.entries(type.fields)) {
         const k = key(name);
         if (out[k] !== undefined) out[k] = canonicalValue(out[k], field.type, key, spelling);
@@ -82,8 +83,6 @@ export function canonicalValue(
 function sortedItems(items: unknown[], type: FieldType, key: (camel: string) => string): unknown[] {
   const fields = type.kind === "object" ? Object.keys(type.fields).map(key) : [];
   const sortKey = (item: unknown) =>
-    typeof item === "object" && item !== null && fields.length > 0
-      ? JSON.stringify(fields.map((f) => (item as Record<string, unknown>)[f] ?? null))
-      : JSON.stringify(item);
+    isRecord(item) && fields.length > 0 ? JSON.stringify(fields.map((f) => item[f] ?? null)) : JSON.stringify(item);
   return [...items].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
 }

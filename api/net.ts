@@ -66,8 +66,8 @@ export function canonicalCidr(cidr: string): string {
 
 /** The value in its canonical spelling when it is one of these kinds, else as it is. */
 export function canonical(kind: "ip" | "cidr" | "uuid4", value: unknown): unknown {
-  if (kind === "ip") return isIpAddress(value) ? canonicalIp(value as string) : value;
-  if (kind === "cidr") return parseCidr(value) ? canonicalCidr(value as string) : value;
+  if (kind === "ip") return typeof value === "string" && isIpAddress(value) ? canonicalIp(value) : value;
+  if (kind === "cidr") return typeof value === "string" && parseCidr(value) ? canonicalCidr(value) : value;
   return isUuid4(value) ? value.toLowerCase() : value;
 }
 

@@ -23,7 +23,7 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
     const gatewayVersion = isIpAddress(gateway);
     if (net && gatewayVersion && gatewayVersion !== net.version) {
       issues.push({ field: "gatewayIp", message: `must be an IPv${net.version} address, like ${name("cidr")}` });
-    } else if (net && gatewayVersion && !contains(cidr as string, gateway as string)) {
+    } else if (net && gatewayVersion && typeof cidr === "string" && typeof gateway === "string" && !contains(cidr, gateway)) {
       issues.push({ field: "gatewayIp", message: `must be inside ${name("cidr")} ${String(cidr)}` });
     }
     const version = get("ipVersion");

@@ -3,6 +3,7 @@
 // Read-only tags are the service's own (it adds one to every subnet and image it creates):
 // users cannot set, change or remove them.
 
+import { stringEntries } from "./guards";
 export interface TagRecord {
   key: string;
   value: string;
@@ -26,7 +27,7 @@ export function splitTags(value: unknown): { tags: Record<string, string>; readO
   // A record written as an object (an older seed) holds users' tags only.
   const list: TagRecord[] = isTagList(value)
     ? value
-    : Object.entries((value ?? {}) as Record<string, string>).map(([key, v]) => ({ key, value: v, read_only: false }));
+    : stringEntries(value).map(([key, v]) => ({ key, value: String(v), read_only: false }));
   for (const tag of list) (tag.read_only ? readOnly : tags)[tag.key] = tag.value;
   return { tags, readOnly };
 }

@@ -1,4 +1,5 @@
 // Subnets: POST (spec, asynchronous) and GET/PATCH/DELETE by id (public API reference).
+import { recordsIn } from "../../api/guards";
 import { randomUUID } from "node:crypto";
 import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
@@ -45,8 +46,9 @@ function create(services: Services, ctx: RequestContext) {
   const routerId = body.router_id_to_connect;
   if (typeof routerId === "string" && !inScope(store.get("routers", routerId), projectId, regionId)) throw notFound("Router", routerId);
 
-  const cidr = body.cidr as string;
-  const gateway = body.gateway_ip === undefined ? firstHost(cidr) : (body.gateway_ip as string | null);
+  // The request check has refused a body without a CIDR, or with a gateway not an address or null.
+  const cidr = String(body.cidr);
+  const gateway = body.gateway_ip === undefined ? firstHost(cidr) : typeof body.gateway_ip === "string" ? body.gateway_ip : null;
   const id = randomUUID();
   const taskId = randomUUID();
   const now = apiTimestamp(ctx.now);
@@ -121,9 +123,7 @@ function patch(services: Services, ctx: RequestContext) {
 function remove(services: Services, ctx: RequestContext) {
   const subnet = find(services, ctx);
   const id = String(subnet.id);
-  const used = listScoped(services, ctx, "lbpools").some((pool) =>
-    (Array.isArray(pool.members) ? (pool.members as ApiRecord[]) : []).some((m) => m.subnet_id === id),
-  );
+  const used = listScoped(services, ctx, "lbpools").some((pool) => recordsIn(pool.members).some((m) => m.subnet_id === id));
   if (used)
     throw new HttpError(
       409,

@@ -32,7 +32,7 @@ function listProjects(services: Services, ctx: RequestContext) {
   if (includeDeleted !== null && includeDeleted !== "true" && includeDeleted !== "false")
     throw validationError({ include_deleted: ["Must be a valid boolean."] });
   const name = ctx.query.get("name");
-  const [field, direction] = order.split(".") as ["created_at" | "name", "asc" | "desc"];
+  const [field, direction] = order.split(".");
   const key = (p: ApiRecord) => `${String(p[field])}\u0000${String(p.id).padStart(20, "0")}`;
   const projects = services.store
     .list("projects")

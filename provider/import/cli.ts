@@ -12,7 +12,7 @@ import { listAll } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
-import { isOwned, type OwnedDescriptor } from "../methods/descriptor";
+import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { messageOf } from "../methods/values";
 import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
@@ -182,7 +182,9 @@ export async function readRecords(client: CimsClient, options: Options, progress
 
   const owned = listedKinds();
   for (const type of owned) {
-    const { paths, import: row } = kind(type).descriptor as OwnedDescriptor;
+    const d = kind(type).descriptor;
+    if (!isOwned(d)) continue;
+    const { paths, import: row } = d;
     const list = apiPath(paths.list, scope);
     const found: ApiRecord[] = [];
     const only = row.filter ? (options.filters[row.filter.flag] ?? []) : [];

@@ -255,7 +255,7 @@ export function resourceTable(options: Descriptor): Table {
       const state = table.fromRecord(record, inputs);
       const shape: Given = {};
       for (const name of definedKeys(given)) {
-        const f = contract.fields[name] as Field | undefined;
+        const f: Field | undefined = Object.hasOwn(contract.fields, name) ? contract.fields[name] : undefined;
         shape[name] = f ? shapeOf(name, f, given[name], state[name], manageOnlyGiven) : true;
       }
       return { ...given, ...state, taskIds, [GIVEN]: shape };

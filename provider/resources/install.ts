@@ -25,7 +25,8 @@ export async function install(target: object, kind: string, req: pulumi.dynamic.
   if (kind === "Echo") return installMethods(target, echo(), req);
   const { isKind, KIND_NAMES, kind: kindOf } = registry();
   if (!isKind(kind)) {
-    const { version } = require("pulumi-cims/package.json") as { version: string };
+    const manifest: unknown = require("pulumi-cims/package.json");
+    const version = typeof manifest === "object" && manifest !== null && "version" in manifest ? String(manifest.version) : "(unknown)";
     throw new Error(
       `pulumi-cims: this stack's state holds a resource of kind "${kind}", which pulumi-cims ${version} (installed next to the ` +
         `program) does not know. Kinds it knows: ${[...KIND_NAMES, "Echo"].join(", ")}. Install the pulumi-cims that wrote this state ` +

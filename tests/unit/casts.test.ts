@@ -9,7 +9,7 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 58;
+const CEILING = 41;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
 const NO_CASTS = [
   "provider/client/credentials.ts",
@@ -25,6 +25,10 @@ const NO_CASTS = [
   "api/schema.ts",
   "provider/methods/schema.ts",
   "emulator/validation.ts",
+  "api/tags.ts",
+  "api/canonical.ts",
+  "emulator/tags.ts",
+  "provider/version.ts",
 ];
 
 function sources(dir: string): string[] {
