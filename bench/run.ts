@@ -23,7 +23,7 @@ import { REPO_ROOT, type TestStack } from "../tests/support/harness";
 import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type Mode } from "./stack-runs";
 import { measureTaskLag, type Waiter } from "./task-lag";
-import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints";
+import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints-experiment";
 import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
 
 const Subnet = "pulumi-nodejs:dynamic/cims:Subnet";
