@@ -9,9 +9,18 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 90;
+const CEILING = 71;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
-const NO_CASTS = ["provider/client/credentials.ts", "provider/plugin/import.ts", "provider/import/generate.ts"];
+const NO_CASTS = [
+  "provider/client/credentials.ts",
+  "provider/plugin/import.ts",
+  "provider/import/generate.ts",
+  "emulator/state.ts",
+  "emulator/control.ts",
+  "emulator/router.ts",
+  "emulator/faults.ts",
+  "emulator/cli.ts",
+];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
