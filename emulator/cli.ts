@@ -2,6 +2,7 @@
 // `cims-emulator`: runs the emulator until SIGINT/SIGTERM. Flags are parsed with
 // node:util parseArgs. Each request is logged as "METHOD PATH STATUS ms" (never the key).
 import { parseArgs } from "node:util";
+import { messageOf } from "../api/errors";
 import { startEmulator } from "./server";
 
 const USAGE = `Usage: cims-emulator [options]
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
       allowPositionals: false,
     }));
   } catch (err) {
-    process.stderr.write(`cims-emulator: ${(err as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`cims-emulator: ${messageOf(err)}\n\n${USAGE}`);
     process.exit(2);
   }
   if (values.help) {
@@ -87,6 +88,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`cims-emulator: ${(err as Error).message}\n`);
+  process.stderr.write(`cims-emulator: ${messageOf(err)}\n`);
   process.exit(1);
 });

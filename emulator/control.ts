@@ -1,10 +1,10 @@
 // The control API under /__emulator/ (no auth; the server answers it on loopback only):
 // reset, seed, inspect, faults, task duration, metrics and the request log.
-import { HttpError } from "./errors";
-import type { Faults, RequestFault, TaskFaultRule } from "./faults";
+import { parseBody, strictFields, wholeNumber } from "./errors";
+import { type Faults, perSecondSchema } from "./faults";
 import type { Metrics } from "./metrics";
-import { Router, type RequestContext } from "./router";
-import type { Seed, Store } from "./state";
+import { Router } from "./router";
+import { seedSchema, type Store } from "./state";
 import type { TaskEngine } from "./tasks";
 
 export interface ControlDeps {
@@ -15,12 +15,8 @@ export interface ControlDeps {
   logs: string[];
 }
 
-const object = (ctx: RequestContext): Record<string, unknown> => {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) {
-    throw new HttpError(400, "ValidationError", "Expected a JSON object.");
-  }
-  return ctx.body as Record<string, unknown>;
-};
+const rateLimitBody = strictFields({ per_second: perSecondSchema });
+const taskDurationBody = strictFields({ ms: wholeNumber("an integer >= 0", 0) });
 
 export function controlRouter({ store, engine, faults, metrics, logs }: ControlDeps): Router {
   const r = new Router();
@@ -33,11 +29,7 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     return noContent;
   });
   r.add("POST", "/__emulator/seed", (ctx) => {
-    try {
-      store.loadSeed(object(ctx) as Seed);
-    } catch (err) {
-      throw new HttpError(400, "ValidationError", (err as Error).message);
-    }
+    store.loadSeed(parseBody(seedSchema, ctx.body));
     return noContent;
   });
   r.add("GET", "/__emulator/state", () => ({ status: 200, body: store.dump() }));
@@ -46,11 +38,11 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     body: { request_faults: faults.requestFaults, task_faults: faults.taskFaults, rate_limit: faults.rateLimit?.perSecond ?? null },
   }));
   r.add("POST", "/__emulator/faults", (ctx) => {
-    faults.addRequestFault(object(ctx) as unknown as RequestFault);
+    faults.addRequestFault(ctx.body);
     return noContent;
   });
   r.add("POST", "/__emulator/task-faults", (ctx) => {
-    faults.addTaskFault(object(ctx) as unknown as TaskFaultRule);
+    faults.addTaskFault(ctx.body);
     return noContent;
   });
   r.add("DELETE", "/__emulator/faults", (ctx) => {
@@ -59,14 +51,11 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     return noContent;
   });
   r.add("PUT", "/__emulator/rate-limit", (ctx) => {
-    faults.setRateLimit(object(ctx).per_second);
+    faults.setRateLimit(parseBody(rateLimitBody, ctx.body).per_second);
     return noContent;
   });
   r.add("PUT", "/__emulator/task-duration", (ctx) => {
-    const ms = object(ctx).ms;
-    if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)
-      throw new HttpError(400, "ValidationError", "ms must be an integer >= 0");
-    engine.durationMs = ms;
+    engine.durationMs = parseBody(taskDurationBody, ctx.body).ms;
     return noContent;
   });
   r.add("GET", "/__emulator/metrics", () => ({ status: 200, body: { ...metrics.snapshot(), tasks: engine.metrics() } }));

@@ -3,6 +3,9 @@
 
 export type ApiRecord = Record<string, unknown>;
 
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v);
+
 export const COLLECTIONS = [
   "projects",
   "regions",

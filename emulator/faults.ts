@@ -4,7 +4,8 @@
 // error or a gateway's HTML page), drop the connection (before or after acting on the
 // request), or answer late. Task faults make the
 // next task started by a matching request end in ERROR, or never finish.
-import { HttpError } from "./errors";
+import { z } from "zod";
+import { must, parseBody, strictFields, wholeNumber } from "./errors";
 import type { TaskFault } from "./tasks";
 
 export interface RequestFault {
@@ -20,7 +21,8 @@ export interface RequestFault {
   status?: number;
   /** The answer is a gateway's (an HTML page), not the service's JSON error. */
   proxy?: boolean;
-  retryAfter?: string;
+  /** Seconds, or an HTTP date. */
+  retryAfter?: string | number;
   body?: Record<string, unknown>;
   /** `delay`: how late the request is acted on; `status`: how late the status is answered. */
   delayMs?: number;
@@ -64,21 +66,66 @@ function take<T extends { method: string; path: string; count?: number | null; p
   return rule;
 }
 
-const NUMERIC_RULES: Record<string, (n: number) => boolean> = {
-  count: (n) => Number.isInteger(n) && n >= 1,
-  probability: (n) => n >= 0 && n <= 1,
-  delayMs: (n) => Number.isInteger(n) && n >= 0,
-};
+const ACTIONS = ["status", "status-after", "close", "close-after", "delay"] as const;
 
-/** A fault's optional numbers: a count of 0 used to fire once, a string delay to throw later. */
-function checkOptional(rule: object, what: Record<string, string>): void {
-  for (const [field, expected] of Object.entries(what)) {
-    const v = (rule as Record<string, unknown>)[field];
-    if (v !== undefined && v !== null && !(typeof v === "number" && NUMERIC_RULES[field](v))) {
-      throw new HttpError(400, "ValidationError", `${field} must be ${expected}, got ${JSON.stringify(v)}`);
-    }
+// The rules of a fault's fields. A count of 0 used to fire once, a string delay to throw
+// later, and `hang: "no"` to hang: each is refused when the fault is set, naming the field.
+const method = z.string(must("an HTTP method, or * for any"));
+const pattern = z.string(must("a path: exact, `*` for one segment, a trailing `**` for the rest"));
+const count = wholeNumber("a whole number >= 1", 1).nullish();
+const flag = z.boolean(must("true or false")).optional();
+const SHARE = "a number from 0 to 1";
+const status = wholeNumber("an HTTP status (100-599)", 100, 599);
+
+const requestFaultSchema: z.ZodType<RequestFault> = strictFields({
+  method,
+  path: pattern,
+  count,
+  probability: z.number(must(SHARE)).min(0, must(SHARE)).max(1, must(SHARE)).optional(),
+  action: z.enum(ACTIONS, must(`one of ${ACTIONS.join(", ")}`)),
+  status: status.optional(),
+  proxy: flag,
+  retryAfter: z.union([z.string(), z.number()], must("a number of seconds or an HTTP date")).optional(),
+  body: z.record(z.string(), z.unknown(), must("a JSON object (the service's error body)")).optional(),
+  delayMs: wholeNumber("a whole number >= 0", 0).optional(),
+}).check((ctx) => {
+  if (ctx.value.action?.startsWith("status") && ctx.value.status === undefined)
+    ctx.issues.push({
+      code: "custom",
+      path: ["status"],
+      input: undefined,
+      message: `is required by action "${ctx.value.action}": an HTTP status (100-599)`,
+    });
+});
+
+const taskFaultSchema: z.ZodType<TaskFaultRule> = strictFields({
+  method,
+  path: pattern,
+  count,
+  message: z.string(must("a string (the ERROR's text)")).optional(),
+  hang: flag,
+  keepCreated: flag,
+  alongside: flag,
+}).check((ctx) => {
+  const { message, hang } = ctx.value;
+  if (message === undefined && !hang)
+    ctx.issues.push({
+      code: "custom",
+      path: ["message"],
+      input: undefined,
+      message: "is required (the ERROR's text), unless hang is true",
+    });
+  for (const name of ["keepCreated", "alongside"] as const) {
+    if (ctx.value[name] !== undefined && message === undefined)
+      ctx.issues.push({ code: "custom", path: [name], input: ctx.value[name], message: "needs a message (the ERROR's text)" });
   }
-}
+});
+
+/** A rate limit: requests per second per key, or null for none. */
+export const perSecondSchema = z.union(
+  [wholeNumber("a whole number >= 1", 1), z.null()],
+  must("a whole number >= 1, or null to lift the limit"),
+);
 
 /**
  * A rate limit per API key, as services put in front of their APIs: a token bucket holding
@@ -111,46 +158,18 @@ export class Faults {
 
   constructor(private readonly random: () => number = Math.random) {}
 
-  addRequestFault(rule: RequestFault): void {
-    const actions = ["status", "status-after", "close", "close-after", "delay"];
-    if (typeof rule.method !== "string" || typeof rule.path !== "string" || !actions.includes(rule.action)) {
-      throw new HttpError(400, "ValidationError", `a request fault needs method, path and action (one of ${actions.join(", ")})`);
-    }
-    if (rule.action.startsWith("status") && !(Number.isInteger(rule.status) && rule.status! >= 100 && rule.status! <= 599)) {
-      throw new HttpError(400, "ValidationError", "a status fault needs an HTTP status (100-599)");
-    }
-    checkOptional(rule, { count: "a whole number >= 1", probability: "a number from 0 to 1", delayMs: "a whole number >= 0" });
-    if (rule.proxy !== undefined && typeof rule.proxy !== "boolean") {
-      throw new HttpError(400, "ValidationError", "proxy must be true or false");
-    }
-    if (rule.retryAfter !== undefined && !["string", "number"].includes(typeof rule.retryAfter)) {
-      throw new HttpError(400, "ValidationError", "retryAfter must be a number of seconds or an HTTP date");
-    }
-    this.requestFaults.push({ ...rule });
+  /** A request fault as the control API gets it: checked field by field (400 naming the field). */
+  addRequestFault(rule: unknown): void {
+    this.requestFaults.push(parseBody(requestFaultSchema, rule));
   }
 
-  addTaskFault(rule: TaskFaultRule): void {
-    if (typeof rule.method !== "string" || typeof rule.path !== "string" || (!rule.hang && typeof rule.message !== "string")) {
-      throw new HttpError(400, "ValidationError", "a task fault needs method, path, and a message (ERROR) or hang: true");
-    }
-    checkOptional(rule, { count: "a whole number >= 1" });
-    for (const flag of ["keepCreated", "alongside"] as const) {
-      if (rule[flag] !== undefined && (typeof rule[flag] !== "boolean" || typeof rule.message !== "string")) {
-        throw new HttpError(400, "ValidationError", `${flag} must be true or false, and needs a message (the ERROR's text)`);
-      }
-    }
-    this.taskFaults.push({ ...rule });
+  /** A task fault as the control API gets it: checked field by field (400 naming the field). */
+  addTaskFault(rule: unknown): void {
+    this.taskFaults.push(parseBody(taskFaultSchema, rule));
   }
 
   /** Limits every key to `perSecond` requests per second; null lifts the limit. */
-  setRateLimit(perSecond: unknown): void {
-    if (perSecond !== null && !(typeof perSecond === "number" && Number.isInteger(perSecond) && perSecond >= 1)) {
-      throw new HttpError(
-        400,
-        "ValidationError",
-        `per_second must be a whole number >= 1, or null to lift the limit; got ${JSON.stringify(perSecond)}`,
-      );
-    }
+  setRateLimit(perSecond: number | null): void {
     this.rateLimit = perSecond === null ? undefined : new RateLimit(perSecond);
   }
 

@@ -18,12 +18,10 @@
 import { randomUUID } from "node:crypto";
 import { BaremetalImage } from "../api/contract";
 import { spelled } from "../api/canonical";
-import type { ApiRecord, Collection } from "./data";
+import { type ApiRecord, type Collection, isObject } from "./data";
 
 /** The region's name for a region id. */
 export type RegionName = (regionId: unknown) => string;
-
-const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A health monitor as the service keeps it: its id, status and the defaults it fills. */
 export function completeHealthmonitor(monitor: ApiRecord, previous?: ApiRecord | null): ApiRecord {

@@ -1,6 +1,7 @@
 // A small method + path router, the context handlers get, and the helpers they share.
 import { HttpError, locked, notFound, validationError, type InvalidFields } from "./errors";
 import type { Faults } from "./faults";
+import { isObject } from "./data";
 import type { ApiRecord, Collection, Store } from "./state";
 import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
@@ -104,10 +105,10 @@ export function requireValid(fields: InvalidFields): void {
 }
 
 export function bodyObject(ctx: RequestContext): Record<string, unknown> {
-  if (typeof ctx.body !== "object" || ctx.body === null || Array.isArray(ctx.body)) {
+  if (!isObject(ctx.body)) {
     throw new HttpError(400, "ValidationError", "Expected a JSON object.", { non_field_errors: ["Expected a JSON object."] });
   }
-  return ctx.body as Record<string, unknown>;
+  return ctx.body;
 }
 
 /** Starts a task for this request (applying any task fault set for it) and answers its id. */

@@ -14,6 +14,7 @@ import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";
 import { parseLossless, readSeedFile, type Seed, Store, stringifyLossless } from "./state";
 import { TaskEngine } from "./tasks";
+import { messageOf } from "../api/errors";
 import { LIST_PAGE_MAX } from "../api/paths";
 
 export interface EmulatorOptions {
@@ -229,7 +230,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         finish(reply.status, reply.body);
       } catch (err) {
         if (err instanceof HttpError) return fail(err);
-        log(`${method} ${url.pathname} internal error: ${(err as Error).stack ?? String(err)}`);
+        log(`${method} ${url.pathname} internal error: ${(err instanceof Error ? err.stack : undefined) ?? String(err)}`);
         fail(new HttpError(500, "InternalServerError", "The emulator failed on this request; see its log."));
       }
     })();
@@ -342,7 +343,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<unknown> {
       try {
         resolve(parseLossless(text));
       } catch (err) {
-        reject(new HttpError(400, "ParseError", `JSON parse error - ${(err as Error).message}`));
+        reject(new HttpError(400, "ParseError", `JSON parse error - ${messageOf(err)}`));
       }
     });
   });

@@ -3,9 +3,12 @@
 // atomically (temp file + rename) after every change so a restart loses nothing.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { z } from "zod";
+import { messageOf } from "../api/errors";
 import { parseJson, stringifyJson } from "../api/json";
+import { plainWords, problemsOf } from "./errors";
 import { completeRecord } from "./records";
-import { type ApiRecord, type Collection, COLLECTIONS, type TaskRecord } from "./data";
+import { type ApiRecord, type Collection, COLLECTIONS, type Effect, RESOURCE_KINDS, type TaskRecord } from "./data";
 
 export { type ApiRecord, type Collection, COLLECTIONS } from "./data";
 
@@ -43,8 +46,7 @@ export class Store {
     private readonly stateFile?: string,
   ) {
     if (stateFile && fs.existsSync(stateFile)) {
-      this.data = parseLossless(fs.readFileSync(stateFile, "utf8")) as Snapshot;
-      for (const c of COLLECTIONS) this.data.collections[c] ??= {};
+      this.data = readStateFile(stateFile);
       // A state file an older emulator wrote: its records get the fields the service's answers carry.
       for (const c of COLLECTIONS) for (const r of this.list(c)) this.put(c, completeRecord(c, r, this.regionName));
       this.addProjectsNamed();
@@ -63,11 +65,11 @@ export class Store {
    * Adds (or replaces by key) the records of a seed: all of them, or none if one is wrong.
    * Each gets the fields the service's answers carry that it leaves out (records.ts).
    */
-  loadSeed(seed: Seed): void {
-    checkSeed(seed);
+  loadSeed(value: Seed): void {
+    const seed = parseSeed(value);
     for (const record of seed.regions ?? []) this.put("regions", record);
-    for (const [name, records] of Object.entries(seed)) {
-      for (const record of records) this.put(name as Collection, completeRecord(name as Collection, record, this.regionName));
+    for (const c of COLLECTIONS) {
+      for (const record of seed[c] ?? []) this.put(c, completeRecord(c, record, this.regionName));
     }
     this.addProjectsNamed();
     this.persist();
@@ -136,42 +138,156 @@ export class Store {
   }
 }
 
+/** One value per collection, built by `make` (an object literal, so its type names every one). */
+function byCollection<T>(make: (c: Collection) => T): Record<Collection, T> {
+  return {
+    projects: make("projects"),
+    regions: make("regions"),
+    networks: make("networks"),
+    routers: make("routers"),
+    volumes: make("volumes"),
+    subnets: make("subnets"),
+    images: make("images"),
+    lbpools: make("lbpools"),
+    lifecycle_policies: make("lifecycle_policies"),
+    client_quotas: make("client_quotas"),
+  };
+}
+
+/**
+ * A record of a collection: an object with its key, and, when scoped, integer project_id and
+ * region_id (a camelCase `projectId` would otherwise load and leave every request a puzzling 404).
+ */
+function recordSchema(collection: Collection) {
+  const key = KEY[collection];
+  const integers =
+    collection === "regions" || collection === "projects"
+      ? ["id"]
+      : collection === "client_quotas"
+        ? ["client_id"]
+        : ["project_id", "region_id"];
+  return z.record(z.string(), z.unknown(), { error: "must be an object" }).check((ctx) => {
+    if (ctx.value[key] === undefined || ctx.value[key] === null) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: `has no "${key}"` });
+      return;
+    }
+    for (const field of integers) {
+      if (!Number.isSafeInteger(ctx.value[field]))
+        ctx.issues.push({
+          code: "custom",
+          path: [field],
+          input: ctx.value[field],
+          message: "must be an integer (records use the API's snake_case names)",
+        });
+    }
+  });
+}
+
+const collectionNames = COLLECTIONS.join(", ");
+
 /**
  * A seed's shape, checked before anything is applied: known collections of records, each
- * with its key, and scoped records with integer project_id and region_id (a camelCase
- * `projectId` would otherwise load and leave every request a puzzling 404).
+ * record with its key and its scope (recordSchema). Not the request rules: a seed may hold
+ * records the API itself could not create.
  */
-export function checkSeed(seed: unknown): asserts seed is Seed {
-  if (typeof seed !== "object" || seed === null || Array.isArray(seed)) throw new Error("a seed must be a JSON object of collections");
-  for (const [name, records] of Object.entries(seed)) {
-    if (!(COLLECTIONS as readonly string[]).includes(name))
-      throw new Error(`unknown seed collection "${name}"; expected one of ${COLLECTIONS.join(", ")}`);
-    if (!Array.isArray(records)) throw new Error(`seed collection "${name}" must be a list of records`);
-    records.forEach((record: unknown, i) => {
-      const where = `${name}[${i}]`;
-      if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error(`${where} must be an object`);
-      const r = record as ApiRecord;
-      const key = KEY[name as Collection];
-      if (r[key] === undefined || r[key] === null) throw new Error(`${where} has no "${key}"`);
-      const fields =
-        name === "regions" || name === "projects" ? ["id"] : name === "client_quotas" ? ["client_id"] : ["project_id", "region_id"];
-      for (const field of fields) {
-        if (!Number.isSafeInteger(r[field]))
-          throw new Error(`${where}.${field} must be an integer (records use the API's snake_case names)`);
-      }
-    });
+export const seedSchema: z.ZodType<Seed> = z.strictObject(
+  byCollection((c) => z.array(recordSchema(c), { error: "must be a list of records" }).optional()),
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown seed collection ${issue.keys.map((k) => `"${k}"`).join(", ")}; expected one of ${collectionNames}`
+        : "a seed must be a JSON object of collections",
+  },
+);
+
+/** A seed, checked whole: its problems, each naming the record and the rule, in one Error. */
+export function parseSeed(value: unknown): Seed {
+  const parsed = seedSchema.safeParse(value);
+  if (!parsed.success) throw new Error(problemsOf(parsed.error));
+  return parsed.data;
+}
+
+const taskId = z.string();
+const collection = z.enum(COLLECTIONS);
+const resources = z.array(z.string());
+const effectSchema: z.ZodType<Effect> = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("put"), collection, record: z.record(z.string(), z.unknown()) }),
+  z.object({ op: z.literal("delete"), collection, id: z.string() }),
+]);
+const timestamp = z.number();
+
+/** A task as the engine keeps it, with its bookkeeping: what a state file holds under `tasks`. */
+const taskSchema: z.ZodType<TaskRecord> = z.object({
+  id: taskId,
+  state: z.enum(["NEW", "RUNNING", "FINISHED", "ERROR"]),
+  task_type: z.string(),
+  user_id: z.number(),
+  client_id: z.number(),
+  project_id: z.number().nullable(),
+  region_id: z.number().nullable(),
+  request_id: z.string(),
+  created_on: z.string(),
+  updated_on: z.string().nullable(),
+  finished_on: z.string().nullable(),
+  created_resources: z.record(z.enum(RESOURCE_KINDS), resources).nullable(),
+  error: z.string().nullable(),
+  data: z.null(),
+  detailed_state: z.null(),
+  _emulator: z.object({
+    createdAt: timestamp,
+    runningAt: timestamp,
+    finishAt: timestamp,
+    hang: z.boolean(),
+    failWith: z.string().optional(),
+    keepCreated: z.boolean().optional(),
+    effects: z.array(effectSchema),
+    rollback: z.array(effectSchema),
+    locks: z.array(z.object({ collection, id: z.string() })),
+    createdResources: z.partialRecord(z.enum(RESOURCE_KINDS), resources),
+    gets: z.number(),
+    firstSeenFinishedAt: timestamp.optional(),
+    path: z.string(),
+  }),
+});
+
+/** What `persist` writes; a collection an older emulator did not have may be missing. */
+const stateSchema = z.strictObject({
+  collections: z.strictObject(byCollection((c) => z.record(z.string(), recordSchema(c)).optional())),
+  tasks: z.record(taskId, taskSchema),
+});
+
+/**
+ * The state a state file holds, checked whole before the emulator starts from it: a file that
+ * is no JSON or holds something else is refused naming the file, what is wrong and what to do,
+ * instead of loading and failing later on a request.
+ */
+function readStateFile(file: string): Snapshot {
+  const refuse = (problem: string, cause?: unknown) =>
+    new Error(
+      `state file ${file} ${problem}. Delete it (or pass another --state-file) to start from the seed, losing what it holds, or fix what is named.`,
+      { cause },
+    );
+  const text = fs.readFileSync(file, "utf8");
+  let value: unknown;
+  try {
+    value = parseLossless(text);
+  } catch (err) {
+    throw refuse(`is not valid JSON: ${messageOf(err)}`, err);
   }
+  const parsed = stateSchema.safeParse(value, plainWords);
+  if (!parsed.success) throw refuse(`is not this emulator's state: ${problemsOf(parsed.error)}`);
+  return { collections: byCollection((c) => parsed.data.collections[c] ?? {}), tasks: parsed.data.tasks };
 }
 
 function emptySnapshot(): Snapshot {
-  const collections = {} as Snapshot["collections"];
-  for (const c of COLLECTIONS) collections[c] = {};
-  return { collections, tasks: {} };
+  return { collections: byCollection(() => ({})), tasks: {} };
 }
 
+/** A seed file, read and checked: its problems are prefixed with the file's path. */
 export function readSeedFile(file: string): Seed {
-  const seed = parseLossless(fs.readFileSync(file, "utf8"));
-  if (typeof seed !== "object" || seed === null || Array.isArray(seed))
-    throw new Error(`${file}: a seed must be a JSON object of collections`);
-  return seed as Seed;
+  try {
+    return parseSeed(parseLossless(fs.readFileSync(file, "utf8")));
+  } catch (err) {
+    throw new Error(`${file}: ${messageOf(err)}`, { cause: err });
+  }
 }

@@ -3,6 +3,7 @@
 // finishes. Members with the same address and port as an existing member are kept as they
 // are (same id, untouched); the others are created anew. A health monitor is set by the
 // PATCH, created by POST .../healthmonitor (the SDK's, a task) and removed by its DELETE.
+import { isRecord, recordsIn } from "../../api/guards";
 import type { Collection } from "./collection";
 import { randomUUID } from "node:crypto";
 import { PATHS } from "../../api/paths";
@@ -73,11 +74,12 @@ function patch(services: Services, ctx: RequestContext) {
     ...applyUpdate(contract, pool, body, {
       own: {
         members: (held, given) => {
-          const merged = mergeMembers((held ?? []) as Member[], (given ?? []) as Member[]);
+          const merged = mergeMembers(recordsIn(held), recordsIn(given));
           created = merged.created;
           return merged.members;
         },
-        healthmonitor: (held, given) => completeHealthmonitor(given as ApiRecord, held as ApiRecord | null),
+        // The request check has refused a health monitor that is no object (null removes it by its own call).
+        healthmonitor: (held, given) => completeHealthmonitor(isRecord(given) ? given : {}, isRecord(held) ? held : null),
       },
     }),
     provisioning_status: "ACTIVE",

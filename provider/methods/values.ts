@@ -17,7 +17,4 @@ export function stringsIn(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-/** What a thrown value says. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { messageOf } from "../../api/errors";

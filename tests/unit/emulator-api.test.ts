@@ -635,6 +635,11 @@ describe("control API: faults, task duration, metrics, logs", () => {
     [{ probability: 2 }, "probability must be a number from 0 to 1"],
     [{ delayMs: "soon" }, "delayMs must be a whole number >= 0"],
     [{ retryAfter: { s: 1 } }, "retryAfter must be a number of seconds or an HTTP date"],
+    [{ count: "2" }, 'count must be a whole number >= 1, got "2"'],
+    // A misspelt field used to be dropped: the fault then answered at once, with no delay.
+    [{ delay_ms: 300 }, 'unknown field "delay_ms"; known: method, path, count'],
+    [{ body: "Subnet is in use" }, 'body must be a JSON object (the service\'s error body), got "Subnet is in use"'],
+    [{ status: undefined }, 'status is required by action "status": an HTTP status (100-599)'],
   ])("a fault with %p is refused: %s", async (extra, message) => {
     const res = await control("POST", "faults", { method: "GET", path: "/**", action: "status", status: 503, ...extra });
     expect(res.status).toBe(400);
@@ -642,10 +647,32 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect((await control("GET", "faults")).body.request_faults).toEqual([]);
   });
 
-  test("a task fault with count 0 is refused", async () => {
-    const res = await control("POST", "task-faults", { method: "POST", path: "/**", count: 0, message: "x" });
+  test.each([
+    [{ count: 0, message: "x" }, "count must be a whole number >= 1, got 0"],
+    [{ count: "1", message: "x" }, 'count must be a whole number >= 1, got "1"'],
+    // "no" is truthy: the task used to hang.
+    [{ hang: "no", message: "x" }, 'hang must be true or false, got "no"'],
+    [{ hang: false }, "message is required (the ERROR's text), unless hang is true"],
+    [{ message: "x", keep_created: true }, 'unknown field "keep_created"'],
+  ])("a task fault with %p is refused: %s", async (extra, message) => {
+    const res = await control("POST", "task-faults", { method: "POST", path: "/**", ...extra });
     expect(res.status).toBe(400);
-    expect(res.body.message).toContain("count must be a whole number >= 1");
+    expect(res.body).toMatchObject({ exception_class: "ValidationError" });
+    expect(res.body.message).toContain(message);
+    expect((await control("GET", "faults")).body.task_faults).toEqual([]);
+  });
+
+  test.each([
+    ["rate-limit", { perSecond: 2 }, 'unknown field "perSecond"; known: per_second'],
+    ["rate-limit", { per_second: "2" }, 'per_second must be a whole number >= 1, or null to lift the limit, got "2"'],
+    ["task-duration", { duration_ms: 50 }, 'unknown field "duration_ms"; known: ms'],
+    ["task-duration", { ms: 1.5 }, "ms must be an integer >= 0, got 1.5"],
+    ["task-duration", [50], "Expected a JSON object."],
+  ])("PUT %s with %p is refused: %s", async (call, body, message) => {
+    const res = await control("PUT", call, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+    expect((await control("GET", "faults")).body.rate_limit).toBeNull();
   });
 
   test("status faults with Retry-After apply to the next N matching requests only", async () => {
@@ -795,6 +822,12 @@ describe("control API: faults, task duration, metrics, logs", () => {
     [{ volumes: [{ name: "v", project_id: 1, region_id: 1 }] }, 'volumes[0] has no "id"'],
     [{ client_quotas: [{ threshold: 80 }] }, 'client_quotas[0] has no "client_id"'],
     [{ ports: [] }, 'unknown seed collection "ports"'],
+    [{ networks: { n1: { id: "n1", project_id: 1, region_id: 1 } } }, "networks must be a list of records"],
+    // Every bad record is named, not only the first one met.
+    [
+      { networks: [{ id: "n1", project_id: 1, region_id: "1" }], volumes: [{ id: "v1", project_id: 1.5, region_id: 1 }] },
+      "networks[0].region_id must be an integer (records use the API's snake_case names); volumes[0].project_id must be an integer",
+    ],
   ])("a bad seed %p is refused whole: %s", async (seed, message) => {
     const before = (await control("GET", "state")).body;
     const res = await control("POST", "seed", { routers: [{ id: "r-new", project_id: 1, region_id: 1 }], ...seed });
@@ -836,5 +869,50 @@ describe("persistence", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("a state file the emulator cannot continue from", () => {
+    let dir: string;
+    let stateFile: string;
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "cims-emu-state-"));
+      stateFile = path.join(dir, "state.json");
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    /** Why an emulator on this state file did not start ("started" when it did; it is closed then). */
+    const startRefusal = (file: string): Promise<string> =>
+      startEmulator({ apiKey: KEY, seed: SEED, stateFile: file }).then(
+        async (started) => {
+          await started.close();
+          return "started";
+        },
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+
+    test.each([
+      // Loaded as it was, this one answered every request for the subnet 404 (its project_id is a string).
+      [
+        "a record with a wrong field",
+        { collections: { subnets: { s1: { id: "s1", project_id: "1", region_id: 1 } } }, tasks: {} },
+        "is not this emulator's state: collections.subnets.s1.project_id must be an integer",
+      ],
+      ["no collections", { records: {}, tasks: {} }, `collections is missing (expected object); has unknown field "records"`],
+      ["a task without its bookkeeping", { collections: {}, tasks: { t1: { id: "t1", state: "RUNNING" } } }, "tasks.t1.task_type"],
+    ])("a state file with %s is refused at start, naming the file, the field and what to do", async (_what, state, problem) => {
+      fs.writeFileSync(stateFile, JSON.stringify(state));
+      const refusal = await startRefusal(stateFile);
+      expect(refusal).toContain(`state file ${stateFile} `);
+      expect(refusal).toContain(problem);
+      expect(refusal).toContain("Delete it (or pass another --state-file) to start from the seed");
+      expect(JSON.parse(fs.readFileSync(stateFile, "utf8"))).toEqual(state); // refused, not overwritten
+    });
+
+    test("a state file that is no JSON (cut short) is refused at start, naming the file", async () => {
+      fs.writeFileSync(stateFile, '{"collections": {"subnets": {');
+      expect(await startRefusal(stateFile)).toMatch(
+        new RegExp(`^state file ${stateFile.replace(/[.\\/]/g, "\\$&")} is not valid JSON: .+\\. Delete it`),
+      );
+    });
   });
 });

@@ -1,5 +1,7 @@
 // The cims-emulator command: help, flag errors, start-up line, request log, clean stop.
 import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -30,6 +32,25 @@ test.each([
   const res = spawnSync("node", [...CLI, "--api-key", KEY, `${flag}=${value}`], { encoding: "utf8" });
   expect(res.status).toBe(2);
   expect(res.stderr).toContain(`${flag} must be`);
+});
+
+test.each([
+  ["of another shape", JSON.stringify({ collections: { subnets: [] }, tasks: {} }), "collections.subnets must be a record, got []"],
+  ["cut short", '{"collections": {', "is not valid JSON"],
+])("a state file %s is refused at start: exit 1, naming the file and what to do", (_what, text, problem) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cims-emu-cli-"));
+  const stateFile = path.join(dir, "state.json");
+  try {
+    fs.writeFileSync(stateFile, text);
+    const res = spawnSync("node", [...CLI, "--api-key", KEY, "--state-file", stateFile], { encoding: "utf8", timeout: 30_000 });
+    expect(res.stdout).not.toContain("listening");
+    expect(res.stderr).toContain(`cims-emulator: state file ${stateFile} `);
+    expect(res.stderr).toContain(problem);
+    expect(res.stderr).toContain("Delete it (or pass another --state-file)");
+    expect(res.status).toBe(1);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("prints its URL, logs requests without the key, and stops on SIGTERM", async () => {
