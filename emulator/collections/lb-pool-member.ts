@@ -14,6 +14,7 @@ import {
   assertUnlocked,
   bodyObject,
   findScoped,
+  inScope,
   listPage,
   requireValid,
   type RequestContext,
@@ -69,6 +70,12 @@ function create(services: Services, ctx: RequestContext) {
   requireValid(validateCreate(raw));
   const body = canonicalBody(raw, contract);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
+  // The subnet must exist in the pool's scope (an instance is not checked: the emulator holds none).
+  if (
+    typeof body.subnet_id === "string" &&
+    !inScope(services.store.get("subnets", body.subnet_id), Number(p.project_id), Number(p.region_id))
+  )
+    throw notFound("Subnet", body.subnet_id);
   const key = memberKey(body.address, body.protocol_port);
   const taken = members(p).find((m) => memberKey(m.address, m.protocol_port) === key);
   if (taken) {
