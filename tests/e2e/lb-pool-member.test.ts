@@ -175,6 +175,8 @@ test(
     expect(out).toContain("The service may have created LbPoolMember 10.20.0.10:8080");
     expect(out).toContain(`GET ${MEMBERS} lists the pool's members`);
     expect(out).toContain("Adopt it by setting `importId");
+    // Members carry no tags, so no create mark: the message must not send anyone looking for one.
+    expect(out).not.toContain("pulumi-cims-create-mark");
     // Its task (started by the POST whose answer was lost) puts it in the pool when it ends.
     let made: { id: string } | undefined;
     for (let i = 0; i < 50 && !made; i++, await new Promise((r) => setTimeout(r, 100)))
