@@ -4,6 +4,8 @@
 // Pulumi is gone on refresh; destroy removes only the stack's member, so its subnet can go
 // and the pool keeps the member it had. A member already at the address and port fails at
 // preview, naming it.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 import { subnetRecord } from "../support/records";
@@ -188,6 +190,27 @@ test(
     const preview = await env.stack.preview([], { allowFailure: true });
     expect(preview.code).not.toBe(0);
     expect(preview.stdout + preview.stderr).toContain(`already has member ${String(made?.id)} at 10.20.0.10:8080`);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "LbPoolSettings declaring members refuses at preview a pool holding a member an LbPoolMember made, naming it; without members it passes",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject("pool-member-both", "dynamic"), "index.ts": onFace(program, "dynamic") },
+    });
+    await env.stack.up();
+    const id = String((await env.stack.outputs()).memberId);
+    const settings = (members: string) => `${program}\nnew cims.LbPoolSettings("pool", { poolId: "${SEED.poolId}"${members} });\n`;
+    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(", members: []"), "dynamic"));
+    const refused = await env.stack.preview([], { allowFailure: true });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(
+      new RegExp(`members: pool ${SEED.poolId} holds member ${id} \\(10\\.20\\.0\\.10:8080\\), made alone by task [0-9a-f-]{36}`),
+    );
+    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(', name: "web-pool"'), "dynamic"));
+    await env.stack.preview();
   },
   E2E_TIMEOUT_MS,
 );
