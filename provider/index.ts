@@ -7,6 +7,7 @@ export { BaremetalImage, type BaremetalImageArgs, type BaremetalImageState } fro
 export { LbPoolSettings, type LbPoolSettingsArgs, type LbPoolSettingsState } from "./resources/lb-pool-settings";
 export { SnapshotPolicyState, type SnapshotPolicyStateArgs, type SnapshotPolicyStateState } from "./resources/snapshot-policy-state";
 export { QuotaThreshold, type QuotaThresholdArgs, type QuotaThresholdState } from "./resources/quota-threshold";
+export { LbPoolMember, type LbPoolMemberArgs, type LbPoolMemberState } from "./resources/lb-pool-member";
 export type {
   GlobalQuotas,
   GlobalQuotasInput,

@@ -4,4 +4,5 @@ export { HealthMonitor, LbPoolSettings, PoolMember, SessionPersistence } from ".
 export { PolicySchedule, PolicyVolume, RetentionTime, SnapshotPolicyState } from "./snapshot-policy-state";
 export { GlobalQuotas, QuotaEntry, QuotaMessage, QuotaThreshold, RegionalQuotas } from "./quota-threshold";
 export { HostRoute, Subnet } from "./subnet";
+export { LbPoolMember } from "./lb-pool-member";
 export * from "./derive";

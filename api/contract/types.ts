@@ -9,7 +9,7 @@
 export type Format = "uuid4" | "ip" | "cidr" | "urlPath" | "expectedCodes" | "dateTime";
 
 /** Named rules across the fields of one object; each is in ../rules.ts. */
-export type RuleName = "subnet" | "route";
+export type RuleName = "subnet" | "route" | "memberTarget";
 
 export interface StringType {
   readonly kind: "string";

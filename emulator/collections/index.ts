@@ -4,3 +4,4 @@ export { BaremetalImage } from "./baremetal-image";
 export { LbPoolSettings } from "./lb-pool-settings";
 export { SnapshotPolicyState } from "./snapshot-policy-state";
 export { QuotaThreshold } from "./quota-threshold";
+export { LbPoolMember } from "./lb-pool-member";

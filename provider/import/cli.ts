@@ -19,7 +19,8 @@ import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
-const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor));
+// A kind whose records live under another record (a pool's members) is not listed by scope.
+const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor) && !kind(k).descriptor.importIdParts);
 const namedRows = () => rows().flatMap(({ type, row }) => (row.named ? [{ type, named: row.named }] : []));
 const filterRows = () => rows().flatMap(({ type, row }) => (row.filter ? [{ type, filter: row.filter }] : []));
 const many = (type: Kind) => kind(type).descriptor.import.nouns[1];

@@ -10,6 +10,7 @@ import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { CimsError, NotFoundError } from "../client/errors";
+import { listAll } from "../client/list";
 import { apiPath } from "../client/path";
 import { callAndWait, readOrGone, withContext } from "../methods/calls";
 import { apiClient, log, scopeDefaults, warn } from "../methods/context";
@@ -215,7 +216,46 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const known = IDENTITY.every((f) => inputs[f] !== undefined && !containsUnknown(inputs[f]));
   const creates = olds.poolId === undefined || IDENTITY.some((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
   if ((result.failures ?? []).length === 0 && known && creates) await warnCreateTakes(inputs);
+  const declares = inputs.members !== undefined && !containsUnknown(inputs.members);
+  if ((result.failures ?? []).length === 0 && known && declares && (creates || !sameValue(olds.members, inputs.members))) {
+    const failures = await membersManagedAlone(inputs);
+    if (failures.length > 0) return { ...result, failures };
+  }
   return result;
+}
+
+/**
+ * A pool's members are managed whole (`members`) or one by one (LbPoolMember), not both: the
+ * whole list would remove a member made alone, whose resource would then make it again. A
+ * member made alone is known by evidence, the member create task (`create_lbmember`) that
+ * made it; the tasks or pool not readable: nothing is refused here.
+ */
+async function membersManagedAlone(inputs: PoolInputs): Promise<Array<{ property: string; reason: string }>> {
+  try {
+    const [pool, tasks] = await Promise.all([
+      apiClient().record("GET", path(inputs)),
+      listAll(apiClient(), PATHS.tasks, {
+        task_type: "create_lbmember",
+        project_id: String(inputs.projectId),
+        region_id: String(inputs.regionId),
+      }),
+    ]);
+    const made = new Map<string, string>();
+    for (const t of tasks)
+      for (const id of stringsIn(recordsIn([t.created_resources])[0]?.members)) made.set(id.toLowerCase(), String(t.id));
+    return recordsIn(pool.members)
+      .filter((m) => made.has(String(m.id).toLowerCase()))
+      .map((m) => ({
+        property: "members",
+        reason:
+          `members: pool ${String(inputs.poolId)} holds member ${String(m.id)} (${memberKey(m.address, m.protocol_port)}), made alone by ` +
+          `task ${made.get(String(m.id).toLowerCase())} (an LbPoolMember's create), and LbPoolSettings \`members\` sends the whole list. ` +
+          "Manage the pool's members one way: remove `members` from this LbPoolSettings, or delete that LbPoolMember first",
+      }));
+  } catch (err) {
+    log(`${label(inputs)}: could not read the pool or its member tasks: ${messageOf(err)}`);
+    return [];
+  }
 }
 
 async function warnCreateTakes(inputs: PoolInputs): Promise<void> {

@@ -28,6 +28,8 @@ export interface CreateCall {
   find: string;
   /** Where a record it made is listed (ours.ts). */
   survey: Survey;
+  /** `task`: no mark is sent (the records have no tags) and a lost answer is never recovered. */
+  evidence?: "mark" | "task";
 }
 
 /** The id a task lists in `created_resources.<kind>` (listed while it runs, or once it ended). */
@@ -60,8 +62,11 @@ export async function createViaTask(
   toOutputs: (record: ApiRecord, taskIds: string[]) => Inputs,
 ): Promise<pulumi.dynamic.CreateResult> {
   return withContext(what, async () => {
+    const marked = call.evidence !== "task";
     const mark = newMark();
-    const body = { ...call.body, tags: { ...(isRecord(call.body.tags) ? call.body.tags : {}), [CREATE_MARK_TAG]: mark } };
+    const body = marked
+      ? { ...call.body, tags: { ...(isRecord(call.body.tags) ? call.body.tags : {}), [CREATE_MARK_TAG]: mark } }
+      : call.body;
     const landed = async (record: ApiRecord, taskIds: string[]) => toOutputs(await unmarked(what, call, record, mark), taskIds);
     const postedAt = Date.now();
     const { deadline } = deadlineFor("create", inputs);
@@ -76,6 +81,7 @@ export async function createViaTask(
         throw partialCreate(what, known, err, inputs);
       }
       if (!outcomeUnknown(err)) throw err;
+      if (!marked) throw mayExist(err, what, call.find);
       const partial = (id: string, e: CimsError) => partialCreate(what, id, e, inputs);
       const recovered = await recover(
         {
@@ -100,7 +106,7 @@ export async function createViaTask(
     if (id === undefined) {
       throw new CimsError(
         `${what}: the task(s) ${outcome.taskIds.join(", ") || "(none)"} finished but reported no created ${call.kind}, so the stack ` +
-          `cannot record it. ${call.find}; it carries the tag ${CREATE_MARK_TAG}: ${mark}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
+          `cannot record it. ${call.find}${marked ? `; it carries the tag ${CREATE_MARK_TAG}: ${mark}` : ""}. Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`.`,
       );
     }
     claim(id);

@@ -72,8 +72,16 @@ export interface Descriptor {
   label: (inputs: Inputs, id?: string) => string;
   /** The field that identifies its record in the service's answers (`id` unless said). */
   recordKey?: string;
-  /** The path of the record a resource of this id is, in this scope (ignored by kinds with none). */
-  recordPath: (scope: { projectId: number; regionId: number }, id: string) => string;
+  /**
+   * The path of the record a resource of this id is, in this scope (ignored by kinds with none);
+   * `named`: the inputs of `importIdParts` (a member's pool).
+   */
+  recordPath: (scope: { projectId: number; regionId: number }, id: string, named?: Inputs) => string;
+  /**
+   * Inputs an import id names before the record's own id, as `<poolId>/<id>`: a record whose
+   * path needs more than its scope (a pool member) is found by them.
+   */
+  importIdParts?: readonly string[];
   import: ImportRow;
 }
 
@@ -97,6 +105,16 @@ export interface OwnedDescriptor extends Descriptor {
   findHint: (inputs: Scoped) => string;
   /** What is this kind's own (a subnet's CIDR on its network). */
   hooks?: OwnedHooks;
+  /** Inputs that fill the paths' further parameters (`poolId`: `{pool_id}`), beside the scope. */
+  pathInputs?: readonly string[];
+  /**
+   * `task`: the records carry no tags, so the create's own task is the only evidence of what
+   * it made: no mark is sent, and a create whose answer was lost is never looked for (a
+   * record like it may be anyone's); it fails saying how to find and adopt it.
+   */
+  evidence?: "mark" | "task";
+  /** The PATCH answers tasks (a pool member's), waited for before the record is read back. */
+  updateByTask?: true;
 }
 
 export interface OwnedHooks {

@@ -3,9 +3,10 @@
 // or POST through a task after a look at what exists), update (PATCH, drift set back),
 // delete (through a task) and read (refresh, coalesced through the scope's list).
 import type * as pulumi from "@pulumi/pulumi";
-import { apiPath } from "../client/path";
+import { toSnake } from "../../api/names";
+import { apiPath, type PathParam } from "../client/path";
 import { adopt, adoptedInThisRun, previewAdoption } from "./adopt";
-import { deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
+import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
 import { coalescedGet } from "./coalesce";
 import { apiClient, log, scopeDefaults } from "./context";
 import { createViaTask } from "./create";
@@ -36,9 +37,23 @@ export interface Owned {
 
 export function ownedResource(d: OwnedDescriptor): Owned {
   const table = resourceTable(d);
-  const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
+  // The scope, and the inputs that fill the paths' further parameters (a member's pool).
+  const scope = (i: Scoped): Record<string, PathParam> => ({
+    project_id: i.projectId,
+    region_id: i.regionId,
+    ...Object.fromEntries((d.pathInputs ?? []).map((name) => [toSnake(name), String(i[name])])),
+  });
   const one = (i: Scoped, id: string) => apiPath(d.paths.one, { ...scope(i), [d.paths.idParam]: id });
   const list = (i: Scoped) => apiPath(d.paths.list, scope(i));
+  /**
+   * The in-place update: a PATCH that answers the record, or (updateByTask) tasks waited for
+   * before the record is read back. Nothing to change: the record is read.
+   */
+  const patchRecord = async (path: string, body: ApiRecord, props: Scoped): Promise<ApiRecord> => {
+    if (!d.updateByTask || Object.keys(body).length === 0) return patchOrRead(path, body);
+    await callAndWait("PATCH", path, d.label(props), "update", props, { body });
+    return apiClient().record("GET", path);
+  };
   const adoptable = { table, noun: d.noun, what: (i: Inputs) => d.label(i), recordPath: (i: Inputs, id: string) => one(i as Scoped, id) };
 
   const methods: Owned["methods"] = {
@@ -65,7 +80,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     async create(inputs) {
       const what = d.label(inputs);
       if (inputs.importId !== undefined) {
-        return withContext(what, () => adopt(adoptable, inputs, (path, body) => apiClient().record("PATCH", path, { body })));
+        return withContext(what, () => adopt(adoptable, inputs, (path, body) => patchRecord(path, body, inputs)));
       }
       return withContext(what, async () => {
         // A kind may refuse the create here, before any write, given what exists (a subnet's
@@ -86,6 +101,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
           recordPath: (id: string) => one(inputs, id),
           find: d.findHint(inputs),
           survey,
+          evidence: d.evidence,
         };
         return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
       });
@@ -103,13 +119,13 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         await settlePending(what, olds);
         const path = one(news, id);
         const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
-        let record: ApiRecord = await patchOrRead(path, table.patch(olds, news, changed));
+        let record: ApiRecord = await patchRecord(path, table.patch(olds, news, changed), news);
         // A create recorded before it removed its mark (mark.ts) leaves it to this update.
         if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
         const { updates: drifted } = differences(table, record, news);
         if (drifted.length > 0) {
           log(`${what}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
-          record = await patchOrRead(path, table.patch(table.fromRecord(record, news), news, drifted));
+          record = await patchRecord(path, table.patch(table.fromRecord(record, news), news, drifted), news);
         }
         return { outs: table.outputs(news, record, []) };
       });

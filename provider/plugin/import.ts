@@ -18,14 +18,27 @@ export interface Imported {
   inputs: Inputs;
 }
 
-/** `<project>/<region>/<id>`, or the id alone with the configured scope. */
-function parseId(type: Kind, given: string): { scope: { projectId: number; regionId: number }; id: string } {
-  const parts = given.split("/");
+/**
+ * `<project>/<region>/<id>`, or the id alone with the configured scope. A kind whose record
+ * needs more than its scope (a pool member: `importIdParts` ["poolId"]) names those before
+ * the id: `<project>/<region>/<poolId>/<id>` or `<poolId>/<id>`.
+ */
+function parseId(type: Kind, given: string): { scope: { projectId: number; regionId: number }; named: Inputs; id: string } {
+  const before = kind(type).descriptor.importIdParts ?? [];
+  const all = given.split("/");
+  const named = Object.fromEntries(before.map((name, i) => [name, all.slice(-1 - before.length, -1)[i]]));
+  const parts = [...all.slice(0, Math.max(0, all.length - 1 - before.length)), all[all.length - 1]];
+  const form = [...before.map((n) => `<${n}>`), "<id>"].join("/");
+  if (all.length < before.length + 1 || Object.values(named).some((v) => !v)) {
+    throw new Error(`cims:index:${type}: import id "${given}" is neither ${form} nor <project>/<region>/${form}`);
+  }
   if (parts.length === 3 && parts.slice(0, 2).every((p) => /^\d+$/.test(p))) {
-    return { scope: { projectId: Number(parts[0]), regionId: Number(parts[1]) }, id: parts[2] };
+    return { scope: { projectId: Number(parts[0]), regionId: Number(parts[1]) }, named, id: parts[2] };
   }
   if (parts.length !== 1) {
-    throw new Error(`cims:index:${type}: import id "${given}" is neither an id nor <project>/<region>/<id>`);
+    throw new Error(
+      `cims:index:${type}: import id "${given}" is neither ${before.length > 0 ? form : "an id"} nor <project>/<region>/${form}`,
+    );
   }
   const defaults = scopeDefaults();
   const scoped = kind(type).descriptor.scoped;
@@ -35,16 +48,16 @@ function parseId(type: Kind, given: string): { scope: { projectId: number; regio
         `import it as <project>/<region>/${given}, or set them`,
     );
   }
-  return { scope: { projectId: defaults.projectId ?? 0, regionId: defaults.regionId ?? 0 }, id: given };
+  return { scope: { projectId: defaults.projectId ?? 0, regionId: defaults.regionId ?? 0 }, named, id: parts[0] };
 }
 
 export async function importRead(type: Kind, given: string): Promise<Imported> {
   const { descriptor, table, methods } = kind(type);
-  const { scope, id } = parseId(type, given);
+  const { scope, named, id } = parseId(type, given);
   const where = descriptor.scoped ? ` in project ${scope.projectId}, region ${scope.regionId}` : "";
   let record: Record<string, unknown>;
   try {
-    record = await apiClient().record("GET", descriptor.recordPath(scope, id), {}, descriptor.recordKey);
+    record = await apiClient().record("GET", descriptor.recordPath(scope, id, named), {}, descriptor.recordKey);
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new Error(`cims:index:${type}: no record ${id}${where} to import (${err.message})`, { cause: err });
@@ -56,7 +69,7 @@ export async function importRead(type: Kind, given: string): Promise<Imported> {
   // inputs holding them would differ from it. Checked as the kind checks: defaults filled
   // in (a policy's includeVolumes), values in their canonical form. A kind owning its record
   // checks with its table: its own check looks for a clash with the record itself.
-  const { importId: _adopt, ...args } = argsOf(type, record, scope);
+  const { importId: _adopt, ...args } = { ...argsOf(type, record, scope), ...named };
   const program = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
   const checked = isOwned(descriptor) ? table.check({}, program, () => scope) : await methods.check({}, program);
   if (checked.failures?.length) {

@@ -15,6 +15,7 @@ import {
   OUTPUTS as SNAPSHOT_POLICY_STATE_OUTPUTS,
 } from "./snapshot-policy-state";
 import { type QuotaThresholdArgs, type QuotaThresholdState, OUTPUTS as QUOTA_THRESHOLD_OUTPUTS } from "./quota-threshold";
+import { type LbPoolMemberArgs, type LbPoolMemberState, OUTPUTS as LB_POOL_MEMBER_OUTPUTS } from "./lb-pool-member";
 
 type CustomResourceClass<State> = new (
   type: string,
@@ -58,5 +59,12 @@ export class SnapshotPolicyState extends custom<SnapshotPolicyStateState>() {
 export class QuotaThreshold extends custom<QuotaThresholdState>() {
   constructor(name: string, args: QuotaThresholdArgs, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:QuotaThreshold", name, { ...outputKeys(QUOTA_THRESHOLD_OUTPUTS), ...args }, opts);
+  }
+}
+
+/** `cims.LbPoolMember` through the plugin (type `cims:index:LbPoolMember`); `pulumi import cims:index:LbPoolMember <name> <id>` adopts one. */
+export class LbPoolMember extends custom<LbPoolMemberState>() {
+  constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions) {
+    super("cims:index:LbPoolMember", name, { ...outputKeys(LB_POOL_MEMBER_OUTPUTS), ...args }, opts);
   }
 }

@@ -45,3 +45,9 @@ export const quotaThresholdShim = shim({
     return require("pulumi-cims/provider/resources/install").install(this, "QuotaThreshold", req);
   },
 });
+
+export const lbPoolMemberShim = shim({
+  configure(req: pulumi.dynamic.ConfigureRequest) {
+    return require("pulumi-cims/provider/resources/install").install(this, "LbPoolMember", req);
+  },
+});

@@ -41,6 +41,13 @@ def as_sdk_spells(type_name: str, body: dict) -> dict:
     return out
 
 
+def path_params(route: str, path: str) -> dict[str, str]:
+    """The parameters of a request path by its route: `/pools/:pool_id` and `/pools/3d4e...` -> {"pool_id": "3d4e..."}."""
+    names = route.split("?", 1)[0].split("/")
+    values = path.split("?", 1)[0].split("/")
+    return {n[1:]: v for n, v in zip(names, values) if n.startswith(":")} if len(names) == len(values) else {}
+
+
 def main(paths: list[str]) -> int:
     checked: dict[str, int] = {}
     failures = []
@@ -57,7 +64,7 @@ def main(paths: list[str]) -> int:
                     failures.append({"request": where, "problems": ["no SDK request type for this call"]})
                     continue
                 checked[short(type_name)] = checked.get(short(type_name), 0) + 1
-                problems = check_request(type_name, as_sdk_spells(type_name, request["body"]))
+                problems = check_request(type_name, as_sdk_spells(type_name, request["body"]), path_params(request["route"], request["path"]))
                 if problems:
                     failures.append({"request": where, "type": short(type_name), "body": request["body"], "problems": problems})
     json.dump({"checked": checked, "failures": failures}, sys.stdout, indent=1)

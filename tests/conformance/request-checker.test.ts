@@ -18,6 +18,8 @@ const SUBNETS = "/cloud/v1/subnets/:project_id/:region_id";
 const IMAGE = "/cloud/v1/images/:project_id/:region_id/:image_id";
 const BMIMAGES = "/cloud/v1/bmimages/:project_id/:region_id";
 const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
+const MEMBER = "/cloud/v1/loadbalancers/:project_id/:region_id/pools/:pool_id/members/:member_id";
+const POOL_ID = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
 
 async function check(
   lines: string[],
@@ -43,6 +45,25 @@ test("valid bodies pass: the spec's pc on its create path is the SDK's i440", as
   expect(report.failures).toEqual([]);
   expect(report.checked).toEqual({ SubnetCreateParams: 1, ImageCreateFromVolumeParams: 1, ImageUpdateParams: 1 });
   expect(code).toBe(0);
+});
+
+// The SDK's member update type requires `pool_id`, a parameter of the path, never of the body.
+test("a path parameter the SDK's type requires is taken from the request's path, and refused in its body", async () => {
+  const member = (body: unknown) =>
+    JSON.stringify({
+      method: "PATCH",
+      path: `/cloud/v1/loadbalancers/1/1/pools/${POOL_ID}/members/${POOL_ID}`,
+      route: MEMBER,
+      status: 200,
+      user_agent: UA,
+      body,
+    });
+  const good = await check([member({ weight: 5 })]);
+  expect(good.report.failures).toEqual([]);
+  expect(good.report.checked).toEqual({ MemberUpdateParams: 1 });
+  const bad = await check([member({ weight: 5, pool_id: POOL_ID })]);
+  expect(bad.code).toBe(1);
+  expect(bad.report.failures.flatMap((f) => f.problems).join("\n")).toMatch(/pool_id: a path parameter, not a body field/);
 });
 
 test.each([

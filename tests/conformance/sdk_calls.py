@@ -122,6 +122,30 @@ def main(base_url: str, api_key: str) -> None:
         call("load_balancers.pools.get (with its health monitor and members)", lambda: pools.get(POOL))
     call("load_balancers.pools.health_monitors.delete", lambda: pools.health_monitors.delete(POOL))
 
+    # Pool members one by one (on the subnet made above)
+    members = pools.members
+    added = call(
+        "load_balancers.pools.members.create",
+        lambda: members.create(POOL, address="10.201.0.20", protocol_port=8080, subnet_id=subnet_a_id, weight=2, monitor_port=9000),
+        "tasks.poll",
+    )
+    member_id = None
+    if added:
+        done = call("tasks.poll (create_lbmember)", lambda: tasks.poll(added.tasks[0], **POLL))
+        member_id = done.created_resources.members[0] if done else None
+    call("load_balancers.pools.members.get", lambda: members.get(member_id, pool_id=POOL), "tasks.poll (create_lbmember)")
+    call("load_balancers.pools.members.list", lambda: list(members.list(POOL, limit=1)))
+    changed = call(
+        "load_balancers.pools.members.update",
+        lambda: members.update(member_id, pool_id=POOL, weight=5, admin_state_up=False, monitor_port=None),
+        "tasks.poll (create_lbmember)",
+    )
+    if changed and changed.tasks:
+        call("tasks.poll (update_lbmember)", lambda: tasks.poll(changed.tasks[0], **POLL))
+    gone = call("load_balancers.pools.members.delete", lambda: members.delete(member_id, pool_id=POOL), "tasks.poll (create_lbmember)")
+    if gone:
+        call("tasks.poll (delete_lbmember)", lambda: tasks.poll(gone.tasks[0], **POLL))
+
     # Images
     images = cloud.instances.images
     made = call(

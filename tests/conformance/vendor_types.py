@@ -124,12 +124,18 @@ def _force(value, path=()) -> list[str]:
     return problems
 
 
-def check_request(type_path: str, body: object) -> list[str]:
-    """What is wrong with this wire body as the SDK type at `type_path` (nothing: [])."""
+def check_request(type_path: str, body: object, path_params: dict[str, str] | None = None) -> list[str]:
+    """What is wrong with this wire body as the SDK type at `type_path` (nothing: []).
+
+    `path_params`: the request path's parameters. The SDK's type declares those it requires
+    (a member's `pool_id`); they count as given, though a body that carries them is refused.
+    """
     td = request_type(type_path)
-    problems = unknown_keys(td, body)
+    given = {k: v for k, v in (path_params or {}).items() if k in _fields(td) and k not in PATH_ONLY}
+    problems = unknown_keys(td, body) + [f"{k}: a path parameter, not a body field" for k in given if isinstance(body, dict) and k in body]
     try:
-        problems += _force(TypeAdapter(td).validate_python(to_python(td, body)))
+        whole = {**given, **body} if isinstance(body, dict) else body
+        problems += _force(TypeAdapter(td).validate_python(to_python(td, whole)))
     except pydantic.ValidationError as e:
         problems += [f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()]
     return problems

@@ -163,6 +163,8 @@ const records = (over: ImportRecords = {}): Required<ImportRecords> => ({
   LbPoolSettings: [pool],
   SnapshotPolicyState: [policy],
   QuotaThreshold: [threshold],
+  // Members live under a pool: cims-import does not list them.
+  LbPoolMember: [],
   ...over,
 });
 const subnetArgs = (r: Record<string, unknown>, sc: typeof scope) => argsOf("Subnet", r, sc);

@@ -916,3 +916,70 @@ describe("persistence", () => {
     });
   });
 });
+
+describe("pool members one by one", () => {
+  const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${POOL}/members`;
+
+  test("create, read, update and delete through tasks; the member lives in its pool, so its subnet is held until it goes", async () => {
+    const subnet = await createSubnet({ cidr: "10.77.0.0/24" });
+    const made = await call("POST", MEMBERS, { address: "10.77.0.5", protocol_port: 80, subnet_id: subnet, monitor_port: 9000 });
+    expect(made.status).toBe(200);
+    const task = await waitTask(made.body.tasks[0]);
+    expect(task).toMatchObject({ state: "FINISHED", task_type: "create_lbmember" });
+    const [id] = task.created_resources.members;
+    const member = (await call("GET", `${MEMBERS}/${id}`)).body;
+    expect(member).toEqual({
+      id,
+      address: "10.77.0.5",
+      protocol_port: 80,
+      subnet_id: subnet,
+      weight: 1,
+      admin_state_up: true,
+      backup: false,
+      monitor_address: null,
+      monitor_port: 9000,
+      operating_status: "NO_MONITOR",
+      provisioning_status: "ACTIVE",
+    });
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body.members.map((m: { id: string }) => m.id)).toContain(id);
+    expect((await call("GET", MEMBERS)).body.results.map((m: { id: string }) => m.id)).toContain(id);
+    expect((await call("DELETE", `/cloud/v1/subnets/1/1/${subnet}`)).status).toBe(409);
+
+    const changed = await call("PATCH", `${MEMBERS}/${id}`, { weight: 4, monitor_port: null });
+    expect((await waitTask(changed.body.tasks[0])).task_type).toBe("update_lbmember");
+    expect((await call("GET", `${MEMBERS}/${id}`)).body).toMatchObject({ id, weight: 4, monitor_port: null });
+    expect((await call("PATCH", `${MEMBERS}/${id}`, { weight: 4 })).body).toEqual({ tasks: [] });
+
+    const gone = await call("DELETE", `${MEMBERS}/${id}`);
+    expect((await waitTask(gone.body.tasks[0])).task_type).toBe("delete_lbmember");
+    expect((await call("GET", `${MEMBERS}/${id}`)).status).toBe(404);
+    expect((await waitTask((await call("DELETE", `/cloud/v1/subnets/1/1/${subnet}`)).body.tasks[0])).state).toBe("FINISHED");
+  });
+
+  test.each<[string, Record<string, unknown>, RegExp | string]>([
+    ["address, on an update", { address: "10.0.0.99" }, "address"],
+    ["an unknown field", { weigth: 2 }, "weigth"],
+    ["weight 0", { weight: 0 }, "weight"],
+  ])("PATCH refuses %s (400, naming the field)", async (_what, body, field) => {
+    const res = await call("PATCH", `${MEMBERS}/${KEPT_MEMBER}`, body);
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.invalid_fields)).toEqual([field]);
+  });
+
+  test("POST refuses a member at an address and port the pool has (409, naming it), an unknown subnet (404), and neither subnet nor instance (400)", async () => {
+    const subnet = await createSubnet({ cidr: "10.78.0.0/24" });
+    const taken = await call("POST", MEMBERS, { address: "10.0.0.10", protocol_port: 8080, subnet_id: subnet });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toContain(`a member at 10.0.0.10:8080 already (${KEPT_MEMBER})`);
+    const unknown = await call("POST", MEMBERS, {
+      address: "10.78.0.9",
+      protocol_port: 80,
+      subnet_id: "6f1e8a01-4a5f-4d1b-9a57-3c2f0b7d9c9e",
+    });
+    expect(unknown.status).toBe(404);
+    const neither = await call("POST", MEMBERS, { address: "10.78.0.9", protocol_port: 80 });
+    expect(neither.status).toBe(400);
+    expect(Object.keys(neither.body.invalid_fields)).toEqual(["subnet_id"]);
+    await waitTask((await call("DELETE", `/cloud/v1/subnets/1/1/${subnet}`)).body.tasks[0]);
+  });
+});

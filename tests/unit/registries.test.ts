@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 test("the registry lists the kinds in order, each once", () => {
-  expect(KIND_NAMES).toEqual(["Subnet", "BaremetalImage", "LbPoolSettings", "SnapshotPolicyState", "QuotaThreshold"]);
+  expect(KIND_NAMES).toEqual(["Subnet", "BaremetalImage", "LbPoolSettings", "SnapshotPolicyState", "QuotaThreshold", "LbPoolMember"]);
 });
 
 /** A module's export by name (jest runs CommonJS: its require, not import()). */

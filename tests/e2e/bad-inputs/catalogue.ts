@@ -24,6 +24,7 @@ export const VALID = {
   pool: `{ poolId: "${SEED.poolId}" }`,
   policy: `{ policyId: 101 }`,
   quota: `{ clientId: 1, threshold: 80 }`,
+  member: `{ poolId: "${SEED.poolId}", address: "10.0.0.50", protocolPort: 80, subnetId: "${SEED.networkId}" }`,
 };
 
 /** A valid args object with one field replaced: with("subnet", "cidr", '"10.0.0.1/24"'). */

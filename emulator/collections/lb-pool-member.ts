@@ -1,0 +1,121 @@
+// Load balancer pool members one by one (the vendor SDK's members resource): POST, PATCH
+// and DELETE through tasks, GET one and the list. Members live inside their pool's record
+// (`lbpools[].members`, as the pool's whole-list PATCH keeps them), so the subnet a member
+// uses stays undeletable (subnet.ts) whichever way the member was made. A task locks the
+// pool: its effect is the whole pool record with the member changed.
+import { randomUUID } from "node:crypto";
+import { recordsIn } from "../../api/guards";
+import { applyUpdate, LbPoolMember as contract, recordFields } from "../../api/contract";
+import { memberKey } from "../../api/members";
+import { contractSchema, wireFailures } from "../../api/schema";
+import { HttpError, notFound } from "../errors";
+import { completeMember } from "../records";
+import {
+  assertUnlocked,
+  bodyObject,
+  findScoped,
+  inScope,
+  listPage,
+  requireValid,
+  type RequestContext,
+  type Router,
+  type Services,
+  startTask,
+  uuidParam,
+} from "../router";
+import type { ApiRecord } from "../state";
+import { canonicalBody } from "../validation";
+import type { Collection } from "./collection";
+
+const validateCreate = (body: unknown) => wireFailures(contractSchema(contract, { face: "wire", mode: "create" }), body);
+const validatePatch = (body: unknown) =>
+  wireFailures(contractSchema(contract, { face: "wire", mode: "patch", readOnly: Object.keys(contract.record) }), body);
+
+function registerMemberRoutes(router: Router, services: Services): void {
+  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
+  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, members(pool(services, ctx))));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx).member }));
+  router.add("PATCH", contract.paths.item, (ctx) => patch(services, ctx));
+  router.add("DELETE", contract.paths.item, (ctx) => remove(services, ctx));
+}
+
+const pool = (services: Services, ctx: RequestContext): ApiRecord => findScoped(services, ctx, "lbpools", "pool_id", "Load balancer pool");
+
+/** The pool's members as the service answers them (the vendor's Member model), by address. */
+const members = (p: ApiRecord): ApiRecord[] => recordsIn(p.members);
+
+function find(services: Services, ctx: RequestContext): { pool: ApiRecord; member: ApiRecord } {
+  const p = pool(services, ctx);
+  const id = uuidParam(ctx, "member_id");
+  const member = members(p).find((m) => String(m.id).toLowerCase() === id);
+  if (!member) throw notFound("Load balancer pool member", id);
+  return { pool: p, member };
+}
+
+/** A task that puts the pool back with its members changed; it locks the pool while it runs. */
+function poolTask(services: Services, ctx: RequestContext, p: ApiRecord, taskType: string, list: ApiRecord[], created?: string) {
+  return startTask(services, ctx, {
+    taskType,
+    projectId: Number(p.project_id),
+    regionId: Number(p.region_id),
+    effects: [{ op: "put", collection: "lbpools", record: { ...p, members: list } }],
+    locks: [{ collection: "lbpools", id: String(p.id) }],
+    ...(created ? { createdResources: { members: [created] } } : {}),
+  });
+}
+
+function create(services: Services, ctx: RequestContext) {
+  const p = pool(services, ctx);
+  const raw = bodyObject(ctx);
+  requireValid(validateCreate(raw));
+  const body = canonicalBody(raw, contract);
+  assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
+  // The subnet must exist in the pool's scope (an instance is not checked: the emulator holds none).
+  if (
+    typeof body.subnet_id === "string" &&
+    !inScope(services.store.get("subnets", body.subnet_id), Number(p.project_id), Number(p.region_id))
+  )
+    throw notFound("Subnet", body.subnet_id);
+  const key = memberKey(body.address, body.protocol_port);
+  const taken = members(p).find((m) => memberKey(m.address, m.protocol_port) === key);
+  if (taken) {
+    throw new HttpError(409, "ConflictError", `Load balancer pool ${String(p.id)} has a member at ${key} already (${String(taken.id)}).`);
+  }
+  const id = randomUUID();
+  // The record keeps no instance_id (the service's Member has none); the subnet is the one given.
+  const member = completeMember({ ...recordFields(contract, body), id, subnet_id: body.subnet_id ?? null });
+  return poolTask(services, ctx, p, "create_lbmember", [...members(p), member], id);
+}
+
+function patch(services: Services, ctx: RequestContext) {
+  const { pool: p, member } = find(services, ctx);
+  const raw = bodyObject(ctx);
+  requireValid(validatePatch(raw));
+  const body = canonicalBody(raw, contract);
+  assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
+  const updated = applyUpdate(contract, member, body);
+  // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
+  if (JSON.stringify(updated) === JSON.stringify(member)) return { status: 200, body: { tasks: [] } };
+  return poolTask(
+    services,
+    ctx,
+    p,
+    "update_lbmember",
+    members(p).map((m) => (m === member ? updated : m)),
+  );
+}
+
+function remove(services: Services, ctx: RequestContext) {
+  const { pool: p, member } = find(services, ctx);
+  assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
+  return poolTask(
+    services,
+    ctx,
+    p,
+    "delete_lbmember",
+    members(p).filter((m) => m !== member),
+  );
+}
+
+/** LbPoolMember: the routes that serve a pool's members one by one. */
+export const LbPoolMember: Collection = { routes: registerMemberRoutes };

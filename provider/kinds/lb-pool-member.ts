@@ -1,0 +1,100 @@
+// LbPoolMember: one member of an existing pool, owned alone (owned.ts): POST .../members
+// (a task; the id comes from its created_resources.members), PATCH in place (a task), DELETE
+// (a task), GET for refresh. Members carry no tags and no creator, so the create's own task
+// is the only evidence of what it made: a member at the same address and port may be
+// another stack's, and is never taken for ours. The service refuses a second member at one
+// address and port, so one already in the pool fails at preview and before the POST, naming it.
+import { LbPoolMember as contract } from "../../api/contract";
+import { memberKey } from "../../api/members";
+import { CimsError } from "../client/errors";
+import { apiPath } from "../client/path";
+import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
+import type { KindEntry } from "../methods/kind-entry";
+import { listNow, type Survey } from "../methods/ours";
+import { ownedResource } from "../methods/owned";
+import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
+
+type ApiRecord = Record<string, unknown>;
+
+const params = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: String(i.poolId) });
+
+/** The pool's members: where a member at the program's address and port would already be. */
+const survey = (i: Scoped): Survey => ({ path: apiPath(contract.paths.collection, params(i)) });
+
+const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
+
+function holding(members: ReadonlyArray<ApiRecord>, inputs: Inputs): ApiRecord | undefined {
+  const key = memberKey(inputs.address, inputs.protocolPort);
+  return members.find((m) => memberKey(m.address, m.protocol_port) === key);
+}
+
+function takenMessage(inputs: Inputs, taken: ApiRecord): string {
+  return (
+    `address: pool ${String(inputs.poolId)} already has member ${String(taken.id)} at ${memberKey(taken.address, taken.protocol_port)}, ` +
+    `and the service refuses a second member at one address and port, so nothing was created. To manage that member, adopt it: ` +
+    `set \`importId: "${String(taken.id)}"\`; otherwise pick another address or protocolPort`
+  );
+}
+
+export const memberDescriptor: OwnedDescriptor = {
+  contract,
+  extra: {
+    poolId: uuid4,
+    projectId: positiveInteger.optional(),
+    regionId: positiveInteger.optional(),
+    timeouts: timeouts.optional(),
+    importId: uuid4.optional(),
+  },
+  replaces: ["poolId", "projectId", "regionId"],
+  neverDiff: ["importId"],
+  scoped: true,
+  label: (i, id) => `LbPoolMember ${memberKey(i.address, i.protocolPort)} of pool ${String(i.poolId)}${id ? ` (${id})` : ""}`,
+  record: (r) => ({ operatingStatus: r.operating_status }),
+  noun: "pool member",
+  created: "members",
+  createTask: "create_lbmember",
+  paths: { create: contract.paths.collection, list: contract.paths.collection, one: contract.paths.item, idParam: "member_id" },
+  pathInputs: ["poolId"],
+  evidence: "task",
+  updateByTask: true,
+  recordPath: (s, id, named) => apiPath(contract.paths.item, { ...params({ ...s, poolId: named?.poolId }), member_id: id }),
+  importIdParts: ["poolId"],
+  survey,
+  findHint: (i) =>
+    `GET ${survey(i).path} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
+  // cims-import does not list members (they live under a pool); `pulumi import` reads one by
+  // `<poolId>/<memberId>` (importIdParts).
+  import: {
+    nouns: ["pool member", "pool members"],
+    prefix: "member",
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => `${String(r.address)}-${String(r.protocol_port)}`,
+    args: (_r, fields, scope) => ({ ...fields, ...scope }),
+  },
+  hooks: {
+    // A member already at the address and port fails at preview. A list that fails here (the
+    // pool unreadable) is not a failure yet: create() lists again before its POST.
+    async checkNew(inputs) {
+      if (!known(inputs.poolId, inputs.address, inputs.protocolPort)) return [];
+      const taken = await listNow(survey(inputs)).then(
+        (members) => holding(members, inputs),
+        () => undefined,
+      );
+      return taken ? [{ property: "address", reason: takenMessage(inputs, taken) }] : [];
+    },
+    beforePost(inputs, existing) {
+      const taken = holding(existing, inputs);
+      if (taken) throw new CimsError(takenMessage(inputs, taken));
+    },
+    // A replacement at the same address and port would be refused while the old member exists.
+    deleteBeforeReplace: (olds, news) =>
+      known(news.address, news.protocolPort, news.poolId) &&
+      String(olds.poolId).toLowerCase() === String(news.poolId).toLowerCase() &&
+      memberKey(olds.address, olds.protocolPort) === memberKey(news.address, news.protocolPort),
+  },
+};
+
+const member = ownedResource(memberDescriptor);
+
+/** LbPoolMember: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
+export const LbPoolMember: KindEntry = { descriptor: memberDescriptor, table: member.table, methods: member.methods };
