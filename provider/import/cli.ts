@@ -20,7 +20,11 @@ import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
 // A kind whose records live under another record (a pool's members) is not listed by scope.
-const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor) && !kind(k).descriptor.importIdParts);
+/** A kind under a parent (a pool's members) is listed per parent, which cims-import does not do. */
+const underParent = (k: Kind) => kind(k).descriptor.importIdParts !== undefined;
+const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor) && !underParent(k));
+/** Every kind cims-import reads: listed in the scope, or named by a flag. */
+const importedKinds = () => KIND_NAMES.filter((k) => listedKinds().includes(k) || kind(k).descriptor.import.named !== undefined);
 const namedRows = () => rows().flatMap(({ type, row }) => (row.named ? [{ type, named: row.named }] : []));
 const filterRows = () => rows().flatMap(({ type, row }) => (row.filter ? [{ type, filter: row.filter }] : []));
 const many = (type: Kind) => kind(type).descriptor.import.nouns[1];
@@ -231,7 +235,7 @@ export async function readRecords(client: CimsClient, options: Options, progress
   // each GET by id (404). When nothing scoped was found, ask whether the scope holds anything.
   let unknownScope = "";
   // The kinds a project and region hold, and the list call of each.
-  const scoped = KIND_NAMES.filter((k) => kind(k).descriptor.scoped).map((k) => {
+  const scoped = KIND_NAMES.filter((k) => kind(k).descriptor.scoped && !underParent(k)).map((k) => {
     const d = kind(k).descriptor;
     return { type: k, list: isOwned(d) ? d.paths.list : d.contract.paths.collection };
   });
@@ -303,7 +307,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     ];
     const source = generateModule(records, options.scope, { header }, notes);
     for (const note of notes) progress(`note: ${note}`);
-    const count = KIND_NAMES.map((type) => counted(type, records[type]?.length ?? 0)).join(", ");
+    const count = importedKinds()
+      .map((type) => counted(type, records[type]?.length ?? 0))
+      .join(", ");
     if (options.out) {
       fs.writeFileSync(options.out, source);
       progress(`${count}: wrote ${options.out}`);

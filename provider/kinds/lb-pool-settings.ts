@@ -215,10 +215,25 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const inputs = result.inputs as PoolInputs;
   const known = IDENTITY.every((f) => inputs[f] !== undefined && !containsUnknown(inputs[f]));
   const creates = olds.poolId === undefined || IDENTITY.some((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
-  if ((result.failures ?? []).length === 0 && known && creates) await warnCreateTakes(inputs);
   const declares = inputs.members !== undefined && !containsUnknown(inputs.members);
-  if ((result.failures ?? []).length === 0 && known && declares && (creates || !sameValue(olds.members, inputs.members))) {
-    const failures = await membersManagedAlone(inputs);
+  const checksMembers = declares && (creates || !sameValue(olds.members, inputs.members));
+  if ((result.failures ?? []).length > 0 || !known || (!creates && !checksMembers)) return result;
+  // One read of the pool serves both: what a create takes, and whose members it holds.
+  let pool: Record<string, unknown>;
+  try {
+    pool = await apiClient().record("GET", path(inputs));
+  } catch (err) {
+    // The create reads it again and fails there with this reason, in the resource's context.
+    const what = creates ? "to say what the create changes" : "to check whose members it holds";
+    log(`${label(inputs)}: could not read the pool ${what}: ${messageOf(err)}`);
+    return result;
+  }
+  if (creates) {
+    const takes = createTakes(pool, inputs);
+    if (takes.length > 0) await warn(`${label(inputs)}: the create ${takes.join("; ")}`);
+  }
+  if (checksMembers) {
+    const failures = await membersManagedAlone(inputs, pool);
     if (failures.length > 0) return { ...result, failures };
   }
   return result;
@@ -230,16 +245,17 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
  * member made alone is known by evidence, the member create task (`create_lbmember`) that
  * made it; the tasks or pool not readable: nothing is refused here.
  */
-async function membersManagedAlone(inputs: PoolInputs): Promise<Array<{ property: string; reason: string }>> {
+async function membersManagedAlone(
+  inputs: PoolInputs,
+  pool: Record<string, unknown>,
+): Promise<Array<{ property: string; reason: string }>> {
+  if (recordsIn(pool.members).length === 0) return [];
   try {
-    const [pool, tasks] = await Promise.all([
-      apiClient().record("GET", path(inputs)),
-      listAll(apiClient(), PATHS.tasks, {
-        task_type: "create_lbmember",
-        project_id: String(inputs.projectId),
-        region_id: String(inputs.regionId),
-      }),
-    ]);
+    const tasks = await listAll(apiClient(), PATHS.tasks, {
+      task_type: "create_lbmember",
+      project_id: String(inputs.projectId),
+      region_id: String(inputs.regionId),
+    });
     const made = new Map<string, string>();
     for (const t of tasks)
       for (const id of stringsIn(recordsIn([t.created_resources])[0]?.members)) made.set(id.toLowerCase(), String(t.id));
@@ -253,22 +269,9 @@ async function membersManagedAlone(inputs: PoolInputs): Promise<Array<{ property
           "Manage the pool's members one way: remove `members` from this LbPoolSettings, or delete that LbPoolMember first",
       }));
   } catch (err) {
-    log(`${label(inputs)}: could not read the pool or its member tasks: ${messageOf(err)}`);
+    log(`${label(inputs)}: could not read the member tasks of the pool: ${messageOf(err)}`);
     return [];
   }
-}
-
-async function warnCreateTakes(inputs: PoolInputs): Promise<void> {
-  let pool: Record<string, unknown>;
-  try {
-    pool = await apiClient().record("GET", path(inputs));
-  } catch (err) {
-    // The create reads it again and fails there with this reason, in the resource's context.
-    log(`${label(inputs)}: could not read the pool to say what the create changes: ${messageOf(err)}`);
-    return;
-  }
-  const takes = createTakes(pool, inputs);
-  if (takes.length > 0) await warn(`${label(inputs)}: the create ${takes.join("; ")}`);
 }
 
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
