@@ -4,7 +4,7 @@ import { parseBody, strictFields, wholeNumber } from "./errors";
 import { type Faults, perSecondSchema } from "./faults";
 import type { Metrics } from "./metrics";
 import { Router } from "./router";
-import { seedSchema, type Store } from "./state";
+import type { Store } from "./state";
 import type { TaskEngine } from "./tasks";
 
 export interface ControlDeps {
@@ -29,7 +29,7 @@ export function controlRouter({ store, engine, faults, metrics, logs }: ControlD
     return noContent;
   });
   r.add("POST", "/__emulator/seed", (ctx) => {
-    store.loadSeed(parseBody(seedSchema, ctx.body));
+    store.loadSeed(parseBody(store.seedSchema, ctx.body));
     return noContent;
   });
   r.add("GET", "/__emulator/state", () => ({ status: 200, body: store.dump() }));

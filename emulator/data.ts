@@ -6,19 +6,38 @@ export type ApiRecord = Record<string, unknown>;
 /** A JSON object (not an array, not null). */
 export const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export const COLLECTIONS = [
-  "projects",
-  "regions",
-  "networks",
-  "routers",
-  "volumes",
-  "subnets",
-  "images",
-  "lbpools",
-  "lifecycle_policies",
-  "client_quotas",
-] as const;
-export type Collection = (typeof COLLECTIONS)[number];
+/**
+ * The collections of the API's own that the resources refer to (a subnet's network, an image's
+ * volume) or that scope them. The resources' collections are each declared by its file in
+ * ./collections (`store`); stores.ts holds them all.
+ */
+export const BASE_COLLECTIONS = ["projects", "regions", "networks", "routers", "volumes"] as const;
+
+/**
+ * A collection's name: one of BASE_COLLECTIONS or one a resource's file declares. A string,
+ * not a union of them: the names come from the registry, which imports what uses this type;
+ * the store refuses a name it does not keep (stores.ts).
+ */
+export type Collection = string;
+
+/** The region's name for a region id (records carry it as `region`). */
+export type RegionName = (regionId: unknown) => string;
+
+/** A collection of records the emulator keeps. */
+export interface StoreSpec {
+  /** Its name in seeds, state files, task effects and the control API (the service's plural). */
+  readonly name: string;
+  /** The field that identifies a record. */
+  readonly key: string;
+  /**
+   * Fields a seeded record must hold as integers. Default: `project_id` and `region_id`, a
+   * record scoped to a project and region (a camelCase `projectId` would otherwise load and
+   * leave every request a puzzling 404).
+   */
+  readonly integers?: readonly string[];
+  /** The record with every field the service's model requires, filled where a seed, a request or an older state file left it out. */
+  complete?(record: ApiRecord, region: RegionName): ApiRecord;
+}
 
 /** Every kind the API reports in created_resources; unused kinds are empty lists. */
 export const RESOURCE_KINDS = [

@@ -1,7 +1,9 @@
 // Records as the service returns them: the fields its models require (the vendor's official
 // SDK, gcore 0.59.0, validates answers strictly against them), filled in where a seed, a
-// request or an older state file left them out. Each route builds its records through here,
-// and seeds and state files are completed once when loaded, so no answer misses a field.
+// request or an older state file left them out: the pieces several collections share, and the
+// API's own projects and regions. Each resource's collection (./collections) completes its
+// records with these; seeds and state files are completed once when loaded (./stores.ts), so
+// no answer misses a field.
 //
 // Where each value comes from (docs/emulator.md, "Records as the service returns them"):
 // - `region`: the region's name, from the seed's `regions` (else `Region <id>`);
@@ -16,12 +18,7 @@
 //   records were (a seed that lists none gets one for each project_id its records name);
 // - regions: the seed's `name` as `display_name`, a core region in EMEA, ACTIVE.
 import { randomUUID } from "node:crypto";
-import { BaremetalImage } from "../api/contract";
-import { spelled } from "../api/canonical";
-import { type ApiRecord, type Collection, isObject } from "./data";
-
-/** The region's name for a region id. */
-export type RegionName = (regionId: unknown) => string;
+import { type ApiRecord, isObject } from "./data";
 
 /** A health monitor as the service keeps it: its id, status and the defaults it fills. */
 export function completeHealthmonitor(monitor: ApiRecord, previous?: ApiRecord | null): ApiRecord {
@@ -53,30 +50,11 @@ export function completeMember(member: ApiRecord): ApiRecord {
   };
 }
 
-/** References as the service lists them: objects with an id (a seed may give bare ids). */
-const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isObject(r) ? r : { id: String(r) })) : []);
-
-/** Image fields the service fills, and its spelling of the machine type. */
-function completeImage(image: ApiRecord, region: RegionName): ApiRecord {
-  const { tags, ...rest } = image;
-  const machine =
-    typeof rest.hw_machine_type === "string" ? spelled(rest.hw_machine_type, BaremetalImage.fields.hwMachineType.type, "record") : null;
-  return {
-    os_distro: String(rest.os_type ?? "linux"),
-    os_version: "",
-    min_ram: 0,
-    region: region(rest.region_id),
-    ...rest,
-    hw_machine_type: machine,
-    tags_v2: rest.tags_v2 ?? tags ?? [],
-  };
-}
-
 /** When seeded records say they were made, for those that carry no time of their own. */
 const SEEDED_AT = "2026-05-01T08:00:00";
 
 /** A region as the service describes it (the seed names it; the rest is a plain core region). */
-function completeRegion(region: ApiRecord): ApiRecord {
+export function completeRegion(region: ApiRecord): ApiRecord {
   const name = typeof region.name === "string" ? region.name : `Region ${String(region.id)}`;
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   return {
@@ -112,54 +90,19 @@ function completeRegion(region: ApiRecord): ApiRecord {
   };
 }
 
-/** A record of a collection with every field the service's model requires. */
-export function completeRecord(collection: Collection, record: ApiRecord, region: RegionName): ApiRecord {
-  switch (collection) {
-    case "subnets":
-      return {
-        has_router: false,
-        creator_task_id: null,
-        task_id: null,
-        dns_nameservers: [],
-        host_routes: [],
-        tags: [],
-        region: region(record.region_id),
-        ...record,
-      };
-    case "images":
-      return completeImage(record, region);
-    case "lbpools":
-      return {
-        admin_state_up: true,
-        operating_status: "ONLINE",
-        provisioning_status: "ACTIVE",
-        healthmonitor: null,
-        session_persistence: null,
-        ...record,
-        listeners: refs(record.listeners),
-        loadbalancers: refs(record.loadbalancers),
-        members: (Array.isArray(record.members) ? record.members : []).map((m: ApiRecord) => completeMember(m)),
-        ...(isObject(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
-      };
-    case "lifecycle_policies":
-      return { volumes: [], ...record };
-    case "projects":
-      return {
-        client_id: 1,
-        name: `Project ${String(record.id)}`,
-        description: null,
-        is_default: false,
-        state: "ACTIVE",
-        created_at: SEEDED_AT,
-        deleted_at: null,
-        task_id: null,
-        ...record,
-      };
-    case "regions":
-      return completeRegion(record);
-    default:
-      return record;
-  }
+/** A project as the service describes it (the seed gives its id, perhaps its name). */
+export function completeProject(project: ApiRecord): ApiRecord {
+  return {
+    client_id: 1,
+    name: `Project ${String(project.id)}`,
+    description: null,
+    is_default: false,
+    state: "ACTIVE",
+    created_at: SEEDED_AT,
+    deleted_at: null,
+    task_id: null,
+    ...project,
+  };
 }
 
 /** The image a volume's data makes: what its image metadata says of the operating system. */

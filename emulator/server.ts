@@ -10,6 +10,7 @@ import { Faults, type RequestFault } from "./faults";
 import { Metrics } from "./metrics";
 import { type Reply, type RequestContext, Router, type Services } from "./router";
 import * as RESOURCES from "./collections";
+import { Collections } from "./stores";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";
 import { parseLossless, readSeedFile, type Seed, Store, stringifyLossless } from "./state";
@@ -102,8 +103,9 @@ function requestUrl(target: string | undefined): Target {
 
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   if (!options.apiKey) throw new Error("startEmulator: apiKey is required");
-  const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : (options.seed ?? {});
-  const store = new Store(seed, options.stateFile);
+  const collections = new Collections(Object.values(RESOURCES));
+  const seed = typeof options.seed === "string" ? readSeedFile(options.seed, collections) : (options.seed ?? {});
+  const store = new Store(collections, seed, options.stateFile);
   const engine = new TaskEngine(store, options.taskDurationMs ?? 1000);
   const faults = new Faults();
   const metrics = new Metrics();

@@ -7,12 +7,12 @@ import { z } from "zod";
 import { messageOf } from "../api/errors";
 import { parseJson, stringifyJson } from "../api/json";
 import { plainWords, problemsOf } from "./errors";
-import { completeRecord } from "./records";
-import { type ApiRecord, type Collection, COLLECTIONS, type Effect, RESOURCE_KINDS, type TaskRecord } from "./data";
+import { type ApiRecord, type Collection, type Effect, RESOURCE_KINDS, type TaskRecord } from "./data";
+import type { Collections } from "./stores";
 
-export { type ApiRecord, type Collection, COLLECTIONS } from "./data";
+export { type ApiRecord, type Collection } from "./data";
 
-/** The seed file format: each collection a list of records (all optional). */
+/** The seed file format: each collection a list of records (all optional), by the collection's name. */
 export type Seed = Partial<Record<Collection, ApiRecord[]>>;
 
 interface Snapshot {
@@ -20,35 +20,27 @@ interface Snapshot {
   tasks: Record<string, TaskRecord>;
 }
 
-/** Primary key of each collection's records. */
-const KEY: Record<Collection, string> = {
-  projects: "id",
-  regions: "id",
-  networks: "id",
-  routers: "id",
-  volumes: "id",
-  subnets: "id",
-  images: "id",
-  lbpools: "id",
-  lifecycle_policies: "id",
-  client_quotas: "client_id",
-};
-
 /** Integers stay exact on the wire and on disk (quota numbers are int64): the client's codec. */
 export const parseLossless = parseJson;
 export const stringifyLossless = stringifyJson;
 
 export class Store {
-  private data: Snapshot = emptySnapshot();
+  private data: Snapshot;
+  /** What a seed may hold (the control API's seed body too). */
+  readonly seedSchema: z.ZodType<Seed>;
 
   constructor(
+    /** The collections it keeps. */
+    readonly collections: Collections,
     private readonly seed: Seed = {},
     private readonly stateFile?: string,
   ) {
+    this.seedSchema = seedSchema(collections);
+    this.data = emptySnapshot(collections);
     if (stateFile && fs.existsSync(stateFile)) {
-      this.data = readStateFile(stateFile);
+      this.data = readStateFile(stateFile, collections);
       // A state file an older emulator wrote: its records get the fields the service's answers carry.
-      for (const c of COLLECTIONS) for (const r of this.list(c)) this.put(c, completeRecord(c, r, this.regionName));
+      for (const c of collections.names) for (const r of this.list(c)) this.put(c, collections.complete(c, r, this.regionName));
       this.addProjectsNamed();
     } else {
       this.loadSeed(seed);
@@ -57,7 +49,7 @@ export class Store {
 
   /** Back to the seed the emulator started with. */
   reset(): void {
-    this.data = emptySnapshot();
+    this.data = emptySnapshot(this.collections);
     this.loadSeed(this.seed);
   }
 
@@ -66,10 +58,10 @@ export class Store {
    * Each gets the fields the service's answers carry that it leaves out (records.ts).
    */
   loadSeed(value: Seed): void {
-    const seed = parseSeed(value);
+    const seed = parseSeed(value, this.seedSchema);
     for (const record of seed.regions ?? []) this.put("regions", record);
-    for (const c of COLLECTIONS) {
-      for (const record of seed[c] ?? []) this.put(c, completeRecord(c, record, this.regionName));
+    for (const c of this.collections.names) {
+      for (const record of seed[c] ?? []) this.put(c, this.collections.complete(c, record, this.regionName));
     }
     this.addProjectsNamed();
     this.persist();
@@ -80,10 +72,10 @@ export class Store {
    * written before projects were served keeps working. A project nothing names stays unknown.
    */
   private addProjectsNamed(): void {
-    for (const c of COLLECTIONS) {
+    for (const c of this.collections.names) {
       for (const r of this.list(c)) {
         if (Number.isSafeInteger(r.project_id) && !this.get("projects", r.project_id)) {
-          this.put("projects", completeRecord("projects", { id: r.project_id }, this.regionName));
+          this.put("projects", this.collections.complete("projects", { id: r.project_id }, this.regionName));
         }
       }
     }
@@ -96,21 +88,27 @@ export class Store {
   };
 
   get(collection: Collection, id: unknown): ApiRecord | undefined {
-    return this.data.collections[collection][String(id)];
+    return this.records(collection)[String(id)];
   }
 
   list(collection: Collection): ApiRecord[] {
-    return Object.values(this.data.collections[collection]);
+    return Object.values(this.records(collection));
   }
 
   put(collection: Collection, record: ApiRecord): void {
-    const id = record[KEY[collection]];
-    if (id === undefined || id === null) throw new Error(`${collection} record without "${KEY[collection]}"`);
-    this.data.collections[collection][String(id)] = record;
+    const { key } = this.collections.spec(collection);
+    const id = record[key];
+    if (id === undefined || id === null) throw new Error(`${collection} record without "${key}"`);
+    this.records(collection)[String(id)] = record;
   }
 
   delete(collection: Collection, id: unknown): void {
-    delete this.data.collections[collection][String(id)];
+    delete this.records(collection)[String(id)];
+  }
+
+  /** A collection's records by key; a collection it does not keep is refused, naming those it does. */
+  private records(collection: Collection): Record<string, ApiRecord> {
+    return this.data.collections[this.collections.spec(collection).name];
   }
 
   get tasks(): Record<string, TaskRecord> {
@@ -138,34 +136,12 @@ export class Store {
   }
 }
 
-/** One value per collection, built by `make` (an object literal, so its type names every one). */
-function byCollection<T>(make: (c: Collection) => T): Record<Collection, T> {
-  return {
-    projects: make("projects"),
-    regions: make("regions"),
-    networks: make("networks"),
-    routers: make("routers"),
-    volumes: make("volumes"),
-    subnets: make("subnets"),
-    images: make("images"),
-    lbpools: make("lbpools"),
-    lifecycle_policies: make("lifecycle_policies"),
-    client_quotas: make("client_quotas"),
-  };
-}
-
 /**
  * A record of a collection: an object with its key, and, when scoped, integer project_id and
  * region_id (a camelCase `projectId` would otherwise load and leave every request a puzzling 404).
  */
-function recordSchema(collection: Collection) {
-  const key = KEY[collection];
-  const integers =
-    collection === "regions" || collection === "projects"
-      ? ["id"]
-      : collection === "client_quotas"
-        ? ["client_id"]
-        : ["project_id", "region_id"];
+function recordSchema(collections: Collections, collection: Collection) {
+  const { key, integers = ["project_id", "region_id"] } = collections.spec(collection);
   return z.record(z.string(), z.unknown(), { error: "must be an object" }).check((ctx) => {
     if (ctx.value[key] === undefined || ctx.value[key] === null) {
       ctx.issues.push({ code: "custom", input: ctx.value, message: `has no "${key}"` });
@@ -183,32 +159,33 @@ function recordSchema(collection: Collection) {
   });
 }
 
-const collectionNames = COLLECTIONS.join(", ");
-
 /**
  * A seed's shape, checked before anything is applied: known collections of records, each
  * record with its key and its scope (recordSchema). Not the request rules: a seed may hold
  * records the API itself could not create.
  */
-export const seedSchema: z.ZodType<Seed> = z.strictObject(
-  byCollection((c) => z.array(recordSchema(c), { error: "must be a list of records" }).optional()),
-  {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `unknown seed collection ${issue.keys.map((k) => `"${k}"`).join(", ")}; expected one of ${collectionNames}`
-        : "a seed must be a JSON object of collections",
-  },
-);
+function seedSchema(collections: Collections): z.ZodType<Seed> {
+  return z.strictObject(
+    collections.byCollection((c) => z.array(recordSchema(collections, c), { error: "must be a list of records" }).optional()),
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `unknown seed collection ${issue.keys.map((k) => `"${k}"`).join(", ")}; expected one of ${collections.names.join(", ")}`
+          : "a seed must be a JSON object of collections",
+    },
+  );
+}
 
 /** A seed, checked whole: its problems, each naming the record and the rule, in one Error. */
-export function parseSeed(value: unknown): Seed {
-  const parsed = seedSchema.safeParse(value);
+function parseSeed(value: unknown, schema: z.ZodType<Seed>): Seed {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Error(problemsOf(parsed.error));
   return parsed.data;
 }
 
 const taskId = z.string();
-const collection = z.enum(COLLECTIONS);
+// Task effects name collections; a name the store does not keep is refused when the effect is applied.
+const collection = z.string();
 const resources = z.array(z.string());
 const effectSchema: z.ZodType<Effect> = z.discriminatedUnion("op", [
   z.object({ op: z.literal("put"), collection, record: z.record(z.string(), z.unknown()) }),
@@ -251,17 +228,18 @@ const taskSchema: z.ZodType<TaskRecord> = z.object({
 });
 
 /** What `persist` writes; a collection an older emulator did not have may be missing. */
-const stateSchema = z.strictObject({
-  collections: z.strictObject(byCollection((c) => z.record(z.string(), recordSchema(c)).optional())),
-  tasks: z.record(taskId, taskSchema),
-});
+const stateSchema = (collections: Collections) =>
+  z.strictObject({
+    collections: z.strictObject(collections.byCollection((c) => z.record(z.string(), recordSchema(collections, c)).optional())),
+    tasks: z.record(taskId, taskSchema),
+  });
 
 /**
  * The state a state file holds, checked whole before the emulator starts from it: a file that
  * is no JSON or holds something else is refused naming the file, what is wrong and what to do,
  * instead of loading and failing later on a request.
  */
-function readStateFile(file: string): Snapshot {
+function readStateFile(file: string, collections: Collections): Snapshot {
   const refuse = (problem: string, cause?: unknown) =>
     new Error(
       `state file ${file} ${problem}. Delete it (or pass another --state-file) to start from the seed, losing what it holds, or fix what is named.`,
@@ -274,19 +252,19 @@ function readStateFile(file: string): Snapshot {
   } catch (err) {
     throw refuse(`is not valid JSON: ${messageOf(err)}`, err);
   }
-  const parsed = stateSchema.safeParse(value, plainWords);
+  const parsed = stateSchema(collections).safeParse(value, plainWords);
   if (!parsed.success) throw refuse(`is not this emulator's state: ${problemsOf(parsed.error)}`);
-  return { collections: byCollection((c) => parsed.data.collections[c] ?? {}), tasks: parsed.data.tasks };
+  return { collections: collections.byCollection((c) => parsed.data.collections[c] ?? {}), tasks: parsed.data.tasks };
 }
 
-function emptySnapshot(): Snapshot {
-  return { collections: byCollection(() => ({})), tasks: {} };
+function emptySnapshot(collections: Collections): Snapshot {
+  return { collections: collections.byCollection(() => ({})), tasks: {} };
 }
 
 /** A seed file, read and checked: its problems are prefixed with the file's path. */
-export function readSeedFile(file: string): Seed {
+export function readSeedFile(file: string, collections: Collections): Seed {
   try {
-    return parseSeed(parseLossless(fs.readFileSync(file, "utf8")));
+    return parseSeed(parseLossless(fs.readFileSync(file, "utf8")), seedSchema(collections));
   } catch (err) {
     throw new Error(`${file}: ${messageOf(err)}`, { cause: err });
   }

@@ -20,12 +20,18 @@ import {
   type Services,
   startTask,
 } from "../router";
-import type { Collection } from "./collection";
+import type { Collection, RegionName } from "./collection";
+import { validator } from "../validation";
+import { spelled } from "../../api/canonical";
 import type { ApiRecord } from "../state";
-import { applyUpdate, BaremetalImage as contract, recordFields } from "../../api/contract";
-import { canonicalBody, validateImageCreate, validateImagePatch } from "../validation";
+import { applyUpdate, recordFields } from "../../api/contract";
+import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
+import { canonicalBody } from "../validation";
 import { mergeTags, newTags } from "../tags";
 import { osOfVolume } from "../records";
+
+export const validateImageCreate = validator(contract, "create");
+export const validateImagePatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerImageRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.bmimages, (ctx) => create(services, ctx));
@@ -111,4 +117,23 @@ function remove(services: Services, ctx: RequestContext) {
 }
 
 /** BaremetalImage: the routes that serve images. */
-export const BaremetalImage: Collection = { routes: registerImageRoutes };
+export const BaremetalImage: Collection = {
+  store: { name: "images", key: "id", complete: completeImage },
+  routes: registerImageRoutes,
+};
+
+/** Image fields the service fills, and its spelling of the machine type. */
+function completeImage(image: ApiRecord, region: RegionName): ApiRecord {
+  const { tags, ...rest } = image;
+  const machine =
+    typeof rest.hw_machine_type === "string" ? spelled(rest.hw_machine_type, contract.fields.hwMachineType.type, "record") : null;
+  return {
+    os_distro: String(rest.os_type ?? "linux"),
+    os_version: "",
+    min_ram: 0,
+    region: region(rest.region_id),
+    ...rest,
+    hw_machine_type: machine,
+    tags_v2: rest.tags_v2 ?? tags ?? [],
+  };
+}

@@ -1,9 +1,17 @@
-// What a resource is to the emulator: the routes that serve it. Each file of this folder
-// exports one, named as the resource (api/contract/ and provider/kinds/ export the same
-// name); ./index.ts lists them.
+// What a resource is to the emulator: the routes that serve it and, when its records are a
+// collection of their own, that collection (its name in seeds, state files and the control
+// API, its key, and the fields the service's answers carry that a seed leaves out). Each file
+// of this folder exports one, named as the resource (api/contract/ and provider/kinds/ export
+// the same name); ./index.ts lists them, and the store's vocabulary (../stores.ts) is derived
+// from that list.
+import type { StoreSpec } from "../data";
+
+export type { RegionName, StoreSpec } from "../data";
 import type { Router, Services } from "../router";
 
+/** `store`: the collection the resource keeps, if it keeps one (a pool member lives in its pool's record). */
 export interface Collection {
+  readonly store?: StoreSpec;
   /** Adds the resource's routes (its paths are in its contract). */
   routes(router: Router, services: Services): void;
 }

@@ -5,9 +5,9 @@
 // pool: its effect is the whole pool record with the member changed.
 import { randomUUID } from "node:crypto";
 import { recordsIn } from "../../api/guards";
-import { applyUpdate, LbPoolMember as contract, recordFields } from "../../api/contract";
+import { applyUpdate, recordFields } from "../../api/contract";
+import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
-import { contractSchema, wireFailures } from "../../api/schema";
 import { HttpError, notFound } from "../errors";
 import { completeMember } from "../records";
 import {
@@ -24,12 +24,11 @@ import {
   uuidParam,
 } from "../router";
 import type { ApiRecord } from "../state";
-import { canonicalBody } from "../validation";
+import { canonicalBody, validator } from "../validation";
 import type { Collection } from "./collection";
 
-const validateCreate = (body: unknown) => wireFailures(contractSchema(contract, { face: "wire", mode: "create" }), body);
-const validatePatch = (body: unknown) =>
-  wireFailures(contractSchema(contract, { face: "wire", mode: "patch", readOnly: Object.keys(contract.record) }), body);
+const validateCreate = validator(contract, "create");
+const validatePatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerMemberRoutes(router: Router, services: Services): void {
   router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));

@@ -19,12 +19,19 @@ import {
   type Services,
   startTask,
 } from "../router";
-import { type ApiRecord, stringifyLossless } from "../state";
-import { applyUpdate, HealthMonitor, LbPoolSettings as contract } from "../../api/contract";
+import { stringifyJson as stringifyLossless } from "../../api/json";
+import { type ApiRecord, isObject } from "../data";
+import { validator } from "../validation";
+import { applyUpdate } from "../../api/contract";
+import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
 import { completeHealthmonitor, completeMember } from "../records";
-import { canonicalBody, validateHealthmonitorCreate, validatePoolPatch } from "../validation";
+import { canonicalBody } from "../validation";
+
+export const validatePoolPatch = validator(contract, "patch", Object.keys(contract.record));
+/** POST .../healthmonitor (the vendor SDK's): a whole health monitor. */
+const validateHealthmonitorCreate = validator(HealthMonitor, "create");
 
 function registerPoolRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
@@ -134,5 +141,26 @@ function removeHealthmonitor(services: Services, ctx: RequestContext) {
   return { status: 204 };
 }
 
-/** LbPoolSettings: the routes that serve pools. */
-export const LbPoolSettings: Collection = { routes: registerPoolRoutes };
+/** LbPoolSettings: the pools (the seed's; the service makes them with their load balancer), and the routes that serve them. */
+export const LbPoolSettings: Collection = {
+  store: {
+    name: "lbpools",
+    key: "id",
+    complete: (record) => ({
+      admin_state_up: true,
+      operating_status: "ONLINE",
+      provisioning_status: "ACTIVE",
+      healthmonitor: null,
+      session_persistence: null,
+      ...record,
+      listeners: refs(record.listeners),
+      loadbalancers: refs(record.loadbalancers),
+      members: recordsIn(record.members).map((m) => completeMember(m)),
+      ...(isObject(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
+    }),
+  },
+  routes: registerPoolRoutes,
+};
+
+/** References as the service lists them: objects with an id (a seed may give bare ids). */
+const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isObject(r) ? r : { id: String(r) })) : []);

@@ -6,10 +6,33 @@ import { bodyObject, intParam, requireValid, type RequestContext, type Router, t
 import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
 import { canonicalDateTime } from "../../api/canonical";
-import { validateQuotaPut } from "../validation";
-import { applyUpdate, QuotaThreshold as contract, recordFields } from "../../api/contract";
+import { contractSchema, type InvalidFields, wireFailures } from "../../api/schema";
+import { isObject } from "../data";
+import { applyUpdate, recordFields } from "../../api/contract";
+import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
 
 export const DEFAULT_THRESHOLD = 80;
+
+/**
+ * PUT is a whole setting (threshold required) whose fields all replace in place. `held`: the
+ * client's setting as stored. The quota members it holds are members the service knows, also
+ * those our contract does not (a seed of a service newer than the contract): a PUT may carry
+ * them back.
+ */
+export function validateQuotaPut(body: unknown, held?: ApiRecord): InvalidFields {
+  const message = isObject(held?.last_message) ? held.last_message : {};
+  const regional = Array.isArray(message.regional_quotas) ? message.regional_quotas : [];
+  const schema = contractSchema(contract, {
+    face: "wire",
+    mode: "create",
+    readOnly: Object.keys(contract.record),
+    held: {
+      GlobalQuotas: isObject(message.global_quotas) ? Object.keys(message.global_quotas) : [],
+      RegionalQuotas: [...new Set(regional.flatMap((r: unknown) => (isObject(r) ? Object.keys(r) : [])))],
+    },
+  });
+  return wireFailures(schema, body);
+}
 
 function registerQuotaRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.notificationThreshold, (ctx) => ({ status: 200, body: find(services, ctx) }));
@@ -47,5 +70,8 @@ function reset(services: Services, ctx: RequestContext) {
   return { status: 204 };
 }
 
-/** QuotaThreshold: the routes that serve quota settings. */
-export const QuotaThreshold: Collection = { routes: registerQuotaRoutes };
+/** QuotaThreshold: each client's notification threshold (by client, not scoped), and the routes that serve it. */
+export const QuotaThreshold: Collection = {
+  store: { name: "client_quotas", key: "client_id", integers: ["client_id"] },
+  routes: registerQuotaRoutes,
+};

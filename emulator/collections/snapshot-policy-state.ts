@@ -6,8 +6,11 @@ import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
 import type { ApiRecord } from "../state";
-import { validatePolicyPatch } from "../validation";
-import { applyUpdate, SnapshotPolicyState as contract } from "../../api/contract";
+import { validator } from "../validation";
+import { applyUpdate } from "../../api/contract";
+import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
+
+export const validatePolicyPatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerPolicyRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.policies, (ctx) =>
@@ -40,5 +43,8 @@ function patch(services: Services, ctx: RequestContext) {
   return { status: 200, body: view(updated, ctx) };
 }
 
-/** SnapshotPolicyState: the routes that serve policies. */
-export const SnapshotPolicyState: Collection = { routes: registerPolicyRoutes };
+/** SnapshotPolicyState: the lifecycle policies, and the routes that serve them. */
+export const SnapshotPolicyState: Collection = {
+  store: { name: "lifecycle_policies", key: "id", complete: (record) => ({ volumes: [], ...record }) },
+  routes: registerPolicyRoutes,
+};

@@ -21,10 +21,15 @@ import {
   startTask,
 } from "../router";
 import type { Collection } from "./collection";
+import { validator } from "../validation";
 import type { ApiRecord } from "../state";
-import { applyUpdate, recordFields, Subnet as contract } from "../../api/contract";
-import { canonicalBody, validateSubnetCreate, validateSubnetPatch } from "../validation";
+import { applyUpdate, recordFields } from "../../api/contract";
+import { Subnet as contract } from "../../api/contract/subnet";
+import { canonicalBody } from "../validation";
 import { mergeTags, newTags } from "../tags";
+
+export const validateSubnetCreate = validator(contract, "create");
+export const validateSubnetPatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerSubnetRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.subnets, (ctx) => create(services, ctx));
@@ -141,5 +146,21 @@ function list(services: Services, ctx: RequestContext) {
   return listPage(ctx, network === null ? all : all.filter((s) => s.network_id === network.toLowerCase()));
 }
 
-/** Subnet: the routes that serve subnets. */
-export const Subnet: Collection = { routes: registerSubnetRoutes };
+/** Subnet: the subnets, and the routes that serve them. */
+export const Subnet: Collection = {
+  store: {
+    name: "subnets",
+    key: "id",
+    complete: (record, region) => ({
+      has_router: false,
+      creator_task_id: null,
+      task_id: null,
+      dns_nameservers: [],
+      host_routes: [],
+      tags: [],
+      region: region(record.region_id),
+      ...record,
+    }),
+  },
+  routes: registerSubnetRoutes,
+};

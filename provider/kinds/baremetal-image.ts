@@ -2,7 +2,7 @@
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
 // create's only by evidence (ours.ts).
-import { BaremetalImage as contract } from "../../api/contract";
+import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";

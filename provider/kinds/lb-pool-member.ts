@@ -4,7 +4,7 @@
 // is the only evidence of what it made: a member at the same address and port may be
 // another stack's, and is never taken for ours. The service refuses a second member at one
 // address and port, so one already in the pool fails at preview and before the POST, naming it.
-import { LbPoolMember as contract } from "../../api/contract";
+import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
 import { CimsError } from "../client/errors";
 import { apiPath } from "../client/path";

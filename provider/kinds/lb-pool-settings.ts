@@ -5,7 +5,7 @@
 // only the members the stack declared (the service will not delete a subnet a member still
 // uses), leaving the pool, its settings and everyone else's members.
 import type * as pulumi from "@pulumi/pulumi";
-import { LbPoolSettings as contract } from "../../api/contract";
+import { LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { PATHS } from "../../api/paths";

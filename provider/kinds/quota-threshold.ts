@@ -3,7 +3,7 @@
 // its default, 80). Quota limits and usages are int64: exact decimal strings on the Pulumi
 // side, exact integers on the wire (bigint through lossless JSON), never a rounded number.
 import type * as pulumi from "@pulumi/pulumi";
-import { QuotaThreshold as contract } from "../../api/contract";
+import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
 import { PATHS } from "../../api/paths";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";

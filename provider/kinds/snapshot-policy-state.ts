@@ -2,7 +2,7 @@
 // volume snapshot lifecycle policy, PATCH lifecycle_policy (synchronous). Destroy leaves the
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
-import { SnapshotPolicyState as contract } from "../../api/contract";
+import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
 import { PATHS } from "../../api/paths";
 import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "../methods/calls";

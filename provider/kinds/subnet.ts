@@ -4,7 +4,7 @@
 // fails at preview and before the POST (naming the subnet that holds it), and a replacement
 // whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
 // evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
-import { Subnet as contract } from "../../api/contract";
+import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
 import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";

@@ -5,9 +5,15 @@
 // made from the same table.)
 import type * as pulumi from "@pulumi/pulumi";
 import type { ObjectOf } from "../../api/contract";
-import { BaremetalImage, SnapshotPolicyState, LbPoolSettings, QuotaThreshold, Subnet } from "../../api/contract";
+import type { BaremetalImage } from "../../api/contract/baremetal-image";
+import type { LbPoolMember } from "../../api/contract/lb-pool-member";
+import type { LbPoolSettings } from "../../api/contract/lb-pool-settings";
+import type { QuotaThreshold } from "../../api/contract/quota-threshold";
+import type { SnapshotPolicyState } from "../../api/contract/snapshot-policy-state";
+import type { Subnet } from "../../api/contract/subnet";
 import type {
   BaremetalImageArgs,
+  LbPoolMemberArgs,
   LbPoolSettingsArgs,
   QuotaThresholdArgs,
   SnapshotPolicyStateArgs,
@@ -41,6 +47,9 @@ type Checks = [
     >
   >,
   Assert<Same<Plain<QuotaThresholdArgs>, ObjectOf<typeof QuotaThreshold.fields> & { clientId: number }>>,
+  Assert<
+    Same<Plain<LbPoolMemberArgs>, ObjectOf<typeof LbPoolMember.fields> & Scope & { poolId: string; timeouts?: Timeouts; importId?: string }>
+  >,
   // The check can fail: a field missing from the Args, a wrong type, a lost `?`.
   Refute<
     Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string; notInTheContract?: number }>
@@ -55,4 +64,4 @@ type Checks = [
     >
   >,
 ];
-export const typeChecks: Checks = [true, true, true, true, true, false, false, false];
+export const typeChecks: Checks = [true, true, true, true, true, true, false, false, false];

@@ -3,7 +3,9 @@
 // module type-checks against the package's own types.
 import * as path from "node:path";
 import * as ts from "typescript";
-import { type BodyContract, type FieldTable, BaremetalImage, Subnet } from "../../api/contract";
+import type { BodyContract, FieldTable } from "../../api/contract";
+import { BaremetalImage } from "../../api/contract/baremetal-image";
+import { Subnet } from "../../api/contract/subnet";
 import { declarations, generateModule, type ImportRecords, printValue } from "../../provider/import/generate";
 import { argsFromRecord, argsOf } from "../../provider/kinds/program-args";
 import { fromWire } from "../../provider/methods/wire";

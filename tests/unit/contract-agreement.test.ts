@@ -9,7 +9,10 @@ import { lbPoolSettingsMethods, poolTable } from "../../provider/kinds/lb-pool-s
 import { subnetMethods, subnetTable } from "../../provider/kinds/subnet";
 import { quotaTable, quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
 import { baremetalImageMethods } from "../../provider/kinds/baremetal-image";
-import { validateImageCreate, validatePoolPatch, validateQuotaPut, validateSubnetCreate } from "../../emulator/validation";
+import { validateImageCreate } from "../../emulator/collections/baremetal-image";
+import { validatePoolPatch } from "../../emulator/collections/lb-pool-settings";
+import { validateQuotaPut } from "../../emulator/collections/quota-threshold";
+import { validateSubnetCreate } from "../../emulator/collections/subnet";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const VOL = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";

@@ -9,24 +9,22 @@ import {
   type BodyContract,
   type FieldType,
   fieldsWithoutOmissionRule,
-  BaremetalImage,
-  SnapshotPolicyState,
-  LbPoolSettings,
-  QuotaThreshold,
   recordFields,
   recordName,
-  Subnet,
   updatable,
 } from "../../api/contract";
+import { BaremetalImage } from "../../api/contract/baremetal-image";
+import { Subnet } from "../../api/contract/subnet";
+import { type Kind, KIND_NAMES, kind } from "../../provider/kinds/registry";
 import { canonicalValue } from "../../api/canonical";
 import { toSnake } from "../../api/names";
 import { parseJson, stringifyJson } from "../../provider/client";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 
-const CONTRACTS: Record<string, BodyContract> = { Subnet, BaremetalImage, LbPoolSettings, SnapshotPolicyState, QuotaThreshold };
+const CONTRACTS: Array<[Kind, BodyContract]> = KIND_NAMES.map((k) => [k, kind(k).descriptor.contract]);
 
 describe("every optional field states what omitting it means", () => {
-  test.each(Object.entries(CONTRACTS))("%s", (_name, contract) => {
+  test.each(CONTRACTS)("%s", (_name, contract) => {
     expect(fieldsWithoutOmissionRule(contract)).toEqual([]);
   });
   test("a field added with no rule is caught", () => {
@@ -141,46 +139,41 @@ async function created(path: string, kind: string, body: unknown, one: (id: stri
   return one(done.created_resources[kind][0]);
 }
 
-/** Each resource: the path its update goes to (and how), and the contract. */
-const RESOURCES: Array<{
-  name: string;
-  contract: BodyContract;
-  target: () => Promise<{ path: string; method: string; base?: Record<string, unknown> }>;
-}> = [
-  {
-    name: "Subnet",
-    contract: Subnet,
-    target: async () => ({
+/** Each resource: the path its update goes to (and how). A kind added to the registry needs its row here. */
+const TARGETS: Record<Kind, () => Promise<{ path: string; method: string; base?: Record<string, unknown> }>> = {
+  Subnet: async () => ({
+    method: "PATCH",
+    path: await created(
+      "/cloud/v1/subnets/1/1",
+      "subnets",
+      { name: "s", cidr: "10.123.0.0/24", network_id: NET },
+      (id) => `/cloud/v1/subnets/1/1/${id}`,
+    ),
+  }),
+  BaremetalImage: async () => ({
+    method: "PATCH",
+    path: await created("/cloud/v1/bmimages/1/1", "images", { name: "i", volume_id: VOLUME }, (id) => `/cloud/v1/images/1/1/${id}`),
+  }),
+  LbPoolSettings: async () => ({ method: "PATCH", path: `/cloud/v1/lbpools/1/1/${POOL_ID}` }),
+  SnapshotPolicyState: async () => ({ method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101" }),
+  // A PUT is a whole setting: the threshold goes with every field.
+  QuotaThreshold: async () => ({ method: "PUT", path: "/cloud/v2/client_quotas/1/notification_threshold", base: { threshold: 81 } }),
+  LbPoolMember: async () => {
+    const members = `/cloud/v1/loadbalancers/1/1/pools/${POOL_ID}/members`;
+    const subnet = await created("/cloud/v1/subnets/1/1", "subnets", { name: "m", cidr: "10.125.0.0/24", network_id: NET }, (id) => id);
+    return {
       method: "PATCH",
       path: await created(
-        "/cloud/v1/subnets/1/1",
-        "subnets",
-        { name: "s", cidr: "10.123.0.0/24", network_id: NET },
-        (id) => `/cloud/v1/subnets/1/1/${id}`,
+        members,
+        "members",
+        { address: "10.125.0.7", protocol_port: 8443, subnet_id: subnet },
+        (id) => `${members}/${id}`,
       ),
-    }),
+    };
   },
-  {
-    name: "BaremetalImage",
-    contract: BaremetalImage,
-    target: async () => ({
-      method: "PATCH",
-      path: await created("/cloud/v1/bmimages/1/1", "images", { name: "i", volume_id: VOLUME }, (id) => `/cloud/v1/images/1/1/${id}`),
-    }),
-  },
-  { name: "LbPoolSettings", contract: LbPoolSettings, target: async () => ({ method: "PATCH", path: `/cloud/v1/lbpools/1/1/${POOL_ID}` }) },
-  {
-    name: "SnapshotPolicyState",
-    contract: SnapshotPolicyState,
-    target: async () => ({ method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101" }),
-  },
-  {
-    name: "QuotaThreshold",
-    contract: QuotaThreshold,
-    // A PUT is a whole setting: the threshold goes with every field.
-    target: async () => ({ method: "PUT", path: "/cloud/v2/client_quotas/1/notification_threshold", base: { threshold: 81 } }),
-  },
-];
+};
+
+const RESOURCES = KIND_NAMES.map((name) => ({ name, contract: kind(name).descriptor.contract, target: TARGETS[name] }));
 
 const cases = RESOURCES.flatMap((r) => updatable(r.contract).map((field) => [r.name, field, r] as const));
 

@@ -4,8 +4,8 @@
 // Every list of kinds is derived from that registry; this test checks each kind has its files.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as contracts from "../../api/contract";
 import * as collections from "../../emulator/collections";
+import { Collections } from "../../emulator/stores";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,7 +27,6 @@ test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, expo
   const entry = exported(kindFile, type);
   expect(contract).toBe(kind(type).descriptor.contract);
   expect(entry).toMatchObject({ descriptor: kind(type).descriptor });
-  expect(Object.entries(contracts).find(([name]) => name === type)?.[1]).toBe(contract);
   expect(kind(type).descriptor.contract.name).toBe(type);
   const collectionFile = path.join(ROOT, `emulator/collections/${kebab(type)}.ts`);
   expect(fs.existsSync(collectionFile)).toBe(true);
@@ -37,6 +36,32 @@ test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, expo
 
 test("the emulator serves exactly the registry's kinds", () => {
   expect(Object.keys(collections).sort()).toEqual([...KIND_NAMES].sort());
+});
+
+test("api/contract/ holds the vocabulary and one file per kind; its index lists no kind", () => {
+  const shared = ["common.ts", "derive.ts", "index.ts", "types.ts"];
+  const files = fs.readdirSync(path.join(ROOT, "api/contract")).filter((f) => !shared.includes(f));
+  expect(files.sort()).toEqual(KIND_NAMES.map((k) => `${kebab(k)}.ts`).sort());
+  expect(Object.keys(jest.requireActual<object>(path.join(ROOT, "api/contract/index.ts")))).not.toEqual(
+    expect.arrayContaining([expect.stringMatching(new RegExp(`^(${KIND_NAMES.join("|")})$`))]),
+  );
+});
+
+test("the emulator keeps the API's own collections, then those the resources declare, each once", () => {
+  expect(new Collections(Object.values(collections)).names).toEqual([
+    "projects",
+    "regions",
+    "networks",
+    "routers",
+    "volumes",
+    "subnets",
+    "images",
+    "lbpools",
+    "lifecycle_policies",
+    "client_quotas",
+  ]);
+  expect(() => new Collections([collections.Subnet, collections.Subnet])).toThrow('two collections named "subnets"');
+  expect(() => new Collections([]).spec("subnets")).toThrow('the emulator keeps no collection "subnets"');
 });
 
 test.each(KIND_NAMES)("%s: every request it sends with a body names one of its paths and the vendor SDK's type", (type) => {

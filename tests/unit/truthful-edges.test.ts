@@ -2,7 +2,7 @@
 // paging by `count` when the service caps its pages, a kind the installed package does not
 // know, and quota members the contract does not know (never a difference, never erased).
 import { canonicalDateTime } from "../../api/canonical";
-import { QuotaThreshold } from "../../api/contract";
+import { QuotaThreshold } from "../../api/contract/quota-threshold";
 import { CimsClient } from "../../provider/client/http";
 import { listAll } from "../../provider/client/list";
 import { closeAllPools } from "../../provider/client/transport";
