@@ -11,7 +11,7 @@ export const isObject = (v: unknown): v is ApiRecord => typeof v === "object" &&
  * volume) or that scope them. The resources' collections are each declared by its file in
  * ./collections (`store`); stores.ts holds them all.
  */
-export const BASE_COLLECTIONS = ["projects", "regions", "networks", "routers", "volumes"] as const;
+export const BASE_COLLECTIONS = ["projects", "regions", "networks", "routers", "volumes", "instances"] as const;
 
 /**
  * A collection's name: one of BASE_COLLECTIONS or one a resource's file declares. A string,

@@ -13,6 +13,7 @@ const BASE: Record<(typeof BASE_COLLECTIONS)[number], StoreSpec> = {
   networks: { name: "networks", key: "id" },
   routers: { name: "routers", key: "id" },
   volumes: { name: "volumes", key: "id" },
+  instances: { name: "instances", key: "id" },
 };
 
 export class Collections {

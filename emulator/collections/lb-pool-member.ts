@@ -69,12 +69,11 @@ function create(services: Services, ctx: RequestContext) {
   requireValid(validateCreate(raw));
   const body = canonicalBody(raw, contract);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
-  // The subnet must exist in the pool's scope (an instance is not checked: the emulator holds none).
-  if (
-    typeof body.subnet_id === "string" &&
-    !inScope(services.store.get("subnets", body.subnet_id), Number(p.project_id), Number(p.region_id))
-  )
-    throw notFound("Subnet", body.subnet_id);
+  // The subnet or the instance must exist in the pool's scope (instances come from the seed).
+  const scoped = (collection: string, id: unknown) =>
+    inScope(services.store.get(collection, id), Number(p.project_id), Number(p.region_id));
+  if (typeof body.subnet_id === "string" && !scoped("subnets", body.subnet_id)) throw notFound("Subnet", body.subnet_id);
+  if (typeof body.instance_id === "string" && !scoped("instances", body.instance_id)) throw notFound("Instance", body.instance_id);
   const key = memberKey(body.address, body.protocol_port);
   const taken = members(p).find((m) => memberKey(m.address, m.protocol_port) === key);
   if (taken) {

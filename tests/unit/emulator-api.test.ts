@@ -982,4 +982,24 @@ describe("pool members one by one", () => {
     expect(Object.keys(neither.body.invalid_fields)).toEqual(["subnet_id"]);
     await waitTask((await call("DELETE", `/cloud/v1/subnets/1/1/${subnet}`)).body.tasks[0]);
   });
+
+  test("POST by instance: an instance of the pool's scope (from the seed) is taken, any other is 404", async () => {
+    const INSTANCE = "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d";
+    const OTHER_SCOPE = "7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f";
+    const seeded = await call("POST", "/__emulator/seed", {
+      instances: [
+        { id: INSTANCE, name: "web-1", project_id: 1, region_id: 1 },
+        { id: OTHER_SCOPE, name: "web-2", project_id: 2, region_id: 1 },
+      ],
+    });
+    expect(seeded.status).toBe(204);
+    for (const id of ["6f1e8a01-4a5f-4d1b-9a57-3c2f0b7d9c9e", OTHER_SCOPE]) {
+      const unknown = await call("POST", MEMBERS, { address: "10.79.0.9", protocol_port: 80, instance_id: id });
+      expect({ status: unknown.status, message: unknown.body.message }).toEqual({ status: 404, message: expect.stringContaining(id) });
+    }
+    const made = await call("POST", MEMBERS, { address: "10.79.0.9", protocol_port: 80, instance_id: INSTANCE });
+    expect(made.status).toBe(200);
+    const [id] = (await waitTask(made.body.tasks[0])).created_resources.members;
+    expect((await call("GET", `${MEMBERS}/${id}`)).body).toMatchObject({ id, address: "10.79.0.9", subnet_id: null });
+  });
 });

@@ -54,6 +54,7 @@ test("the emulator keeps the API's own collections, then those the resources dec
     "networks",
     "routers",
     "volumes",
+    "instances",
     "subnets",
     "images",
     "lbpools",
