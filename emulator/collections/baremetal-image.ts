@@ -8,8 +8,6 @@ import { notFound } from "../errors";
 import {
   assertUnlocked,
   bodyObject,
-  deleteByTask,
-  findScoped,
   inScope,
   intParam,
   listPage,
@@ -21,13 +19,14 @@ import {
   startTask,
 } from "../router";
 import type { Collection, RegionName } from "./collection";
+import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
 import type { ApiRecord } from "../state";
-import { applyUpdate, recordFields } from "../../api/contract";
+import { recordFields } from "../../api/contract";
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { canonicalBody } from "../validation";
-import { mergeTags, newTags } from "../tags";
+import { newTags } from "../tags";
 import { osOfVolume } from "../records";
 
 export const validateImageCreate = validator(contract, "create");
@@ -39,9 +38,9 @@ function registerImageRoutes(router: Router, services: Services): void {
   // GET bmimages (reference): the scope's bare-metal images; GET images (the SDK's): all of them.
   router.add("GET", PATHS.bmimages, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
   router.add("GET", PATHS.images, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
-  router.add("GET", PATHS.image, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", PATHS.image, (ctx) => patch(services, ctx));
-  router.add("DELETE", PATHS.image, (ctx) => remove(services, ctx));
+  router.add("GET", PATHS.image, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
+  router.add("PATCH", PATHS.image, (ctx) => item.patch(services, ctx));
+  router.add("DELETE", PATHS.image, (ctx) => item.remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {
@@ -92,29 +91,15 @@ function create(services: Services, ctx: RequestContext) {
   });
 }
 
-function find(services: Services, ctx: RequestContext): ApiRecord {
-  return findScoped(services, ctx, "images", "image_id", "Image");
-}
-
-function unlocked(services: Services, id: string): void {
-  assertUnlocked(services, "images", id, "Image");
-}
-
-function patch(services: Services, ctx: RequestContext) {
-  const image = find(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validateImagePatch(raw));
-  const body = canonicalBody(raw, contract);
-  unlocked(services, String(image.id));
-  const updated: ApiRecord = { ...applyUpdate(contract, image, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
-  services.store.put("images", updated);
-  services.store.persist();
-  return { status: 200, body: updated };
-}
-
-function remove(services: Services, ctx: RequestContext) {
-  return deleteByTask(services, ctx, find(services, ctx), "images", "Image", "delete_image");
-}
+/** GET, PATCH and DELETE by id. */
+const item = taggedItem({
+  collection: "images",
+  idParam: "image_id",
+  what: "Image",
+  contract,
+  validatePatch: validateImagePatch,
+  deleteTaskType: "delete_image",
+});
 
 /** BaremetalImage: the routes that serve images. */
 export const BaremetalImage: Collection = {

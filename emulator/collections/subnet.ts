@@ -6,10 +6,7 @@ import { apiTimestamp } from "../clock";
 import { HttpError, notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
 import {
-  assertUnlocked,
   bodyObject,
-  deleteByTask,
-  findScoped,
   inScope,
   intParam,
   listPage,
@@ -21,12 +18,13 @@ import {
   startTask,
 } from "../router";
 import type { Collection } from "./collection";
+import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import type { ApiRecord } from "../state";
-import { applyUpdate, recordFields } from "../../api/contract";
+import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonicalBody } from "../validation";
-import { mergeTags, newTags } from "../tags";
+import { newTags } from "../tags";
 
 export const validateSubnetCreate = validator(contract, "create");
 export const validateSubnetPatch = validator(contract, "patch", Object.keys(contract.record));
@@ -34,9 +32,9 @@ export const validateSubnetPatch = validator(contract, "patch", Object.keys(cont
 function registerSubnetRoutes(router: Router, services: Services): void {
   router.add("POST", PATHS.subnets, (ctx) => create(services, ctx));
   router.add("GET", PATHS.subnets, (ctx) => list(services, ctx));
-  router.add("GET", PATHS.subnet, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", PATHS.subnet, (ctx) => patch(services, ctx));
-  router.add("DELETE", PATHS.subnet, (ctx) => remove(services, ctx));
+  router.add("GET", PATHS.subnet, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
+  router.add("PATCH", PATHS.subnet, (ctx) => item.patch(services, ctx));
+  router.add("DELETE", PATHS.subnet, (ctx) => item.remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {
@@ -97,46 +95,35 @@ function create(services: Services, ctx: RequestContext) {
   });
 }
 
-function find(services: Services, ctx: RequestContext): ApiRecord {
-  return findScoped(services, ctx, "subnets", "subnet_id", "Subnet");
-}
-
-function unlocked(services: Services, id: string): void {
-  assertUnlocked(services, "subnets", id, "Subnet");
-}
-
-function patch(services: Services, ctx: RequestContext) {
-  const subnet = find(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validateSubnetPatch(raw));
-  const body = canonicalBody(raw, contract);
-  unlocked(services, String(subnet.id));
-  // The create rule's words (api/rules.ts), against the subnet's own cidr.
-  if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
-    throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
-  }
-  const updated: ApiRecord = { ...applyUpdate(contract, subnet, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
-  services.store.put("subnets", updated);
-  services.store.persist();
-  return { status: 200, body: updated };
-}
-
 /**
- * DELETE (reference): refused while a load balancer pool member of the scope still uses the
- * subnet (the balancer holds a port with an address from it), as the service refuses it.
+ * GET, PATCH and DELETE by id. A PATCH's gateway is held to the create rule's words
+ * (api/rules.ts) against the subnet's own cidr. A DELETE is refused while a load balancer pool
+ * member of the scope still uses the subnet (the balancer holds a port with an address from
+ * it), as the service refuses it.
  */
-function remove(services: Services, ctx: RequestContext) {
-  const subnet = find(services, ctx);
-  const id = String(subnet.id);
-  const used = listScoped(services, ctx, "lbpools").some((pool) => recordsIn(pool.members).some((m) => m.subnet_id === id));
-  if (used)
-    throw new HttpError(
-      409,
-      "ConflictError",
-      `Unable to complete operation on subnet ${id}: One or more ports have an IP allocation from this subnet.`,
-    );
-  return deleteByTask(services, ctx, subnet, "subnets", "Subnet", "delete_subnet");
-}
+const item = taggedItem({
+  collection: "subnets",
+  idParam: "subnet_id",
+  what: "Subnet",
+  contract,
+  validatePatch: validateSubnetPatch,
+  deleteTaskType: "delete_subnet",
+  checkPatch: (subnet, body) => {
+    if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
+      throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
+    }
+  },
+  checkDelete: (subnet, services, ctx) => {
+    const id = String(subnet.id);
+    const used = listScoped(services, ctx, "lbpools").some((pool) => recordsIn(pool.members).some((m) => m.subnet_id === id));
+    if (used)
+      throw new HttpError(
+        409,
+        "ConflictError",
+        `Unable to complete operation on subnet ${id}: One or more ports have an IP allocation from this subnet.`,
+      );
+  },
+});
 
 /** GET subnets (reference): the scope's subnets, optionally of one network. */
 function list(services: Services, ctx: RequestContext) {

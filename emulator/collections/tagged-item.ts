@@ -1,0 +1,60 @@
+// The item routes of a record the service creates by task and tags (subnets, images): GET by
+// id, PATCH (synchronous; the service's own tags kept, the user's merged) and DELETE (by task).
+// Each collection adds what is its own: a rule across the record and the PATCH, a DELETE the
+// service refuses.
+import type { BodyContract } from "../../api/contract";
+import { applyUpdate } from "../../api/contract";
+import { apiTimestamp } from "../clock";
+import type { ApiRecord, Collection } from "../data";
+import type { InvalidFields } from "../errors";
+import {
+  assertUnlocked,
+  bodyObject,
+  deleteByTask,
+  findScoped,
+  type Reply,
+  requireValid,
+  type RequestContext,
+  type Services,
+} from "../router";
+import { mergeTags } from "../tags";
+import { canonicalBody } from "../validation";
+
+export interface TaggedItem {
+  collection: Collection;
+  /** The path's parameter naming the record (`subnet_id`). */
+  idParam: string;
+  /** The record's name in messages (`Subnet`). */
+  what: string;
+  contract: BodyContract;
+  validatePatch: (body: unknown) => InvalidFields;
+  deleteTaskType: string;
+  /** A rule across the record and a valid, canonical PATCH body; throws the service's answer. */
+  checkPatch?(record: ApiRecord, body: ApiRecord): void;
+  /** Refuses a DELETE the service refuses; throws its answer. */
+  checkDelete?(record: ApiRecord, services: Services, ctx: RequestContext): void;
+}
+
+export function taggedItem(item: TaggedItem) {
+  const find = (services: Services, ctx: RequestContext): ApiRecord => findScoped(services, ctx, item.collection, item.idParam, item.what);
+  return {
+    find,
+    patch(services: Services, ctx: RequestContext): Reply {
+      const record = find(services, ctx);
+      const raw = bodyObject(ctx);
+      requireValid(item.validatePatch(raw));
+      const body = canonicalBody(raw, item.contract);
+      assertUnlocked(services, item.collection, String(record.id), item.what);
+      item.checkPatch?.(record, body);
+      const updated: ApiRecord = { ...applyUpdate(item.contract, record, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+      services.store.put(item.collection, updated);
+      services.store.persist();
+      return { status: 200, body: updated };
+    },
+    remove(services: Services, ctx: RequestContext): Reply {
+      const record = find(services, ctx);
+      item.checkDelete?.(record, services, ctx);
+      return deleteByTask(services, ctx, record, item.collection, item.what, item.deleteTaskType);
+    },
+  };
+}
