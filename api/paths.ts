@@ -1,26 +1,8 @@
-// Every request path of the API, as templates with {snake_case} parameters: each resource's
-// are in its contract (with the operations they serve); the tasks', projects' and regions'
-// are here. The spec names five operations; the others come from the service's public API
+// The API's own request paths, as templates with {snake_case} parameters: tasks, projects
+// and regions. Each resource's paths are in its contract (`paths`, with the operations they
+// serve). The spec names five operations; the others come from the service's public API
 // reference and the vendor's SDK.
-import { BaremetalImage } from "./contract/baremetal-image";
-import { LbPoolSettings } from "./contract/lb-pool-settings";
-import { QuotaThreshold } from "./contract/quota-threshold";
-import { SnapshotPolicyState } from "./contract/snapshot-policy-state";
-import { Subnet } from "./contract/subnet";
-
 export const PATHS = {
-  subnets: Subnet.paths.collection,
-  subnet: Subnet.paths.item,
-  bmimages: BaremetalImage.paths.create,
-  image: BaremetalImage.paths.item,
-  images: BaremetalImage.paths.collection,
-  lbpools: LbPoolSettings.paths.collection,
-  lbpool: LbPoolSettings.paths.item,
-  lbpoolV2: LbPoolSettings.paths.itemV2,
-  lbpoolHealthmonitor: LbPoolSettings.paths.healthmonitor,
-  policies: SnapshotPolicyState.paths.collection,
-  policy: SnapshotPolicyState.paths.item,
-  notificationThreshold: QuotaThreshold.paths.item,
   /** GET (reference); the spec writes /v1/tasks/{task_id} and leaves the prefix open. */
   task: "/cloud/v1/tasks/{task_id}",
   /** GET (the vendor SDK): tasks, filtered and paged. */

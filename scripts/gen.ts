@@ -1,7 +1,8 @@
 // `npm run gen`: writes every file made from the contracts (api/contract/) and the kinds
 // (provider/kinds/): each resource's program module (Args with their words, State, OUTPUTS,
 // the class), the nested types, the dynamic shims, the plugin face's classes, the package's
-// index, schema.json and docs/resources/<kind>.md. tests/unit/generated.test.ts fails while a
+// index, the resources' path templates (api/resource-paths.ts), schema.json and
+// docs/resources/<kind>.md. tests/unit/generated.test.ts fails while a
 // committed file differs from what this writes, so a contract change and its effects land
 // together. Nothing here is read at run time: the program's modules load no contract.
 import * as fs from "node:fs";
@@ -292,6 +293,16 @@ function nativeModule(): string {
   return text;
 }
 
+/** Every resource's path templates, so the client names a call by its template in a message about an answer. */
+function resourcePathsModule(): string {
+  const imports = KIND_NAMES.map((type) => `import { ${type} } from "./contract/${kebab(type)}";\n`).join("");
+  return (
+    `${HEADER}\n// Every resource's request path templates (each contract's \`paths\`), in the registry's order.\n` +
+    imports +
+    `\nexport const RESOURCE_PATHS: readonly string[] = [${KIND_NAMES.map((type) => `...Object.values(${type}.paths)`).join(", ")}];\n`
+  );
+}
+
 function indexModule(typeNames: readonly string[]): string {
   let text =
     `${HEADER}\n` +
@@ -456,6 +467,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("provider/resources/shim.ts", shimModule());
   files.set("provider/resources/native.ts", nativeModule());
   files.set("provider/index.ts", indexModule(types.names));
+  files.set("api/resource-paths.ts", resourcePathsModule());
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${kebab(type)}.md`, resourceDoc(type));

@@ -2,7 +2,6 @@
 // images), GET/PATCH/DELETE by id (public API reference), and the lists. The source volume is
 // locked while its image is being made. Records carry their tags as `tags_v2` (records.ts).
 import { randomUUID } from "node:crypto";
-import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { notFound } from "../errors";
 import {
@@ -33,14 +32,14 @@ export const validateImageCreate = validator(contract, "create");
 export const validateImagePatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerImageRoutes(router: Router, services: Services): void {
-  router.add("POST", PATHS.bmimages, (ctx) => create(services, ctx));
-  router.add("POST", PATHS.images, (ctx) => create(services, ctx));
+  router.add("POST", contract.paths.create, (ctx) => create(services, ctx));
+  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
   // GET bmimages (reference): the scope's bare-metal images; GET images (the SDK's): all of them.
-  router.add("GET", PATHS.bmimages, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
-  router.add("GET", PATHS.images, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
-  router.add("GET", PATHS.image, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
-  router.add("PATCH", PATHS.image, (ctx) => item.patch(services, ctx));
-  router.add("DELETE", PATHS.image, (ctx) => item.remove(services, ctx));
+  router.add("GET", contract.paths.create, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
+  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
+  router.add("PATCH", contract.paths.item, (ctx) => item.patch(services, ctx));
+  router.add("DELETE", contract.paths.item, (ctx) => item.remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {

@@ -6,7 +6,6 @@
 import { isRecord, recordsIn } from "../../api/guards";
 import type { Collection } from "./collection";
 import { randomUUID } from "node:crypto";
-import { PATHS } from "../../api/paths";
 import {
   assertUnlocked,
   bodyObject,
@@ -34,12 +33,12 @@ export const validatePoolPatch = validator(contract, "patch", Object.keys(contra
 const validateHealthmonitorCreate = validator(HealthMonitor, "create");
 
 function registerPoolRoutes(router: Router, services: Services): void {
-  router.add("GET", PATHS.lbpools, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
-  router.add("GET", PATHS.lbpool, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", PATHS.lbpool, (ctx) => patch(services, ctx));
-  router.add("PATCH", PATHS.lbpoolV2, (ctx) => patch(services, ctx));
-  router.add("POST", PATHS.lbpoolHealthmonitor, (ctx) => createHealthmonitor(services, ctx));
-  router.add("DELETE", PATHS.lbpoolHealthmonitor, (ctx) => removeHealthmonitor(services, ctx));
+  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PATCH", contract.paths.item, (ctx) => patch(services, ctx));
+  router.add("PATCH", contract.paths.itemV2, (ctx) => patch(services, ctx));
+  router.add("POST", contract.paths.healthmonitor, (ctx) => createHealthmonitor(services, ctx));
+  router.add("DELETE", contract.paths.healthmonitor, (ctx) => removeHealthmonitor(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {

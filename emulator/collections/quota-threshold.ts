@@ -1,6 +1,5 @@
 // Quota notification threshold: PUT (spec, synchronous upsert), GET and DELETE (public API
 // reference; DELETE resets the threshold to the service's default, 80).
-import { PATHS } from "../../api/paths";
 import { notFound } from "../errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
@@ -35,9 +34,9 @@ export function validateQuotaPut(body: unknown, held?: ApiRecord): InvalidFields
 }
 
 function registerQuotaRoutes(router: Router, services: Services): void {
-  router.add("GET", PATHS.notificationThreshold, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PUT", PATHS.notificationThreshold, (ctx) => put(services, ctx));
-  router.add("DELETE", PATHS.notificationThreshold, (ctx) => reset(services, ctx));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx) }));
+  router.add("PUT", contract.paths.item, (ctx) => put(services, ctx));
+  router.add("DELETE", contract.paths.item, (ctx) => reset(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {

@@ -1,7 +1,6 @@
 // Snapshot lifecycle policies: GET (public API reference) and PATCH of name/status (spec,
 // synchronous). Volumes are listed in the answer only with need_volumes=true; without it the
 // field is there, empty (the vendor's model requires it).
-import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
@@ -13,14 +12,14 @@ import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-pol
 export const validatePolicyPatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerPolicyRoutes(router: Router, services: Services): void {
-  router.add("GET", PATHS.policies, (ctx) =>
+  router.add("GET", contract.paths.collection, (ctx) =>
     listPage(
       ctx,
       listScoped(services, ctx, "lifecycle_policies").map((p) => view(p, ctx)),
     ),
   );
-  router.add("GET", PATHS.policy, (ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }));
-  router.add("PATCH", PATHS.policy, (ctx) => patch(services, ctx));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }));
+  router.add("PATCH", contract.paths.item, (ctx) => patch(services, ctx));
 }
 
 function find(services: Services, ctx: RequestContext): ApiRecord {

@@ -1,7 +1,6 @@
 // Subnets: POST (spec, asynchronous) and GET/PATCH/DELETE by id (public API reference).
 import { recordsIn } from "../../api/guards";
 import { randomUUID } from "node:crypto";
-import { PATHS } from "../../api/paths";
 import { apiTimestamp } from "../clock";
 import { HttpError, notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
@@ -30,11 +29,11 @@ export const validateSubnetCreate = validator(contract, "create");
 export const validateSubnetPatch = validator(contract, "patch", Object.keys(contract.record));
 
 function registerSubnetRoutes(router: Router, services: Services): void {
-  router.add("POST", PATHS.subnets, (ctx) => create(services, ctx));
-  router.add("GET", PATHS.subnets, (ctx) => list(services, ctx));
-  router.add("GET", PATHS.subnet, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
-  router.add("PATCH", PATHS.subnet, (ctx) => item.patch(services, ctx));
-  router.add("DELETE", PATHS.subnet, (ctx) => item.remove(services, ctx));
+  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
+  router.add("GET", contract.paths.collection, (ctx) => list(services, ctx));
+  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
+  router.add("PATCH", contract.paths.item, (ctx) => item.patch(services, ctx));
+  router.add("DELETE", contract.paths.item, (ctx) => item.remove(services, ctx));
 }
 
 function create(services: Services, ctx: RequestContext) {

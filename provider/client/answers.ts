@@ -7,6 +7,7 @@
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { PATHS } from "../../api/paths";
+import { RESOURCE_PATHS } from "../../api/resource-paths";
 import { stringifyJson } from "../../api/json";
 import { InvalidResponseError } from "./errors";
 
@@ -92,7 +93,7 @@ function kindOf(value: unknown): string {
 
 /** The template a request path was built from (ids are no help in a message about shapes), else the path. */
 export function templateOf(path: string, templates: readonly string[] = []): string {
-  return [...templates, ...Object.values(PATHS)].find((t) => patternOf(t).test(path)) ?? path;
+  return [...templates, ...RESOURCE_PATHS, ...Object.values(PATHS)].find((t) => patternOf(t).test(path)) ?? path;
 }
 
 const patternOf = (template: string): RegExp =>

@@ -3,7 +3,6 @@
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
 // create's only by evidence (ours.ts).
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
-import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
@@ -36,11 +35,11 @@ export const imageDescriptor: OwnedDescriptor = {
   noun: "image",
   created: "images",
   createTask: "create_image",
-  paths: { create: PATHS.bmimages, list: PATHS.bmimages, one: PATHS.image, idParam: "image_id" },
-  recordPath: (s, id) => apiPath(PATHS.image, { project_id: s.projectId, region_id: s.regionId, image_id: id }),
-  survey: (i) => ({ path: apiPath(PATHS.bmimages, scope(i)) }),
+  paths: { create: contract.paths.create, list: contract.paths.create, one: contract.paths.item, idParam: "image_id" },
+  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, image_id: id }),
+  survey: (i) => ({ path: apiPath(contract.paths.create, scope(i)) }),
   findHint: (i) =>
-    `GET ${apiPath(PATHS.bmimages, scope(i))} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
+    `GET ${apiPath(contract.paths.create, scope(i))} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
   import: {
     nouns: ["bare-metal image", "bare-metal images"],
     prefix: "image",

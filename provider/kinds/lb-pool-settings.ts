@@ -35,7 +35,7 @@ export const poolDescriptor: Descriptor = {
   scoped: true,
   outputsOnlyGiven: true,
   label: (i) => `LbPoolSettings of pool ${String(i.poolId)}`,
-  recordPath: (s, id) => apiPath(PATHS.lbpool, { project_id: s.projectId, region_id: s.regionId, pool_id: id }),
+  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, pool_id: id }),
   // Every setting the pool holds (members by their settings only), so all are managed.
   import: {
     nouns: ["pool", "pools"],
@@ -60,7 +60,7 @@ const keyOf = (m: Member) => memberKey(m.address, m.protocolPort);
 
 const label = poolDescriptor.label;
 const pathParams = (i: PoolInputs) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: i.poolId });
-const path = (i: PoolInputs) => apiPath(PATHS.lbpool, pathParams(i));
+const path = (i: PoolInputs) => apiPath(contract.paths.item, pathParams(i));
 
 /**
  * Members the service would keep unchanged although the user changed their weight or subnet:
@@ -159,7 +159,7 @@ async function apply(
   for (const field of poolTable.removals(inputs, fields)) {
     done.sent++;
     await apiClient()
-      .request("DELETE", apiPath(PATHS.lbpoolHealthmonitor, pathParams(inputs)))
+      .request("DELETE", apiPath(contract.paths.healthmonitor, pathParams(inputs)))
       .catch((err: unknown) => {
         if (!(err instanceof NotFoundError)) throw err;
       });

@@ -4,7 +4,6 @@
 // side, exact integers on the wire (bigint through lossless JSON), never a rounded number.
 import type * as pulumi from "@pulumi/pulumi";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
-import { PATHS } from "../../api/paths";
 import { NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { readOrGone, withContext } from "../methods/calls";
@@ -30,7 +29,7 @@ export const quotaDescriptor: Descriptor = {
   scoped: false,
   label: (i) => `QuotaThreshold of client ${String(i.clientId)}`,
   recordKey: QUOTA_KEY,
-  recordPath: (_s, id) => apiPath(PATHS.notificationThreshold, { client_id: id }),
+  recordPath: (_s, id) => apiPath(contract.paths.item, { client_id: id }),
   record: (r) => ({ clientId: r.client_id }),
   // The threshold only: `lastMessage` and `lastSending` are what the service records of its
   // own e-mails; written into the program they would be pinned (a newer `last_sending`
@@ -54,7 +53,7 @@ export const quotaDescriptor: Descriptor = {
 };
 export const quotaTable = resourceTable(quotaDescriptor);
 
-const path = (i: QuotaInputs) => apiPath(PATHS.notificationThreshold, { client_id: i.clientId });
+const path = (i: QuotaInputs) => apiPath(contract.paths.item, { client_id: i.clientId });
 const label = quotaDescriptor.label;
 
 /**

@@ -3,7 +3,6 @@
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
-import { PATHS } from "../../api/paths";
 import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "../methods/calls";
 import { apiClient, log, scopeDefaults } from "../methods/context";
@@ -29,7 +28,7 @@ export const policyDescriptor: Descriptor = {
   replaces: ["policyId", "projectId", "regionId"],
   scoped: true,
   label: (i) => `SnapshotPolicyState of policy ${String(i.policyId)}`,
-  recordPath: (s, id) => apiPath(PATHS.policy, { project_id: s.projectId, region_id: s.regionId, policy_id: id }),
+  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, policy_id: id }),
   import: {
     nouns: ["policy", "policies"],
     prefix: "policy",
@@ -57,7 +56,7 @@ export const policyDescriptor: Descriptor = {
 };
 export const policyTable = resourceTable(policyDescriptor);
 
-const path = (i: PolicyInputs) => apiPath(PATHS.policy, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });
+const path = (i: PolicyInputs) => apiPath(contract.paths.item, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });
 // Volumes are listed in the record only when asked for.
 const query = (i: PolicyInputs) => (i.includeVolumes ? { need_volumes: true } : {});
 const what = policyDescriptor.label;

@@ -6,7 +6,6 @@
 // evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
-import { PATHS } from "../../api/paths";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
 import { CimsError } from "../client/errors";
@@ -29,7 +28,7 @@ const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId }
 
 /** The network's subnets: where one a create made is listed, and the CIDRs already taken. */
 const survey = (i: Scoped): Survey => ({
-  path: apiPath(PATHS.subnets, scope(i)),
+  path: apiPath(contract.paths.collection, scope(i)),
   query: { network_id: String(i.networkId) },
 });
 
@@ -73,11 +72,11 @@ export const subnetDescriptor: OwnedDescriptor = {
   noun: "subnet",
   created: "subnets",
   createTask: "create_subnet",
-  paths: { create: PATHS.subnets, list: PATHS.subnets, one: PATHS.subnet, idParam: "subnet_id" },
-  recordPath: (s, id) => apiPath(PATHS.subnet, { project_id: s.projectId, region_id: s.regionId, subnet_id: id }),
+  paths: { create: contract.paths.collection, list: contract.paths.collection, one: contract.paths.item, idParam: "subnet_id" },
+  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, subnet_id: id }),
   survey,
   findHint: (i) =>
-    `GET ${apiPath(PATHS.subnets, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
+    `GET ${apiPath(contract.paths.collection, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
   import: {
     nouns: ["subnet", "subnets"],
     prefix: "subnet",

@@ -128,6 +128,15 @@ describe("pages and task ids are checked", () => {
     );
   });
 
+  test("a call of any resource is named by its template, whatever resource it is (the registry's paths)", async () => {
+    const s = await serving(() => ({ body: { count: 3 } }));
+    const pool = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
+    const err = await failure(listAll(clientOf(s), `/cloud/v1/loadbalancers/1/1/pools/${pool}/members`));
+    expect(err.message).toContain(
+      "GET /cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members answered a page without `results`",
+    );
+  });
+
   test("a page whose results are not records fails rather than listing them", async () => {
     const s = await serving(() => ({ body: { count: 1, results: [["s1"]] } }));
     const err = await failure(listAll(clientOf(s), "/cloud/v1/subnets/1/1"));
