@@ -210,8 +210,14 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   await fs.mkdir(path.join(root, "state"), { recursive: true });
   if (!opts.projectDir) await prepareProject(stack, opts);
   await stack.run(["stack", "init", stack.name]);
-  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, v);
-  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, v, true);
+  // One CLI process for all of it: each `pulumi` start costs a second or more of CPU on a
+  // loaded machine, and every test makes a stack. `set-all --plaintext` stores a value as
+  // `config set` does (untyped), `--secret` as `config set --secret`.
+  const pairs = [
+    ...Object.entries(opts.config ?? {}).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+    ...Object.entries(opts.secrets ?? {}).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+  ];
+  if (pairs.length > 0) await stack.run(["config", "set-all", "--stack", stack.name, ...pairs]);
   return stack;
 }
 
