@@ -1,10 +1,39 @@
-// What makes the e2e run fast without checking less: the one type-check, at its end, of
-// the programs its stacks ran transpiled only (tests/support/programs.ts).
+// What makes the e2e run fast without checking less: the order its files start in
+// (tests/support/sequencer.js) and the one type-check, at its end, of the programs its
+// stacks ran transpiled only (tests/support/programs.ts).
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { keepProgram, typeCheckPrograms } from "../support/programs";
 import { REPO_ROOT } from "../support/harness";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const LongestFirst = require("../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
+
+describe("test order", () => {
+  // A fresh clone: jest has no timings of its own (cache off), as on a first run.
+  const file = (rel: string, size: number) => ({
+    path: path.join(REPO_ROOT, rel),
+    context: { config: { cache: false }, hasteFS: { getSize: () => size } },
+  });
+
+  test("the longest files by the committed timings start first, whatever their size; unknown files before them", () => {
+    const order = new LongestFirst()
+      .sort([
+        file("tests/unit/echo.test.ts", 5_000),
+        file("tests/e2e/subnet.test.ts", 4_000),
+        file("tests/e2e/plugin-bad-inputs.test.ts", 400),
+        file("tests/e2e/not-timed-yet.test.ts", 100),
+      ])
+      .map((t) => path.relative(REPO_ROOT, t.path));
+    expect(order).toEqual([
+      "tests/e2e/not-timed-yet.test.ts",
+      "tests/e2e/plugin-bad-inputs.test.ts",
+      "tests/e2e/subnet.test.ts",
+      "tests/unit/echo.test.ts",
+    ]);
+  });
+});
 
 describe("programs run transpiled only, type-checked once", () => {
   let root: string;
