@@ -6,6 +6,8 @@ const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false
 /** @type {import('jest').Config} */
 module.exports = {
   reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
+  // Longest files first, from committed timings, also in a fresh clone (the file says why).
+  testSequencer: "<rootDir>/tests/support/sequencer.js",
   projects: [
     {
       displayName: "unit",

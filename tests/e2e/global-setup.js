@@ -1,7 +1,7 @@
 // Runs once before the e2e project: makes sure the package is built (programs load it from
 // dist/ by name) and that the pinned Pulumi CLI is provisioned, so that a first-time CLI
 // build shows its progress here instead of eating into a test's timeout; and gives the run a
-// directory for the emulators' request logs.
+// directory for the emulators' request logs and one for the programs the tests run.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -22,4 +22,9 @@ module.exports = async function globalSetup() {
   // Every emulator of the run logs its requests here (tests/support/cims.ts); global-teardown.ts
   // checks the bodies the provider sent against the vendor SDK's request types.
   process.env.CIMS_E2E_REQUEST_LOG_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-requests-"));
+  // The programs the e2e stacks run transpiled only are kept here (tests/support/programs.ts)
+  // and type-checked together by global-teardown.ts; they import this checkout's packages.
+  const programs = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-programs-"));
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(programs, "node_modules"), "dir");
+  process.env.CIMS_E2E_PROGRAMS_DIR = programs;
 };

@@ -22,6 +22,7 @@ const stacks = useStacks();
  * reach the output late, and the signal would then find the run already over.)
  */
 async function upUntilTaskRuns(e: CimsTestEnv) {
+  await e.stack.programRuns();
   const child = spawn(PULUMI, ["up", "--yes", "--skip-preview", "--stack", e.stack.name, "--non-interactive"], {
     cwd: e.stack.projectDir,
     env: e.stack.env,

@@ -124,6 +124,7 @@ export class System {
     await this.writeProgram(program);
     const stack = this.env.stack;
     const tasksBefore = new Set(Object.keys(this.env.emulator.store.tasks));
+    await stack.programRuns();
     const child = spawn(PULUMI, ["up", "--yes", "--skip-preview", "--stack", stack.name, "--non-interactive"], {
       cwd: stack.projectDir,
       env: stack.env,

@@ -42,6 +42,8 @@ export async function cimsStack(
   });
   const viaEnv = opts.keyVia === "env";
   const stack = await createStack({
+    // The run type-checks every program once at its end (support/programs.ts).
+    typeCheck: false,
     ...opts,
     env: { ...opts.env, ...(viaEnv ? { CIMS_API_KEY: apiKey } : {}) },
     config: { "cims:apiUrl": emulator.url, "cims:projectId": "1", "cims:regionId": "1", ...opts.config },

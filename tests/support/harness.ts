@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { keepProgram, PROGRAMS_DIR_ENV } from "./programs";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PULUMI = path.join(REPO_ROOT, "scripts/pulumi");
@@ -54,6 +55,15 @@ export interface StackOptions {
   secrets?: Record<string, string>;
   /** Extra environment for every command. */
   env?: Record<string, string>;
+  /**
+   * false: `pulumi` runs the program transpiled only (PULUMI_NODEJS_TRANSPILE_ONLY) and each
+   * source it ran is kept for the e2e run's one type-check of them all at its end
+   * (programs.ts): the same diagnostics, without parsing the SDK's typings on every `up`.
+   * Only where that check runs (an e2e run) and the program is checked as ts-node would
+   * check it (no tsconfig.json of its own, this checkout's node_modules); otherwise, and by
+   * default, the program is type-checked as it runs, as a user's is.
+   */
+  typeCheck?: boolean;
 }
 
 /** Environment with nothing inherited that could point Pulumi at a real backend or account. */
@@ -117,6 +127,9 @@ export class TestStack {
   readonly env: NodeJS.ProcessEnv;
   private readonly inPlace: boolean;
 
+  /** Where the sources of the programs this stack runs are kept for the run's type-check (typeCheck: false). */
+  private programsDir?: string;
+
   constructor(
     readonly root: string,
     readonly name: string,
@@ -128,8 +141,24 @@ export class TestStack {
     this.env = isolatedEnv(root, extraEnv);
   }
 
+  /** Runs programs transpiled only, keeping each one's sources in `dir` (programs.ts). */
+  transpileOnly(dir: string): void {
+    this.programsDir = dir;
+    this.env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
+  }
+
+  /**
+   * Call before `pulumi` runs the program (run() does, for `up` and `preview`; a test that
+   * spawns `pulumi up` itself with this.env must too): keeps its sources for the run's
+   * type-check when it runs transpiled only.
+   */
+  async programRuns(): Promise<void> {
+    if (this.programsDir) await keepProgram(this.projectDir, this.programsDir, currentTestName() ?? this.root);
+  }
+
   /** `pulumi <args> --non-interactive` in the project directory. */
-  run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  async run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+    if (args[0] === "up" || args[0] === "preview") await this.programRuns();
     return runCommand(PULUMI, [...args, "--non-interactive"], this.env, { cwd: this.projectDir, ...opts });
   }
 
@@ -209,10 +238,37 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   const stack = new TestStack(root, opts.stackName ?? "e2e", opts.env, opts.projectDir);
   await fs.mkdir(path.join(root, "state"), { recursive: true });
   if (!opts.projectDir) await prepareProject(stack, opts);
+  const programsDir = process.env[PROGRAMS_DIR_ENV];
+  if (opts.typeCheck === false && programsDir && checkedLikeTsNode(opts) && !(await hasTsconfig(stack))) {
+    stack.transpileOnly(programsDir);
+  }
   await stack.run(["stack", "init", stack.name]);
-  for (const [k, v] of Object.entries(opts.config ?? {})) await stack.setConfig(k, v);
-  for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.setConfig(k, v, true);
+  // One CLI process for all of it: each `pulumi` start costs 0.3 to 0.5 s of CPU, and every
+  // test makes a stack. `set-all --plaintext` stores a value as
+  // `config set` does (untyped), `--secret` as `config set --secret`.
+  const pairs = [
+    ...Object.entries(opts.config ?? {}).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+    ...Object.entries(opts.secrets ?? {}).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+  ];
+  if (pairs.length > 0) await stack.run(["config", "set-all", "--stack", stack.name, ...pairs]);
   return stack;
+}
+
+/** Whether the run's type-check (programs.ts) checks this stack's program as `pulumi` would: a temp project on this checkout's node_modules, transpiling unless the test says otherwise. */
+function checkedLikeTsNode(opts: StackOptions): boolean {
+  return !opts.projectDir && opts.nodeModules === undefined && opts.env?.PULUMI_NODEJS_TRANSPILE_ONLY === undefined;
+}
+
+const hasTsconfig = (stack: TestStack) =>
+  fs.stat(path.join(stack.projectDir, "tsconfig.json")).then(
+    () => true,
+    () => false,
+  );
+
+/** The running jest test's full name, where there is one. */
+function currentTestName(): string | undefined {
+  const state = (globalThis as { expect?: { getState?: () => { currentTestName?: string; testPath?: string } } }).expect?.getState?.();
+  return state?.currentTestName ? `${path.relative(REPO_ROOT, state.testPath ?? "")}: ${state.currentTestName}` : undefined;
 }
 
 /** Copies the program into the temp project and links node_modules. */
