@@ -6,6 +6,7 @@
 // docs/reliability.md records the outcomes.
 import { api, type CimsTestEnv, type Face, isKind, SEED, type Stacks, useStacks } from "../support/cims";
 import type { RunResult } from "../support/harness";
+import { subnetRecord } from "../support/records";
 
 export type Op = "create" | "update" | "delete" | "refresh";
 
@@ -239,6 +240,183 @@ export const POOL_SETTINGS: Target = {
     };
   },
 };
+
+// LbPoolMember: one stack per operation, every row on it.
+
+const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+/** The subnet the members are in, seeded (a member's subnet is not what is under test). */
+const MEMBER_SUBNET = "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f";
+/** A member as the service answers it (the fields the checks read). */
+interface Member {
+  id: string;
+  address: string;
+  protocol_port: number;
+  weight: number;
+}
+const MEMBER = `LbPoolMember 10\\.70\\.\\d+\\.\\d+:8080 of pool ${SEED.poolId}`;
+/**
+ * A create whose answer was lost: the member may exist; members carry no mark, so none is
+ * looked for, and the message says where to look, how to adopt it, and what the next `up`
+ * does meanwhile (stops at preview while a member is at that address and port).
+ */
+const memberMayExist = (how: string) =>
+  new RegExp(
+    `${MEMBER}: POST ${MEMBERS}: ${how}.*The service may have created ${MEMBER}; it is not in the stack\\. ` +
+      `GET ${MEMBERS} lists the pool's members: one at 10\\.70\\.\\d+\\.\\d+:8080 may be the one it made.*` +
+      'Adopt it by setting `importId: "<its id>"` on this resource \\(or delete it\\) before the next `pulumi up`, ' +
+      "which otherwise stops at preview while a member is at that address and port",
+  );
+
+/**
+ * LbPoolMember: create (POST members + task) repeats its POST only when the service cannot
+ * have acted (429, 503, 409 locked); any other lost or failed answer fails the run saying the
+ * member may exist and how to find and adopt it (members carry no mark: a member at the
+ * address and port may be another stack's, so none is taken). update (PATCH member + task),
+ * delete (DELETE member + task) and refresh (GET) are safe to repeat; a failed or overdue
+ * task fails the run.
+ */
+export const LB_POOL_MEMBER: Target = {
+  name: "LbPoolMember",
+  shared: true,
+  expected: {
+    create: {
+      "429 with Retry-After": { outcome: "recovers" },
+      "500": { outcome: "fails", message: memberMayExist("500 Internal Server Error") },
+      "502": { outcome: "fails", message: memberMayExist("502 Bad Gateway") },
+      "503": { outcome: "recovers" },
+      "409": { outcome: "recovers" },
+      "connection reset": { outcome: "fails", message: memberMayExist("connection failed") },
+      // The service makes the member after the client gave up: the test adopts it, as the message says.
+      "response slower than the request timeout": {
+        outcome: "fails",
+        message: memberMayExist("connection failed \\(UND_ERR_HEADERS_TIMEOUT\\): no response in time"),
+        settlesLater: true,
+      },
+      "task ERROR": {
+        outcome: "fails",
+        message: new RegExp(`${MEMBER}: task [0-9a-f-]+ \\(create_lbmember\\) failed: Backend capacity exhausted`),
+      },
+      // The running task lists the member's id: the stack records it, the next up waits for it.
+      "task never finishes (deadline)": {
+        outcome: "fails",
+        message: new RegExp(
+          `${MEMBER} was created \\(id [0-9a-f-]{36}, task\\(s\\) [0-9a-f-]{36}\\) but the create did not complete: .*timed out after 3s`,
+        ),
+      },
+    },
+    update: {
+      ...requestFaultsRecover(),
+      "task ERROR": {
+        outcome: "fails",
+        message: new RegExp(`${MEMBER} \\([0-9a-f-]{36}\\): task [0-9a-f-]+ \\(update_lbmember\\) failed: Backend capacity exhausted`),
+      },
+      "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
+    },
+    delete: {
+      ...requestFaultsRecover(),
+      "task ERROR": {
+        outcome: "fails",
+        message: new RegExp(`${MEMBER} \\([0-9a-f-]{36}\\): task [0-9a-f-]+ \\(delete_lbmember\\) failed: Backend capacity exhausted`),
+      },
+      "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
+    },
+    refresh: {
+      ...requestFaultsRecover(),
+      "task ERROR": { outcome: "n/a" },
+      "task never finishes (deadline)": { outcome: "n/a" },
+    },
+  },
+  requests: {
+    create: { method: "POST", path: MEMBERS },
+    update: { method: "PATCH", path: `${MEMBERS}/*` },
+    delete: { method: "DELETE", path: `${MEMBERS}/*` },
+    // A refresh reads the pool's members (reads coalesce), or the member by id: the fault meets either.
+    refresh: { method: "GET", path: `${MEMBERS}/**` },
+  },
+  /**
+   * create: each row adds a member to the program; update: each row sets the member's weight;
+   * delete: each row takes one of the members made up front out of the program (the same
+   * delete as `destroy`); refresh: each row changes the member's weight outside Pulumi first.
+   */
+  async scene(stacks, op, face, config, rows) {
+    const octet = { create: 1, update: 2, delete: 3, refresh: 4 }[op];
+    const address = (row: number) => `10.70.${octet}.${10 + row}`;
+    const env = await stacks.program("member", { poolId: SEED.poolId, subnetId: MEMBER_SUBNET, ...config }, { face });
+    const seeded = await api(env, "POST", "/__emulator/seed", {
+      subnets: [subnetRecord({ id: MEMBER_SUBNET, name: "members", cidr: "10.70.0.0/16", gateway_ip: "10.70.0.1" })],
+    });
+    expect(seeded.status).toBe(204);
+    let addresses: string[] = [];
+    const program = async (list: string[]) => {
+      addresses = list;
+      await env.stack.setConfig("addresses", JSON.stringify(list));
+    };
+    let weight = 1;
+    const importIds: Record<string, string> = {};
+
+    /** The pool's members but the seeded one (another team's), as the service answers them. */
+    const inService = async (): Promise<Member[]> => {
+      const pool = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body;
+      const kept = pool.members.filter((m: { id: string }) => m.id === SEED.keptMemberId);
+      expect(kept).toEqual([expect.objectContaining({ address: "10.0.0.10", protocol_port: 8080, weight: 1 })]);
+      return pool.members.filter((m: { id: string }) => m.id !== SEED.keptMemberId);
+    };
+    const inState = async () => ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => isKind(r.type, "LbPoolMember"));
+    const byId = <T extends { id?: unknown }>(list: T[]) => [...list].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+    if (op === "update" || op === "refresh") await program([address(0)]);
+    if (op === "delete") await program(rows.map(address));
+    // One at a time: each member's task locks the pool, so parallel creates would only wait for it.
+    if (addresses.length > 0) await env.stack.up(["--parallel", "1"]);
+
+    return {
+      env,
+      async next(row) {
+        if (op === "create") await program([...addresses, address(row)]);
+        if (op === "update") await env.stack.setConfig("weight", String((weight = row + 2)));
+        if (op === "delete") await program(addresses.filter((a) => a !== address(row)));
+        if (op === "refresh") {
+          const [member] = await inState();
+          const changed = await api(env, "PATCH", `${MEMBERS}/${String(member.id)}`, { weight: row + 10 });
+          await taskEnds(env, changed.body.tasks[0]);
+        }
+      },
+      // delete: an `up` without the member.
+      run: (allowFailure) => runOp(env, op === "delete" ? "update" : op, allowFailure),
+      async check(converged) {
+        const service = byId(await inService());
+        const state = byId(await inState());
+        expect(state.map((r) => ({ id: r.id, address: r.outputs?.address, weight: r.outputs?.weight }))).toEqual(
+          service.map((m) => ({ id: m.id, address: m.address, weight: m.weight })),
+        );
+        // One member per address and port: nothing was made twice.
+        expect(new Set(service.map((m) => `${m.address}:${m.protocol_port}`)).size).toBe(service.length);
+        if (!converged) return;
+        expect(service.map((m) => m.address).sort()).toEqual([...addresses].sort());
+        if (op === "update") expect(service.map((m) => m.weight)).toEqual([weight]);
+      },
+      async settle(row) {
+        if (op !== "create") return; // the overdue task was let finish when the faults were cleared
+        // The POST whose answer was lost is acted on a little later: the member appears, not
+        // in the stack. As the message says: find it in the pool's list, adopt it by importId.
+        let made: Member | undefined;
+        for (let i = 0; i < 100 && !made; i++, await sleep(100))
+          made = (await inService()).find((m) => m.address === address(row) && m.protocol_port === 8080);
+        expect(made).toBeDefined();
+        importIds[address(row)] = String(made?.id);
+        await env.stack.setConfig("importIds", JSON.stringify(importIds));
+      },
+    };
+  },
+};
+
+/** Waits for a task started outside Pulumi (drift made through the API) to finish. */
+async function taskEnds(env: CimsTestEnv, taskId: string): Promise<void> {
+  for (let state = ""; state !== "FINISHED"; await sleep(100)) {
+    state = (await api(env, "GET", `/cloud/v1/tasks/${taskId}`)).body.state;
+    if (state === "ERROR") throw new Error(`task ${taskId} failed`);
+  }
+}
 
 /** The uses left in the installed faults: a row whose fault was never met proves nothing. */
 const usesLeft = (env: CimsTestEnv): number =>
