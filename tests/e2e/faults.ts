@@ -241,7 +241,7 @@ export const POOL_SETTINGS: Target = {
   },
 };
 
-// LbPoolMember: one stack per operation, every row on it.
+// LbPoolMember: one stack per operation, for every row whose fault needs no settings of its own.
 
 const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
 /** The subnet the members are in, seeded (a member's subnet is not what is under test). */
