@@ -56,6 +56,8 @@ export const memberDescriptor: OwnedDescriptor = {
   paths: { create: contract.paths.collection, list: contract.paths.collection, one: contract.paths.item, idParam: "member_id" },
   pathInputs: ["poolId"],
   evidence: "task",
+  // The service refuses a second member at one address and port, and check() says so.
+  meanwhile: "otherwise stops at preview while a member is at that address and port",
   updateByTask: true,
   recordPath: (s, id, named) => apiPath(contract.paths.item, { ...params({ ...s, poolId: named?.poolId }), member_id: id }),
   importIdParts: ["poolId"],

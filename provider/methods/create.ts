@@ -30,6 +30,8 @@ export interface CreateCall {
   survey: Survey;
   /** `task`: no mark is sent (the records have no tags) and a lost answer is never recovered. */
   evidence?: "mark" | "task";
+  /** What the next `pulumi up` does while a record this create may have made is not in the stack. */
+  meanwhile?: string;
 }
 
 /** The id a task lists in `created_resources.<kind>` (listed while it runs, or once it ended). */
@@ -81,7 +83,7 @@ export async function createViaTask(
         throw partialCreate(what, known, err, inputs);
       }
       if (!outcomeUnknown(err)) throw err;
-      if (!marked) throw mayExist(err, what, call.find);
+      if (!marked) throw mayExist(err, what, call);
       const partial = (id: string, e: CimsError) => partialCreate(what, id, e, inputs);
       const recovered = await recover(
         {
@@ -100,7 +102,7 @@ export async function createViaTask(
         err,
       );
       if (recovered.found) return recovered.found;
-      throw mayExist(err, what, `${call.find}. ${recovered.hint}`);
+      throw mayExist(err, what, call, recovered.hint);
     }
     const id = createdIdIn(outcome.tasks, call.kind);
     if (id === undefined) {
@@ -156,15 +158,15 @@ export function partialCreate(what: string, id: string, err: CimsError, inputs: 
  * A create whose outcome is unknown and whose resource was not found: it may exist, and the
  * stack cannot know it. Said once, with the task ids and the call that finds it.
  */
-function mayExist(err: CimsError, what: string, find: string): unknown {
+function mayExist(err: CimsError, what: string, call: CreateCall, hint?: string): unknown {
   const tasks = err.taskIds?.length
     ? ` Its task(s): ${err.taskIds.join(", ")} (GET /cloud/v1/tasks/<id>: created_resources names it once known).`
     : "";
   return inContext(
     what,
     err,
-    `The service may have created ${what}; it is not in the stack.${tasks} ${find}. ` +
-      'Adopt it by setting `importId: "<its id>"` on this resource (or delete it) before the next `pulumi up`, which would otherwise create another.',
+    `The service may have created ${what}; it is not in the stack.${tasks} ${call.find}.${hint ? ` ${hint}.` : ""} ` +
+      `Adopt it by setting \`importId: "<its id>"\` on this resource (or delete it) before the next \`pulumi up\`, which ${call.meanwhile ?? "would otherwise create another"}.`,
   );
 }
 

@@ -113,6 +113,11 @@ export interface OwnedDescriptor extends Descriptor {
    * record like it may be anyone's); it fails saying how to find and adopt it.
    */
   evidence?: "mark" | "task";
+  /**
+   * What the next `pulumi up` does while a record a create whose answer was lost may have
+   * made is not in the stack: by default, creates another.
+   */
+  meanwhile?: string;
   /** The PATCH answers tasks (a pool member's), waited for before the record is read back. */
   updateByTask?: true;
 }

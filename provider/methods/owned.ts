@@ -102,6 +102,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
           find: d.findHint(inputs),
           survey,
           evidence: d.evidence,
+          meanwhile: d.meanwhile,
         };
         return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
       });

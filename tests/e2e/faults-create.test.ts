@@ -1,4 +1,4 @@
-// Fault matrix, create (POST subnets + task): outcomes and why in faults.ts (EXPECTED.create).
-import { matrix } from "./faults";
+// Fault matrix, Subnet create (POST subnets + task): outcomes and why in faults.ts (SUBNET).
+import { matrix, SUBNET } from "./faults";
 
-matrix("create");
+matrix(SUBNET, "create");

@@ -1,6 +1,6 @@
-// Fault matrix, delete (DELETE subnets + task) and refresh (GET subnets): outcomes and why in
-// faults.ts (EXPECTED.delete, EXPECTED.refresh).
-import { matrix } from "./faults";
+// Fault matrix, Subnet delete (DELETE subnets + task) and refresh (GET subnets): outcomes and
+// why in faults.ts (SUBNET).
+import { matrix, SUBNET } from "./faults";
 
-matrix("delete");
-matrix("refresh");
+matrix(SUBNET, "delete");
+matrix(SUBNET, "refresh");

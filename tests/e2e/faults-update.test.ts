@@ -1,4 +1,4 @@
-// Fault matrix, update (PATCH lbpools + task): outcomes and why in faults.ts (EXPECTED.update).
-import { matrix } from "./faults";
+// Fault matrix, LbPoolSettings update (PATCH lbpools + task): outcomes and why in faults.ts (POOL_SETTINGS).
+import { matrix, POOL_SETTINGS } from "./faults";
 
-matrix("update");
+matrix(POOL_SETTINGS, "update");

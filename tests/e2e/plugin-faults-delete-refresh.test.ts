@@ -1,6 +1,6 @@
 // The fault matrix's request faults on the plugin face, delete and refresh: see
 // plugin-faults-create-update.test.ts.
-import { matrix } from "./faults";
+import { matrix, SUBNET } from "./faults";
 
-matrix("delete", "native", "recovers");
-matrix("refresh", "native", "recovers");
+matrix(SUBNET, "delete", "native", "recovers");
+matrix(SUBNET, "refresh", "native", "recovers");
