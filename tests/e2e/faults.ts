@@ -69,6 +69,11 @@ function requestFaultsRecover(): Record<string, Expectation> {
   return Object.fromEntries(FAULTS.filter((f) => !f.name.startsWith("task ")).map((f) => [f.name, { outcome: "recovers" }]));
 }
 
+/** A read: every request fault recovers; task faults do not apply (a read starts no task). */
+function readRecovers(): Record<string, Expectation> {
+  return { ...requestFaultsRecover(), "task ERROR": { outcome: "n/a" }, "task never finishes (deadline)": { outcome: "n/a" } };
+}
+
 export interface Expectation {
   outcome: "recovers" | "fails" | "n/a";
   /** What the failure message must say. */
@@ -167,11 +172,7 @@ export const SUBNET: Target = {
       "task ERROR": { outcome: "fails", message: /task [0-9a-f-]+ \(delete_subnet\) failed: Backend capacity exhausted/ },
       "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
     },
-    refresh: {
-      ...requestFaultsRecover(),
-      "task ERROR": { outcome: "n/a" },
-      "task never finishes (deadline)": { outcome: "n/a" },
-    },
+    refresh: readRecovers(),
   },
   requests: {
     create: { method: "POST", path: SUBNET_PATH },
@@ -320,11 +321,7 @@ export const LB_POOL_MEMBER: Target = {
       },
       "task never finishes (deadline)": { outcome: "fails", message: /timed out after 3s waiting for task/, settlesLater: true },
     },
-    refresh: {
-      ...requestFaultsRecover(),
-      "task ERROR": { outcome: "n/a" },
-      "task never finishes (deadline)": { outcome: "n/a" },
-    },
+    refresh: readRecovers(),
   },
   requests: {
     create: { method: "POST", path: MEMBERS },
