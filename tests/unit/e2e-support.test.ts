@@ -22,13 +22,13 @@ describe("test order", () => {
       .sort([
         file("tests/unit/echo.test.ts", 5_000),
         file("tests/e2e/subnet.test.ts", 4_000),
-        file("tests/e2e/plugin-bad-inputs.test.ts", 400),
+        file("tests/e2e/faults-delete-refresh.test.ts", 400),
         file("tests/e2e/not-timed-yet.test.ts", 100),
       ])
       .map((t) => path.relative(REPO_ROOT, t.path));
     expect(order).toEqual([
       "tests/e2e/not-timed-yet.test.ts",
-      "tests/e2e/plugin-bad-inputs.test.ts",
+      "tests/e2e/faults-delete-refresh.test.ts",
       "tests/e2e/subnet.test.ts",
       "tests/unit/echo.test.ts",
     ]);
