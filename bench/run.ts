@@ -3,7 +3,10 @@
 // bench/task-lag.svg and bench/results.md.
 // Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
-// rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --only hints
+// rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --smoke (every
+// row of the full run once at the smallest sizes, 0.3 s tasks: what `npm test` runs, so the bench
+// cannot break unseen; its figures mean nothing), --out DIR (write the JSON files and
+// results.md there instead of bench/), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
 // faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
@@ -34,26 +37,32 @@ const ENGINE_PARALLELISM = 8; // `pulumi up --help`: --parallel default on this 
 const { values: flags } = parseArgs({
   options: {
     rounds: { type: "string", default: "3" },
-    "task-ms": { type: "string", default: "2000" },
+    "task-ms": { type: "string" },
     quick: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
+    out: { type: "string" },
     only: { type: "string" },
     "render-only": { type: "boolean", default: false },
   },
 });
-const quick = flags.quick;
-const rounds = quick ? 2 : Number(flags.rounds);
-const taskMs = Number(flags["task-ms"]);
-const N = quick ? 10 : 50;
-const scaleCounts = quick ? [10, 50, 200] : [10, 50, 200, 1000];
-const RATE_LIMITED_COUNT = 200;
+const smoke = flags.smoke;
+const quick = flags.quick || smoke;
+const rounds = smoke ? 1 : quick ? 2 : Number(flags.rounds);
+const taskMs = Number(flags["task-ms"] ?? (smoke ? 300 : 2000));
+const N = smoke ? 3 : quick ? 10 : 50;
+const scaleCounts = smoke ? [3] : quick ? [10, 50, 200] : [10, 50, 200, 1000];
+/** The plugin face's preview, up and refresh against the floor (targets: up <= 1.05x, refresh <= 1.10x). */
+const pluginScaleCounts = smoke ? [3] : quick ? [200] : [200, 1000];
+const RATE_LIMITED_COUNT = smoke ? 3 : 200;
 /** The harness stops a command after 5 minutes; an up of 1,000 resources may take longer. */
 const LONG = { timeoutMs: 30 * 60_000 };
 const RATE_LIMIT_PER_SECOND = 10;
-const lagDurations = quick ? [300, 2000] : [300, 2000, 20_000];
-const lagSamples = quick ? 3 : 15;
+const lagDurations = smoke ? [300] : quick ? [300, 2000] : [300, 2000, 20_000];
+const lagSamples = smoke ? 1 : quick ? 3 : 15;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
-const benchFile = (f: string) => path.join(REPO_ROOT, "bench", f);
+const outDir = flags.out ? path.resolve(flags.out) : path.join(REPO_ROOT, "bench");
+const benchFile = (f: string) => path.join(outDir, f);
 const writeJson = (f: string, value: unknown) => writeFile(benchFile(f), JSON.stringify(value, null, 2) + "\n");
 
 /** Where and when a run measured: every JSON file carries it, so a table says what it stands for. */
@@ -106,8 +115,8 @@ async function main(): Promise<void> {
   const hintsRows = () =>
     hintsExperiment({
       emulator,
-      counts: quick ? [50] : [50, 200],
-      rounds: Math.max(3, rounds),
+      counts: smoke ? [N] : quick ? [50] : [50, 200],
+      rounds: smoke ? 1 : Math.max(3, rounds),
       stack: (mode, count) => stack("cims", cimsConfig(count), mode === "off" ? { CIMS_TASK_HINTS: "off" } : {}),
       up: (s) => s.up([], LONG),
       destroy: (s) => destroyFast(emulator, s),
@@ -118,7 +127,7 @@ async function main(): Promise<void> {
     probeExperiment({
       emulator,
       count: N,
-      rounds: Math.max(5, rounds),
+      rounds: smoke ? 1 : Math.max(5, rounds),
       faces: ["cims", "plugin"],
       stack: (face) => stack(face, cimsConfig(N)),
       destroy: (s) => destroyFast(emulator, s),
@@ -232,6 +241,40 @@ async function main(): Promise<void> {
       await f.destroy([], LONG);
     }
 
+    // 6b. The plugin face at scale: preview, up and refresh of N Subnets through
+    // pulumi-resource-cims (one provider process for the whole stack) against N floor
+    // resources; which of the two goes first alternates from step to step.
+    const pluginScale: PluginScaleRow[] = [];
+    for (const count of pluginScaleCounts) {
+      const of = {
+        plugin: await stack("plugin", cimsConfig(count)),
+        floor: await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
+      };
+      const row: PluginScaleRow = {
+        count,
+        previewMs: { plugin: 0, floor: 0 },
+        upMs: { plugin: 0, floor: 0 },
+        refreshMs: { plugin: 0, floor: 0 },
+      };
+      const steps = [
+        ["previewMs", (s: TestStack) => s.preview([], LONG)],
+        ["upMs", (s: TestStack) => s.up([], LONG)],
+        ["refreshMs", (s: TestStack) => s.refresh([], LONG)],
+      ] as const;
+      for (const [i, [what, run]] of steps.entries()) {
+        for (const face of i % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const)) {
+          row[what][face] = await timed(() => run(of[face]));
+        }
+      }
+      pluginScale.push(row);
+      log(
+        `plugin face ${count}: preview ${row.previewMs.plugin.toFixed(0)} / ${row.previewMs.floor.toFixed(0)} ms, ` +
+          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms (plugin / floor)`,
+      );
+      await destroyFast(emulator, of.plugin);
+      await of.floor.destroy([], LONG);
+    }
+
     // 7. Refresh: N Subnets across 2 scopes read with coalescing on (ours) and off (a GET
     // each, the same code otherwise), and N floor resources whose read() makes no request;
     // interleaved rounds, medians. At RATE_LIMITED_COUNT also under a rate limit.
@@ -321,6 +364,7 @@ async function main(): Promise<void> {
       connections: { opened: connections, peakOpen, requests, engineParallelism: ENGINE_PARALLELISM },
       memory: { providerPeakRssBytes: peakRss, floorProviderPeakRssBytes: floorPeakRss, pluginPeakRssBytes: pluginPeakRss },
       scale,
+      pluginScale,
       refresh,
       rateLimited,
       benchSeconds: Math.round((Date.now() - started) / 1000),
@@ -340,6 +384,7 @@ async function main(): Promise<void> {
 }
 
 type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
+type PluginScaleRow = { count: number } & Record<"previewMs" | "upMs" | "refreshMs", { plugin: number; floor: number }>;
 type RefreshMode = "cims" | "off" | "floor" | "floorLike";
 type RefreshCell = { ms: number; requests: number; listsPerScope: number };
 type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
@@ -410,6 +455,8 @@ type Results = {
   /** `pluginPeakRssBytes` (and `upMs.plugin`) are absent from runs made before the plugin face. */
   memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number; pluginPeakRssBytes?: number };
   scale: ScaleRow[];
+  /** Absent from runs made before the plugin face was measured at scale. */
+  pluginScale?: PluginScaleRow[];
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
   benchSeconds: number;
@@ -475,6 +522,7 @@ function markdown(r: Results): string {
         `| ${x.count} | ${s(x.upMs)} s | ${s(x.floorUpMs)} s | ${(x.upMs / x.floorUpMs).toFixed(2)}x ${ok(x.upMs <= 1.1 * x.floorUpMs)} | ${x.upMsPerResource.toFixed(0)} ms | ${mb(x.peakRssBytes)} MB |`,
     ),
     ...rssGrowth(r.scale, ok),
+    ...pluginScaleMarkdown(r.pluginScale, ok),
     "",
     "Refresh: `pulumi refresh` of N Subnets across 2 scopes: ours (reads coalesced into list requests), the same code with `CIMS_COALESCE_READS=false` (a GET each), and N floor resources whose read() sends nothing, as they are and carrying a Subnet's properties (the same data for the engine to move); medians of interleaved rounds:",
     "",
@@ -498,6 +546,24 @@ function markdown(r: Results): string {
     "",
   ];
   return lines.join("\n");
+}
+
+/** The plugin face at scale against the floor: one run of each step per size. */
+function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean) => string): string[] {
+  if (!rows?.length) return [];
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const cell = (x: { plugin: number; floor: number }, target?: number) => {
+    const ratio = x.plugin / x.floor;
+    return `${s(x.plugin)} s / ${s(x.floor)} s = ${ratio.toFixed(2)}x${target ? ` (<= ${target.toFixed(2)}x: ${ok(ratio <= target)})` : ""}`;
+  };
+  return [
+    "",
+    "The plugin face at scale: `pulumi preview`, `up` and `refresh` of N Subnets through `pulumi-resource-cims` against N floor resources (plugin / floor; one run of each, the first of the pair alternating from step to step):",
+    "",
+    "| subnets | preview | up | refresh |",
+    "|---|---|---|---|",
+    ...rows.map((x) => `| ${x.count} | ${cell(x.previewMs)} | ${cell(x.upMs, 1.05)} | ${cell(x.refreshMs, 1.1)} |`),
+  ];
 }
 
 /** Provider RSS growth from the smallest to the largest size (target <= 50 MB from 10 to 1,000). */
