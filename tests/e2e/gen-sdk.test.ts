@@ -55,6 +55,7 @@ const goProgram = `package main
 import (
 	"${SDK_MODULE}/go/cims"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
 func main() {
@@ -70,6 +71,7 @@ func main() {
 		}
 		ctx.Export("subnetId", net.ID())
 		ctx.Export("totalIps", net.TotalIps)
+		ctx.Export("where", pulumi.Sprintf("%s/%s region %s", ctx.Project(), ctx.Stack(), config.Get(ctx, "cims:regionId")))
 		return nil
 	})
 }
@@ -114,6 +116,8 @@ test(
     await env.stack.up();
     const outputs = await env.stack.outputs();
     expect(outputs.totalIps).toBe("254");
+    // The host passed the run's project, stack and config to the program.
+    expect(outputs.where).toBe("go-program/e2e region 1");
     expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({
       name: "go-net",
       cidr: "10.190.0.0/24",
