@@ -1,0 +1,274 @@
+// Command pulumi-language-go is a small Go language host for the Pulumi engine.
+//
+// Why it exists: the official host (module github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3)
+// is its own Go module, and the Go module proxy reachable from our machines refuses it
+// (403) as it refuses the official Node.js host (docs/contributing.md, "The Pulumi CLI").
+// The engine's Go generator (pkg/v3/codegen/go) and the Go SDK (sdk/v3) are served.
+//
+// What it does, as the official host does:
+//   - GeneratePackage: `pulumi package gen-sdk --language go` through pkg/v3/codegen/go;
+//   - Run: `go build` the program (or run runtime.options.binary), then run it with the
+//     engine's address, the stack's config and the run's settings in PULUMI_* variables,
+//     mapping exit code 32 (error already shown) to a bail.
+//
+// Plugin discovery returns nothing (projects name their plugins in Pulumi.yaml), and there is
+// no debugger attach, `go run` fallback, `pulumi new`/install/convert or packing.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"pulumi-cims/pulumi-cli/sdkgen"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "3.0.0"
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+}
+
+func main() {
+	flag.String("tracing", "", "accepted for compatibility")
+	flag.Parse()
+	h := &host{}
+	if args := flag.Args(); len(args) > 0 {
+		h.engineAddress = args[0]
+	}
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	cancelChannel := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		close(cancelChannel)
+	}()
+	// Stop when the engine is gone (the official host does the same): nobody will call again.
+	if h.engineAddress != "" {
+		if err := rpcutil.Healthcheck(ctx, h.engineAddress, 5*time.Minute, cancel); err != nil {
+			fail("could not start the engine health check: %v", err)
+		}
+	}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancelChannel,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+			return nil
+		},
+	})
+	if err != nil {
+		fail("could not start the RPC server: %v", err)
+	}
+	// The engine reads the port from our first line of output.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "pulumi-language-go: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *host) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		return nil, errors.New("could not find go on the $PATH")
+	}
+	out, err := exec.CommandContext(ctx, gobin, "env", "GOVERSION").Output()
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{
+		Executable: gobin,
+		Version:    strings.TrimPrefix(strings.TrimSpace(string(out)), "go"),
+	}, nil
+}
+
+// GeneratePackage serves `pulumi package gen-sdk --language go`. Go has no overlays, as in
+// the official host.
+func (h *host) GeneratePackage(
+	_ context.Context, req *pulumirpc.GeneratePackageRequest,
+) (*pulumirpc.GeneratePackageResponse, error) {
+	if len(req.GetExtraFiles()) > 0 {
+		return nil, errors.New("overlays are not supported for Go")
+	}
+	return sdkgen.Generate(req, func(pkg *schema.Package, _ schema.ReferenceLoader) (map[string][]byte, error) {
+		return codegen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
+	})
+}
+
+// Run builds the program and runs it; a Go program reads everything about the run from
+// its environment (sdk/v3/go/pulumi's RunWithContext).
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	options := req.GetInfo().GetOptions().AsMap()
+	binary, err := stringOption(options, "binary")
+	if err != nil {
+		return nil, err
+	}
+	buildTarget, err := stringOption(options, "buildTarget")
+	if err != nil {
+		return nil, err
+	}
+	if binary != "" && buildTarget != "" {
+		return nil, errors.New("binary and buildTarget cannot both be specified")
+	}
+	env, err := runEnv(req, h.engineAddress)
+	if err != nil {
+		return nil, fmt.Errorf("failed to prepare environment: %w", err)
+	}
+
+	program := binary
+	if binary != "" {
+		if program, err = exec.LookPath(binary); err != nil {
+			return nil, fmt.Errorf("unable to find '%s' executable: %w", binary, err)
+		}
+	} else {
+		programDir := req.GetInfo().GetProgramDirectory()
+		if program, err = compile(ctx, programDir, buildTarget); err != nil {
+			return nil, err
+		}
+		if buildTarget == "" {
+			defer os.Remove(program)
+		}
+	}
+
+	cmd := exec.CommandContext(ctx, program)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	// An interrupted engine gives the program the chance to finish its in-flight calls.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(err, &exitErr) {
+			return &pulumirpc.RunResponse{Error: err.Error()}, nil
+		}
+		if exitErr.ExitCode() == constant.ExitStatusLoggedError {
+			return &pulumirpc.RunResponse{Bail: true}, nil
+		}
+		return &pulumirpc.RunResponse{
+			Error: fmt.Sprintf("program exited with non-zero exit code: %d", exitErr.ExitCode()),
+		}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+// compile runs `go build` in the program's directory with the official host's flags, into
+// outfile or a temporary file, and returns the binary's path. The compiler's output goes to
+// the user as it is.
+func compile(ctx context.Context, dir, outfile string) (string, error) {
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(matches) == 0 {
+		return "", fmt.Errorf("no Go files to build in %s: a Go program's main package must be in the project directory", dir)
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		return "", errors.New("unable to find 'go' on the $PATH; install Go to run Go programs")
+	}
+	if outfile == "" {
+		f, err := os.CreateTemp("", "pulumi-go.*")
+		if err != nil {
+			return "", fmt.Errorf("unable to create go program temp file: %w", err)
+		}
+		outfile = f.Name()
+		if err := f.Close(); err != nil {
+			return "", err
+		}
+	}
+	// -buildvcs=false: a program in a directory without its VCS metadata still builds.
+	cmd := exec.CommandContext(ctx, gobin, "build", "-buildvcs=false", "-o", outfile, "-trimpath", "-ldflags", "-w -s")
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("error in compiling Go: unable to run `go build`: %w", err)
+	}
+	return outfile, nil
+}
+
+// runEnv is the environment sdk/v3/go/pulumi reads a run from: the names are its own.
+func runEnv(req *pulumirpc.RunRequest, engineAddress string) ([]string, error) {
+	config := ""
+	if req.GetConfig() != nil {
+		b, err := json.Marshal(req.GetConfig())
+		if err != nil {
+			return nil, err
+		}
+		config = string(b)
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	add := func(k, v string) {
+		if v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	add(pulumi.EnvOrganization, req.GetOrganization())
+	add(pulumi.EnvProject, req.GetProject())
+	add(pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory())
+	add(pulumi.EnvStack, req.GetStack())
+	add(pulumi.EnvConfig, config)
+	add(pulumi.EnvConfigSecretKeys, string(secrets))
+	add(pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun()))
+	add(pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel())))
+	add(pulumi.EnvMonitor, req.GetMonitorAddress())
+	add(pulumi.EnvEngine, engineAddress)
+	return env, nil
+}
+
+func stringOption(options map[string]any, key string) (string, error) {
+	v, ok := options[key]
+	if !ok {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s option must be a string", key)
+	}
+	return s, nil
+}
