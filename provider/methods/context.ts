@@ -4,6 +4,7 @@
 // run's cancel. Nothing here is ever serialized into state.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
 import type { TaskProgress } from "../client/tasks";
@@ -17,6 +18,8 @@ const writeListeners: Array<() => void> = [];
 const probes = new Map<string, Promise<void>>();
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
+// Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
+setMaxListeners(0, cancellation.signal);
 
 /** Called before every request of ours that may change something (coalesced lists end then). */
 export function onWrite(listener: () => void): void {

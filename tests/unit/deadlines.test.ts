@@ -1,6 +1,9 @@
 // How an operation's deadline is chosen: the resource's `timeouts` input, Pulumi's
 // `customTimeouts` (the plugin face receives them per call), and `cims:taskTimeoutSeconds`.
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
 import { deadlineFor, setConfig, withEngineTimeout } from "../../provider/methods/context";
+import { REPO_ROOT } from "../support/harness";
 
 const config: Record<string, string> = {
   "cims:apiUrl": "http://127.0.0.1:1",
@@ -46,4 +49,16 @@ test("the engine's limit holds only for the call it came with", async () => {
   });
   const outside = deadlineFor("create", {}).timeoutSeconds;
   expect([await inside, outside]).toEqual([8, 300]);
+});
+
+test("the run's cancel signal takes any number of listeners: 50 subnets' concurrent waits raise no listener-leak warning", () => {
+  // In a process of its own, as the provider runs: Node warns on stderr past 10 listeners of
+  // one AbortSignal.
+  const script = `
+    const { setTimeout: sleep } = require("node:timers/promises");
+    const { cancelSignal } = require(${JSON.stringify(path.join(REPO_ROOT, "provider/methods/context.ts"))});
+    Promise.all(Array.from({ length: 50 }, () => sleep(20, undefined, { signal: cancelSignal() }))).then(() => console.log("waited"));
+  `;
+  const run = spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
+  expect({ stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ stdout: "waited", stderr: "" });
 });
