@@ -217,19 +217,31 @@ export class TaskFailedError extends CimsError {
   }
 }
 
+/** Unfinished tasks as a message lists them: id, last state, the last read's failure. */
+const taskList = (unfinished: ReadonlyArray<{ id: string; state: string | undefined; lastError?: string }>) =>
+  unfinished.map((t) => `${t.id} (${t.state ?? "not seen yet"}${t.lastError ? `; last read failed: ${t.lastError}` : ""})`).join(", ");
+
 /** Tasks still unfinished at the deadline. */
 export class TaskTimeoutError extends CimsError {
   override readonly code = "CIMS_TASK_TIMEOUT";
   constructor(
     readonly unfinished: Array<{ id: string; state: string | undefined; lastError?: string }>,
     readonly timeoutSeconds: number,
+    /** How to raise the limit that was reached (the limit that set the deadline names itself). */
+    raise = "raise the limit with `pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input",
   ) {
-    const list = unfinished
-      .map((t) => `${t.id} (${t.state ?? "not seen yet"}${t.lastError ? `; last read failed: ${t.lastError}` : ""})`)
-      .join(", ");
-    super(
-      `timed out after ${timeoutSeconds}s waiting for task(s) ${list}. The service may still finish them; ` +
-        "raise the limit with `pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input.",
-    );
+    super(`timed out after ${timeoutSeconds}s waiting for task(s) ${taskList(unfinished)}. The service may still finish them; ${raise}.`);
+  }
+}
+
+/**
+ * The wait stopped because the run was cancelled (the engine's Cancel: SIGINT or SIGTERM of
+ * `pulumi up`); the service goes on with the tasks. Carries each task as last seen, so a
+ * create whose task already names its record can have it recorded.
+ */
+export class CancelledError extends CimsError {
+  override readonly code = "CIMS_CANCELLED";
+  constructor(readonly unfinished: Array<{ id: string; state: string | undefined; lastError?: string }>) {
+    super(`the run was cancelled while waiting for task(s) ${taskList(unfinished)}; the service goes on with them`);
   }
 }

@@ -38,6 +38,12 @@ export interface ClientOptions {
    * proves the key and the URL here before its first call (credentials.ts).
    */
   ready?: () => Promise<void>;
+  /**
+   * The run's cancel: once aborted, no retry starts and every task wait ends (after a last
+   * look at its tasks). A request already sent is answered, not abandoned: a write whose
+   * answer is lost leaves the service's state unknown.
+   */
+  cancel?: AbortSignal;
 }
 
 export interface RequestOptions {
@@ -88,18 +94,23 @@ export class CimsClient {
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
       if (!shouldRetry(method, outcome) || !withinBudget) throw error;
       const delay = retryDelayMs(retry, result.header);
-      if (Date.now() + delay > deadline) {
-        // Keep the error's class (callers test for ConflictError etc.); say why we stopped.
-        error.message += ` (gave up after ${retry + 1} attempt(s): the operation's deadline is reached)`;
-        throw error;
-      }
+      // Keep the error's class (callers test for ConflictError etc.); say why we stopped.
+      const giveUp = (why: string) => {
+        error.message += ` (gave up after ${retry + 1} attempt(s): ${why})`;
+        return error;
+      };
+      if (Date.now() + delay > deadline) throw giveUp("the operation's deadline is reached");
+      if (this.#options.cancel?.aborted) throw giveUp("the run was cancelled");
       // A lock's message says which task holds the record: show it on the first retry's line.
       const why =
         outcome.kind === "status" && outcome.lock && retry === 0
           ? ` (${error instanceof ApiError ? error.serverMessage : error.message})`
           : "";
       this.#options.log?.(`${method} ${path}: ${describeOutcome(outcome)}${why}; retry ${retry + 1} in ${(delay / 1000).toFixed(1)}s`);
-      await sleep(delay, undefined, { signal: opts.signal });
+      const cancel = opts.signal ?? this.#options.cancel;
+      await sleep(delay, undefined, { signal: cancel }).catch((err: unknown) => {
+        throw this.#options.cancel?.aborted ? giveUp("the run was cancelled") : err;
+      });
     }
   }
 
@@ -133,7 +144,7 @@ export class CimsClient {
 
   /** Waits for every task to reach FINISHED; see tasks.ts. */
   waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return waitForTasks((id, o) => this.task(id, o), ids, opts);
+    return waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts });
   }
 
   private async attempt(

@@ -6,4 +6,4 @@ export { apiPath } from "./path";
 export { closeAllPools } from "./transport";
 export { listAll, type Page } from "./list";
 export { DurationHints } from "./task-hints";
-export { nextDelay, waitForTasks, systemClock, type Task, type TaskProgress, type WaitOptions, type Clock } from "./tasks";
+export { CANCEL_LOOK_MS, nextDelay, waitForTasks, systemClock, type Task, type TaskProgress, type WaitOptions, type Clock } from "./tasks";

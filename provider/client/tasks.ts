@@ -12,9 +12,19 @@
 // know keep polling, and so does a status read the service failed (5xx, 429, a dropped
 // connection); FINISHED and ERROR end a task's wait. Every task's outcome is collected
 // before anything fails, so a FINISHED task's created id is never lost to a sibling's ERROR;
-// the error carries every task's last-seen record.
+// the error carries every task's last-seen record. A cancel (`signal`) ends the wait within
+// seconds, after one last look at each task (what it creates, if it says so yet).
 import { setTimeout as sleepMs } from "node:timers/promises";
-import { ApiError, CimsError, ConnectionError, InvalidResponseError, NotFoundError, TaskFailedError, TaskTimeoutError } from "./errors";
+import {
+  ApiError,
+  CancelledError,
+  CimsError,
+  ConnectionError,
+  InvalidResponseError,
+  NotFoundError,
+  TaskFailedError,
+  TaskTimeoutError,
+} from "./errors";
 import { stringifyJson } from "../../api/json";
 import { type Bracket, type DurationHints, probeIn, processHints } from "./task-hints";
 
@@ -49,6 +59,9 @@ export interface WaitOptions {
   deadline: number;
   /** What the deadline came from, for the timeout message. */
   timeoutSeconds: number;
+  /** How to raise that limit, said by the timeout message (see TaskTimeoutError). */
+  raise?: string;
+  /** A cancel: every task gets one last look, then the wait ends with CancelledError. */
   signal?: AbortSignal;
   /** Called on every state change of a task (the first sighting included). */
   onProgress?: (progress: TaskProgress) => void;
@@ -70,11 +83,19 @@ const STEADY_MS = 1_000;
 /** Later, a fixed share of the elapsed time: the median lag stays about 5% of the task's length. */
 const LATE_SHARE = 0.1;
 
+/**
+ * After a cancel, how long a task still NEW is looked at again: the service names what a task
+ * creates (`created_resources`) once it runs, and a create recorded with that id is not lost.
+ */
+export const CANCEL_LOOK_MS = 5_000;
+const CANCEL_LOOK_EVERY_MS = 250;
+
 /** How one task's wait ended. */
 type Settled =
   | { id: string; kind: "finished"; task: Task }
   | { id: string; kind: "error"; task: Task }
   | { id: string; kind: "timeout"; task?: Task; lastError?: Error }
+  | { id: string; kind: "cancelled"; task?: Task; lastError?: Error }
   | { id: string; kind: "unreadable"; task?: Task; error: Error };
 
 /**
@@ -103,15 +124,11 @@ export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOp
     );
   const unreadable = results.find((r): r is Extract<Settled, { kind: "unreadable" }> => r.kind === "unreadable");
   if (unreadable) return fail(unreadable.error instanceof CimsError ? unreadable.error : new CimsError(unreadable.error.message));
-  const unfinished = results.filter((r): r is Extract<Settled, { kind: "timeout" }> => r.kind === "timeout");
-  if (unfinished.length > 0) {
-    return fail(
-      new TaskTimeoutError(
-        unfinished.map((r) => ({ id: r.id, state: r.task?.state, lastError: r.lastError?.message })),
-        opts.timeoutSeconds,
-      ),
-    );
-  }
+  const unfinished = results
+    .filter((r): r is Extract<Settled, { kind: "timeout" | "cancelled" }> => r.kind === "timeout" || r.kind === "cancelled")
+    .map((r) => ({ id: r.id, state: r.task?.state, lastError: r.lastError?.message }));
+  if (results.some((r) => r.kind === "cancelled")) return fail(new CancelledError(unfinished));
+  if (unfinished.length > 0) return fail(new TaskTimeoutError(unfinished, opts.timeoutSeconds, opts.raise));
   return results.map((r) => r.task!);
 }
 
@@ -136,14 +153,17 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   for (let wait = delay(); ; wait = delay()) {
     wait = Math.min(wait, opts.deadline - clock.now());
     if (wait <= 0) return { id, kind: "timeout", task: last, lastError };
-    await clock.sleep(wait, signal);
-    signal.throwIfAborted();
+    await clock.sleep(wait, signal).catch((err: unknown) => {
+      if (!signal.aborted) throw err;
+    });
+    if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
     const sentAt = clock.now() - started;
     let task: Task;
     try {
       task = await getTask(id, { deadline: opts.deadline, signal });
       lastError = undefined;
     } catch (err) {
+      if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
       // A task the API just created may not be readable for a moment; a read the service
       // failed (after the client's own retries) is tried again on the schedule until the
       // deadline: the task itself runs on regardless.
@@ -170,6 +190,34 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     }
     if (task.state === "ERROR") return { id, kind: "error", task };
     runningAt = sentAt;
+  }
+}
+
+/**
+ * After a cancel: the task as the service has it now (its read no longer cancellable, bounded
+ * by CANCEL_LOOK_MS), looked at again while it is unseen or still NEW and names nothing. A task that
+ * ended meanwhile ends as usual; one still running is "cancelled", with its latest record.
+ */
+async function lastLook(
+  getTask: GetTask,
+  id: string,
+  last: Task | undefined,
+  lastError: Error | undefined,
+  clock: Clock,
+): Promise<Settled> {
+  const until = clock.now() + CANCEL_LOOK_MS;
+  for (;;) {
+    try {
+      const task = await getTask(id, { deadline: until, signal: AbortSignal.timeout(CANCEL_LOOK_MS) });
+      if (typeof task === "object" && task !== null && typeof task.state === "string") last = task;
+    } catch (err) {
+      lastError = asError(err);
+    }
+    if (last?.state === "FINISHED") return { id, kind: "finished", task: last };
+    if (last?.state === "ERROR") return { id, kind: "error", task: last };
+    const namesNothingYet = last === undefined || last.state === "NEW";
+    if (!namesNothingYet || clock.now() + CANCEL_LOOK_EVERY_MS > until) return { id, kind: "cancelled", task: last, lastError };
+    await clock.sleep(CANCEL_LOOK_EVERY_MS);
   }
 }
 

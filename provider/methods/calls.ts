@@ -38,11 +38,11 @@ export async function callAndWait(
   props: { timeouts?: Partial<Record<Operation, number>> },
   opts: RequestOptions = {},
 ): Promise<TaskOutcome> {
-  const { deadline, timeoutSeconds } = deadlineFor(op, props);
+  const { deadline, timeoutSeconds, raise } = deadlineFor(op, props);
   const client = apiClient();
   const taskIds = await client.taskIds(method, path, { ...opts, deadline });
   try {
-    return { taskIds, tasks: await client.waitForTasks(taskIds, { deadline, timeoutSeconds, onProgress: progress(what) }) };
+    return { taskIds, tasks: await client.waitForTasks(taskIds, { deadline, timeoutSeconds, raise, onProgress: progress(what) }) };
   } catch (err) {
     if (err instanceof CimsError) err.taskIds ??= taskIds;
     throw err;
@@ -65,9 +65,9 @@ export async function withContext<T>(what: string, fn: () => Promise<T>): Promis
 export async function settlePending(what: string, olds: Inputs, op: Operation = "update"): Promise<void> {
   const pending = pendingIn(olds);
   if (pending.length === 0) return;
-  const { deadline, timeoutSeconds } = deadlineFor(op, olds);
+  const { deadline, timeoutSeconds, raise } = deadlineFor(op, olds);
   try {
-    await apiClient().waitForTasks(pending, { deadline, timeoutSeconds, onProgress: progress(what) });
+    await apiClient().waitForTasks(pending, { deadline, timeoutSeconds, raise, onProgress: progress(what) });
   } catch (err) {
     throw inContext(
       what,

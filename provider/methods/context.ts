@@ -1,8 +1,10 @@
 // The provider process's context: settings from the dynamic provider's configure()
 // (stack config in the `cims` namespace) or the environment, one shared API client, the
-// proof of the key and the URL before its first call, the progress log, and deadlines.
-// Nothing here is ever serialized into state.
+// proof of the key and the URL before its first call, the progress log, deadlines, and the
+// run's cancel. Nothing here is ever serialized into state.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
 import type { TaskProgress } from "../client/tasks";
@@ -14,6 +16,10 @@ let client: CimsClient | undefined;
 const writeListeners: Array<() => void> = [];
 /** The credential probe of each configuration this process has seen (see verifyCredentials). */
 const probes = new Map<string, Promise<void>>();
+/** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
+const cancellation = new AbortController();
+// Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
+setMaxListeners(0, cancellation.signal);
 
 /** Called before every request of ours that may change something (coalesced lists end then). */
 export function onWrite(listener: () => void): void {
@@ -47,6 +53,7 @@ export function apiClient(): CimsClient {
       log,
       beforeWrite: () => writeListeners.forEach((l) => l()),
       ready: verifyCredentials,
+      cancel: cancellation.signal,
     });
   }
   return client;
@@ -111,13 +118,58 @@ export function progress(what: string): (p: TaskProgress) => void {
   return (p) => log(`${what}: task ${p.taskId} ${p.previousState ? `${p.previousState} -> ` : ""}${p.state}`);
 }
 
+/**
+ * The engine's Cancel (SIGINT or SIGTERM of `pulumi up`, on the plugin face): every task wait
+ * ends within seconds, after a last look at its tasks, and no retry starts. A create whose
+ * task already names its record is recorded as partly created (create.ts).
+ */
+export function cancelOperations(): void {
+  cancellation.abort();
+}
+
+/** Whether the run was cancelled (loops that wait check it between rounds). */
+export const cancelSignal = (): AbortSignal => cancellation.signal;
+
 export type Operation = "create" | "update" | "delete";
 
-/** Deadline for an operation: the resource's `timeouts` input, else cims:taskTimeoutSeconds. */
-export function deadlineFor(
-  op: Operation,
-  props: { timeouts?: Partial<Record<Operation, number>> },
-): { deadline: number; timeoutSeconds: number } {
-  const timeoutSeconds = props.timeouts?.[op] ?? currentSettings().taskTimeoutSeconds;
-  return { deadline: Date.now() + timeoutSeconds * 1000, timeoutSeconds };
+/** The limit the engine gave the call being served: the resource's `customTimeouts` for its operation, in seconds. */
+const engineTimeout = new AsyncLocalStorage<number | undefined>();
+
+/**
+ * Runs one engine call with the limit the engine gave it (`customTimeouts`; 0 or undefined:
+ * none). The dynamic face never has one: the engine does not pass it to dynamic providers.
+ */
+export function withEngineTimeout<T>(seconds: number | undefined, fn: () => Promise<T>): Promise<T> {
+  return engineTimeout.run(seconds !== undefined && seconds > 0 ? seconds : undefined, fn);
+}
+
+export interface Deadline {
+  deadline: number;
+  timeoutSeconds: number;
+  /** How to raise the limit that set it, for the timeout message. */
+  raise: string;
+}
+
+/**
+ * The deadline of an operation's waits. Either per-resource limit, the `timeouts` input or
+ * Pulumi's `customTimeouts` option (plugin face), overrides `cims:taskTimeoutSeconds`, the
+ * provider's default, up or down; given both, the smaller wins: each is a limit the program
+ * set, and neither is kept by going past it.
+ */
+export function deadlineFor(op: Operation, props: { timeouts?: Partial<Record<Operation, number>> }): Deadline {
+  const input = props.timeouts?.[op];
+  const custom = engineTimeout.getStore();
+  let timeoutSeconds: number;
+  let raise: string;
+  if (custom !== undefined && (input === undefined || custom <= input)) {
+    timeoutSeconds = custom;
+    raise = `raise the resource's \`customTimeouts\` option (${op})${input !== undefined ? ` and its \`timeouts.${op}\` input` : ""}`;
+  } else if (input !== undefined) {
+    timeoutSeconds = input;
+    raise = `raise the resource's \`timeouts.${op}\` input${custom !== undefined ? ` and its \`customTimeouts\` option (${op})` : ""}`;
+  } else {
+    timeoutSeconds = currentSettings().taskTimeoutSeconds;
+    raise = "raise the limit with `pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input";
+  }
+  return { deadline: Date.now() + timeoutSeconds * 1000, timeoutSeconds, raise };
 }

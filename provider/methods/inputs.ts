@@ -24,7 +24,10 @@ export const PROVIDER_INPUTS: Readonly<Record<string, ProviderProperty>> = {
   timeouts: {
     ts: "Timeouts",
     schema: { $ref: "#/types/cims:index:Timeouts" },
-    doc: "Deadlines, in seconds, for waiting on this resource's tasks.",
+    doc:
+      "Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. " +
+      "On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; " +
+      "the dynamic face never receives `customTimeouts`.",
   },
   importId: {
     ts: "string",

@@ -5,12 +5,13 @@
 // or the record carries the create's mark (mark.ts), a random value only that POST carried.
 // Never by a natural key, and never by "it appeared after our POST". An id this provider
 // process already recorded is never taken again by another create.
+import { setTimeout as sleep } from "node:timers/promises";
 import type * as pulumi from "@pulumi/pulumi";
 import { PATHS } from "../../api/paths";
 import { CREATOR_TAG, splitTags } from "../../api/tags";
 import { CimsError, type SeenTask } from "../client/errors";
 import { listAll } from "../client/list";
-import { apiClient, log, progress } from "./context";
+import { apiClient, cancelSignal, log, progress } from "./context";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import type { Inputs } from "./schema";
 import { messageOf } from "./values";
@@ -116,8 +117,8 @@ function isMine(r: Recovery, record: ApiRecord, taskIds: readonly string[]): boo
  *   still run).
  * - No task id came back: the record that carries its mark, looked for until it appears or
  *   the create's deadline passes; after RECOVER_GRACE_MS, only while a create task of the
- *   scope that started since the POST still runs (it may be ours). Found, it is recorded
- *   once its task ends.
+ *   scope that started since the POST still runs (it may be ours), and never after the run
+ *   is cancelled. Found, it is recorded once its task ends.
  * Not found: `hint` says how to find it should it appear later.
  */
 export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pulumi.dynamic.CreateResult; hint: string }> {
@@ -150,8 +151,9 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
       return { found: await waitForCreator(r, mine[0]), hint };
     }
     if (records !== undefined && !mayAppear && Date.now() >= graceEnds) return { hint };
-    if (Date.now() + RECOVER_EVERY_MS > r.deadline) return { hint };
-    await new Promise((resolve) => setTimeout(resolve, RECOVER_EVERY_MS));
+    if (Date.now() + RECOVER_EVERY_MS > r.deadline || cancelSignal().aborted) return { hint };
+    await sleep(RECOVER_EVERY_MS, undefined, { signal: cancelSignal() }).catch(() => undefined);
+    if (cancelSignal().aborted) return { hint };
   }
 }
 

@@ -32,7 +32,7 @@ export const positiveInteger = z.number("must be an integer").int("must be an in
 export const uuid4 = valueSchema(uuid4Type, { face: "program" });
 export const booleanInput = z.boolean("must be true or false");
 
-/** Deadlines: per-resource `timeouts` in seconds (Pulumi's customTimeouts never reach dynamic providers). */
+/** Deadlines: per-resource `timeouts` in seconds (how they combine with customTimeouts: context.ts deadlineFor). */
 export const timeouts = z.strictObject({
   create: z.number().positive("must be a positive number of seconds").optional(),
   update: z.number().positive("must be a positive number of seconds").optional(),

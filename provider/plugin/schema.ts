@@ -115,7 +115,10 @@ const CONFIG: Readonly<Record<string, Property>> = {
   apiKey: { type: "string", secret: true, description: "API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY)." },
   projectId: { type: "integer", description: "Default projectId of resources (else CIMS_PROJECT_ID)." },
   regionId: { type: "integer", description: "Default regionId of resources (else CIMS_REGION_ID)." },
-  taskTimeoutSeconds: { type: "integer", description: "How long to wait for a resource's tasks (default 1800)." },
+  taskTimeoutSeconds: {
+    type: "integer",
+    description: "How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.",
+  },
   taskPath: { type: "string", description: "Task status path (default /cloud/v1/tasks/{task_id})." },
   maxRetries: { type: "integer", description: "Retries per request (default 5)." },
   connectTimeoutSeconds: { type: "integer", description: "Connect timeout (default 5)." },
@@ -127,7 +130,8 @@ export function packageSchema(version: string): Json {
   const types: Json = {
     "cims:index:Timeouts": {
       type: "object",
-      description: "Per-operation deadlines in seconds; default `cims:taskTimeoutSeconds`.",
+      description:
+        "Per-operation deadlines in seconds; each overrides `cims:taskTimeoutSeconds`. The `customTimeouts` resource option bounds the same waits; given both, the smaller wins.",
       properties: {
         create: { type: "number", description: "Seconds to wait for a create's tasks." },
         update: { type: "number", description: "Seconds to wait for an update's tasks." },

@@ -12,7 +12,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { setConfig, setLogSink } from "../methods/context";
+import { cancelOperations, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
 import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
@@ -151,7 +151,10 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     create: serve(
       (req: pb.CreateRequest) => req.getUrn(),
       async (req) => {
-        const result = await kind(kindOf(req.getUrn())).methods.create(fromStruct(req.getProperties()));
+        // `customTimeouts.create`, in seconds (0: none given).
+        const result = await withEngineTimeout(req.getTimeout(), () =>
+          kind(kindOf(req.getUrn())).methods.create(fromStruct(req.getProperties())),
+        );
         const resp = new providerPb.CreateResponse();
         resp.setId(result.id);
         resp.setProperties(toStruct(result.outs));
@@ -183,7 +186,9 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     update: serve(
       (req: pb.UpdateRequest) => req.getUrn(),
       async (req) => {
-        const result = await kind(kindOf(req.getUrn())).methods.update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const result = await withEngineTimeout(req.getTimeout(), () =>
+          kind(kindOf(req.getUrn())).methods.update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
+        );
         const resp = new providerPb.UpdateResponse();
         resp.setProperties(toStruct(result.outs ?? {}));
         return resp;
@@ -193,12 +198,19 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     delete: serve(
       (req: pb.DeleteRequest) => req.getUrn(),
       async (req) => {
-        await kind(kindOf(req.getUrn())).methods.delete(req.getId(), fromStruct(req.getProperties()));
+        await withEngineTimeout(req.getTimeout(), () =>
+          kind(kindOf(req.getUrn())).methods.delete(req.getId(), fromStruct(req.getProperties())),
+        );
         return new emptypb.Empty();
       },
     ),
 
-    cancel: (_call: Call<unknown>, done: Done) => done(null, new emptypb.Empty()),
+    // SIGINT or SIGTERM of `pulumi up`: the engine waits for the calls in flight, so every wait
+    // ends now; a create already made is answered as partly created, to be recorded.
+    cancel: (_call: Call<unknown>, done: Done) => {
+      cancelOperations();
+      done(null, new emptypb.Empty());
+    },
   };
   return handlers as unknown as grpcTypes.UntypedServiceImplementation;
 }

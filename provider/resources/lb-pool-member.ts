@@ -38,7 +38,11 @@ export interface LbPoolMemberArgs {
   readonly projectId?: pulumi.Input<number>;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
   readonly regionId?: pulumi.Input<number>;
-  /** Deadlines, in seconds, for waiting on this resource's tasks. */
+  /**
+   * Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its
+   * operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given
+   * both the smaller wins; the dynamic face never receives `customTimeouts`.
+   */
   readonly timeouts?: pulumi.Input<Timeouts>;
   /**
    * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that

@@ -228,7 +228,15 @@ async function killStrays(root: string): Promise<void> {
 
 export interface StackExport {
   deployment: {
-    resources?: Array<{ urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>;
+    resources?: Array<{
+      urn: string;
+      type: string;
+      id?: string;
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+      /** Why its create did not complete: the resource was recorded partly created. */
+      initErrors?: string[];
+    }>;
   };
 }
 

@@ -364,6 +364,25 @@ describe("retries", () => {
     expect(err.message).toContain("the operation's deadline is reached");
   });
 
+  test("a cancel stops the retries of a lock at once, with the server's message and why", async () => {
+    const cancel = new AbortController();
+    const client = await clientFor(
+      () => ({ status: 409, headers: { "retry-after-ms": "2000" }, body: { message: "locked by task t-9" } }),
+      {
+        cancel: cancel.signal,
+      },
+    );
+    const started = Date.now();
+    const failing = client.request("PATCH", POOL, { body: {}, deadline: Date.now() + 60_000 }).catch((e: unknown) => e);
+    setTimeout(() => cancel.abort(), 300);
+    const err = (await failing) as ConflictError;
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err.message).toContain("locked by task t-9");
+    expect(err.message).toContain("(gave up after 1 attempt(s): the run was cancelled)");
+    expect(server!.requests).toHaveLength(1);
+  });
+
   test("a POST is never retried after a response timeout (the service may have created it)", async () => {
     const client = await clientFor(() => ({ delayMs: 2_500, body: { tasks: ["t"] } }), { requestTimeoutMs: 300 });
     await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "a" } })).rejects.toBeInstanceOf(RequestTimeoutError);

@@ -1,5 +1,7 @@
 // Task waiting: outcomes, messages, and how many polls it costs.
 import {
+  CancelledError,
+  CANCEL_LOOK_MS,
   CimsClient,
   closeAllPools,
   DurationHints,
@@ -190,6 +192,77 @@ describe("waitForTasks outcomes", () => {
     )) as TaskTimeoutError;
     expect(err).toBeInstanceOf(TaskTimeoutError);
     expect(err.message).toContain("last read failed: GET /cloud/v1/tasks/t: 500 Internal Server Error: still down");
+  });
+});
+
+describe("a cancel (the engine's Cancel)", () => {
+  /** A task NEW until `runsAt`, then RUNNING naming its subnet, FINISHED at `finishAt` (real time, ms from now). */
+  function timedTask(runsAt: number, finishAt = Infinity) {
+    const start = Date.now();
+    return async (id: string): Promise<Task> => {
+      const at = Date.now() - start;
+      const state = at >= finishAt ? "FINISHED" : at >= runsAt ? "RUNNING" : "NEW";
+      return { id, state, task_type: "create_subnet", created_resources: state === "NEW" ? null : { subnets: [`sub-${id}`] } };
+    };
+  }
+
+  test("ends every wait at once with CancelledError carrying each task's latest record (what it creates included)", async () => {
+    const cancel = new AbortController();
+    const getTask = timedTask(0);
+    const waiting = waitForTasks(getTask, ["a", "b"], { deadline: Date.now() + 3_600_000, timeoutSeconds: 3600, signal: cancel.signal });
+    await new Promise((r) => setTimeout(r, 400));
+    const cancelledAt = Date.now();
+    cancel.abort();
+    const err = (await waiting.catch((e: unknown) => e)) as CancelledError;
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.code).toBe("CIMS_CANCELLED");
+    expect(err.message).toBe("the run was cancelled while waiting for task(s) a (RUNNING), b (RUNNING); the service goes on with them");
+    expect(err.taskIds).toEqual(["a", "b"]);
+    expect(err.tasks?.map((t) => t.created_resources)).toEqual([{ subnets: ["sub-a"] }, { subnets: ["sub-b"] }]);
+  });
+
+  test("a task still NEW is looked at again (a few seconds at most) until it names what it creates", async () => {
+    const cancel = new AbortController();
+    cancel.abort(); // cancelled before the wait began
+    const err = (await waitForTasks(timedTask(800), ["a"], {
+      deadline: Date.now() + 3_600_000,
+      timeoutSeconds: 3600,
+      signal: cancel.signal,
+    }).catch((e: unknown) => e)) as CancelledError;
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.tasks?.[0]).toMatchObject({ state: "RUNNING", created_resources: { subnets: ["sub-a"] } });
+
+    // One that never runs is given up on after CANCEL_LOOK_MS (simulated clock), as NEW.
+    const clock = fakeClock();
+    const looks: number[] = [];
+    const never = async (id: string): Promise<Task> => {
+      looks.push(clock.elapsed());
+      return { id, state: "NEW", created_resources: null };
+    };
+    const stuck = (await waitForTasks(never, ["n"], {
+      deadline: clock.now() + 3_600_000,
+      timeoutSeconds: 3600,
+      signal: cancel.signal,
+      clock,
+    }).catch((e: unknown) => e)) as CancelledError;
+    expect(stuck.message).toContain("n (NEW)");
+    expect(looks.at(-1)).toBeLessThanOrEqual(looks[0] + CANCEL_LOOK_MS);
+    expect(looks.length).toBeGreaterThan(2);
+  });
+
+  test("a task that ended by the last look ends as usual: FINISHED resolves", async () => {
+    const cancel = new AbortController();
+    const waiting = waitForTasks(timedTask(0, 500), ["a"], {
+      deadline: Date.now() + 3_600_000,
+      timeoutSeconds: 3600,
+      signal: cancel.signal,
+      pollCapMs: 5_000,
+      firstPollMs: 5_000,
+    });
+    await new Promise((r) => setTimeout(r, 600));
+    cancel.abort();
+    await expect(waiting).resolves.toEqual([expect.objectContaining({ id: "a", state: "FINISHED" })]);
   });
 });
 
