@@ -4,8 +4,10 @@
 // `pulumi package gen-sdk --language python` writes from schema.json; a Python program
 // deploys all six kinds (a subnet inside a `pulumi.ComponentResource`, a legacy subnet adopted
 // with the `import_` resource option), then preview and refresh show no changes; a changed
-// threshold is an update in place; a bad port fails at preview naming the property; destroy
-// removes what the stack made.
+// threshold is an update in place; `pulumi import` writes Python for another subnet, which
+// appended to the program has no changes; a bad port fails at preview naming the property
+// (the schema's camelCase name, not the argument's snake_case one); destroy removes what the
+// stack made.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
@@ -16,6 +18,7 @@ import { subnetRecord } from "../support/records";
 
 const stacks = useStacks();
 const LEGACY = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+const LEGACY2 = "5c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
 // The seed's other pool and network, in project 2, region 3: LbPoolSettings owns the first
 // pool's member list, so the member alone goes in this one.
 const API_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
@@ -94,7 +97,7 @@ pulumi.export("memberId", member.id)
 const writes = (metrics: Record<string, number>) => Object.keys(metrics).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 
 test(
-  "a Python program: the generated SDK is committed; six kinds, a component, an import; no changes; an update in place; a bad input at preview; destroy",
+  "a Python program: the generated SDK is committed; six kinds, a component, import_ and pulumi import; no changes; an update in place; a bad input at preview; destroy",
   async () => {
     const [generated, venv, env] = await Promise.all([
       Promise.resolve().then(() => generatePythonSdk(path.join(REPO_ROOT, "schema.json"))),
@@ -110,9 +113,9 @@ test(
     await fs.symlink(venv, path.join(env.stack.projectDir, "venv"), "dir");
     const { stack, emulator } = env;
     const { store } = emulator;
-    expect((await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: LEGACY, tags: { team: "net" } })] })).status).toBe(
-      204,
-    );
+    const legacy2 = subnetRecord({ id: LEGACY2, name: "legacy2", cidr: "10.61.0.0/24", gateway_ip: "10.61.0.1" });
+    const seeded = await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: LEGACY, tags: { team: "net" } }), legacy2] });
+    expect(seeded.status).toBe(204);
 
     const up = await stack.up();
     expect(up.stdout).toMatch(/= .*cims:index:Subnet.*legacy.*import/);
@@ -136,6 +139,11 @@ test(
 
     await stack.preview(["--expect-no-changes"]);
     await stack.refresh(["--expect-no-changes"]);
+    // `pulumi about` names the venv's interpreter and the program's packages.
+    const about = await stack.run(["about", "--stack", stack.name]);
+    expect(about.stdout).toContain(`This project is written in python: executable='${path.join(stack.projectDir, "venv/bin/python")}'`);
+    expect(about.stdout).toMatch(/^pulumi-cims\s+0\.1\.0$/m);
+    expect(about.stdout + about.stderr).not.toMatch(/not implemented/);
 
     // A new threshold: an update in place, nothing replaced.
     await stack.setConfig("step", "update");
@@ -145,6 +153,26 @@ test(
     expect(diff.stdout).not.toMatch(/replace/);
     await stack.up();
     expect(store.get("client_quotas", Number(SEED.clientId))?.threshold).toBe(90);
+
+    // `pulumi import` writes Python for another subnet; appended to the program, no changes.
+    const out = path.join(stack.projectDir, "imported.py");
+    await stack.run([
+      "import",
+      "cims:index:Subnet",
+      "legacy2",
+      `1/1/${LEGACY2}`,
+      "--yes",
+      "--protect=false",
+      "--out",
+      out,
+      "--stack",
+      stack.name,
+    ]);
+    const written = await fs.readFile(out, "utf8");
+    expect(written).toMatch(/^legacy2 = cims\.Subnet\("legacy2",$/m);
+    expect(written).toContain('cidr="10.61.0.0/24"');
+    await fs.appendFile(path.join(stack.projectDir, "__main__.py"), `\n${written}`);
+    await stack.preview(["--expect-no-changes"]);
 
     // A bad input fails at preview, with no request: the message names the schema's
     // (camelCase) property, `protocolPort`, though the program wrote `protocol_port`.

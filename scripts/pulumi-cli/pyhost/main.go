@@ -16,12 +16,14 @@
 //     config in PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS, and maps exit code 32 (an
 //     error already shown to the user) to a bail.
 //   - GetRequiredPackages reports the installed packages that ship a pulumi-plugin.json
-//     (a generated SDK such as pulumi_cims), as upstream does.
-//   - GeneratePackage writes a Python SDK from a schema with the upstream generator.
-//   - InstallDependencies creates the virtualenv and installs requirements.txt.
+//     (a generated SDK such as pulumi_cims), as upstream does; About and
+//     GetProgramDependencies answer `pulumi about`.
+//   - GeneratePackage writes a Python SDK from a schema with the upstream generator, and
+//     GenerateProgram the Python code `pulumi import` writes for what it adopted.
 //
-// Debugging, type checkers, Pack, Link, RunPlugin and program generation are left out: our
-// tests and users do not need them, and the engine reports them as unimplemented.
+// Left out, as the engine needs none of them for those commands: InstallDependencies
+// (`pulumi install`; create the virtualenv with pip), debugging, type checkers, Pack, Link,
+// RunPlugin and GenerateProject (`pulumi convert`). The engine reports them as unimplemented.
 package main
 
 import (
@@ -39,10 +41,11 @@ import (
 	"strings"
 	"time"
 
+	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 	"google.golang.org/grpc"
@@ -239,23 +242,23 @@ func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumir
 	return &pulumirpc.AboutResponse{Executable: about.PythonExecutable, Version: about.PythonVersion.String()}, nil
 }
 
-func (h *host) InstallDependencies(
-	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
-) error {
+// GetProgramDependencies lists the program's installed packages (`pulumi about` shows them).
+func (h *host) GetProgramDependencies(
+	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
 	tc, err := pythonToolchain(req.GetInfo())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.IsTerminal)
+	packages, err := tc.ListPackages(ctx, req.GetTransitiveDependencies())
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("failed to get python dependencies: %w", err)
 	}
-	defer closer.Close()
-	if err := tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(),
-		req.GetUseLanguageVersionTools(), true /* showOutput */, stdout, stderr); err != nil {
-		return err
+	deps := make([]*pulumirpc.DependencyInfo, len(packages))
+	for i, p := range packages {
+		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
 	}
-	return closer.Close()
+	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
@@ -375,4 +378,45 @@ func (h *host) GeneratePackage(
 		}
 	}
 	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiags}, nil
+}
+
+// GenerateProgram turns Pulumi's program IR into Python: what `pulumi import` writes for the
+// resources it adopted (`--out`, or printed).
+func (h *host) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	parser := hclsyntax.NewParser()
+	for name, contents := range req.GetSource() {
+		if err := parser.ParseFile(strings.NewReader(contents), name); err != nil {
+			return nil, err
+		}
+		if parser.Diagnostics.HasErrors() {
+			return nil, parser.Diagnostics
+		}
+	}
+	// Python programs read invoke results as outputs, as upstream's host generates them.
+	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	if !req.GetStrict() {
+		options = append(options, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), options...)
+	if err != nil {
+		return nil, err
+	}
+	rpcDiags := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() || program == nil {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiags}, nil
+	}
+	files, genDiags, err := codegen.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProgramResponse{
+		Source: files, Diagnostics: append(rpcDiags, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...),
+	}, nil
 }
