@@ -6,8 +6,8 @@
 // with the `import_` resource option), then preview and refresh show no changes; a changed
 // threshold is an update in place; `pulumi import` writes Python for another subnet, which
 // appended to the program has no changes; a bad port fails at preview naming the property
-// (the schema's camelCase name, not the argument's snake_case one); destroy removes what the
-// stack made.
+// (the schema's camelCase name, not the argument's snake_case one); a program that raises shows
+// its traceback once; destroy removes what the stack made.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
@@ -40,6 +40,8 @@ import pulumi_cims as cims
 
 config = pulumi.Config()
 step = config.get("step") or "create"
+if step == "raise":
+    raise RuntimeError("stopped on purpose")
 
 
 class Network(pulumi.ComponentResource):
@@ -97,7 +99,7 @@ pulumi.export("memberId", member.id)
 const writes = (metrics: Record<string, number>) => Object.keys(metrics).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 
 test(
-  "a Python program: the generated SDK is committed; six kinds, a component, import_ and pulumi import; no changes; an update in place; a bad input at preview; destroy",
+  "a Python program: the generated SDK is committed; six kinds, a component, import_ and pulumi import; no changes; an update in place; a bad input and a raise at preview; destroy",
   async () => {
     const [generated, venv, env] = await Promise.all([
       Promise.resolve().then(() => generatePythonSdk(path.join(REPO_ROOT, "schema.json"))),
@@ -182,6 +184,14 @@ test(
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toContain("property protocolPort value {70000} has a problem: protocolPort: must be at most 65535");
     expect(bad.stdout + bad.stderr).not.toContain("protocol_port");
+
+    // A program that raises: its traceback, shown once (the exec script's exit code 32 means
+    // "already shown", so the engine adds no "non-zero exit code" error of its own).
+    await stack.setConfig("step", "raise");
+    const raised = await stack.preview([], { allowFailure: true });
+    expect(raised.code).not.toBe(0);
+    expect(raised.stdout).toMatch(/Program failed with an unhandled exception:[\s\S]*__main__\.py[\s\S]*RuntimeError: stopped on purpose/);
+    expect(raised.stdout + raised.stderr).not.toMatch(/exit code/);
     expect(writes(emulator.metrics.snapshot().requests)).toEqual([]);
 
     await stack.setConfig("step", "update");
