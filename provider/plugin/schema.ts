@@ -152,5 +152,8 @@ export function packageSchema(version: string): Json {
     provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: CONFIG },
     types,
     resources: Object.fromEntries(KIND_NAMES.map((type) => [`cims:index:${type}`, resourceOf(type)])),
+    // The Python SDK (sdk/python) carries this version, so a program asks for this plugin's
+    // version; without it the generator writes 0.0.0 for a release step to replace.
+    language: { python: { packageName: "pulumi_cims", respectSchemaVersion: true, pyproject: { enabled: true } } },
   };
 }

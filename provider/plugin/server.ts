@@ -29,9 +29,12 @@ type Done = grpcTypes.sendUnaryData<unknown>;
 /** The resource the current call is for: where its progress lines go. */
 const current = new AsyncLocalStorage<{ urn: string }>();
 
-/** `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. */
+/**
+ * `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. A URN's type is qualified
+ * by its parents' (`my:index:Network$cims:index:Subnet` under a component): the last is ours.
+ */
 function kindOf(urnOrType: string): Kind {
-  const type = urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType;
+  const type = (urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType).split("$").pop() ?? "";
   const name = /^cims:index:([A-Za-z]+)$/.exec(type)?.[1];
   if (!name || !isKind(name)) throw new Error(`pulumi-resource-cims ${VERSION} has no resource type "${type}"`);
   return name;

@@ -8,9 +8,9 @@ import { toStruct } from "../../provider/plugin/values";
 const URN = "urn:pulumi:dev::infra::cims:index:Subnet::app";
 const olds = { name: "app", cidr: "10.0.0.0/24", networkId: "7b1e0a52-6c9f-4f3e-9a57-1f0f5b1e2d3c", tags: {} };
 
-function diff(news: Record<string, unknown>): Promise<InstanceType<typeof providerPb.DiffResponse>> {
+function diff(news: Record<string, unknown>, urn = URN): Promise<InstanceType<typeof providerPb.DiffResponse>> {
   const req = new providerPb.DiffRequest();
-  req.setUrn(URN);
+  req.setUrn(urn);
   req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
   req.setOlds(toStruct(olds));
   req.setNews(toStruct(news));
@@ -46,4 +46,11 @@ test("a real Subnet diff: a new name updates in place, a new CIDR replaces", asy
   expect([...resp.getDiffsList()].sort()).toEqual(["cidr", "name"]);
   expect(resp.getDetaileddiffMap().get("cidr")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE_REPLACE);
   expect(resp.getDetaileddiffMap().get("name")?.getKind()).toBe(providerPb.PropertyDiff.Kind.UPDATE);
+});
+
+test("a resource under a component is served: its URN's type names its parents' types first", async () => {
+  const spy = jest.spyOn(kind("Subnet").methods, "diff").mockResolvedValue({ changes: false, replaces: [], diffs: [] });
+  const resp = await diff(olds, "urn:pulumi:dev::infra::my:index:Network$cims:index:Subnet::app");
+  expect(spy).toHaveBeenCalledTimes(1);
+  expect(resp.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_NONE);
 });
