@@ -51,10 +51,11 @@ async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
   }
 }
 
-/** A team's config: subnets only in 192.168/16, an `owner` tag on everything. */
+/** A team's config: subnets only in 192.168/16, an `owner` tag on everything, UEFI images a must. */
 const strict = {
   "cims-subnet-cidr-allowed": { allowedCidrs: ["192.168.0.0/16"] },
   "cims-required-tags": { requiredTagKeys: ["owner"] },
+  "cims-baremetal-image-uefi": { enforcementLevel: "mandatory" },
 };
 
 async function previewWithPack(env: CimsTestEnv, config?: object) {
@@ -75,11 +76,14 @@ async function checkFace(env: CimsTestEnv, cidr: string): Promise<void> {
   expect(failed.out).toContain(`cims-subnet-cidr-allowed: Subnet "app-net" has cidr ${cidr}, outside every allowed range (192.168.0.0/16)`);
   expect(failed.out).toContain('cims-required-tags: Subnet "app-net" lacks tag key(s) owner');
   expect(failed.out).toContain('cims-required-tags: BaremetalImage "app-img" lacks tag key(s) owner');
-  expect(failed.out).toMatch(/mandatory/);
+  expect(failed.out).toMatch(/\[mandatory\] +cims-subnet-cidr-allowed +\(\S+:Subnet: app-net\)/);
+  // The config raised the advisory UEFI rule to mandatory.
+  expect(failed.out).toMatch(/\[mandatory\] +cims-baremetal-image-uefi +\(\S+:BaremetalImage: app-img\)/);
 
   // The defaults allow private ranges and require no tag; the image's firmware is advisory only.
   const passed = await previewWithPack(env);
   expect(passed.out).toContain('cims-baremetal-image-uefi: BaremetalImage "app-img" has hwFirmwareType unset, not uefi');
+  expect(passed.out).toMatch(/\[advisory\] +cims-baremetal-image-uefi/);
   expect(passed.out).not.toContain("cims-subnet-cidr-allowed:");
   expect(passed.code).toBe(0);
 }
