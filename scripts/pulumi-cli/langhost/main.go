@@ -12,8 +12,9 @@
 // runtime from the program's node_modules) with the same flags and environment, in the
 // program directory, and maps its exit code (32 = error already shown to the user).
 // Plugin discovery returns nothing: programs using this package need no resource
-// plugins (dynamic providers run in the `pulumi-resource-pulumi-nodejs` plugin). If the
-// official host is on PATH, scripts/pulumi prefers it.
+// plugins (dynamic providers run in the `pulumi-resource-pulumi-nodejs` plugin). RunPlugin
+// (runplugin.go) starts policy packs and other `runtime: nodejs` plugins. If the official
+// host is on PATH, scripts/pulumi prefers it.
 package main
 
 import (
@@ -122,7 +123,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: "could not find node on the $PATH; install Node.js 20 or later"}, nil
 	}
-	runPath, err := resolveRunPath(ctx, node, req.GetPwd())
+	runPath, err := resolveModule(ctx, node, req.GetPwd(), "@pulumi/pulumi/cmd/run")
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: "It looks like the Pulumi SDK has not been installed " +
 			"(could not resolve @pulumi/pulumi/cmd/run from " + req.GetPwd() + "). Have you run npm install?"}, nil
@@ -201,19 +202,25 @@ func runEnv(req *pulumirpc.RunRequest, options map[string]any) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
+	env := append(os.Environ(),
+		"PULUMI_CONFIG="+string(config),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
+	)
+	return append(env, typescriptEnv(options)...), nil
+}
+
+// typescriptEnv tells the Node runtime whether (and with which tsconfig) to load TypeScript,
+// from the project's runtime options; it is on unless `typescript: false` says otherwise.
+func typescriptEnv(options map[string]any) []string {
 	typescript := true
 	if v, ok := options["typescript"].(bool); ok {
 		typescript = v
 	}
-	env := append(os.Environ(),
-		"PULUMI_CONFIG="+string(config),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
-		"PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript),
-	)
+	env := []string{"PULUMI_NODEJS_TYPESCRIPT=" + strconv.FormatBool(typescript)}
 	if tsconfig := stringOption(options, "tsconfig"); tsconfig != "" {
 		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
 	}
-	return env, nil
+	return env
 }
 
 func stringOption(options map[string]any, key string) string {
@@ -223,9 +230,10 @@ func stringOption(options map[string]any, key string) string {
 	return ""
 }
 
-// resolveRunPath finds @pulumi/pulumi/cmd/run as the program itself would, from its directory.
-func resolveRunPath(ctx context.Context, node, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, node, "-e", "console.log(require.resolve('@pulumi/pulumi/cmd/run'))")
+// resolveModule finds a module as the program itself would, from its directory, so the
+// program's own copy of @pulumi/pulumi runs it.
+func resolveModule(ctx context.Context, node, dir, module string) (string, error) {
+	cmd := exec.CommandContext(ctx, node, "-e", "console.log(require.resolve(process.argv[1]))", module)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
