@@ -17,7 +17,7 @@ import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/errors";
-import { importRead } from "./import";
+import { importRead, needsScopeFromId } from "./import";
 import { packageSchema } from "./schema";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
@@ -29,9 +29,13 @@ type Done = grpcTypes.sendUnaryData<unknown>;
 /** The resource the current call is for: where its progress lines go. */
 const current = new AsyncLocalStorage<{ urn: string }>();
 
-/** `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. */
+/**
+ * `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. A URN's qualified type
+ * names the parents' types first (`acme:net:Net$cims:index:Subnet`): the resource's is the last.
+ */
 function kindOf(urnOrType: string): Kind {
-  const type = urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType;
+  const qualified = urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType;
+  const type = qualified.slice(qualified.lastIndexOf("$") + 1);
   const name = /^cims:index:([A-Za-z]+)$/.exec(type)?.[1];
   if (!name || !isKind(name)) throw new Error(`pulumi-resource-cims ${VERSION} has no resource type "${type}"`);
   return name;
@@ -164,15 +168,17 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       async (req) => {
         const type = kindOf(req.getUrn());
         const resp = new providerPb.ReadResponse();
-        if (!req.hasProperties()) {
-          // An import: the id is all there is.
-          const imported = await importRead(type, req.getId());
+        const props = fromStruct(req.getProperties());
+        if (needsScopeFromId(type, props)) {
+          // An import (no properties), or a `get` (what the program gave, no scope of a
+          // record): the id, and the scope that state or the config gives, is all there is.
+          const imported = await importRead(type, req.getId(), req.hasProperties() ? "read" : "import", props);
           resp.setId(imported.id);
           resp.setProperties(toStruct(imported.properties));
           resp.setInputs(toStruct(imported.inputs));
           return resp;
         }
-        const result = await kind(type).methods.read(req.getId(), fromStruct(req.getProperties()));
+        const result = await kind(type).methods.read(req.getId(), props);
         resp.setId(result.id ?? "");
         resp.setProperties(toStruct(result.props));
         if (result.inputs) resp.setInputs(toStruct(result.inputs));
