@@ -54,8 +54,8 @@ function parseId(type: Kind, given: string, state: Inputs): { scope: { projectId
   const scoped = kind(type).descriptor.scoped;
   if (scoped && (defaults.projectId === undefined || defaults.regionId === undefined)) {
     throw new Error(
-      `cims:index:${type}: import id "${given}" names no project and region, and cims:projectId/cims:regionId are not set: ` +
-        `import it as <project>/<region>/${given}, or set them`,
+      `cims:index:${type}: id "${given}" names no project and region, and cims:projectId/cims:regionId are not set: ` +
+        `give it as <project>/<region>/${given}, or set them`,
     );
   }
   return { scope: { projectId: defaults.projectId ?? 0, regionId: defaults.regionId ?? 0 }, named, id: parts[0] };
