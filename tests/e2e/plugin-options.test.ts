@@ -7,8 +7,9 @@
 //   (no change), ignoreChanges (no diff), replaceOnChanges on an in-place field (a
 //   replacement), deleteBeforeReplace (the DELETE before the POST), protect (destroy
 //   refused), retainOnDelete (left in the service), and what was only read left too;
-// - YAML: `options: parent:`, `get:` with the scope from the id's state, and an unknown id
-//   failing with the id and the scope it was looked for in.
+// - YAML: `options: parent:`, `get:` with the scope from the get's state, a
+//   `pulumi:providers:cims` in another project and region (the key from secret config, not in
+//   the state), and an unknown id failing with the id and the scope it was looked for in.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -93,6 +94,21 @@ const yamlProgram = (seededId: string) => `${PLUGIN_PROJECT("plugin-options-yaml
       state:
         projectId: 2
         regionId: 3
+  prod:
+    type: pulumi:providers:cims
+    properties:
+      apiUrl: \${cims:apiUrl}
+      apiKey: \${cims:apiKey}
+      projectId: 2
+      regionId: 3
+  inProd:
+    type: cims:index:Subnet
+    properties:
+      name: yaml-in-prod
+      cidr: 10.191.0.0/24
+      networkId: ${PROD_NET}
+    options:
+      provider: \${prod}
 outputs:
   seededName: \${seeded.name}
   prodCidr: \${seededProd.cidr}
@@ -190,6 +206,8 @@ async function yamlFace(): Promise<void> {
   const resources = (await env.stack.exportState()).deployment.resources ?? [];
   expect(resources.find((r) => r.urn.endsWith("::child"))?.urn).toContain("cims:index:Subnet$cims:index:QuotaThreshold::child");
   expect(env.emulator.store.get("client_quotas", Number(SEED.clientId))?.threshold).toBe(77);
+  expect(env.emulator.store.list("subnets").find((s) => s.name === "yaml-in-prod")).toMatchObject({ project_id: 2, region_id: 3 });
+  expect(JSON.stringify(resources)).not.toContain(env.apiKey);
 
   await fs.writeFile(path.join(env.stack.projectDir, "Pulumi.yaml"), yamlProgram(GHOST));
   const ghost = await env.stack.preview([], { allowFailure: true });
