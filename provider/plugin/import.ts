@@ -20,13 +20,6 @@ export interface Imported {
   inputs: Inputs;
 }
 
-/** Whether a Read's properties say where the record is, or the id must (an import, a `get`). */
-export function needsScopeFromId(type: Kind, props: Inputs): boolean {
-  const { scoped, importIdParts } = kind(type).descriptor;
-  const missing = [...(scoped ? ["projectId", "regionId"] : []), ...(importIdParts ?? [])].some((name) => props[name] === undefined);
-  return Object.keys(props).length === 0 || missing;
-}
-
 /**
  * `<project>/<region>/<id>`, or the id alone with the scope `state` gives (a `get`'s), else the
  * configured one. A kind whose record needs more than its scope (a pool member:
@@ -50,7 +43,7 @@ function parseId(type: Kind, given: string, state: Inputs): { scope: { projectId
       `cims:index:${type}: import id "${given}" is neither ${before.length > 0 ? form : "an id"} nor <project>/<region>/${form}`,
     );
   }
-  const defaults = { ...scopeDefaults(), ...scopeOf(state) };
+  const defaults = { ...scopeDefaults(), ...scopeOf(type, state) };
   const scoped = kind(type).descriptor.scoped;
   if (scoped && (defaults.projectId === undefined || defaults.regionId === undefined)) {
     throw new Error(
@@ -61,10 +54,16 @@ function parseId(type: Kind, given: string, state: Inputs): { scope: { projectId
   return { scope: { projectId: defaults.projectId ?? 0, regionId: defaults.regionId ?? 0 }, named, id: parts[0] };
 }
 
-/** The projectId and regionId a `get`'s state gives, as numbers. */
-function scopeOf(state: Inputs): { projectId?: number; regionId?: number } {
+/** The projectId and regionId a `get`'s state gives. */
+function scopeOf(type: Kind, state: Inputs): { projectId?: number; regionId?: number } {
   const scope: { projectId?: number; regionId?: number } = {};
-  for (const key of ["projectId", "regionId"] as const) if (state[key] !== undefined) scope[key] = Number(state[key]);
+  for (const key of ["projectId", "regionId"] as const) {
+    const value = state[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+      throw new Error(`cims:index:${type}: ${key}: must be a positive integer, got ${JSON.stringify(value)}: give the record's ${key}`);
+    scope[key] = value;
+  }
   return scope;
 }
 

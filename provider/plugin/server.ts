@@ -10,6 +10,7 @@
 // resource must go first; a create that made something it could not finish is recorded
 // (the partial-failure detail the engine knows).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { setConfig, setLogSink } from "../methods/context";
@@ -17,7 +18,7 @@ import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/errors";
-import { importRead, needsScopeFromId } from "./import";
+import { importRead } from "./import";
 import { packageSchema } from "./schema";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
@@ -169,10 +170,12 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
         const type = kindOf(req.getUrn());
         const resp = new providerPb.ReadResponse();
         const props = fromStruct(req.getProperties());
-        if (needsScopeFromId(type, props)) {
-          // An import (no properties), or a `get` (what the program gave, no scope of a
-          // record): the id, and the scope that state or the config gives, is all there is.
-          const imported = await importRead(type, req.getId(), req.hasProperties() ? "read" : "import", props);
+        // An import sends no properties; a `get` sends what the program gave (a state, often
+        // none) as both its inputs and its properties, where a refresh sends what was recorded.
+        // Either is read by the id, with the scope the id, that state or the config gives.
+        const get = req.hasInputs() && isDeepStrictEqual(fromStruct(req.getInputs()), props);
+        if (!req.hasProperties() || get) {
+          const imported = await importRead(type, req.getId(), get ? "read" : "import", props);
           resp.setId(imported.id);
           resp.setProperties(toStruct(imported.properties));
           resp.setInputs(toStruct(imported.inputs));

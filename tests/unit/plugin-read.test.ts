@@ -1,8 +1,8 @@
 // Which resource a plugin call is for, and how a Read finds its record: a URN under a parent
-// names the parents' types first, and a Read whose properties give no scope (an import, a
-// `get`) is read by id, while one whose properties are a state (a refresh, a partial create's)
-// is the kind's own read.
+// names the parents' types first; an import (no properties) and a `get` (what the program gave,
+// as both inputs and properties) are read by id, a refresh (the recorded state) by the kind.
 import { kind } from "../../provider/kinds/registry";
+import * as imports from "../../provider/plugin/import";
 import { setConfig } from "../../provider/methods/context";
 import { providerPb } from "../../provider/plugin/proto";
 import { providerServer } from "../../provider/plugin/server";
@@ -16,11 +16,12 @@ const handlers = () => providerServer(undefined) as Record<string, Handler>;
 const call = (name: string, request: unknown): Promise<unknown> =>
   new Promise((resolve, reject) => handlers()[name]({ request }, (err, reply) => (err ? reject(err) : resolve(reply))));
 
-function read(urn: string, properties?: Record<string, unknown>): Promise<unknown> {
+function read(urn: string, properties?: Record<string, unknown>, inputs?: Record<string, unknown>): Promise<unknown> {
   const req = new providerPb.ReadRequest();
   req.setUrn(urn);
   req.setId(ID);
   if (properties) req.setProperties(toStruct(properties));
+  if (inputs) req.setInputs(toStruct(inputs));
   return call("read", req);
 }
 
@@ -41,22 +42,32 @@ test("a resource under parents is its own kind: the last segment of the URN's qu
   await expect(read("urn:pulumi:dev::infra::acme:net:Net$cims:index:Nope::x", state)).rejects.toThrow('no resource type "cims:index:Nope"');
 });
 
-test("a refresh, and a partial create's state, read through the kind with the state's scope", async () => {
+test("a refresh reads through the kind, with the recorded state", async () => {
   const kindRead = jest.spyOn(kind("Subnet").methods, "read").mockResolvedValue({ id: ID, props: state });
-  await read("urn:pulumi:dev::infra::acme:net:Net$cims:index:Subnet::app", state);
-  await read("urn:pulumi:dev::infra::cims:index:Subnet::app", { projectId: 1, regionId: 1, taskIds: ["t"] });
-  expect(kindRead.mock.calls.map(([id, props]) => [id, props.projectId])).toEqual([
-    [ID, 1],
-    [ID, 1],
-  ]);
+  const byId = jest.spyOn(imports, "importRead");
+  const { projectId: _p, regionId: _r, ...given } = state;
+  await read("urn:pulumi:dev::infra::acme:net:Net$cims:index:Subnet::app", { ...state, taskIds: [] }, given);
+  expect(kindRead).toHaveBeenCalledWith(ID, { ...state, taskIds: [] });
+  expect(byId).not.toHaveBeenCalled();
 });
 
-test("a get (properties without a scope) is read by id: with no scope anywhere, it says how to give one", async () => {
+test("an import and a get (its state, with a scope or none) are read by id", async () => {
   const kindRead = jest.spyOn(kind("Subnet").methods, "read");
-  for (const props of [{}, { name: "app" }]) {
-    await expect(read("urn:pulumi:dev::infra::cims:index:Subnet::x", props)).rejects.toThrow(
-      `id "${ID}" names no project and region, and cims:projectId/cims:regionId are not set: give it as <project>/<region>/${ID}, or set them`,
-    );
-  }
+  const byId = jest.spyOn(imports, "importRead").mockResolvedValue({ id: ID, properties: state, inputs: state });
+  const urn = "urn:pulumi:dev::infra::cims:index:Subnet::x";
+  await read(urn);
+  await read(urn, {}, {});
+  await read(urn, { projectId: 2, regionId: 3 }, { projectId: 2, regionId: 3 });
+  expect(byId.mock.calls).toEqual([
+    ["Subnet", ID, "import", {}],
+    ["Subnet", ID, "read", {}],
+    ["Subnet", ID, "read", { projectId: 2, regionId: 3 }],
+  ]);
   expect(kindRead).not.toHaveBeenCalled();
+});
+
+test("a get with no scope anywhere says how to give one", async () => {
+  await expect(read("urn:pulumi:dev::infra::cims:index:Subnet::x", {}, {})).rejects.toThrow(
+    `id "${ID}" names no project and region, and cims:projectId/cims:regionId are not set: give it as <project>/<region>/${ID}, or set them`,
+  );
 });
