@@ -15,7 +15,7 @@ import { toCamel } from "../api/names";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import type { Descriptor } from "../provider/methods/descriptor";
 import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../provider/methods/inputs";
-import { packageSchema } from "../provider/plugin/schema";
+import { packageSchema, PROVIDER_CONFIG } from "../provider/plugin/schema";
 import { writePythonSdk } from "./gen-sdk-python";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -273,6 +273,7 @@ function nativeModule(): string {
     "// `cims:index:<Kind>`) instead of the serialized dynamic providers. A program chooses per\n" +
     "// resource; the dynamic face stays the default. The plugin is found by the project's\n" +
     "// Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.\n" +
+    "// `Provider` is an explicit provider of that plugin, configured by the program.\n" +
     'import * as pulumi from "@pulumi/pulumi";\n' +
     'import { type OutputsOf, outputKeys } from "./outputs";\n';
   for (const type of KIND_NAMES) {
@@ -285,13 +286,50 @@ function nativeModule(): string {
     "const custom = <State>() => pulumi.CustomResource as unknown as CustomResourceClass<State>;\n";
   for (const type of KIND_NAMES) {
     const outputs = `${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS`;
+    const form = [...(kind(type).descriptor.importIdParts ?? []).map((n) => `<${n}>`), "<id>"].join("/");
     text +=
       `\n/** \`cims.${type}\` through the plugin (type \`cims:index:${type}\`); \`pulumi import cims:index:${type} <name> <id>\` adopts one. */\n` +
       `export class ${type} extends custom<${type}State>() {\n` +
-      `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions) {\n` +
+      `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions);\n` +
+      `  /** The existing record \`opts.id\`, read (a \`get\`): see \`${type}.get\`. */\n` +
+      `  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });\n` +
+      `  constructor(name: string, args: ${type}Args | Record<string, never>, opts?: pulumi.CustomResourceOptions) {\n` +
       `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, opts);\n` +
+      "  }\n\n" +
+      "  /**\n" +
+      "   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is\n" +
+      `   * \`${form}\` or \`<project>/<region>/${form}\`; without a scope, the provider's \`cims:projectId\`/\`cims:regionId\`.\n` +
+      "   */\n" +
+      `  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ${type} {\n` +
+      `    return new ${type}(name, {}, { ...opts, id });\n` +
       "  }\n}\n";
   }
+  text += providerClass();
+  return text;
+}
+
+const TS_TYPES: Readonly<Record<string, string>> = { string: "string", integer: "number", boolean: "boolean" };
+
+/** `cims.native.Provider`: the plugin's configuration (the schema's) as a program gives it. */
+function providerClass(): string {
+  let text =
+    "\n/** A `cims` provider's configuration: the stack's `cims:*` keys, here given per provider. */\n" +
+    "export interface ProviderArgs {\n";
+  for (const [name, p] of Object.entries(PROVIDER_CONFIG)) {
+    const doc = `${String(p.description)}${p.secret ? " Made secret: the state holds it encrypted." : ""}`;
+    text += `  /** ${doc} */\n  readonly ${name}?: pulumi.Input<${TS_TYPES[String(p.type)]}>;\n`;
+  }
+  text +=
+    "}\n\n" +
+    "/**\n" +
+    " * An explicit provider (`pulumi:providers:cims`), for resources given it as their `provider` option: they use\n" +
+    " * its configuration, not the stack's `cims:*` config, so one program can work in several projects, regions or\n" +
+    " * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...).\n" +
+    " */\n" +
+    "export class Provider extends pulumi.ProviderResource {\n" +
+    "  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {\n" +
+    '    super("cims", name, { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) }, opts);\n' +
+    "  }\n}\n";
   return text;
 }
 

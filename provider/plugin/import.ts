@@ -1,10 +1,12 @@
-// `pulumi import` (and the `import` resource option) on the plugin face: the engine calls Read
-// with the id alone. The id is the record's (a uuid, or a policy's or client's number), or
-// `<project>/<region>/<id>`; without a scope in it, the provider's `cims:projectId` and
-// `cims:regionId` say where. The inputs returned are those the program `cims-import` would
-// write for the record (its kind's import row), checked as check() would, and the outputs
-// those a create of the same inputs records: so the next `up` of that program changes nothing.
-import { NotFoundError } from "../client/errors";
+// `pulumi import`, the `import` resource option and a `get` (a resource read by id: YAML
+// `get:`, `new cims.native.Subnet(name, {}, { id })`) on the plugin face: the engine calls Read
+// with the id alone (a `get` may add what the program gave as state). The id is the record's
+// (a uuid, or a policy's or client's number), or `<project>/<region>/<id>`; without a scope in
+// it, the state a `get` gave, else the provider's `cims:projectId` and `cims:regionId`, say
+// where. The inputs returned are those the program `cims-import` would write for the record
+// (its kind's import row), checked as check() would, and the outputs those a create of the
+// same inputs records: so the next `up` of that program changes nothing.
+import { BadRequestError, NotFoundError } from "../client/errors";
 import { apiClient, scopeDefaults } from "../methods/context";
 import { isOwned } from "../methods/descriptor";
 import type { Kind } from "../kinds/registry";
@@ -19,11 +21,12 @@ export interface Imported {
 }
 
 /**
- * `<project>/<region>/<id>`, or the id alone with the configured scope. A kind whose record
- * needs more than its scope (a pool member: `importIdParts` ["poolId"]) names those before
- * the id: `<project>/<region>/<poolId>/<id>` or `<poolId>/<id>`.
+ * `<project>/<region>/<id>`, or the id alone with the scope `state` gives (a `get`'s), else the
+ * configured one. A kind whose record needs more than its scope (a pool member:
+ * `importIdParts` ["poolId"]) names those before the id: `<project>/<region>/<poolId>/<id>` or
+ * `<poolId>/<id>`.
  */
-function parseId(type: Kind, given: string): { scope: { projectId: number; regionId: number }; named: Inputs; id: string } {
+function parseId(type: Kind, given: string, state: Inputs): { scope: { projectId: number; regionId: number }; named: Inputs; id: string } {
   const before = kind(type).descriptor.importIdParts ?? [];
   const all = given.split("/");
   const named = Object.fromEntries(before.map((name, i) => [name, all.slice(-1 - before.length, -1)[i]]));
@@ -40,27 +43,49 @@ function parseId(type: Kind, given: string): { scope: { projectId: number; regio
       `cims:index:${type}: import id "${given}" is neither ${before.length > 0 ? form : "an id"} nor <project>/<region>/${form}`,
     );
   }
-  const defaults = scopeDefaults();
+  const defaults = { ...scopeDefaults(), ...scopeOf(type, state) };
   const scoped = kind(type).descriptor.scoped;
   if (scoped && (defaults.projectId === undefined || defaults.regionId === undefined)) {
     throw new Error(
-      `cims:index:${type}: import id "${given}" names no project and region, and cims:projectId/cims:regionId are not set: ` +
-        `import it as <project>/<region>/${given}, or set them`,
+      `cims:index:${type}: id "${given}" names no project and region, and cims:projectId/cims:regionId are not set: ` +
+        `give it as <project>/<region>/${given}, or set them`,
     );
   }
   return { scope: { projectId: defaults.projectId ?? 0, regionId: defaults.regionId ?? 0 }, named, id: parts[0] };
 }
 
-export async function importRead(type: Kind, given: string): Promise<Imported> {
+/** The projectId and regionId a `get`'s state gives. */
+function scopeOf(type: Kind, state: Inputs): { projectId?: number; regionId?: number } {
+  const scope: { projectId?: number; regionId?: number } = {};
+  for (const key of ["projectId", "regionId"] as const) {
+    const value = state[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+      throw new Error(`cims:index:${type}: ${key}: must be a positive integer, got ${JSON.stringify(value)}: give the record's ${key}`);
+    scope[key] = value;
+  }
+  return scope;
+}
+
+/**
+ * The record of id `given` as an import records it. A `get` (`verb` "read") may give `state`
+ * beside the id: its scope, where the id names none.
+ */
+export async function importRead(type: Kind, given: string, verb: "import" | "read" = "import", state: Inputs = {}): Promise<Imported> {
   const { descriptor, table, methods } = kind(type);
-  const { scope, named, id } = parseId(type, given);
+  const { scope, named, id } = parseId(type, given, state);
   const where = descriptor.scoped ? ` in project ${scope.projectId}, region ${scope.regionId}` : "";
   let record: Record<string, unknown>;
   try {
     record = await apiClient().record("GET", descriptor.recordPath(scope, id, named), {}, descriptor.recordKey);
   } catch (err) {
-    if (err instanceof NotFoundError)
-      throw new Error(`cims:index:${type}: no record ${id}${where} to import (${err.message})`, { cause: err });
+    // A 400: the service refused the id's form (not a uuid): no such record either.
+    if (err instanceof NotFoundError || err instanceof BadRequestError)
+      throw new Error(
+        `cims:index:${type}: no record ${id}${where} to ${verb} (${err.message}): check the id` +
+          (descriptor.scoped ? `, or name its scope in it as <project>/<region>/${id}` : ""),
+        { cause: err },
+      );
     throw err;
   }
   // The program that adopts the record, without what only the dynamic face needs (importId:

@@ -110,7 +110,7 @@ function resourceOf(type: Kind): Json {
 }
 
 /** The provider's configuration (`cims:<key>`), as the dynamic face reads it. */
-const CONFIG: Readonly<Record<string, Property>> = {
+export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = {
   apiUrl: { type: "string", description: "Base URL of the CIMS API (else CIMS_API_URL)." },
   apiKey: { type: "string", secret: true, description: "API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY)." },
   projectId: { type: "integer", description: "Default projectId of resources (else CIMS_PROJECT_ID)." },
@@ -148,8 +148,8 @@ export function packageSchema(version: string): Json {
     description: `The Cloud Infrastructure Management Service (CIMS): ${KIND_NAMES.join(", ")}.`,
     keywords: ["pulumi", "cims", "category/cloud"],
     license: "Apache-2.0",
-    config: { variables: CONFIG },
-    provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: CONFIG },
+    config: { variables: PROVIDER_CONFIG },
+    provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: PROVIDER_CONFIG },
     types,
     resources: Object.fromEntries(KIND_NAMES.map((type) => [`cims:index:${type}`, resourceOf(type)])),
     // The Python SDK (sdk/python) carries this version, so a program asks for this plugin's

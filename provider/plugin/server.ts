@@ -10,6 +10,7 @@
 // resource must go first; a create that made something it could not finish is recorded
 // (the partial-failure detail the engine knows).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { cancelOperations, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
@@ -30,11 +31,12 @@ type Done = grpcTypes.sendUnaryData<unknown>;
 const current = new AsyncLocalStorage<{ urn: string }>();
 
 /**
- * `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. A URN's type is qualified
- * by its parents' (`my:index:Network$cims:index:Subnet` under a component): the last is ours.
+ * `cims:index:Subnet` -> `Subnet`; anything else is no kind of ours. A URN's qualified type
+ * names the parents' types first (`acme:net:Net$cims:index:Subnet`): the resource's is the last.
  */
 function kindOf(urnOrType: string): Kind {
-  const type = (urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType).split("$").pop() ?? "";
+  const qualified = urnOrType.includes("::") ? urnOrType.split("::")[2] : urnOrType;
+  const type = qualified.slice(qualified.lastIndexOf("$") + 1);
   const name = /^cims:index:([A-Za-z]+)$/.exec(type)?.[1];
   if (!name || !isKind(name)) throw new Error(`pulumi-resource-cims ${VERSION} has no resource type "${type}"`);
   return name;
@@ -170,15 +172,19 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       async (req) => {
         const type = kindOf(req.getUrn());
         const resp = new providerPb.ReadResponse();
-        if (!req.hasProperties()) {
-          // An import: the id is all there is.
-          const imported = await importRead(type, req.getId());
+        const props = fromStruct(req.getProperties());
+        // An import sends no properties; a `get` sends what the program gave (a state, often
+        // none) as both its inputs and its properties, where a refresh sends what was recorded.
+        // Either is read by the id, with the scope the id, that state or the config gives.
+        const get = req.hasInputs() && isDeepStrictEqual(fromStruct(req.getInputs()), props);
+        if (!req.hasProperties() || get) {
+          const imported = await importRead(type, req.getId(), get ? "read" : "import", props);
           resp.setId(imported.id);
           resp.setProperties(toStruct(imported.properties));
           resp.setInputs(toStruct(imported.inputs));
           return resp;
         }
-        const result = await kind(type).methods.read(req.getId(), fromStruct(req.getProperties()));
+        const result = await kind(type).methods.read(req.getId(), props);
         resp.setId(result.id ?? "");
         resp.setProperties(toStruct(result.props));
         if (result.inputs) resp.setInputs(toStruct(result.inputs));

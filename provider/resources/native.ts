@@ -4,6 +4,7 @@
 // `cims:index:<Kind>`) instead of the serialized dynamic providers. A program chooses per
 // resource; the dynamic face stays the default. The plugin is found by the project's
 // Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.
+// `Provider` is an explicit provider of that plugin, configured by the program.
 import * as pulumi from "@pulumi/pulumi";
 import { type OutputsOf, outputKeys } from "./outputs";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
@@ -29,42 +30,143 @@ const custom = <State>() => pulumi.CustomResource as unknown as CustomResourceCl
 
 /** `cims.Subnet` through the plugin (type `cims:index:Subnet`); `pulumi import cims:index:Subnet <name> <id>` adopts one. */
 export class Subnet extends custom<SubnetState>() {
-  constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `Subnet.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: SubnetArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:Subnet", name, { ...outputKeys(SUBNET_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Subnet {
+    return new Subnet(name, {}, { ...opts, id });
   }
 }
 
 /** `cims.BaremetalImage` through the plugin (type `cims:index:BaremetalImage`); `pulumi import cims:index:BaremetalImage <name> <id>` adopts one. */
 export class BaremetalImage extends custom<BaremetalImageState>() {
-  constructor(name: string, args: BaremetalImageArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: BaremetalImageArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `BaremetalImage.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: BaremetalImageArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:BaremetalImage", name, { ...outputKeys(BAREMETAL_IMAGE_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): BaremetalImage {
+    return new BaremetalImage(name, {}, { ...opts, id });
   }
 }
 
 /** `cims.LbPoolSettings` through the plugin (type `cims:index:LbPoolSettings`); `pulumi import cims:index:LbPoolSettings <name> <id>` adopts one. */
 export class LbPoolSettings extends custom<LbPoolSettingsState>() {
-  constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `LbPoolSettings.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: LbPoolSettingsArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:LbPoolSettings", name, { ...outputKeys(LB_POOL_SETTINGS_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): LbPoolSettings {
+    return new LbPoolSettings(name, {}, { ...opts, id });
   }
 }
 
 /** `cims.SnapshotPolicyState` through the plugin (type `cims:index:SnapshotPolicyState`); `pulumi import cims:index:SnapshotPolicyState <name> <id>` adopts one. */
 export class SnapshotPolicyState extends custom<SnapshotPolicyStateState>() {
-  constructor(name: string, args: SnapshotPolicyStateArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: SnapshotPolicyStateArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `SnapshotPolicyState.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: SnapshotPolicyStateArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:SnapshotPolicyState", name, { ...outputKeys(SNAPSHOT_POLICY_STATE_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): SnapshotPolicyState {
+    return new SnapshotPolicyState(name, {}, { ...opts, id });
   }
 }
 
 /** `cims.QuotaThreshold` through the plugin (type `cims:index:QuotaThreshold`); `pulumi import cims:index:QuotaThreshold <name> <id>` adopts one. */
 export class QuotaThreshold extends custom<QuotaThresholdState>() {
-  constructor(name: string, args: QuotaThresholdArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: QuotaThresholdArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `QuotaThreshold.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: QuotaThresholdArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:QuotaThreshold", name, { ...outputKeys(QUOTA_THRESHOLD_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): QuotaThreshold {
+    return new QuotaThreshold(name, {}, { ...opts, id });
   }
 }
 
 /** `cims.LbPoolMember` through the plugin (type `cims:index:LbPoolMember`); `pulumi import cims:index:LbPoolMember <name> <id>` adopts one. */
 export class LbPoolMember extends custom<LbPoolMemberState>() {
-  constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `LbPoolMember.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: LbPoolMemberArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
     super("cims:index:LbPoolMember", name, { ...outputKeys(LB_POOL_MEMBER_OUTPUTS), ...args }, opts);
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<poolId>/<id>` or `<project>/<region>/<poolId>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): LbPoolMember {
+    return new LbPoolMember(name, {}, { ...opts, id });
+  }
+}
+
+/** A `cims` provider's configuration: the stack's `cims:*` keys, here given per provider. */
+export interface ProviderArgs {
+  /** Base URL of the CIMS API (else CIMS_API_URL). */
+  readonly apiUrl?: pulumi.Input<string>;
+  /** API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY). Made secret: the state holds it encrypted. */
+  readonly apiKey?: pulumi.Input<string>;
+  /** Default projectId of resources (else CIMS_PROJECT_ID). */
+  readonly projectId?: pulumi.Input<number>;
+  /** Default regionId of resources (else CIMS_REGION_ID). */
+  readonly regionId?: pulumi.Input<number>;
+  /** How long to wait for a resource's tasks (default 1800). */
+  readonly taskTimeoutSeconds?: pulumi.Input<number>;
+  /** Task status path (default /cloud/v1/tasks/{task_id}). */
+  readonly taskPath?: pulumi.Input<string>;
+  /** Retries per request (default 5). */
+  readonly maxRetries?: pulumi.Input<number>;
+  /** Connect timeout (default 5). */
+  readonly connectTimeoutSeconds?: pulumi.Input<number>;
+  /** Request timeout (default 120). */
+  readonly requestTimeoutSeconds?: pulumi.Input<number>;
+  /** Refresh reads subnets and images through one list request per scope (default true). */
+  readonly coalesceReads?: pulumi.Input<boolean>;
+}
+
+/**
+ * An explicit provider (`pulumi:providers:cims`), for resources given it as their `provider` option: they use
+ * its configuration, not the stack's `cims:*` config, so one program can work in several projects, regions or
+ * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...).
+ */
+export class Provider extends pulumi.ProviderResource {
+  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
+    super("cims", name, { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) }, opts);
   }
 }
