@@ -1,8 +1,7 @@
 // The packed tarball, installed into a separate project as a user would: its manifest runs
 // nothing at install, what its README points at is inside it, its emulator starts on the
-// demo seed it ships, its examples type-check with TypeScript 5.9 and with the TypeScript
-// npm installs today (7), and it deploys a dynamic resource of this package under the real
-// engine.
+// demo seed it ships, its examples type-check with the TypeScript npm installs today (7),
+// and it deploys a dynamic resource of this package under the real engine.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
@@ -116,7 +115,9 @@ describe("npm pack tarball", () => {
       }
 
       // Each example with a tsconfig.json type-checks as a user's copy would, against the
-      // installed package, with both compilers.
+      // installed package, with the TypeScript npm installs today. (TypeScript 5.9 checks them
+      // already: `npm run typecheck` covers examples/, and multi-env.test.ts runs multi-env
+      // under ts-node with its own tsconfig.)
       const examplesDir = path.join(installedDir, "examples");
       const examples: string[] = [];
       for (const name of await fs.readdir(examplesDir)) {
@@ -129,16 +130,15 @@ describe("npm pack tarball", () => {
           examples.push(name);
       }
       expect(examples).toContain("multi-env");
-      for (const compiler of ["typescript", "typescript-7"]) {
-        const tsc = path.join(projectDir, "node_modules", compiler, "bin/tsc");
-        for (const example of examples) {
-          const res = await runCommand(process.execPath, [tsc, "-p", path.join(examplesDir, example), "--noEmit"], process.env, {
-            cwd: projectDir,
-            allowFailure: true,
-          });
-          expect({ compiler, example, code: res.code, out: res.stdout + res.stderr }).toEqual({ compiler, example, code: 0, out: "" });
-        }
-      }
+      const tsc = path.join(projectDir, "node_modules/typescript-7/bin/tsc");
+      const checks = examples.map(async (example) => {
+        const res = await runCommand(process.execPath, [tsc, "-p", path.join(examplesDir, example), "--noEmit"], process.env, {
+          cwd: projectDir,
+          allowFailure: true,
+        });
+        return { example, code: res.code, out: res.stdout + res.stderr };
+      });
+      for (const check of await Promise.all(checks)) expect(check).toEqual({ ...check, code: 0, out: "" });
 
       await expectEchoLifecycle(stack, "hello from the tarball");
     },
