@@ -94,6 +94,14 @@ test("README.md keeps the quick start's two commands exactly", () => {
   expect(text).toMatch(/^npm ci && npm test\b/m);
 });
 
+test("README.md shows how to run one test file: a unit file as it is, an e2e file after a build; both files exist", () => {
+  const text = read(readme);
+  const unit = /^npx jest (tests\/unit\/\S+\.test\.ts)/m.exec(text);
+  const e2e = /^npm run build && npx jest (tests\/e2e\/\S+\.test\.ts)/m.exec(text);
+  expect({ unit: unit?.[1], e2e: e2e?.[1] }).toEqual({ unit: expect.any(String), e2e: expect.any(String) });
+  for (const file of [unit![1], e2e![1]]) expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
+});
+
 test("the docs exist, one page per audience, each linked from README.md", () => {
   const text = read(readme);
   for (const page of ["docs/using.md", "docs/platform.md", "docs/emulator.md", "docs/contributing.md"]) {

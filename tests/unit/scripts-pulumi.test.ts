@@ -1,5 +1,6 @@
-// scripts/pulumi without a cached CLI and without Go: a clear message, not a stack trace.
-import { spawnSync } from "node:child_process";
+// scripts/pulumi without a cached CLI: without Go, a clear message, not a stack trace; while
+// another build holds the lock, a line saying what it waits for, not silence.
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -23,6 +24,46 @@ test("scripts/pulumi explains what to install when Go is missing", () => {
     fs.rmSync(cache, { recursive: true, force: true });
   }
 });
+
+test("scripts/pulumi says what it waits for while another build holds the lock, then goes on", async () => {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-lock-"));
+  const lock = path.join(cache, "build.lock");
+  // Another build: a process group holding the lock until we end it.
+  const holder = spawn("flock", [lock, "-c", "echo held; exec sleep 60"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+  const release = () => {
+    try {
+      process.kill(-holder.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.once("data", () => resolve());
+      holder.once("exit", (code) => reject(new Error(`flock exited ${code}`)));
+    });
+    // Without Go, the build that follows the wait stops at once.
+    const waiter = spawn(script, ["version"], {
+      env: { PATH: "/usr/bin:/bin", HOME: cache, PULUMI_CIMS_CACHE_DIR: cache },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    waiter.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => waiter.on("exit", resolve));
+    const deadline = Date.now() + 20_000;
+    while (!stderr.includes("waiting for") && Date.now() < deadline && waiter.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(stderr).toBe(`pulumi-cims: waiting for another build of the Pulumi CLI (lock ${lock}) ...\n`);
+    expect(waiter.exitCode).toBeNull();
+    release();
+    expect(await exited).toBe(127);
+    expect(stderr).toContain("Go is not installed");
+  } finally {
+    release();
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}, 60_000);
 
 test("yaml.mod (the YAML host's module file) is go.mod plus pulumi-yaml's requirements: the CLI and the host share one graph", () => {
   const dir = path.resolve(__dirname, "../../scripts/pulumi-cli");
