@@ -146,7 +146,7 @@ export interface ProviderArgs {
   readonly projectId?: pulumi.Input<number>;
   /** Default regionId of resources (else CIMS_REGION_ID). */
   readonly regionId?: pulumi.Input<number>;
-  /** How long to wait for a resource's tasks (default 1800). */
+  /** How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise. */
   readonly taskTimeoutSeconds?: pulumi.Input<number>;
   /** Task status path (default /cloud/v1/tasks/{task_id}). */
   readonly taskPath?: pulumi.Input<string>;
