@@ -107,7 +107,12 @@ async function main(): Promise<void> {
   });
   const stacks: TestStack[] = [];
   const stack = async (mode: Mode, config: Record<string, string>, env: Record<string, string> = {}) => {
-    const s = await benchStack(mode, config, mode === "cims" || mode === "plugin" ? { "cims:apiKey": apiKey } : {}, env);
+    const s = await benchStack(
+      mode,
+      config,
+      mode === "cims" || mode === "plugin" || mode === "python" ? { "cims:apiKey": apiKey } : {},
+      env,
+    );
     stacks.push(s);
     return s;
   };
@@ -275,6 +280,22 @@ async function main(): Promise<void> {
       await of.floor.destroy([], LONG);
     }
 
+    // 6c. A Python program's `up` of N Subnets against the TypeScript program's, both through
+    // the plugin (the same provider process and requests): the language runtime's cost.
+    const languages = { count: N, upMs: { typescript: [] as number[], python: [] as number[] } };
+    {
+      const of = { typescript: await stack("plugin", cimsConfig(N)), python: await stack("python", cimsConfig(N)) };
+      for (let round = 0; round < rounds; round++) {
+        for (const lang of round % 2 === 0 ? (["typescript", "python"] as const) : (["python", "typescript"] as const)) {
+          languages.upMs[lang].push(await timed(() => of[lang].up([], LONG)));
+          await destroyFast(emulator, of[lang]);
+        }
+      }
+      log(
+        `python / typescript up of ${N}: ${median(languages.upMs.python).toFixed(0)} / ${median(languages.upMs.typescript).toFixed(0)} ms`,
+      );
+    }
+
     // 7. Refresh: N Subnets across 2 scopes read with coalescing on (ours) and off (a GET
     // each, the same code otherwise), and N floor resources whose read() makes no request;
     // interleaved rounds, medians. At RATE_LIMITED_COUNT also under a rate limit.
@@ -365,6 +386,7 @@ async function main(): Promise<void> {
       memory: { providerPeakRssBytes: peakRss, floorProviderPeakRssBytes: floorPeakRss, pluginPeakRssBytes: pluginPeakRss },
       scale,
       pluginScale,
+      languages,
       refresh,
       rateLimited,
       benchSeconds: Math.round((Date.now() - started) / 1000),
@@ -457,6 +479,8 @@ type Results = {
   scale: ScaleRow[];
   /** Absent from runs made before the plugin face was measured at scale. */
   pluginScale?: PluginScaleRow[];
+  /** `pulumi up` of N Subnets, Python program vs TypeScript program, plugin face; absent from older runs. */
+  languages?: { count: number; upMs: { typescript: number[]; python: number[] } };
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
   benchSeconds: number;
@@ -523,6 +547,12 @@ function markdown(r: Results): string {
     ),
     ...rssGrowth(r.scale, ok),
     ...pluginScaleMarkdown(r.pluginScale, ok),
+    ...(r.languages
+      ? [
+          "",
+          `A Python program (the \`pulumi_cims\` SDK) against the TypeScript one, \`pulumi up\` of ${r.languages.count} Subnets through the plugin face (${r.languages.upMs.python.length} interleaved rounds, medians): Python ${s(median(r.languages.upMs.python))} s, TypeScript ${s(median(r.languages.upMs.typescript))} s, Python / TypeScript ${(median(r.languages.upMs.python) / median(r.languages.upMs.typescript)).toFixed(2)}x.`,
+        ]
+      : []),
     "",
     "Refresh: `pulumi refresh` of N Subnets across 2 scopes: ours (reads coalesced into list requests), the same code with `CIMS_COALESCE_READS=false` (a GET each), and N floor resources whose read() sends nothing, as they are and carrying a Subnet's properties (the same data for the engine to move); medians of interleaved rounds:",
     "",

@@ -1,14 +1,27 @@
 // Runs the bench program (bench/program) under the real CLI: timed commands, the peak RSS
 // of the dynamic-provider process, and sizes from the exported state.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, symlink } from "node:fs/promises";
 import * as path from "node:path";
 import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness";
+import { pythonSdkVenv } from "../tests/support/python-sdk";
 
-export type Mode = "cims" | "plugin" | "floor" | "naive" | "naive-size";
+export type Mode = "cims" | "plugin" | "python" | "floor" | "naive" | "naive-size";
 
 /** The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md). */
 const PLUGIN_PROJECT_YAML = `name: cims-bench
 runtime: nodejs
+plugins:
+  providers:
+    - name: cims
+      path: node_modules/pulumi-cims/bin
+`;
+
+/** The python mode: bench/program-py, the pulumi_cims SDK in the venv the project links as `venv`. */
+const PYTHON_PROJECT_YAML = `name: cims-bench-py
+runtime:
+  name: python
+  options:
+    virtualenv: venv
 plugins:
   providers:
     - name: cims
@@ -21,6 +34,18 @@ export async function benchStack(
   secrets: Record<string, string> = {},
   env: Record<string, string> = {},
 ): Promise<TestStack> {
+  if (mode === "python") {
+    const stack = await createStack({
+      programDir: path.join(REPO_ROOT, "bench/program-py"),
+      stackName: "bench-python",
+      config,
+      secrets,
+      env,
+      files: { "Pulumi.yaml": PYTHON_PROJECT_YAML },
+    });
+    await symlink(await pythonSdkVenv(), path.join(stack.projectDir, "venv"), "dir");
+    return stack;
+  }
   return createStack({
     programDir: path.join(REPO_ROOT, "bench/program"),
     stackName: `bench-${mode}`,

@@ -32,10 +32,17 @@ test(
       expect(results.pluginScale).toEqual([
         expect.objectContaining({ count: 3, upMs: { plugin: expect.any(Number), floor: expect.any(Number) } }),
       ]);
+      expect(results.languages).toEqual({ count: 3, upMs: { typescript: [expect.any(Number)], python: [expect.any(Number)] } });
       expect(results.refresh.map((r: { count: number }) => r.count)).toEqual([3]);
       expect(results.rateLimited).toHaveLength(2);
       const md = await fs.readFile(path.join(out, "results.md"), "utf8");
-      for (const section of ["## Full run", "The plugin face at scale", "## Duration hints", "## Proving the key at preview"]) {
+      for (const section of [
+        "## Full run",
+        "The plugin face at scale",
+        "A Python program",
+        "## Duration hints",
+        "## Proving the key at preview",
+      ]) {
         expect(md).toContain(section);
       }
       expect(md).not.toMatch(/NaN|undefined/);

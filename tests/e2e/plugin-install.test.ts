@@ -1,7 +1,8 @@
 // The plugin installs like any Pulumi plugin: `npm run plugin:tarball` writes a self-contained
 // tarball, `pulumi plugin install resource cims <version> -f` puts it into a fresh PULUMI_HOME,
-// and a YAML program with no `plugins.providers` and no node_modules uses it: preview and up
-// of one subnet against the emulator, then destroy. No pulumi-resource-cims is on PATH. And
+// and a YAML program and a Python program (the pulumi_cims SDK), each with no `plugins.providers`
+// and no node_modules, use it: preview and up of one subnet against the emulator, then destroy.
+// No pulumi-resource-cims is on PATH. And
 // the same plugin as a `runtime: nodejs` directory (PulumiPlugin.yaml) starts through the
 // Node language host's RunPlugin.
 import * as fs from "node:fs";
@@ -9,6 +10,7 @@ import * as path from "node:path";
 import { writePluginTarball } from "../../scripts/plugin-tarball";
 import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { pythonSdkVenv } from "../support/python-sdk";
 
 const stacks = useStacks();
 const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
@@ -26,6 +28,19 @@ outputs:
   subnetId: \${net.id}
 `;
 
+const pythonProject = `name: plugin-install-py
+runtime:
+  name: python
+  options:
+    virtualenv: venv
+`;
+const pythonProgram = `import pulumi
+import pulumi_cims as cims
+
+net = cims.Subnet("net", name="installed-net", cidr="10.174.0.0/24", network_id="${SEED.networkId}")
+pulumi.export("subnetId", net.id)
+`;
+
 /** PATH without any directory that holds a pulumi-resource-cims (npx puts node_modules/.bin on it). */
 const pathWithoutPlugin = (process.env.PATH ?? "")
   .split(path.delimiter)
@@ -33,12 +48,7 @@ const pathWithoutPlugin = (process.env.PATH ?? "")
   .join(path.delimiter);
 
 /** Installed from the tarball into the stack's fresh PULUMI_HOME, then preview, up and destroy. */
-async function fromTarball(env: CimsTestEnv): Promise<void> {
-  const tarball = await writePluginTarball(env.stack.root);
-  expect(path.basename(tarball)).toMatch(
-    new RegExp(`^pulumi-resource-cims-v${version.replace(/\./g, "\\.")}-[a-z]+-[a-z0-9]+\\.tar\\.gz$`),
-  );
-
+async function fromTarball(env: CimsTestEnv, tarball: string): Promise<void> {
   await env.stack.run(["plugin", "install", "resource", "cims", version, "-f", tarball]);
   const installed = path.join(String(env.stack.env.PULUMI_HOME), "plugins", `resource-cims-v${version}`);
   expect(fs.readdirSync(installed)).toEqual(expect.arrayContaining(["pulumi-resource-cims", "pulumi-resource-cims.js"]));
@@ -55,10 +65,15 @@ async function fromTarball(env: CimsTestEnv): Promise<void> {
 }
 
 test(
-  "`pulumi plugin install resource cims -f <tarball>`, then a YAML program without plugins.providers previews, deploys and destroys a subnet; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
+  "`pulumi plugin install resource cims -f <tarball>`, then a YAML and a Python program without plugins.providers each preview, deploy and destroy a subnet; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
   async () => {
-    const [installed, pluginDir] = await Promise.all([
+    const [installed, python, pluginDir, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null, env: { PATH: pathWithoutPlugin } }),
+      stacks.stack({
+        files: { "Pulumi.yaml": pythonProject, "__main__.py": pythonProgram },
+        nodeModules: null,
+        env: { PATH: pathWithoutPlugin },
+      }),
       // The same plugin as a PulumiPlugin.yaml directory: the engine starts it through the language host.
       stacks.stack({
         files: {
@@ -71,9 +86,16 @@ test(
           "plugin/index.js": 'require("../node_modules/pulumi-cims/dist/provider/plugin/cli.js");\n',
         },
       }),
+      pythonSdkVenv(),
     ]);
+    await fs.promises.symlink(venv, path.join(python.stack.projectDir, "venv"), "dir");
+    const tarball = await writePluginTarball(installed.stack.root);
+    expect(path.basename(tarball)).toMatch(
+      new RegExp(`^pulumi-resource-cims-v${version.replace(/\./g, "\\.")}-[a-z]+-[a-z0-9]+\\.tar\\.gz$`),
+    );
     await Promise.all([
-      fromTarball(installed),
+      fromTarball(installed, tarball),
+      fromTarball(python, tarball),
       pluginDir.stack.preview().then((p) => expect(p.stdout).toMatch(/\+ +cims:index:Subnet +net +create/)),
     ]);
   },

@@ -1,6 +1,6 @@
 // The shipped policy pack (policy/) through the real engine: `pulumi preview --policy-pack`
 // starts it through the Node language host's RunPlugin. A mandatory violation fails the
-// preview of a TypeScript program (dynamic face) and of a YAML program (plugin face), each
+// preview of a TypeScript program (dynamic face), a YAML and a Python program (plugin face), each
 // message naming the rule and the resource; with the pack's defaults the same programs pass,
 // and an advisory violation is reported without failing. And `pulumi policy analyze` of a
 // stack whose refreshed state shows a pool member its LbPoolSettings does not declare fails.
@@ -8,6 +8,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
+import { pythonSdkVenv } from "../support/python-sdk";
 
 const stacks = useStacks();
 const PACK = "node_modules/pulumi-cims/policy";
@@ -31,6 +32,16 @@ const yamlProgram = `${PLUGIN_PROJECT("policy-yaml", "yaml")}resources:
     properties:
       name: app-img
       volumeId: ${SEED.volumeId}
+`;
+
+const pyProject = `${PLUGIN_PROJECT("policy-py", "python")}`.replace(
+  "runtime: python\n",
+  "runtime:\n  name: python\n  options:\n    virtualenv: venv\n",
+);
+const pyProgram = `import pulumi_cims as cims
+
+cims.Subnet("app-net", name="app-net", cidr="10.175.0.0/24", network_id="${SEED.networkId}", tags={"env": "dev"})
+cims.BaremetalImage("app-img", name="app-img", volume_id="${SEED.volumeId}")
 `;
 
 const poolProgram = `${PLUGIN_PROJECT("policy-pool", "yaml")}resources:
@@ -112,14 +123,17 @@ async function checkPool(env: CimsTestEnv): Promise<void> {
 }
 
 test(
-  "the policy pack fails a violating preview on both faces, names the rule and the resource, passes a compliant one, and finds a pool member its LbPoolSettings would remove",
+  "the policy pack fails a violating preview on both faces (TypeScript, YAML, Python), names the rule and the resource, passes a compliant one, and finds a pool member its LbPoolSettings would remove",
   async () => {
-    const [ts, yaml, pool] = await Promise.all([
+    const [ts, yaml, py, pool, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": "name: policy-ts\nruntime: nodejs\n", "index.ts": tsProgram } }),
       stacks.stack({ files: { "Pulumi.yaml": yamlProgram } }),
+      stacks.stack({ files: { "Pulumi.yaml": pyProject, "__main__.py": pyProgram } }),
       stacks.stack({ files: { "Pulumi.yaml": poolProgram } }),
+      pythonSdkVenv(),
     ]);
-    await Promise.all([checkFace(ts, "10.171.0.0/24"), checkFace(yaml, "10.172.0.0/24"), checkPool(pool)]);
+    await fs.symlink(venv, path.join(py.stack.projectDir, "venv"), "dir");
+    await Promise.all([checkFace(ts, "10.171.0.0/24"), checkFace(yaml, "10.172.0.0/24"), checkFace(py, "10.175.0.0/24"), checkPool(pool)]);
   },
   E2E_TIMEOUT_MS,
 );
