@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,12 +31,10 @@ import (
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/emptypb"
 
+	"pulumi-cims/pulumi-cli/hostmain"
 	"pulumi-cims/pulumi-cli/sdkgen"
 )
 
@@ -45,67 +42,19 @@ import (
 var version = "3.0.0"
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
+	hostmain.Base
 	engineAddress string
 }
 
 func main() {
 	flag.String("tracing", "", "accepted for compatibility")
 	flag.Parse()
-	h := &host{}
+	h := &host{Base: hostmain.Base{Version: version}}
 	if args := flag.Args(); len(args) > 0 {
 		h.engineAddress = args[0]
 	}
 
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer cancel()
-	cancelChannel := make(chan bool)
-	go func() {
-		<-ctx.Done()
-		close(cancelChannel)
-	}()
-	// Stop when the engine is gone (the official host does the same): nobody will call again.
-	if h.engineAddress != "" {
-		if err := rpcutil.Healthcheck(ctx, h.engineAddress, 5*time.Minute, cancel); err != nil {
-			fail("could not start the engine health check: %v", err)
-		}
-	}
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancelChannel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-			return nil
-		},
-	})
-	if err != nil {
-		fail("could not start the RPC server: %v", err)
-	}
-	// The engine reads the port from our first line of output.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fail("%v", err)
-	}
-}
-
-func fail(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "pulumi-language-go: "+format+"\n", args...)
-	os.Exit(1)
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+	hostmain.Serve("pulumi-language-go", h.engineAddress, h)
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {

@@ -23,17 +23,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/emptypb"
+
+	"pulumi-cims/pulumi-cli/hostmain"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -44,7 +42,7 @@ var version = "3.0.0"
 const exitCodeUserActionable = 32
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
+	hostmain.Base
 	engineAddress string
 	tracing       string
 }
@@ -55,52 +53,12 @@ func main() {
 	flag.String("root", "", "accepted for compatibility")
 	flag.Parse()
 
-	h := &host{tracing: *tracing}
+	h := &host{Base: hostmain.Base{Version: version}, tracing: *tracing}
 	if args := flag.Args(); len(args) > 0 {
 		h.engineAddress = args[0]
 	}
 
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not listen: %v\n", err)
-		os.Exit(1)
-	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(400 * 1024 * 1024))
-	pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-	// The engine reads the port from our first line of output.
-	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
-	go exitWithParent()
-	if err := srv.Serve(lis); err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-		os.Exit(1)
-	}
-}
-
-// exitWithParent stops the host when the engine that started it is gone (e.g. killed with
-// SIGKILL): a gRPC server nobody will ever call again must not run forever.
-func exitWithParent() {
-	parent := os.Getppid()
-	for range time.Tick(time.Second) {
-		if os.Getppid() != parent {
-			os.Exit(0)
-		}
-	}
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+	hostmain.Serve("pulumi-language-nodejs", h.engineAddress, h)
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {

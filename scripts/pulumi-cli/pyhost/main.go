@@ -33,13 +33,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
@@ -48,9 +46,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
-	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/emptypb"
 
+	"pulumi-cims/pulumi-cli/hostmain"
 	"pulumi-cims/pulumi-cli/sdkgen"
 )
 
@@ -66,7 +63,7 @@ const (
 )
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
+	hostmain.Base
 	exec          string
 	engineAddress string
 	tracing       string
@@ -82,7 +79,7 @@ func main() {
 		return
 	}
 
-	h := &host{exec: *useExecutor, tracing: *tracing}
+	h := &host{Base: hostmain.Base{Version: version}, exec: *useExecutor, tracing: *tracing}
 	if h.exec == "" {
 		self, err := os.Executable()
 		if err == nil {
@@ -97,31 +94,7 @@ func main() {
 		h.engineAddress = args[0]
 	}
 
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-python: could not listen: %v\n", err)
-		os.Exit(1)
-	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(400 * 1024 * 1024))
-	pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-	// The engine reads the port from our first line of output.
-	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
-	go exitWithParent()
-	if err := srv.Serve(lis); err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
-		os.Exit(1)
-	}
-}
-
-// exitWithParent stops the host when the engine that started it is gone (e.g. killed with
-// SIGKILL): a gRPC server nobody will ever call again must not run forever.
-func exitWithParent() {
-	parent := os.Getppid()
-	for range time.Tick(time.Second) {
-		if os.Getppid() != parent {
-			os.Exit(0)
-		}
-	}
+	hostmain.Serve("pulumi-language-python", h.engineAddress, h)
 }
 
 // pythonToolchain resolves the interpreter the project asked for, as upstream does: a
@@ -152,17 +125,6 @@ func pythonToolchain(info *pulumirpc.ProgramInfo) (toolchain.Toolchain, error) {
 		return nil, errors.New("the runtime option typechecker is not supported by this language host; remove it")
 	}
 	return toolchain.ResolveToolchain(opts)
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-// GetRequiredPlugins is superseded by GetRequiredPackages, which the engine asks first.
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
 }
 
 // pluginPackagesScript prints each installed distribution that ships a pulumi-plugin.json
