@@ -8,7 +8,8 @@
 // cannot break unseen; its figures mean nothing), --out DIR (write the JSON files and
 // results.md there instead of bench/), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
-// faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only probe
+// faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only
+// plugin-scale (just the plugin face's preview, up and refresh at 200 and 1,000), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
@@ -187,7 +188,50 @@ async function main(): Promise<void> {
     }
     return { times, sizes: sizes!, floorSizes: floorSizes!, ...out };
   };
+  // 6b. The plugin face at scale: preview, up and refresh of N Subnets through
+  // pulumi-resource-cims (one provider process for the whole stack) against N floor
+  // resources; which of the two goes first alternates from step to step.
+  const pluginScaleRows = async () => {
+    const rows: PluginScaleRow[] = [];
+    for (const count of pluginScaleCounts) {
+      const of = {
+        plugin: await stack("plugin", cimsConfig(count)),
+        floor: await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
+      };
+      const row: PluginScaleRow = {
+        count,
+        previewMs: { plugin: 0, floor: 0 },
+        upMs: { plugin: 0, floor: 0 },
+        refreshMs: { plugin: 0, floor: 0 },
+      };
+      const steps = [
+        ["previewMs", (s: TestStack) => s.preview([], LONG)],
+        ["upMs", (s: TestStack) => s.up([], LONG)],
+        ["refreshMs", (s: TestStack) => s.refresh([], LONG)],
+      ] as const;
+      for (const [i, [what, run]] of steps.entries()) {
+        for (const face of i % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const)) {
+          row[what][face] = await timed(() => run(of[face]));
+        }
+      }
+      rows.push(row);
+      log(
+        `plugin face ${count}: preview ${row.previewMs.plugin.toFixed(0)} / ${row.previewMs.floor.toFixed(0)} ms, ` +
+          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms (plugin / floor)`,
+      );
+      await destroyFast(emulator, of.plugin);
+      await of.floor.destroy([], LONG);
+    }
+    return rows;
+  };
   try {
+    if (flags.only === "plugin-scale") {
+      const rows = await pluginScaleRows();
+      await writeJson("plugin-scale.json", { machine: machine(), rows });
+      process.stdout.write(pluginScaleMarkdown(rows, met).join("\n") + "\n");
+      await renderResults();
+      return;
+    }
     if (flags.only === "hints") {
       const rows = await hintsRows();
       await writeJson("hints.json", { machine: machine(), rows, verdicts: verdicts(rows) });
@@ -255,39 +299,8 @@ async function main(): Promise<void> {
       await f.destroy([], LONG);
     }
 
-    // 6b. The plugin face at scale: preview, up and refresh of N Subnets through
-    // pulumi-resource-cims (one provider process for the whole stack) against N floor
-    // resources; which of the two goes first alternates from step to step.
-    const pluginScale: PluginScaleRow[] = [];
-    for (const count of pluginScaleCounts) {
-      const of = {
-        plugin: await stack("plugin", cimsConfig(count)),
-        floor: await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
-      };
-      const row: PluginScaleRow = {
-        count,
-        previewMs: { plugin: 0, floor: 0 },
-        upMs: { plugin: 0, floor: 0 },
-        refreshMs: { plugin: 0, floor: 0 },
-      };
-      const steps = [
-        ["previewMs", (s: TestStack) => s.preview([], LONG)],
-        ["upMs", (s: TestStack) => s.up([], LONG)],
-        ["refreshMs", (s: TestStack) => s.refresh([], LONG)],
-      ] as const;
-      for (const [i, [what, run]] of steps.entries()) {
-        for (const face of i % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const)) {
-          row[what][face] = await timed(() => run(of[face]));
-        }
-      }
-      pluginScale.push(row);
-      log(
-        `plugin face ${count}: preview ${row.previewMs.plugin.toFixed(0)} / ${row.previewMs.floor.toFixed(0)} ms, ` +
-          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms (plugin / floor)`,
-      );
-      await destroyFast(emulator, of.plugin);
-      await of.floor.destroy([], LONG);
-    }
+    // 6b. The plugin face at scale (pluginScaleRows).
+    const pluginScale = await pluginScaleRows();
 
     // 6c. A Python program's `up` of N Subnets against the TypeScript program's, both through
     // the plugin (the same provider process and requests): the language runtime's cost.
@@ -587,6 +600,8 @@ function markdown(r: Results): string {
   return lines.join("\n");
 }
 
+const met = (b: boolean) => (b ? "met" : "**not met**");
+
 /** The plugin face at scale against the floor: one run of each step per size. */
 function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean) => string): string[] {
   if (!rows?.length) return [];
@@ -641,6 +656,7 @@ async function renderResults(): Promise<string> {
   const facesRun = await readJson<FacesRun>("faces.json");
   const hintsRun = await readJson<HintsRun>("hints.json");
   const probeRun = await readJson<ProbeRun>("probe-cost.json");
+  const pluginScaleRun = await readJson<{ machine: Machine; rows: PluginScaleRow[] }>("plugin-scale.json");
   const lines = [
     "# Bench results",
     "",
@@ -658,6 +674,15 @@ async function renderResults(): Promise<string> {
       "",
     );
     lines.push(...facesRunMarkdown(facesRun), "");
+  }
+  if (pluginScaleRun) {
+    lines.push(
+      "## The plugin face at scale (`plugin-scale.json`)",
+      "",
+      `\`npm run bench -- --only plugin-scale\`, ${measuredOn("plugin-scale.json", pluginScaleRun.machine)}.`,
+      ...pluginScaleMarkdown(pluginScaleRun.rows, met),
+      "",
+    );
   }
   if (hintsRun) {
     lines.push(
