@@ -1,6 +1,7 @@
 // The bad-input catalogue: each case is one resource with one invalid input. Each must fail
-// at `pulumi preview` naming the camelCase property and the rule, with zero requests
-// reaching the emulator. Programs are transpiled only, so wrong JSON types reach check()
+// naming the camelCase property and the rule, with zero requests reaching the emulator:
+// every case in the provider's Check (through-check.ts), a sample at `pulumi preview`
+// (catalogue() here). Programs are transpiled only, so wrong JSON types reach check()
 // exactly as they would from a JavaScript program or a typo'd config value.
 import * as fs from "node:fs/promises";
 import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";

@@ -1,11 +1,18 @@
-// The bad-input catalogue (tests/e2e/bad-inputs/): SnapshotPolicyState, QuotaThreshold, on
-// the dynamic face; and valid edge values of every resource passing preview with no write.
+// The bad-input catalogue (tests/e2e/bad-inputs/) on the dynamic face: every case through
+// the dynamic provider's Check over gRPC (through-check.ts says why), a sample through
+// `pulumi preview`; and valid edge values of every resource passing preview with no write.
+import { ALL } from "./bad-inputs/all";
 import { catalogue, VALID, withField } from "./bad-inputs/catalogue";
-import { POLICY_QUOTA } from "./bad-inputs/policy-quota";
+import { THROUGH_THE_CLI, throughCheck } from "./bad-inputs/through-check";
 import { useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
-catalogue("bad inputs: SnapshotPolicyState, QuotaThreshold", POLICY_QUOTA);
+throughCheck("bad inputs: every case through the dynamic provider's Check", "dynamic", ALL);
+
+catalogue(
+  "bad inputs: a sample through pulumi preview",
+  ALL.filter((c) => THROUGH_THE_CLI.includes(c.what)),
+);
 
 const stacks = useStacks();
 
