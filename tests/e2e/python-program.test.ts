@@ -11,7 +11,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
-import { api, SEED, useStacks } from "../support/cims";
+import { api, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 import { subnetRecord } from "../support/records";
@@ -23,17 +23,6 @@ const LEGACY2 = "5c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
 // pool's member list, so the member alone goes in this one.
 const API_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
 const PROD_NET = "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3";
-
-const project = `name: python-face
-runtime:
-  name: python
-  options:
-    virtualenv: venv
-plugins:
-  providers:
-    - name: cims
-      path: node_modules/pulumi-cims/bin
-`;
 
 const program = `import pulumi
 import pulumi_cims as cims
@@ -104,7 +93,7 @@ test(
     const [generated, venv, env] = await Promise.all([
       Promise.resolve().then(() => generatePythonSdk(path.join(REPO_ROOT, "schema.json"))),
       pythonSdkVenv(),
-      stacks.stack({ files: { "Pulumi.yaml": project, "__main__.py": program } }),
+      stacks.stack({ files: { "Pulumi.yaml": PYTHON_PROJECT("python-face"), "__main__.py": program } }),
     ]);
     // sdk/python/ is what the generator writes now (npm run gen), stamped with the package's version.
     expect(sdkDifferences(generated, committedPythonSdk(REPO_ROOT))).toEqual([]);
@@ -112,7 +101,7 @@ test(
     expect(generated.get("pyproject.toml")).toContain(`version = "${version}"`);
     expect(JSON.parse(generated.get("pulumi_cims/pulumi-plugin.json") ?? "{}")).toEqual({ resource: true, name: "cims", version });
 
-    await fs.symlink(venv, path.join(env.stack.projectDir, "venv"), "dir");
+    await linkPythonVenv(env.stack, venv);
     const { stack, emulator } = env;
     const { store } = emulator;
     const legacy2 = subnetRecord({ id: LEGACY2, name: "legacy2", cidr: "10.61.0.0/24", gateway_ip: "10.61.0.1" });
