@@ -1,6 +1,6 @@
 // `npm run bench`: what the provider costs, measured against the engine's own floor, in one
 // run on this machine. Writes bench/results.json, bench/hints.json, bench/probe-cost.json,
-// bench/task-lag.svg and bench/results.md.
+// bench/task-lag.svg and bench/results.md (an --only run: its own JSON file, and results.md).
 // Flags (node:util parseArgs): --rounds N (interleaved preview/up/refresh rounds, default 3),
 // --task-ms N (task duration for the stack runs, default 2000), --quick (no 1,000-resource
 // rows, 2 rounds, 10 resources for the overhead rows, lag 0.3 s and 2 s only), --smoke (every
@@ -9,7 +9,9 @@
 // results.md there instead of bench/), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
 // faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only
-// plugin-scale (just the plugin face's preview, up and refresh at 200 and 1,000), --only probe
+// plugin-scale (just the plugin face's preview, up and refresh at 200 and 1,000), --only
+// languages (just a Python program's up of N subnets against the TypeScript one's, at least 5
+// interleaved rounds; with --quick, 10 subnets), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
@@ -224,7 +226,31 @@ async function main(): Promise<void> {
     }
     return rows;
   };
+  // 6c. A Python program's `up` of N Subnets against the TypeScript program's, both through
+  // the plugin (the same provider process and requests): the language runtime's cost.
+  // Which goes first alternates from round to round, so both see the same load.
+  const languageRows = async (roundCount: number): Promise<Languages> => {
+    const languages: Languages = { count: N, upMs: { typescript: [], python: [] } };
+    const of = { typescript: await stack("plugin", cimsConfig(N)), python: await stack("python", cimsConfig(N)) };
+    for (let round = 0; round < roundCount; round++) {
+      for (const lang of round % 2 === 0 ? (["typescript", "python"] as const) : (["python", "typescript"] as const)) {
+        const ms = await timed(() => of[lang].up([], LONG));
+        languages.upMs[lang].push(ms);
+        log(`round ${round + 1} ${lang}: up of ${N} ${ms.toFixed(0)} ms`);
+        await destroyFast(emulator, of[lang]);
+      }
+    }
+    log(`python / typescript up of ${N}: ${median(languages.upMs.python).toFixed(0)} / ${median(languages.upMs.typescript).toFixed(0)} ms`);
+    return languages;
+  };
   try {
+    if (flags.only === "languages") {
+      const languages = await languageRows(smoke ? 1 : Math.max(5, rounds));
+      await writeJson("languages.json", { machine: machine(), ...languages });
+      process.stdout.write(languagesMarkdown(languages).join("\n") + "\n");
+      await renderResults();
+      return;
+    }
     if (flags.only === "plugin-scale") {
       const rows = await pluginScaleRows();
       await writeJson("plugin-scale.json", { machine: machine(), rows });
@@ -302,21 +328,8 @@ async function main(): Promise<void> {
     // 6b. The plugin face at scale (pluginScaleRows).
     const pluginScale = await pluginScaleRows();
 
-    // 6c. A Python program's `up` of N Subnets against the TypeScript program's, both through
-    // the plugin (the same provider process and requests): the language runtime's cost.
-    const languages = { count: N, upMs: { typescript: [] as number[], python: [] as number[] } };
-    {
-      const of = { typescript: await stack("plugin", cimsConfig(N)), python: await stack("python", cimsConfig(N)) };
-      for (let round = 0; round < rounds; round++) {
-        for (const lang of round % 2 === 0 ? (["typescript", "python"] as const) : (["python", "typescript"] as const)) {
-          languages.upMs[lang].push(await timed(() => of[lang].up([], LONG)));
-          await destroyFast(emulator, of[lang]);
-        }
-      }
-      log(
-        `python / typescript up of ${N}: ${median(languages.upMs.python).toFixed(0)} / ${median(languages.upMs.typescript).toFixed(0)} ms`,
-      );
-    }
+    // 6c. A Python program against the TypeScript one (languageRows).
+    const languages = await languageRows(rounds);
 
     // 7. Refresh: N Subnets across 2 scopes read with coalescing on (ours) and off (a GET
     // each, the same code otherwise), and N floor resources whose read() makes no request;
@@ -432,6 +445,8 @@ type PluginScaleRow = { count: number } & Record<"previewMs" | "upMs" | "refresh
 type RefreshMode = "cims" | "off" | "floor" | "floorLike";
 type RefreshCell = { ms: number; requests: number; listsPerScope: number };
 type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
+/** `pulumi up` of `count` Subnets on the plugin face, a Python program against a TypeScript one: one time per round. */
+type Languages = { count: number; upMs: { typescript: number[]; python: number[] } };
 type RateLimitedRow = { mode: "cims" | "off"; ms: number; ok: boolean; failedResources: number; requests: number; refused: number };
 
 /** The inputs and outputs one Subnet of the stack recorded (without `__provider`), for the floor to carry. */
@@ -501,8 +516,8 @@ type Results = {
   scale: ScaleRow[];
   /** Absent from runs made before the plugin face was measured at scale. */
   pluginScale?: PluginScaleRow[];
-  /** `pulumi up` of N Subnets, Python program vs TypeScript program, plugin face; absent from older runs. */
-  languages?: { count: number; upMs: { typescript: number[]; python: number[] } };
+  /** Absent from runs made before the Python program was measured. */
+  languages?: Languages;
   refresh: RefreshRow[];
   rateLimited: RateLimitedRow[];
   benchSeconds: number;
@@ -569,12 +584,7 @@ function markdown(r: Results): string {
     ),
     ...rssGrowth(r.scale, ok),
     ...pluginScaleMarkdown(r.pluginScale, ok),
-    ...(r.languages
-      ? [
-          "",
-          `A Python program (the \`pulumi_cims\` SDK) against the TypeScript one, \`pulumi up\` of ${r.languages.count} Subnets through the plugin face (${r.languages.upMs.python.length} interleaved rounds, medians): Python ${s(median(r.languages.upMs.python))} s, TypeScript ${s(median(r.languages.upMs.typescript))} s, Python / TypeScript ${(median(r.languages.upMs.python) / median(r.languages.upMs.typescript)).toFixed(2)}x.`,
-        ]
-      : []),
+    ...languagesMarkdown(r.languages),
     "",
     "Refresh: `pulumi refresh` of N Subnets across 2 scopes: ours (reads coalesced into list requests), the same code with `CIMS_COALESCE_READS=false` (a GET each), and N floor resources whose read() sends nothing, as they are and carrying a Subnet's properties (the same data for the engine to move); medians of interleaved rounds:",
     "",
@@ -620,6 +630,17 @@ function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean
   ];
 }
 
+/** A Python program's `up` against the TypeScript one's: medians of the interleaved rounds, and their ratio. */
+function languagesMarkdown(l: Languages | undefined): string[] {
+  if (!l) return [];
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const [py, ts] = [median(l.upMs.python), median(l.upMs.typescript)];
+  return [
+    "",
+    `A Python program (the \`pulumi_cims\` SDK) against the TypeScript one, \`pulumi up\` of ${l.count} Subnets through the plugin face, the TypeScript program type-checked as it runs as a user's is (${l.upMs.python.length} interleaved rounds, medians): Python ${s(py)} s, TypeScript ${s(ts)} s, Python / TypeScript ${(py / ts).toFixed(2)}x.`,
+  ];
+}
+
 /** Provider RSS growth from the smallest to the largest size (target <= 50 MB from 10 to 1,000). */
 function rssGrowth(scale: ScaleRow[], ok: (b: boolean) => string): string[] {
   if (scale.length < 2) return [];
@@ -657,6 +678,7 @@ async function renderResults(): Promise<string> {
   const hintsRun = await readJson<HintsRun>("hints.json");
   const probeRun = await readJson<ProbeRun>("probe-cost.json");
   const pluginScaleRun = await readJson<{ machine: Machine; rows: PluginScaleRow[] }>("plugin-scale.json");
+  const languagesRun = await readJson<Languages & { machine: Machine }>("languages.json");
   const lines = [
     "# Bench results",
     "",
@@ -681,6 +703,15 @@ async function renderResults(): Promise<string> {
       "",
       `\`npm run bench -- --only plugin-scale\`, ${measuredOn("plugin-scale.json", pluginScaleRun.machine)}.`,
       ...pluginScaleMarkdown(pluginScaleRun.rows, met),
+      "",
+    );
+  }
+  if (languagesRun) {
+    lines.push(
+      "## A Python program against the TypeScript one (`languages.json`)",
+      "",
+      `\`npm run bench -- --only languages\`, ${measuredOn("languages.json", languagesRun.machine)}.`,
+      ...languagesMarkdown(languagesRun),
       "",
     );
   }

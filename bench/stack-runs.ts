@@ -1,32 +1,12 @@
 // Runs the bench program (bench/program) under the real CLI: timed commands, the peak RSS
 // of the dynamic-provider process, and sizes from the exported state.
-import { readdir, readFile, symlink } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
+import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT } from "../tests/support/cims";
 import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness";
 import { pythonSdkVenv } from "../tests/support/python-sdk";
 
 export type Mode = "cims" | "plugin" | "python" | "floor" | "naive" | "naive-size";
-
-/** The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md). */
-const PLUGIN_PROJECT_YAML = `name: cims-bench
-runtime: nodejs
-plugins:
-  providers:
-    - name: cims
-      path: node_modules/pulumi-cims/bin
-`;
-
-/** The python mode: bench/program-py, the pulumi_cims SDK in the venv the project links as `venv`. */
-const PYTHON_PROJECT_YAML = `name: cims-bench-py
-runtime:
-  name: python
-  options:
-    virtualenv: venv
-plugins:
-  providers:
-    - name: cims
-      path: node_modules/pulumi-cims/bin
-`;
 
 export async function benchStack(
   mode: Mode,
@@ -41,9 +21,9 @@ export async function benchStack(
       config,
       secrets,
       env,
-      files: { "Pulumi.yaml": PYTHON_PROJECT_YAML },
+      files: { "Pulumi.yaml": PYTHON_PROJECT("cims-bench-py") },
     });
-    await symlink(await pythonSdkVenv(), path.join(stack.projectDir, "venv"), "dir");
+    await linkPythonVenv(stack, await pythonSdkVenv());
     return stack;
   }
   return createStack({
@@ -52,7 +32,8 @@ export async function benchStack(
     config: { "bench:mode": mode, ...config },
     secrets,
     env,
-    files: mode === "plugin" ? { "Pulumi.yaml": PLUGIN_PROJECT_YAML } : undefined,
+    // The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md).
+    files: mode === "plugin" ? { "Pulumi.yaml": PLUGIN_PROJECT("cims-bench") } : undefined,
   });
 }
 

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writePluginTarball } from "../../scripts/plugin-tarball";
-import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
+import { type CimsTestEnv, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 
@@ -28,12 +28,6 @@ outputs:
   subnetId: \${net.id}
 `;
 
-const pythonProject = `name: plugin-install-py
-runtime:
-  name: python
-  options:
-    virtualenv: venv
-`;
 const pythonProgram = `import pulumi
 import pulumi_cims as cims
 
@@ -70,7 +64,7 @@ test(
     const [installed, python, pluginDir, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null, env: { PATH: pathWithoutPlugin } }),
       stacks.stack({
-        files: { "Pulumi.yaml": pythonProject, "__main__.py": pythonProgram },
+        files: { "Pulumi.yaml": PYTHON_PROJECT("plugin-install-py", { plugin: false }), "__main__.py": pythonProgram },
         nodeModules: null,
         env: { PATH: pathWithoutPlugin },
       }),
@@ -88,7 +82,7 @@ test(
       }),
       pythonSdkVenv(),
     ]);
-    await fs.promises.symlink(venv, path.join(python.stack.projectDir, "venv"), "dir");
+    await linkPythonVenv(python.stack, venv);
     const tarball = await writePluginTarball(installed.stack.root);
     expect(path.basename(tarball)).toMatch(
       new RegExp(`^pulumi-resource-cims-v${version.replace(/\./g, "\\.")}-[a-z]+-[a-z0-9]+\\.tar\\.gz$`),

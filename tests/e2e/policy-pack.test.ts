@@ -6,7 +6,7 @@
 // stack whose refreshed state shows a pool member its LbPoolSettings does not declare fails.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 
@@ -34,10 +34,6 @@ const yamlProgram = `${PLUGIN_PROJECT("policy-yaml", "yaml")}resources:
       volumeId: ${SEED.volumeId}
 `;
 
-const pyProject = `${PLUGIN_PROJECT("policy-py", "python")}`.replace(
-  "runtime: python\n",
-  "runtime:\n  name: python\n  options:\n    virtualenv: venv\n",
-);
 const pyProgram = `import pulumi_cims as cims
 
 cims.Subnet("app-net", name="app-net", cidr="10.175.0.0/24", network_id="${SEED.networkId}", tags={"env": "dev"})
@@ -128,11 +124,11 @@ test(
     const [ts, yaml, py, pool, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": "name: policy-ts\nruntime: nodejs\n", "index.ts": tsProgram } }),
       stacks.stack({ files: { "Pulumi.yaml": yamlProgram } }),
-      stacks.stack({ files: { "Pulumi.yaml": pyProject, "__main__.py": pyProgram } }),
+      stacks.stack({ files: { "Pulumi.yaml": PYTHON_PROJECT("policy-py"), "__main__.py": pyProgram } }),
       stacks.stack({ files: { "Pulumi.yaml": poolProgram } }),
       pythonSdkVenv(),
     ]);
-    await fs.symlink(venv, path.join(py.stack.projectDir, "venv"), "dir");
+    await linkPythonVenv(py.stack, venv);
     await Promise.all([checkFace(ts, "10.171.0.0/24"), checkFace(yaml, "10.172.0.0/24"), checkFace(py, "10.175.0.0/24"), checkPool(pool)]);
   },
   E2E_TIMEOUT_MS,

@@ -1,17 +1,19 @@
 // Python programs through the plugin, with `pulumi-language-python` built by scripts/pulumi
 // beside the CLI and the `pulumi_cims` SDK of sdk/python/ installed in a venv with the pinned
-// `pulumi` SDK (support/python-sdk.ts). One stack: the committed SDK is what
+// `pulumi` SDK (support/python-sdk.ts), named by the `toolchain: pip` and `virtualenv` runtime
+// options. One stack: the committed SDK is what
 // `pulumi package gen-sdk --language python` writes from schema.json; a Python program
 // deploys all six kinds (a subnet inside a `pulumi.ComponentResource`, a legacy subnet adopted
 // with the `import_` resource option), then preview and refresh show no changes; a changed
 // threshold is an update in place; `pulumi import` writes Python for another subnet, which
 // appended to the program has no changes; a bad port fails at preview naming the property
 // (the schema's camelCase name, not the argument's snake_case one); a program that raises shows
-// its traceback once; destroy removes what the stack made.
+// its traceback once; a toolchain the host does not know fails with the ones it does; destroy
+// removes what the stack made.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
-import { api, SEED, useStacks } from "../support/cims";
+import { api, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 import { subnetRecord } from "../support/records";
@@ -23,17 +25,6 @@ const LEGACY2 = "5c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
 // pool's member list, so the member alone goes in this one.
 const API_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
 const PROD_NET = "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3";
-
-const project = `name: python-face
-runtime:
-  name: python
-  options:
-    virtualenv: venv
-plugins:
-  providers:
-    - name: cims
-      path: node_modules/pulumi-cims/bin
-`;
 
 const program = `import pulumi
 import pulumi_cims as cims
@@ -99,12 +90,12 @@ pulumi.export("memberId", member.id)
 const writes = (metrics: Record<string, number>) => Object.keys(metrics).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 
 test(
-  "a Python program: the generated SDK is committed; six kinds, a component, import_ and pulumi import; no changes; an update in place; a bad input and a raise at preview; destroy",
+  "a Python program: the generated SDK is committed; six kinds, a component, import_ and pulumi import; no changes; an update in place; a bad input, a raise and an unknown toolchain at preview; destroy",
   async () => {
     const [generated, venv, env] = await Promise.all([
       Promise.resolve().then(() => generatePythonSdk(path.join(REPO_ROOT, "schema.json"))),
       pythonSdkVenv(),
-      stacks.stack({ files: { "Pulumi.yaml": project, "__main__.py": program } }),
+      stacks.stack({ files: { "Pulumi.yaml": PYTHON_PROJECT("python-face", { toolchain: "pip" }), "__main__.py": program } }),
     ]);
     // sdk/python/ is what the generator writes now (npm run gen), stamped with the package's version.
     expect(sdkDifferences(generated, committedPythonSdk(REPO_ROOT))).toEqual([]);
@@ -112,7 +103,7 @@ test(
     expect(generated.get("pyproject.toml")).toContain(`version = "${version}"`);
     expect(JSON.parse(generated.get("pulumi_cims/pulumi-plugin.json") ?? "{}")).toEqual({ resource: true, name: "cims", version });
 
-    await fs.symlink(venv, path.join(env.stack.projectDir, "venv"), "dir");
+    await linkPythonVenv(env.stack, venv);
     const { stack, emulator } = env;
     const { store } = emulator;
     const legacy2 = subnetRecord({ id: LEGACY2, name: "legacy2", cidr: "10.61.0.0/24", gateway_ip: "10.61.0.1" });
@@ -192,6 +183,15 @@ test(
     expect(raised.code).not.toBe(0);
     expect(raised.stdout).toMatch(/Program failed with an unhandled exception:[\s\S]*__main__\.py[\s\S]*RuntimeError: stopped on purpose/);
     expect(raised.stdout + raised.stderr).not.toMatch(/exit code/);
+
+    // The host resolves `toolchain` as Pulumi's own toolchain code does: a value it has no
+    // toolchain for fails before the program runs, naming the option and the values it takes.
+    const projectFile = path.join(stack.projectDir, "Pulumi.yaml");
+    await fs.writeFile(projectFile, PYTHON_PROJECT("python-face", { toolchain: "conda" }));
+    const conda = await stack.preview([], { allowFailure: true });
+    expect(conda.code).not.toBe(0);
+    expect(conda.stdout + conda.stderr).toContain("unsupported toolchain option conda: use pip, poetry or uv");
+    await fs.writeFile(projectFile, PYTHON_PROJECT("python-face", { toolchain: "pip" }));
     expect(writes(emulator.metrics.snapshot().requests)).toEqual([]);
 
     await stack.setConfig("step", "update");

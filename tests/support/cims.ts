@@ -100,12 +100,33 @@ export function requestLogFile(): string | undefined {
   return dir ? path.join(dir, `${process.pid}-${randomBytes(6).toString("hex")}.jsonl`) : undefined;
 }
 
+/** Where a project finds the `pulumi-resource-cims` plugin: this package's bin/, through its node_modules, as in a user's project. */
+const PLUGIN_PROVIDERS = "plugins:\n  providers:\n    - name: cims\n      path: node_modules/pulumi-cims/bin\n";
+
 /**
  * A Pulumi.yaml whose program reaches the `pulumi-resource-cims` plugin (`cims.native.*`,
- * `cims:index:*`): this package's bin/, through the project's node_modules, as in a user's project.
+ * `cims:index:*`).
  */
-export const PLUGIN_PROJECT = (name: string, runtime = "nodejs"): string =>
-  `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: cims\n      path: node_modules/pulumi-cims/bin\n`;
+export const PLUGIN_PROJECT = (name: string, runtime = "nodejs"): string => `name: ${name}\nruntime: ${runtime}\n${PLUGIN_PROVIDERS}`;
+
+/** The project directory's entry that a Python project's `virtualenv` names (linkPythonVenv). */
+const PYTHON_VENV = "venv";
+
+/**
+ * The Pulumi.yaml of a Python program (`__main__.py`) whose interpreter is the venv that
+ * linkPythonVenv links into the project. `plugin: false`: no `plugins.providers`, for a plugin
+ * installed into PULUMI_HOME; `toolchain`: the runtime option, as written (the host refuses
+ * all but pip, poetry and uv).
+ */
+export const PYTHON_PROJECT = (name: string, opts: { plugin?: boolean; toolchain?: string } = {}): string =>
+  `name: ${name}\nruntime:\n  name: python\n  options:\n` +
+  (opts.toolchain ? `    toolchain: ${opts.toolchain}\n` : "") +
+  `    virtualenv: ${PYTHON_VENV}\n` +
+  (opts.plugin === false ? "" : PLUGIN_PROVIDERS);
+
+/** Links `venv` (support/python-sdk.ts's pythonSdkVenv()) where a PYTHON_PROJECT's `virtualenv` points. */
+export const linkPythonVenv = (stack: TestStack, venv: string): Promise<void> =>
+  fs.symlink(venv, path.join(stack.projectDir, PYTHON_VENV), "dir");
 
 /**
  * The two faces a program can use: the dynamic resources (`cims.Subnet`, the default) or the
