@@ -76,8 +76,8 @@ function readRecovers(): Record<string, Expectation> {
 
 export interface Expectation {
   outcome: "recovers" | "fails" | "n/a";
-  /** What the failure message must say. */
-  message?: RegExp;
+  /** What the failure message must say (of row `row`, when it names the row's resource). */
+  message?: RegExp | ((row: number) => RegExp);
   /**
    * The service may still act after the failure (an answer lost after it acted, a task that
    * outlives its deadline): documented, not hidden. Consistency is checked after the
@@ -111,14 +111,12 @@ export interface Target {
   /** The request of each operation that the fault goes on (a path may hold `*` and a trailing `**`). */
   requests: Partial<Record<Op, { method: string; path: string }>>;
   /**
-   * `shared`: one scene per operation, its stack reused by every row whose fault needs no
-   * config (each row leaves it converged): cheap enough for `npm test`. Otherwise, and for a
-   * fault with config, a new scene per row, made with the fault's config: a setting changed
-   * later would not reach a delete, which runs with the provider configuration its resource
-   * was created with.
+   * One scene per operation, its stack reused by every row whose fault needs no config (each
+   * row leaves it converged): cheap enough for `npm test`. A fault with config gets a scene
+   * of its own, made with that config: a setting changed later would not reach a delete,
+   * which runs with the provider configuration its resource was created with.
+   * `rows`: the rows (indices) the scene serves.
    */
-  shared: boolean;
-  /** `rows`: the rows (indices) the scene serves. */
   scene(stacks: Stacks, op: Op, face: Face, config: Record<string, string>, rows: number[]): Promise<Scene>;
 }
 
@@ -130,9 +128,15 @@ const runOp = (env: CimsTestEnv, op: Op, allowFailure: boolean): Promise<RunResu
       ? env.stack.refresh([], { allowFailure })
       : env.stack.up([], { allowFailure });
 
-// Subnet (create, delete, refresh) and LbPoolSettings (update): a new stack per row.
+// Subnet (create, delete, refresh) and LbPoolSettings (update): one stack per operation, for
+// every row whose fault needs no settings of its own.
 
 const SUBNET_PATH = "/cloud/v1/subnets/1/1";
+
+/** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
+const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10.30.${row + 1}.0/24` });
+/** How a create's messages name row `row`'s subnet. */
+const subnetNamed = (row: number) => `Subnet "${subnetOf(row).name}"`;
 
 /**
  * Subnet: create (POST subnets + task): a POST is repeated only when the service cannot have
@@ -143,7 +147,6 @@ const SUBNET_PATH = "/cloud/v1/subnets/1/1";
 const SUBNET_POST = `POST ${SUBNET_PATH}`;
 export const SUBNET: Target = {
   name: "Subnet",
-  shared: false,
   expected: {
     create: {
       "429 with Retry-After": { outcome: "recovers" },
@@ -153,18 +156,23 @@ export const SUBNET: Target = {
       // Locked by a running task: the service refused without acting, so the POST waits for the lock.
       "409": { outcome: "recovers" },
       // Dropped before the service acted: after looking for its mark (15 s at least), the error says how to adopt it if it shows up.
-      "connection reset": { outcome: "fails", message: /connection failed.*The service may have created Subnet "e2e-subnet".*importId/ },
+      "connection reset": {
+        outcome: "fails",
+        message: (row) => new RegExp(`connection failed.*The service may have created ${subnetNamed(row)}.*importId`),
+      },
       // The service acts after the client gave up: the subnet carrying the create's mark is found and recorded.
       "response slower than the request timeout": { outcome: "recovers" },
       "task ERROR": {
         outcome: "fails",
-        message: /Subnet "e2e-subnet": task [0-9a-f-]+ \(create_subnet\) failed: Backend capacity exhausted/,
+        message: (row) => new RegExp(`${subnetNamed(row)}: task [0-9a-f-]+ \\(create_subnet\\) failed: Backend capacity exhausted`),
       },
       // The running task lists the subnet's id: the stack records it, the next up waits for it.
       "task never finishes (deadline)": {
         outcome: "fails",
-        message:
-          /Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}, task\(s\) [0-9a-f-]{36}\) but the create did not complete: .*timed out after 3s/,
+        message: (row) =>
+          new RegExp(
+            `${subnetNamed(row)} was created \\(id [0-9a-f-]{36}, task\\(s\\) [0-9a-f-]{36}\\) but the create did not complete: .*timed out after 3s`,
+          ),
       },
     },
     delete: {
@@ -180,32 +188,45 @@ export const SUBNET: Target = {
     // A refresh reads the network's list (reads coalesce), or the subnet by id: the fault meets either.
     refresh: { method: "GET", path: `${SUBNET_PATH}/**` },
   },
-  async scene(stacks, op, face, config) {
-    const env = await stacks.program("subnet", { networkId: SEED.networkId, ...config }, { face });
+  /**
+   * create: each row adds its subnet to the program; delete: the first `up` makes one subnet
+   * per row, and each row takes its own out of the program: that `up` runs the provider's
+   * same delete (DELETE + task) as `destroy`, which a scene of one row (its stack's only
+   * subnet) runs instead; refresh: one subnet, refreshed by every row.
+   */
+  async scene(stacks, op, face, config, rows) {
+    let program = op === "delete" ? rows.map(subnetOf) : op === "refresh" ? [subnetOf(rows[0])] : [];
+    const env = await stacks.program("subnet", { networkId: SEED.networkId, subnets: JSON.stringify(program), ...config }, { face });
     if (op !== "create") await env.stack.up();
-    const inService = () =>
-      env.emulator.store
-        .list("subnets")
-        .map((s) => String(s.id))
-        .sort();
-    const inState = async () =>
-      ((await env.stack.exportState()).deployment.resources ?? [])
-        .filter((r) => isKind(r.type, "Subnet"))
-        .map((r) => String(r.id))
-        .sort();
+    const destroys = op === "delete" && rows.length === 1;
+    const inService = () => env.emulator.store.list("subnets");
+    const ids = (list: Array<{ id?: unknown }>) => list.map((s) => String(s.id)).sort();
+    const inState = async () => ids(((await env.stack.exportState()).deployment.resources ?? []).filter((r) => isKind(r.type, "Subnet")));
+    const setProgram = async (list: typeof program) => {
+      program = list;
+      await env.stack.setConfig("subnets", JSON.stringify(list));
+    };
     return {
       env,
-      next: async () => undefined,
-      run: (allowFailure) => runOp(env, op, allowFailure),
+      async next(row) {
+        if (op === "create") await setProgram([...program, subnetOf(row)]);
+        if (op === "delete") await setProgram(program.filter((s) => s.name !== subnetOf(row).name));
+      },
+      run: (allowFailure) => runOp(env, op === "delete" && !destroys ? "update" : op, allowFailure),
       async check(converged) {
-        expect(await inState()).toEqual(inService());
-        if (converged) expect(inService()).toHaveLength(op === "delete" ? 0 : 1);
+        expect(await inState()).toEqual(ids(inService()));
+        if (converged)
+          expect(
+            inService()
+              .map((s) => `${String(s.name)} ${String(s.cidr)}`)
+              .sort(),
+          ).toEqual(program.map((s) => `${s.name} ${s.cidr}`).sort());
       },
       async settle() {
         await sleep(4500);
         if (op !== "create") return;
         const recorded = await inState();
-        for (const id of inService().filter((id) => !recorded.includes(id))) await api(env, "DELETE", `${SUBNET_PATH}/${id}`);
+        for (const id of ids(inService()).filter((id) => !recorded.includes(id))) await api(env, "DELETE", `${SUBNET_PATH}/${id}`);
         await sleep(1000);
       },
     };
@@ -215,7 +236,6 @@ export const SUBNET: Target = {
 /** LbPoolSettings: update (PATCH lbpools + task) is safe to repeat; a failed or overdue task fails the run. */
 export const POOL_SETTINGS: Target = {
   name: "LbPoolSettings",
-  shared: false,
   expected: {
     update: {
       ...requestFaultsRecover(),
@@ -224,18 +244,21 @@ export const POOL_SETTINGS: Target = {
     },
   },
   requests: { update: { method: "PATCH", path: `/cloud/v1/lbpools/1/1/${SEED.poolId}` } },
+  /** Each row sets a client timeout of its own: every row's `up` is a real PATCH. */
   async scene(stacks, op, face, config) {
     const env = await stacks.program("pool", { poolId: SEED.poolId, ...config }, { face });
     await env.stack.up();
-    await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
+    let timeout = 0;
     return {
       env,
-      next: async () => undefined,
+      next: (row) => env.stack.setConfig("clientTimeout", String((timeout = (row + 1) * 1000))),
       run: (allowFailure) => runOp(env, op, allowFailure),
-      async check() {
+      async check(converged) {
         const pool = env.emulator.store.get("lbpools", SEED.poolId)!;
         const state = (await env.stack.exportState()).deployment.resources?.find((r) => isKind(r.type, "LbPoolSettings"));
-        expect(state?.outputs?.lbAlgorithm).toBe(pool.lb_algorithm);
+        const service = { lbAlgorithm: pool.lb_algorithm, timeoutClientData: pool.timeout_client_data };
+        expect({ lbAlgorithm: state?.outputs?.lbAlgorithm, timeoutClientData: state?.outputs?.timeoutClientData }).toEqual(service);
+        if (converged) expect(service).toEqual({ lbAlgorithm: "ROUND_ROBIN", timeoutClientData: timeout });
       },
       settle: () => sleep(4500),
     };
@@ -278,7 +301,6 @@ const memberMayExist = (how: string) =>
  */
 export const LB_POOL_MEMBER: Target = {
   name: "LbPoolMember",
-  shared: true,
   expected: {
     create: {
       "429 with Retry-After": { outcome: "recovers" },
@@ -436,7 +458,7 @@ async function runRow(target: Target, scene: Scene, op: Op, fault: Fault, expect
       return;
     }
     expect(result.code).not.toBe(0);
-    if (expected.message) expect(output).toMatch(expected.message);
+    if (expected.message) expect(output).toMatch(typeof expected.message === "function" ? expected.message(row) : expected.message);
     await api(env, "DELETE", "/__emulator/faults");
     if (expected.settlesLater) await scene.settle(row);
     else await scene.check(false);
@@ -457,14 +479,14 @@ export function matrix(target: Target, op: Op, face: Face = "dynamic", only?: Ex
   const expectations = target.expected[op];
   if (!expectations || !target.requests[op]) throw new Error(`fault matrix: ${target.name} has no ${op} row`);
   describe(`fault matrix: ${target.name} ${op}${face === "dynamic" ? "" : ` (${face} face)`}`, () => {
-    const stacks = useStacks(target.shared ? "all" : "each");
+    const stacks = useStacks("all");
     const faults = FAULTS.filter((fault) => {
       const expected = expectations[fault.name];
       // Every fault needs a stated outcome: a fault added later must not pass by being skipped.
       if (!expected) throw new Error(`fault matrix ${target.name} ${op}: no expected outcome for "${fault.name}"`);
       return expected.outcome !== "n/a" && (!only || expected.outcome === only);
     });
-    const alone = (fault: Fault) => !target.shared || fault.config !== undefined;
+    const alone = (fault: Fault) => fault.config !== undefined;
     const sharedRows = faults.flatMap((fault, row) => (alone(fault) ? [] : [row]));
     let shared: Promise<Scene> | undefined;
     const sceneFor = (fault: Fault, row: number) =>
