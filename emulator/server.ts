@@ -22,8 +22,13 @@ export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  /** The one key the emulator accepts: `Authorization: apikey <apiKey>`. */
+  /** The key the emulator accepts: `Authorization: apikey <apiKey>`. */
   apiKey: string;
+  /**
+   * More keys it accepts, as an account holds several API tokens: a key rotation issues the
+   * new one while the old one still works.
+   */
+  moreApiKeys?: string[];
   /** A seed object or the path of a seed JSON file. */
   seed?: Seed | string;
   /** Persist every change here (atomically) and continue from it on restart. */
@@ -117,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
   const control = controlRouter({ store, engine, faults, metrics, logs });
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const apiKeys = new Set([options.apiKey, ...(options.moreApiKeys ?? [])]);
 
   const log = (line: string) => {
     logs.push(line);
@@ -182,7 +188,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
           return;
         }
         if (!isControl) {
-          authenticate(req.headers.authorization, options.apiKey);
+          authenticate(req.headers.authorization, apiKeys);
           const wait = faults.rateLimit?.take(req.headers.authorization ?? "", Date.now()) ?? 0;
           if (wait > 0) {
             const limit = faults.rateLimit!.perSecond;
@@ -264,14 +270,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   };
 }
 
-function authenticate(header: string | undefined, apiKey: string): void {
+function authenticate(header: string | undefined, apiKeys: ReadonlySet<string>): void {
   if (header === undefined || header === "") {
     throw new HttpError(401, "NotAuthenticated", "Authentication credentials were not provided.");
   }
   // `<scheme> <key>`: the scheme is the spec's `apikey` in any case (RFC 9110, 11.1: schemes
   // are case-insensitive; the vendor's SDK sends `APIKey`), the key exactly.
   const space = header.indexOf(" ");
-  if (space < 0 || header.slice(0, space).toLowerCase() !== "apikey" || header.slice(space + 1) !== apiKey) {
+  if (space < 0 || header.slice(0, space).toLowerCase() !== "apikey" || !apiKeys.has(header.slice(space + 1))) {
     // The service's words for a wrong key are those for a missing one; only the class differs.
     throw new HttpError(401, "AuthenticationFailed", "Authentication credentials were not provided.");
   }

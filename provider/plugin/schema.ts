@@ -5,6 +5,7 @@
 // prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
 import type { Contract, Field, FieldType, ObjectType } from "../../api/contract";
 import { toCamel } from "../../api/names";
+import type { ConfigKey } from "../config";
 import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../methods/inputs";
 import type { Kind } from "../kinds/registry";
 import { KIND_NAMES, kind } from "../kinds/registry";
@@ -109,8 +110,8 @@ function resourceOf(type: Kind): Json {
   };
 }
 
-/** The provider's configuration (`cims:<key>`), as the dynamic face reads it. */
-export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = {
+/** The provider's configuration (`cims:<key>`), as the dynamic face reads it: every key config.ts reads. */
+export const PROVIDER_CONFIG: Readonly<Record<ConfigKey, Property>> = {
   apiUrl: { type: "string", description: "Base URL of the CIMS API (else CIMS_API_URL)." },
   apiKey: { type: "string", secret: true, description: "API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY)." },
   projectId: { type: "integer", description: "Default projectId of resources (else CIMS_PROJECT_ID)." },
@@ -124,6 +125,11 @@ export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = {
   connectTimeoutSeconds: { type: "integer", description: "Connect timeout (default 5)." },
   requestTimeoutSeconds: { type: "integer", description: "Request timeout (default 120)." },
   coalesceReads: { type: "boolean", description: "Refresh reads subnets and images through one list request per scope (default true)." },
+  skipCredentialsValidation: {
+    type: "boolean",
+    description:
+      "Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).",
+  },
 };
 
 export function packageSchema(version: string): Json {

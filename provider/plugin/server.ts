@@ -8,7 +8,8 @@
 // secrets, so the engine marks the same-named outputs secret again itself); Read with no
 // properties is an import (import.ts); Diff says which fields change, and whether the old
 // resource must go first; a create that made something it could not finish is recorded
-// (the partial-failure detail the engine knows).
+// (the partial-failure detail the engine knows); CheckConfig and DiffConfig judge the provider's
+// own arguments before it is configured (provider-config.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -19,6 +20,7 @@ import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/errors";
 import { importRead } from "./import";
+import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
 import { packageSchema } from "./schema";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
@@ -74,6 +76,12 @@ function serve<Req>(urn: (req: Req) => string, work: (req: Req) => Promise<unkno
   };
 }
 
+const CONFIG_CHANGE: Record<ConfigChange, pb.PropertyDiff.Kind> = {
+  add: providerPb.PropertyDiff.Kind.ADD,
+  delete: providerPb.PropertyDiff.Kind.DELETE,
+  update: providerPb.PropertyDiff.Kind.UPDATE,
+};
+
 /** The detailed diff: each changed field, an update in place or one that replaces. */
 function detailedDiff(result: KindDiff): pb.DiffResponse {
   const resp = new providerPb.DiffResponse();
@@ -109,6 +117,40 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       if (call.request.getVersion() !== 0) return done(new Error(`unsupported schema version ${call.request.getVersion()}`));
       done(null, new providerPb.GetSchemaResponse().setSchema(JSON.stringify(packageSchema(VERSION))));
     },
+
+    // The provider's inputs come back as they came: unchanged, the engine's secret wrapping and all.
+    checkConfig: serve(
+      (req: pb.CheckRequest) => req.getUrn(),
+      async (req) => {
+        const resp = new providerPb.CheckResponse();
+        resp.setInputs(req.getNews() ?? toStruct({}));
+        for (const f of checkConfig(req.getUrn(), fromStruct(req.getNews()))) {
+          const failure = new providerPb.CheckFailure();
+          if (f.property) failure.setProperty(f.property);
+          failure.setReason(f.reason);
+          resp.addFailures(failure);
+        }
+        return resp;
+      },
+    ),
+
+    // Which settings change, so the preview names them; never a replacement (provider-config.ts).
+    diffConfig: serve(
+      (req: pb.DiffRequest) => req.getUrn(),
+      async (req) => {
+        const olds = fromStruct(req.hasOldInputs() ? req.getOldInputs() : req.getOlds());
+        const changes = diffConfig(olds, fromStruct(req.getNews()), req.getIgnorechangesList());
+        const resp = new providerPb.DiffResponse();
+        const detailed = resp.getDetaileddiffMap();
+        for (const [key, change] of changes) {
+          detailed.set(key, new providerPb.PropertyDiff().setKind(CONFIG_CHANGE[change]).setInputdiff(true));
+        }
+        resp.setDiffsList([...changes.keys()]);
+        resp.setHasdetaileddiff(true);
+        resp.setChanges(changes.size > 0 ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE);
+        return resp;
+      },
+    ),
 
     configure: (call: Call<pb.ConfigureRequest>, done: Done) => {
       // `cims:config:<key>` holds the stack's `cims:<key>` (a secret in plain text).

@@ -158,6 +158,8 @@ export interface ProviderArgs {
   readonly requestTimeoutSeconds?: pulumi.Input<number>;
   /** Refresh reads subnets and images through one list request per scope (default true). */
   readonly coalesceReads?: pulumi.Input<boolean>;
+  /** Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION). */
+  readonly skipCredentialsValidation?: pulumi.Input<boolean>;
 }
 
 /**

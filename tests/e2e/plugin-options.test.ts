@@ -9,7 +9,10 @@
 //   refused), retainOnDelete (left in the service), and what was only read left too;
 // - YAML: `options: parent:`, `get:` with the scope from the get's state, a
 //   `pulumi:providers:cims` in another project and region (the key from secret config, not in
-//   the state), and an unknown id failing with the id and the scope it was looked for in.
+//   the state), broken provider arguments failing the preview by name with no request sent, a
+//   rotated `cims:apiKey` an update of the provider that replaces nothing, and an unknown id
+//   failing with the id and the scope it was looked for in.
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -114,6 +117,27 @@ outputs:
   prodCidr: \${seededProd.cidr}
 `;
 
+/** The YAML stack's provider alone, its arguments broken, and the one subnet that uses it. */
+const badProviderProgram = `${PLUGIN_PROJECT("plugin-options-yaml", "yaml")}resources:
+  prod:
+    type: pulumi:providers:cims
+    properties:
+      apiUrl: not a url
+      apiKey: \${cims:apiKey}
+      projectId: 2
+      regionId: 0
+  inProd:
+    type: cims:index:Subnet
+    properties:
+      name: yaml-in-prod
+      cidr: 10.191.0.0/24
+      networkId: ${PROD_NET}
+    options:
+      provider: \${prod}
+`;
+/** The key the account is issued when the YAML stack's key is rotated (the emulator accepts both). */
+const ROTATED = `e2e-rotated-${randomBytes(8).toString("hex")}`;
+
 const seed = async (env: CimsTestEnv) => expect((await api(env, "POST", "/__emulator/seed", seeds)).status).toBe(204);
 
 /** The requests the emulator logged, in order, as `METHOD path`. */
@@ -198,7 +222,7 @@ async function typescriptFace(): Promise<void> {
 }
 
 async function yamlFace(): Promise<void> {
-  const env = await stacks.stack({ files: { "Pulumi.yaml": yamlProgram(SEEDED) } });
+  const env = await stacks.stack({ files: { "Pulumi.yaml": yamlProgram(SEEDED) }, emulator: { moreApiKeys: [ROTATED] } });
   await seed(env);
   await env.stack.up();
   const outputs = await env.stack.outputs();
@@ -209,7 +233,29 @@ async function yamlFace(): Promise<void> {
   expect(env.emulator.store.list("subnets").find((s) => s.name === "yaml-in-prod")).toMatchObject({ project_id: 2, region_id: 3 });
   expect(JSON.stringify(resources)).not.toContain(env.apiKey);
 
-  await fs.writeFile(path.join(env.stack.projectDir, "Pulumi.yaml"), yamlProgram(GHOST));
+  // A provider's broken arguments fail the preview, each named with its rule, before any request.
+  const program = path.join(env.stack.projectDir, "Pulumi.yaml");
+  await fs.writeFile(program, badProviderProgram);
+  const requestsBefore = env.emulator.metrics.snapshot().total_requests;
+  const bad = await env.stack.preview([], { allowFailure: true });
+  expect(bad.code).not.toBe(0);
+  expect(bad.stdout + bad.stderr).toContain('apiUrl must be an absolute http(s) URL, got "not a url"');
+  expect(bad.stdout + bad.stderr).toContain('regionId must be an integer >= 1, got "0"');
+  expect(bad.stdout + bad.stderr).not.toContain(env.apiKey);
+  expect(env.emulator.metrics.snapshot().total_requests).toBe(requestsBefore);
+
+  // A rotated `cims:apiKey` updates the provider that takes it, naming it, and replaces nothing
+  // (the default provider takes it too, but the CLI shows no default provider's step).
+  await fs.writeFile(program, yamlProgram(SEEDED));
+  await env.stack.setConfig("cims:apiKey", ROTATED, true);
+  const rotated = await env.stack.preview(["--json"]);
+  const steps = (JSON.parse(rotated.stdout) as { steps: Array<{ op: string; urn: string; diffReasons?: string[] }> }).steps;
+  const providerSteps = steps.filter((s) => s.urn.includes("::pulumi:providers:cims::"));
+  expect(providerSteps.map((s) => [s.urn.split("::").at(-1), s.op, s.diffReasons])).toEqual([["prod", "update", ["apiKey"]]]);
+  expect(steps.filter((s) => !s.urn.includes("::pulumi:providers:cims::") && !["same", "read"].includes(s.op))).toEqual([]);
+  expect(rotated.stdout + rotated.stderr).not.toMatch(new RegExp(`${env.apiKey}|${ROTATED}`));
+
+  await fs.writeFile(program, yamlProgram(GHOST));
   const ghost = await env.stack.preview([], { allowFailure: true });
   expect(ghost.code).not.toBe(0);
   expect(ghost.stdout + ghost.stderr).toContain(`cims:index:Subnet: no record ${GHOST} in project 1, region 1 to read`);

@@ -170,6 +170,16 @@ describe("projects and regions (the reads that prove a key)", () => {
     ]);
   });
 
+  test("an account's further keys are accepted beside the first (a rotation); any other key is not", async () => {
+    await emu.close();
+    emu = await startEmulator({ apiKey: KEY, moreApiKeys: ["rotated-key"], seed: SEED });
+    expect((await call("GET", "/cloud/v1/projects/1", undefined, { key: "rotated-key" })).status).toBe(200);
+    expect((await call("GET", "/cloud/v1/projects/1")).status).toBe(200);
+    expect((await call("GET", "/cloud/v1/projects/1", undefined, { key: "rotated-key2" })).body.exception_class).toBe(
+      "AuthenticationFailed",
+    );
+  });
+
   test("a seed that lists no projects gets one for each project its records name, and no other", async () => {
     await emu.close();
     emu = await startEmulator({

@@ -27,6 +27,7 @@ class ProviderArgs:
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -40,6 +41,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
         :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
         :param pulumi.Input[_builtins.int] request_timeout_seconds: Request timeout (default 120).
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
         :param pulumi.Input[_builtins.str] task_path: Task status path (default /cloud/v1/tasks/{task_id}).
         :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
         """
@@ -59,6 +61,8 @@ class ProviderArgs:
             pulumi.set(__self__, "region_id", region_id)
         if request_timeout_seconds is not None:
             pulumi.set(__self__, "request_timeout_seconds", request_timeout_seconds)
+        if skip_credentials_validation is not None:
+            pulumi.set(__self__, "skip_credentials_validation", skip_credentials_validation)
         if task_path is not None:
             pulumi.set(__self__, "task_path", task_path)
         if task_timeout_seconds is not None:
@@ -161,6 +165,18 @@ class ProviderArgs:
         pulumi.set(self, "request_timeout_seconds", value)
 
     @_builtins.property
+    @pulumi.getter(name="skipCredentialsValidation")
+    def skip_credentials_validation(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+        """
+        return pulumi.get(self, "skip_credentials_validation")
+
+    @skip_credentials_validation.setter
+    def skip_credentials_validation(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_credentials_validation", value)
+
+    @_builtins.property
     @pulumi.getter(name="taskPath")
     def task_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -199,6 +215,7 @@ class Provider(pulumi.ProviderResource):
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -215,6 +232,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
         :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
         :param pulumi.Input[_builtins.int] request_timeout_seconds: Request timeout (default 120).
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
         :param pulumi.Input[_builtins.str] task_path: Task status path (default /cloud/v1/tasks/{task_id}).
         :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
         """
@@ -250,6 +268,7 @@ class Provider(pulumi.ProviderResource):
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -269,6 +288,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["project_id"] = pulumi.Output.from_input(project_id).apply(pulumi.runtime.to_json) if project_id is not None else None
             __props__.__dict__["region_id"] = pulumi.Output.from_input(region_id).apply(pulumi.runtime.to_json) if region_id is not None else None
             __props__.__dict__["request_timeout_seconds"] = pulumi.Output.from_input(request_timeout_seconds).apply(pulumi.runtime.to_json) if request_timeout_seconds is not None else None
+            __props__.__dict__["skip_credentials_validation"] = pulumi.Output.from_input(skip_credentials_validation).apply(pulumi.runtime.to_json) if skip_credentials_validation is not None else None
             __props__.__dict__["task_path"] = task_path
             __props__.__dict__["task_timeout_seconds"] = pulumi.Output.from_input(task_timeout_seconds).apply(pulumi.runtime.to_json) if task_timeout_seconds is not None else None
         super(Provider, __self__).__init__(

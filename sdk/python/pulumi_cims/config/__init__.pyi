@@ -54,6 +54,11 @@ requestTimeoutSeconds: Optional[int]
 Request timeout (default 120).
 """
 
+skipCredentialsValidation: Optional[bool]
+"""
+Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+"""
+
 taskPath: Optional[str]
 """
 Task status path (default /cloud/v1/tasks/{task_id}).

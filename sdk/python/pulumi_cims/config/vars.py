@@ -77,6 +77,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('requestTimeoutSeconds')
 
     @_builtins.property
+    def skip_credentials_validation(self) -> Optional[bool]:
+        """
+        Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+        """
+        return __config__.get_bool('skipCredentialsValidation')
+
+    @_builtins.property
     def task_path(self) -> Optional[str]:
         """
         Task status path (default /cloud/v1/tasks/{task_id}).
