@@ -83,6 +83,19 @@ const CONFIG_CHANGE: Record<ConfigChange, pb.PropertyDiff.Kind> = {
 };
 
 /** The detailed diff: each changed field, an update in place or one that replaces. */
+/** A Check's answer: the inputs to go on with and each failure (one with no property is shown without a value). */
+function checkResponse(inputs: ReturnType<typeof toStruct>, failures: Array<{ property: string; reason: string }>): pb.CheckResponse {
+  const resp = new providerPb.CheckResponse();
+  resp.setInputs(inputs);
+  for (const f of failures) {
+    const failure = new providerPb.CheckFailure();
+    if (f.property) failure.setProperty(f.property);
+    failure.setReason(f.reason);
+    resp.addFailures(failure);
+  }
+  return resp;
+}
+
 function detailedDiff(result: KindDiff): pb.DiffResponse {
   const resp = new providerPb.DiffResponse();
   const replaces = result.replaces ?? [];
@@ -122,15 +135,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     checkConfig: serve(
       (req: pb.CheckRequest) => req.getUrn(),
       async (req) => {
-        const resp = new providerPb.CheckResponse();
-        resp.setInputs(req.getNews() ?? toStruct({}));
-        for (const f of checkConfig(req.getUrn(), fromStruct(req.getNews()))) {
-          const failure = new providerPb.CheckFailure();
-          if (f.property) failure.setProperty(f.property);
-          failure.setReason(f.reason);
-          resp.addFailures(failure);
-        }
-        return resp;
+        return checkResponse(req.getNews() ?? toStruct({}), checkConfig(req.getUrn(), fromStruct(req.getNews())));
       },
     ),
 
@@ -168,15 +173,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       (req: pb.CheckRequest) => req.getUrn(),
       async (req) => {
         const result = await kind(kindOf(req.getUrn())).methods.check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
-        const resp = new providerPb.CheckResponse();
-        resp.setInputs(toStruct(result.inputs));
-        for (const f of result.failures ?? []) {
-          const failure = new providerPb.CheckFailure();
-          failure.setProperty(f.property);
-          failure.setReason(f.reason);
-          resp.addFailures(failure);
-        }
-        return resp;
+        return checkResponse(toStruct(result.inputs), result.failures ?? []);
       },
     ),
 

@@ -72,6 +72,24 @@ new cims.native.BaremetalImage("img", { name: "${step === 1 ? "img" : "img-2"}",
 new cims.native.Subnet("dbr", { name: "dbr", cidr: "${step === 1 ? "10.185.0.0/24" : "10.186.0.0/24"}", networkId }, { deleteBeforeReplace: true });
 `;
 
+/** The YAML stack's explicit provider for project 2 (its URL and region given) and the subnet that uses it. */
+const prodResources = (apiUrl: string, regionId: number) => `  prod:
+    type: pulumi:providers:cims
+    properties:
+      apiUrl: ${apiUrl}
+      apiKey: \${cims:apiKey}
+      projectId: 2
+      regionId: ${regionId}
+  inProd:
+    type: cims:index:Subnet
+    properties:
+      name: yaml-in-prod
+      cidr: 10.191.0.0/24
+      networkId: ${PROD_NET}
+    options:
+      provider: \${prod}
+`;
+
 const yamlProgram = (seededId: string) => `${PLUGIN_PROJECT("plugin-options-yaml", "yaml")}resources:
   net:
     type: cims:index:Subnet
@@ -97,44 +115,14 @@ const yamlProgram = (seededId: string) => `${PLUGIN_PROJECT("plugin-options-yaml
       state:
         projectId: 2
         regionId: 3
-  prod:
-    type: pulumi:providers:cims
-    properties:
-      apiUrl: \${cims:apiUrl}
-      apiKey: \${cims:apiKey}
-      projectId: 2
-      regionId: 3
-  inProd:
-    type: cims:index:Subnet
-    properties:
-      name: yaml-in-prod
-      cidr: 10.191.0.0/24
-      networkId: ${PROD_NET}
-    options:
-      provider: \${prod}
-outputs:
+${prodResources("${cims:apiUrl}", 3)}outputs:
   seededName: \${seeded.name}
   prodCidr: \${seededProd.cidr}
 `;
 
 /** The YAML stack's provider alone, its arguments broken, and the one subnet that uses it. */
 const badProviderProgram = `${PLUGIN_PROJECT("plugin-options-yaml", "yaml")}resources:
-  prod:
-    type: pulumi:providers:cims
-    properties:
-      apiUrl: not a url
-      apiKey: \${cims:apiKey}
-      projectId: 2
-      regionId: 0
-  inProd:
-    type: cims:index:Subnet
-    properties:
-      name: yaml-in-prod
-      cidr: 10.191.0.0/24
-      networkId: ${PROD_NET}
-    options:
-      provider: \${prod}
-`;
+${prodResources("not a url", 0)}`;
 /** The key the account is issued when the YAML stack's key is rotated (the emulator accepts both). */
 const ROTATED = `e2e-rotated-${randomBytes(8).toString("hex")}`;
 
