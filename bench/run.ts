@@ -9,7 +9,8 @@
 // results.md there instead of bench/), --only hints
 // (just the duration-hints experiment: up of 50 and 200 subnets, hints on vs off), --only
 // faces (just the interleaved preview/up rounds: dynamic face, plugin face, floor), --only
-// plugin-scale (just the plugin face's preview, up and refresh at 200 and 1,000), --only
+// plugin-scale (just the plugin face's preview, up and refresh at 200 and 1,000; preview and refresh
+// medians of at least 5 runs), --only
 // languages (just a Python program's up of N subnets against the TypeScript one's, at least 5
 // interleaved rounds; with --quick, 10 subnets), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
@@ -193,33 +194,42 @@ async function main(): Promise<void> {
   // 6b. The plugin face at scale: preview, up and refresh of N Subnets through
   // pulumi-resource-cims (one provider process for the whole stack) against N floor
   // resources; which of the two goes first alternates from step to step.
-  const pluginScaleRows = async () => {
+  const pluginScaleRows = async (roundCount: number) => {
     const rows: PluginScaleRow[] = [];
     for (const count of pluginScaleCounts) {
       const of = {
         plugin: await stack("plugin", cimsConfig(count)),
         floor: await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
       };
+      const runs = {
+        previewMs: { plugin: [] as number[], floor: [] as number[] },
+        refreshMs: { plugin: [] as number[], floor: [] as number[] },
+      };
       const row: PluginScaleRow = {
         count,
+        rounds: roundCount,
         previewMs: { plugin: 0, floor: 0 },
         upMs: { plugin: 0, floor: 0 },
         refreshMs: { plugin: 0, floor: 0 },
       };
-      const steps = [
-        ["previewMs", (s: TestStack) => s.preview([], LONG)],
-        ["upMs", (s: TestStack) => s.up([], LONG)],
-        ["refreshMs", (s: TestStack) => s.refresh([], LONG)],
-      ] as const;
-      for (const [i, [what, run]] of steps.entries()) {
-        for (const face of i % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const)) {
-          row[what][face] = await timed(() => run(of[face]));
-        }
+      // Preview (of the creates) and refresh change nothing, so each runs `roundCount` times,
+      // the first of the pair alternating, and the row keeps the median; the up runs once.
+      const pair = (round: number) => (round % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const));
+      for (let round = 0; round < roundCount; round++) {
+        for (const face of pair(round)) runs.previewMs[face].push(await timed(() => of[face].preview([], LONG)));
+      }
+      for (const face of pair(1)) row.upMs[face] = await timed(() => of[face].up([], LONG));
+      for (let round = 0; round < roundCount; round++) {
+        for (const face of pair(round)) runs.refreshMs[face].push(await timed(() => of[face].refresh([], LONG)));
+      }
+      for (const what of ["previewMs", "refreshMs"] as const) {
+        row[what] = { plugin: median(runs[what].plugin), floor: median(runs[what].floor) };
       }
       rows.push(row);
       log(
         `plugin face ${count}: preview ${row.previewMs.plugin.toFixed(0)} / ${row.previewMs.floor.toFixed(0)} ms, ` +
-          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms (plugin / floor)`,
+          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms ` +
+          `(plugin / floor; preview and refresh: medians of ${roundCount})`,
       );
       await destroyFast(emulator, of.plugin);
       await of.floor.destroy([], LONG);
@@ -252,7 +262,7 @@ async function main(): Promise<void> {
       return;
     }
     if (flags.only === "plugin-scale") {
-      const rows = await pluginScaleRows();
+      const rows = await pluginScaleRows(smoke ? 1 : Math.max(5, rounds));
       await writeJson("plugin-scale.json", { machine: machine(), rows });
       process.stdout.write(pluginScaleMarkdown(rows, met).join("\n") + "\n");
       await renderResults();
@@ -326,7 +336,7 @@ async function main(): Promise<void> {
     }
 
     // 6b. The plugin face at scale (pluginScaleRows).
-    const pluginScale = await pluginScaleRows();
+    const pluginScale = await pluginScaleRows(rounds);
 
     // 6c. A Python program against the TypeScript one (languageRows).
     const languages = await languageRows(rounds);
@@ -441,7 +451,8 @@ async function main(): Promise<void> {
 }
 
 type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
-type PluginScaleRow = { count: number } & Record<"previewMs" | "upMs" | "refreshMs", { plugin: number; floor: number }>;
+/** `rounds`: how many runs of preview and of refresh each median is of (absent: one run, as runs before medians were kept). */
+type PluginScaleRow = { count: number; rounds?: number } & Record<"previewMs" | "upMs" | "refreshMs", { plugin: number; floor: number }>;
 type RefreshMode = "cims" | "off" | "floor" | "floorLike";
 type RefreshCell = { ms: number; requests: number; listsPerScope: number };
 type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
@@ -613,6 +624,12 @@ function markdown(r: Results): string {
 const met = (b: boolean) => (b ? "met" : "**not met**");
 
 /** The plugin face at scale against the floor: one run of each step per size. */
+/** How many runs the plugin-scale figures are of. */
+function runsSaid(rows: PluginScaleRow[]): string {
+  const rounds = rows[0].rounds ?? 1;
+  return rounds > 1 ? `preview and refresh: medians of ${rounds} runs; up: one run` : "one run of each";
+}
+
 function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean) => string): string[] {
   if (!rows?.length) return [];
   const s = (ms: number) => (ms / 1000).toFixed(1);
@@ -622,7 +639,7 @@ function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean
   };
   return [
     "",
-    "The plugin face at scale: `pulumi preview`, `up` and `refresh` of N Subnets through `pulumi-resource-cims` against N floor resources (plugin / floor; one run of each, the first of the pair alternating from step to step):",
+    `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources (plugin / floor, the first of the pair alternating; ${runsSaid(rows)}):`,
     "",
     "| subnets | preview | up | refresh |",
     "|---|---|---|---|",
