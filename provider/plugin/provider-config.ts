@@ -11,11 +11,19 @@ type Json = Record<string, unknown>;
 
 /** The engine's key beside the provider's own settings: the plugin's version. */
 const ENGINE_KEYS = new Set(["version"]);
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+/**
+ * How the engine marks a secret: `{ [SIG_KEY]: SECRET_SIG, value }`. The values of
+ * `specialSigKey` and `specialSecretSig` in @pulumi/pulumi/runtime/rpc, written out because
+ * importing that module loads the SDK's whole runtime into the plugin (its start-up, paid by
+ * every command); a unit test holds them equal to the SDK's.
+ */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A secret's value (the engine sends secrets plain to this plugin today, but may wrap them). */
 function plain(value: unknown): unknown {
-  return typeof value === "object" && value !== null && SECRET_SIG in value && "value" in value ? value.value : value;
+  const secret = typeof value === "object" && value !== null && (value as Json)[SIG_KEY] === SECRET_SIG && "value" in value;
+  return secret ? (value as Json).value : value;
 }
 
 /**

@@ -5,11 +5,12 @@ import { providerPb } from "../../provider/plugin/proto";
 import { providerServer } from "../../provider/plugin/server";
 import { fromStruct, toStruct } from "../../provider/plugin/values";
 import { UNKNOWN } from "../../provider/methods/schema";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/provider-config";
 
 const EXPLICIT = "urn:pulumi:dev::infra::pulumi:providers:cims::prod";
 const DEFAULT = "urn:pulumi:dev::infra::pulumi:providers:cims::default_0_1_0";
 const KEY = "sk-unit-checkconfig-5d1e";
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const good = { apiUrl: "http://127.0.0.1:9", apiKey: KEY, projectId: 2, regionId: 3, version: "0.1.0" };
 
 type Handler = (call: unknown, done: (err: unknown, reply: unknown) => void) => void;
@@ -126,13 +127,23 @@ describe("CheckConfig", () => {
     }
   });
 
+  test("the plugin knows a secret by the SDK's own mark", () => {
+    expect({ SIG_KEY, SECRET_SIG }).toEqual({ SIG_KEY: specialSigKey, SECRET_SIG: specialSecretSig });
+  });
+
+  test("an object with the signature key but another signature is a value, not a secret", async () => {
+    const asset = { [specialSigKey]: "c44067f5952c0a294b673a41bacd8c17", value: 5 };
+    const { failures } = await checkConfig({ ...good, projectId: asset });
+    expect(failures).toEqual([{ property: "projectId", reason: expect.stringContaining("projectId must be an integer >= 1") }]);
+  });
+
   test("a value unknown during preview is not judged; the known ones are", async () => {
     const { failures } = await checkConfig({ ...good, apiKey: UNKNOWN, apiUrl: UNKNOWN, regionId: "x" });
     expect(failures).toEqual([{ property: "regionId", reason: 'regionId must be an integer >= 1, got "x"' }]);
   });
 
   test("a secret comes back wrapped as the engine sent it, and is judged by its value", async () => {
-    const secret = (value: unknown) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", value });
+    const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
     const news = { ...good, apiKey: secret(KEY), projectId: secret("abc") };
     const { inputs, failures } = await checkConfig(news);
     expect(inputs).toEqual(news);
