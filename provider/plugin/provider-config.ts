@@ -4,6 +4,7 @@
 // says which settings change. No change replaces resources: a rotated key or a new URL reaches
 // the same records; a new default projectId/regionId reaches each resource through its own
 // inputs (check() fills them), where its own diff decides.
+import { isRecord } from "../../api/guards";
 import { CONFIG_KEYS, configFailures, isConfigKey, type KeyNaming, PROVIDER_ARGUMENTS, STACK_CONFIG } from "../config";
 import { UNKNOWN } from "../methods/schema";
 
@@ -22,8 +23,7 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A secret's value (the engine sends secrets plain to this plugin today, but may wrap them). */
 function plain(value: unknown): unknown {
-  const secret = typeof value === "object" && value !== null && (value as Json)[SIG_KEY] === SECRET_SIG && "value" in value;
-  return secret ? (value as Json).value : value;
+  return isRecord(value) && value[SIG_KEY] === SECRET_SIG && "value" in value ? value.value : value;
 }
 
 /**
