@@ -72,6 +72,8 @@ export function canonical(kind: "ip" | "cidr" | "uuid4", value: unknown): unknow
 }
 
 export function overlaps(a: string, b: string): boolean {
+  // A network overlaps itself: one parse (a subnet's diff asks this of every unchanged subnet).
+  if (a === b) return parseCidr(a) !== undefined;
   const x = parseCidr(a);
   const y = parseCidr(b);
   return x !== undefined && y !== undefined && x.version === y.version && x.first <= y.last && y.first <= x.last;

@@ -215,7 +215,12 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
         // An import sends no properties; a `get` sends what the program gave (a state, often
         // none) as both its inputs and its properties, where a refresh sends what was recorded.
         // Either is read by the id, with the scope the id, that state or the config gives.
-        const get = req.hasInputs() && isDeepStrictEqual(fromStruct(req.getInputs()), props);
+        // (A refresh's inputs hold fewer fields than its properties, so the sizes settle most
+        // reads without converting the inputs.)
+        const get =
+          req.hasInputs() &&
+          req.getInputs()?.getFieldsMap().getLength() === req.getProperties()?.getFieldsMap().getLength() &&
+          isDeepStrictEqual(fromStruct(req.getInputs()), props);
         if (!req.hasProperties() || get) {
           const imported = await importRead(type, req.getId(), get ? "read" : "import", props);
           resp.setId(imported.id);

@@ -23,11 +23,18 @@ type StructValue = null | number | string | boolean | StructValue[] | { [key: st
 
 const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Every typed unknown as the one the methods know. */
+/**
+ * Every typed unknown as the one the methods know. In place: `toJavaScript` made the value
+ * for this call alone, and a refresh converts two Structs per resource, so copying them again
+ * would only feed the garbage collector.
+ */
 function normalized(value: unknown): unknown {
   if (typeof value === "string") return UNKNOWNS.has(value) ? UNKNOWN : value;
-  if (Array.isArray(value)) return value.map(normalized);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalized(v)]));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = normalized(value[i]);
+  } else if (isJson(value)) {
+    for (const key of Object.keys(value)) value[key] = normalized(value[key]);
+  }
   return value;
 }
 
