@@ -192,47 +192,52 @@ async function main(): Promise<void> {
     return { times, sizes: sizes!, floorSizes: floorSizes!, ...out };
   };
   // 6b. The plugin face at scale: preview, up and refresh of N Subnets through
-  // pulumi-resource-cims (one provider process for the whole stack) against N floor
-  // resources; which of the two goes first alternates from step to step.
+  // pulumi-resource-cims (one provider process for the whole stack) against N floor resources,
+  // bare and holding a Subnet's recorded inputs and outputs (the same data for the engine to
+  // move: the targets are judged against that floor); which goes first rotates from step to step.
   const pluginScaleRows = async (roundCount: number) => {
     const rows: PluginScaleRow[] = [];
+    // One Subnet's state on this face, for the floor to hold.
+    const one = await stack("plugin", cimsConfig(1));
+    await one.up([], LONG);
+    const like = await subnetState(one, "cims:index:Subnet");
+    await destroyFast(emulator, one);
     for (const count of pluginScaleCounts) {
-      const of = {
+      const floorConfig = { "bench:count": String(count), "bench:taskMs": String(taskMs) };
+      const of: Record<ScaleFace, TestStack> = {
         plugin: await stack("plugin", cimsConfig(count)),
-        floor: await stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
+        floor: await stack("floor", floorConfig),
+        floorLike: await stack("floor", { ...floorConfig, "bench:like": JSON.stringify(like) }),
       };
       const runs = {
-        previewMs: { plugin: [] as number[], floor: [] as number[] },
-        refreshMs: { plugin: [] as number[], floor: [] as number[] },
+        previewMs: { plugin: [] as number[], floor: [] as number[], floorLike: [] as number[] },
+        refreshMs: { plugin: [] as number[], floor: [] as number[], floorLike: [] as number[] },
       };
-      const row: PluginScaleRow = {
-        count,
-        rounds: roundCount,
-        previewMs: { plugin: 0, floor: 0 },
-        upMs: { plugin: 0, floor: 0 },
-        refreshMs: { plugin: 0, floor: 0 },
-      };
+      const zero = () => ({ plugin: 0, floor: 0, floorLike: 0 });
+      const row: PluginScaleRow = { count, rounds: roundCount, previewMs: zero(), upMs: zero(), refreshMs: zero() };
       // Preview (of the creates) and refresh change nothing, so each runs `roundCount` times,
-      // the first of the pair alternating, and the row keeps the median; the up runs once.
-      const pair = (round: number) => (round % 2 === 0 ? (["floor", "plugin"] as const) : (["plugin", "floor"] as const));
+      // the first of the three rotating, and the row keeps the median; the up runs once.
+      const faces: ScaleFace[] = ["floor", "plugin", "floorLike"];
+      const order = (round: number) => [...faces.slice(round % 3), ...faces.slice(0, round % 3)];
       for (let round = 0; round < roundCount; round++) {
-        for (const face of pair(round)) runs.previewMs[face].push(await timed(() => of[face].preview([], LONG)));
+        for (const face of order(round)) runs.previewMs[face].push(await timed(() => of[face].preview([], LONG)));
       }
-      for (const face of pair(1)) row.upMs[face] = await timed(() => of[face].up([], LONG));
+      for (const face of order(1)) row.upMs[face] = await timed(() => of[face].up([], LONG));
       for (let round = 0; round < roundCount; round++) {
-        for (const face of pair(round)) runs.refreshMs[face].push(await timed(() => of[face].refresh([], LONG)));
+        for (const face of order(round)) runs.refreshMs[face].push(await timed(() => of[face].refresh([], LONG)));
       }
       for (const what of ["previewMs", "refreshMs"] as const) {
-        row[what] = { plugin: median(runs[what].plugin), floor: median(runs[what].floor) };
+        row[what] = { plugin: median(runs[what].plugin), floor: median(runs[what].floor), floorLike: median(runs[what].floorLike) };
       }
       rows.push(row);
+      const said = (x: PluginScaleRow["upMs"]) => `${x.plugin.toFixed(0)} / ${x.floorLike!.toFixed(0)} / ${x.floor.toFixed(0)} ms`;
       log(
-        `plugin face ${count}: preview ${row.previewMs.plugin.toFixed(0)} / ${row.previewMs.floor.toFixed(0)} ms, ` +
-          `up ${row.upMs.plugin.toFixed(0)} / ${row.upMs.floor.toFixed(0)} ms, refresh ${row.refreshMs.plugin.toFixed(0)} / ${row.refreshMs.floor.toFixed(0)} ms ` +
-          `(plugin / floor; preview and refresh: medians of ${roundCount})`,
+        `plugin face ${count}: preview ${said(row.previewMs)}, up ${said(row.upMs)}, refresh ${said(row.refreshMs)} ` +
+          `(plugin / floor with a Subnet's data / bare floor; preview and refresh: medians of ${roundCount})`,
       );
       await destroyFast(emulator, of.plugin);
       await of.floor.destroy([], LONG);
+      await of.floorLike.destroy([], LONG);
     }
     return rows;
   };
@@ -354,7 +359,7 @@ async function main(): Promise<void> {
       await f.up([], LONG);
       // The same floor with each resource carrying a Subnet's properties (the engine's and
       // the gRPC layer's work grows with the properties a resource holds).
-      const like = await subnetProperties(s);
+      const like = await subnetState(s);
       const fp = await stack("floor", { "bench:count": String(count), "bench:taskMs": "0", "bench:like": JSON.stringify(like) });
       await fp.up([], LONG);
       emulator.engine.durationMs = taskMs;
@@ -452,7 +457,12 @@ async function main(): Promise<void> {
 
 type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
 /** `rounds`: how many runs of preview and of refresh each median is of (absent: one run, as runs before medians were kept). */
-type PluginScaleRow = { count: number; rounds?: number } & Record<"previewMs" | "upMs" | "refreshMs", { plugin: number; floor: number }>;
+type ScaleFace = "plugin" | "floor" | "floorLike";
+/** `floorLike`: the floor holding a Subnet's inputs and outputs (absent in runs before it was measured). */
+type PluginScaleRow = { count: number; rounds?: number } & Record<
+  "previewMs" | "upMs" | "refreshMs",
+  { plugin: number; floor: number; floorLike?: number }
+>;
 type RefreshMode = "cims" | "off" | "floor" | "floorLike";
 type RefreshCell = { ms: number; requests: number; listsPerScope: number };
 type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
@@ -460,12 +470,14 @@ type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
 type Languages = { count: number; upMs: { typescript: number[]; python: number[] } };
 type RateLimitedRow = { mode: "cims" | "off"; ms: number; ok: boolean; failedResources: number; requests: number; refused: number };
 
-/** The inputs and outputs one Subnet of the stack recorded (without `__provider`), for the floor to carry. */
-async function subnetProperties(s: TestStack): Promise<Record<string, unknown>> {
+/** The inputs and outputs one Subnet of the stack recorded (without `__provider`), for the floor to hold. */
+async function subnetState(s: TestStack, type = Subnet): Promise<{ inputs: Record<string, unknown>; outputs: Record<string, unknown> }> {
   const resources = (await s.exportState()).deployment.resources ?? [];
-  const subnet = resources.find((r) => r.type === Subnet);
-  const { __provider: _p, ...outputs } = (subnet?.outputs ?? {}) as Record<string, unknown>;
-  return outputs;
+  const subnet = resources.find((r) => r.type === type);
+  if (!subnet) throw new Error(`the stack ${s.name} holds no ${type}`);
+  const { __provider: _i, ...inputs } = (subnet.inputs ?? {}) as Record<string, unknown>;
+  const { __provider: _o, ...outputs } = (subnet.outputs ?? {}) as Record<string, unknown>;
+  return { inputs, outputs };
 }
 
 /** One `pulumi refresh`: wall time, requests the emulator answered, the most list requests of one scope. */
@@ -633,13 +645,18 @@ function runsSaid(rows: PluginScaleRow[]): string {
 function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean) => string): string[] {
   if (!rows?.length) return [];
   const s = (ms: number) => (ms / 1000).toFixed(1);
-  const cell = (x: { plugin: number; floor: number }, target?: number) => {
-    const ratio = x.plugin / x.floor;
-    return `${s(x.plugin)} s / ${s(x.floor)} s = ${ratio.toFixed(2)}x${target ? ` (<= ${target.toFixed(2)}x: ${ok(ratio <= target)})` : ""}`;
-  };
+  const ratio = (ours: number, floor: number) => `${s(ours)} s / ${s(floor)} s = ${(ours / floor).toFixed(2)}x`;
+  const judged = (ours: number, floor: number, target?: number) =>
+    ratio(ours, floor) + (target ? ` (<= ${target.toFixed(2)}x: ${ok(ours / floor <= target)})` : "");
+  // Rows measured before the floor held a Subnet's data have the bare floor alone, judged.
+  const withData = rows.every((x) => x.previewMs.floorLike !== undefined);
+  const cell = (x: { plugin: number; floor: number; floorLike?: number }, target?: number) =>
+    withData ? `${judged(x.plugin, x.floorLike!, target)}; bare floor: ${ratio(x.plugin, x.floor)}` : judged(x.plugin, x.floor, target);
   return [
     "",
-    `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources (plugin / floor, the first of the pair alternating; ${runsSaid(rows)}):`,
+    withData
+      ? `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources holding a Subnet's recorded inputs and outputs (the same data for the engine to move: the targets are judged against it), and against the bare floor (3 values per resource against a Subnet's 30-odd); the first of the three rotating; ${runsSaid(rows)}:`
+      : `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources (plugin / floor, the first of the pair alternating; ${runsSaid(rows)}):`,
     "",
     "| subnets | preview | up | refresh |",
     "|---|---|---|---|",

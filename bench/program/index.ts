@@ -3,7 +3,8 @@
 //   plugin - the same Subnets through the plugin face (`cims.native.Subnet`, served by
 //           `pulumi-resource-cims`; bench/stack-runs.ts points the project at it)
 //   floor - `bench:count` no-op dynamic resources that sleep `bench:taskMs`: the engine's
-//           floor for the same work, with nothing of ours in it
+//           floor for the same work, with nothing of ours in it; with `bench:like` (a
+//           Subnet's recorded state, see below) each also holds the same data as a Subnet
 //   naive - one dynamic resource whose provider closes over undici's `request` imported at
 //           module top level, as a first dynamic provider often does
 //   naive-size - the size of that provider's serialized `__provider`, as the engine's closure
@@ -17,14 +18,28 @@ const mode = config.require("mode");
 const count = config.requireNumber("count");
 const taskMs = config.getNumber("taskMs") ?? 0;
 
+/**
+ * `bench:like`: a Subnet's recorded inputs and outputs (JSON), so that each floor resource
+ * holds the same data as a Subnet: its inputs are the Subnet's inputs, and its create answers
+ * the Subnet's outputs (the fields only outputs hold come from this closure). The engine's work
+ * per resource (gRPC, diffs, its event copies, the state file) grows with the values a resource
+ * holds: 3 values of the bare floor against a Subnet's 30-odd.
+ */
+const like = JSON.parse(config.get("like") ?? "null") as { inputs: Record<string, unknown>; outputs: Record<string, unknown> } | null;
+const outputsOnly = Object.fromEntries(Object.entries(like?.outputs ?? {}).filter(([k]) => !(k in (like?.inputs ?? {}))));
+const inputKeys = Object.keys(like?.inputs ?? {});
+
 const floorProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
     await new Promise((resolve) => setTimeout(resolve, inputs.sleepMs));
-    return { id: inputs.name, outs: inputs };
+    return { id: inputs.name, outs: { ...outputsOnly, ...inputs } };
   },
-  // Refresh's floor: the engine's round trip per resource, with no request behind it.
+  // Refresh's floor: the engine's round trip per resource, with no request behind it; with
+  // `bench:like`, inputs come back too, as a Subnet's read answers them.
   async read(id, props) {
-    return { id, props };
+    if (inputKeys.length === 0) return { id, props };
+    const inputs = Object.fromEntries(["name", "sleepMs", ...inputKeys].map((k) => [k, props[k]]));
+    return { id, props, inputs };
   },
   async delete() {},
 };
@@ -64,10 +79,7 @@ for (let i = 0; i < count; i++) {
     const Subnet = mode === "cims" ? cims.Subnet : cims.native.Subnet;
     ids.push(new Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), ...where }).id);
   } else if (mode === "floor") {
-    // `bench:like`: a Subnet's recorded properties (JSON) that every floor resource carries
-    // too, so the engine moves the same data for it as for a Subnet.
-    const like = JSON.parse(config.get("like") ?? "{}") as Record<string, unknown>;
-    ids.push(new Floor(`f${i}`, { ...like, name: `floor-${i}`, sleepMs: taskMs }).id);
+    ids.push(new Floor(`f${i}`, { ...like?.inputs, name: `floor-${i}`, sleepMs: taskMs }).id);
   } else if (mode === "naive") {
     ids.push(new Naive(`n${i}`, { url: config.require("url") }).id);
   } else if (mode === "naive-size") {
