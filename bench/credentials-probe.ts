@@ -60,12 +60,14 @@ export async function probeExperiment(opts: {
   /** The faces share the emulator and its network: each face's subnets go before the next face's up. */
   destroy: (stack: TestStack) => Promise<void>;
   log: (line: string) => void;
+  /** false: no warming preview before the rounds (a smoke run, whose figures mean nothing). */
+  warm?: boolean;
 }): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
   for (const face of opts.faces) {
     const s = await opts.stack(face);
     await s.up();
-    await s.preview(); // warm: the first preview after an up compiles nothing new, but fills caches
+    if (opts.warm !== false) await s.preview(); // warm: the first preview after an up compiles nothing new, but fills caches
     const row: ProbeRow = { face, count: opts.count, previewMs: { probe: [], skip: [] }, probesPerPreview: { probe: [], skip: [] } };
     for (let round = 0; round < opts.rounds; round++) {
       const order: ProbeMode[] = round % 2 === 0 ? ["probe", "skip"] : ["skip", "probe"];

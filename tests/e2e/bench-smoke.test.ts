@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, runCommand } from "../support/harness";
 
-// About 70 pulumi commands (stacks made, deployed, destroyed): 3-4 minutes in the suite, more on a loaded machine.
+// About 70 pulumi commands (stacks made, deployed, emptied): 2-3 minutes in the suite, more on a loaded machine.
 const LIMIT_MS = 25 * 60_000;
 const committed = ["results.json", "results.md", "hints.json", "probe-cost.json", "plugin-scale.json", "languages.json", "task-lag.svg"];
 const digest = async (f: string) =>

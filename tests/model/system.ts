@@ -60,6 +60,11 @@ export class System {
   /** Every pulumi command run, for the failure report. */
   readonly history: string[] = [];
   commandsRun = 0;
+  /**
+   * The state's resources as last exported. Only a pulumi command changes the state, and the
+   * invariants read it two or three times after each: one `stack export` (a CLI start) serves them.
+   */
+  private exported: Promise<StateResource[]> | undefined;
 
   private constructor(readonly env: CimsTestEnv) {}
 
@@ -100,6 +105,7 @@ export class System {
     this.armed = undefined;
     if (fault) await this.control("POST", fault.kind === "task" ? "/__emulator/task-faults" : "/__emulator/faults", fault.body);
     const stack = this.env.stack;
+    this.exported = undefined;
     const run = { up: stack.up, preview: stack.preview, refresh: stack.refresh, destroy: stack.destroy }[command].bind(stack);
     const during = command === "up" ? this.foreignDuringUp : undefined;
     this.foreignDuringUp = undefined;
@@ -108,6 +114,7 @@ export class System {
       ? this.makeForeignWhenAnswerLost(during, running)
       : during && this.makeForeignOnceATaskRuns(during, running);
     const result = making ? (await Promise.all([running, making]))[0] : await running;
+    this.exported = undefined;
     await this.clearFaults();
     this.commandsRun++;
     const label = [command, ...extra].join(" ");
@@ -123,6 +130,7 @@ export class System {
   async interruptedUp(program: ProgramModel): Promise<CommandRecord & { interrupted: boolean }> {
     await this.writeProgram(program);
     const stack = this.env.stack;
+    this.exported = undefined;
     const tasksBefore = new Set(Object.keys(this.env.emulator.store.tasks));
     await stack.programRuns();
     const child = spawn(PULUMI, ["up", "--yes", "--skip-preview", "--stack", stack.name, "--non-interactive"], {
@@ -154,6 +162,7 @@ export class System {
     // As the harness does for every command: a run that hangs is killed, and the output says so.
     const timer = setTimeout(() => child.kill("SIGKILL"), 5 * 60_000);
     const result = await exited.finally(() => clearTimeout(timer));
+    this.exported = undefined;
     this.commandsRun++;
     this.history.push(`up${interrupted ? " [SIGINT while a task ran]" : " (no task started: not interrupted)"} -> exit ${result.code}`);
     return { command: interrupted ? "up (SIGINT)" : "up", result, interrupted };
@@ -245,8 +254,16 @@ export class System {
   }
 
   async resources(): Promise<StateResource[]> {
-    return ((await this.env.stack.exportState()).deployment.resources ?? []).filter((r) =>
-      r.type.startsWith("pulumi-nodejs:dynamic/cims:"),
+    this.exported ??= this.env.stack
+      .exportState()
+      .then((state) => (state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cims:")));
+    const exported = this.exported;
+    // A failed export is not kept; a copy for each caller, so none sees another's edits.
+    return structuredClone(
+      await exported.catch((err: unknown) => {
+        if (this.exported === exported) this.exported = undefined;
+        throw err;
+      }),
     );
   }
 
