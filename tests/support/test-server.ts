@@ -33,6 +33,22 @@ export interface TestServer {
 export async function startTestServer(handler: Handler): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
   let connections = 0;
+  // Replies still waiting out their delay: close() ends them, or a test that scripted a long
+  // delay (a hung service) would leave its timer keeping the test process alive for that long.
+  const delays = new Set<() => void>();
+  const delay = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const stop = () => {
+        clearTimeout(timer);
+        delays.delete(stop);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        delays.delete(stop);
+        resolve(true);
+      }, ms);
+      delays.add(stop);
+    });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -46,7 +62,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
       };
       requests.push(recorded);
       const reply = await handler(recorded, requests.length - 1);
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+      if (reply.delayMs && !(await delay(reply.delayMs))) return; // the server closed first
       if (reply.destroy) {
         req.socket.destroy();
         return;
@@ -65,6 +81,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const stop of [...delays]) stop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
