@@ -240,7 +240,7 @@ async function main(): Promise<void> {
         row[what] = { plugin: median(runs[what].plugin), floor: median(runs[what].floor), floorLike: median(runs[what].floorLike) };
       }
       rows.push(row);
-      const said = (x: PluginScaleRow["upMs"]) => `${x.plugin.toFixed(0)} / ${x.floorLike!.toFixed(0)} / ${x.floor.toFixed(0)} ms`;
+      const said = (x: PluginScaleRow["upMs"]) => `${x.plugin.toFixed(0)} / ${x.floorLike.toFixed(0)} / ${x.floor.toFixed(0)} ms`;
       log(
         `plugin face ${count}: preview ${said(row.previewMs)}, up ${said(row.upMs)}, refresh ${said(row.refreshMs)} ` +
           `(plugin / floor with a Subnet's data / bare floor; preview and refresh: medians of ${roundCount})`,
@@ -468,11 +468,8 @@ async function main(): Promise<void> {
 type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
 /** `rounds`: how many runs of preview and of refresh each median is of (absent: one run, as runs before medians were kept). */
 type ScaleFace = "plugin" | "floor" | "floorLike";
-/** `floorLike`: the floor holding a Subnet's inputs and outputs (absent in runs before it was measured). */
-type PluginScaleRow = { count: number; rounds?: number } & Record<
-  "previewMs" | "upMs" | "refreshMs",
-  { plugin: number; floor: number; floorLike?: number }
->;
+/** `floorLike`: the floor holding a Subnet's inputs and outputs. */
+type PluginScaleRow = { count: number; rounds?: number } & Record<"previewMs" | "upMs" | "refreshMs", Record<ScaleFace, number>>;
 type RefreshMode = "cims" | "off" | "floor" | "floorLike";
 type RefreshCell = { ms: number; requests: number; listsPerScope: number };
 type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
@@ -656,17 +653,13 @@ function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined, ok: (b: boolean
   if (!rows?.length) return [];
   const s = (ms: number) => (ms / 1000).toFixed(1);
   const ratio = (ours: number, floor: number) => `${s(ours)} s / ${s(floor)} s = ${(ours / floor).toFixed(2)}x`;
-  const judged = (ours: number, floor: number, target?: number) =>
-    ratio(ours, floor) + (target ? ` (<= ${target.toFixed(2)}x: ${ok(ours / floor <= target)})` : "");
-  // Rows measured before the floor held a Subnet's data have the bare floor alone, judged.
-  const withData = rows.every((x) => x.previewMs.floorLike !== undefined);
-  const cell = (x: { plugin: number; floor: number; floorLike?: number }, target?: number) =>
-    withData ? `${judged(x.plugin, x.floorLike!, target)}; bare floor: ${ratio(x.plugin, x.floor)}` : judged(x.plugin, x.floor, target);
+  const cell = (x: { plugin: number; floor: number; floorLike: number }, target?: number) =>
+    ratio(x.plugin, x.floorLike) +
+    (target ? ` (<= ${target.toFixed(2)}x: ${ok(x.plugin / x.floorLike <= target)})` : "") +
+    `; bare floor: ${ratio(x.plugin, x.floor)}`;
   return [
     "",
-    withData
-      ? `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources holding a Subnet's recorded inputs and outputs (the same data for the engine to move: the targets are judged against it), and against the bare floor (3 values per resource against a Subnet's 30-odd); the first of the three rotating; ${runsSaid(rows)}:`
-      : `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources (plugin / floor, the first of the pair alternating; ${runsSaid(rows)}):`,
+    `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources holding a Subnet's recorded inputs and outputs (the same data for the engine to move: the targets are judged against it), and against the bare floor (3 values per resource against a Subnet's 30-odd); the first of the three rotating; ${runsSaid(rows)}:`,
     "",
     "| subnets | preview | up | refresh |",
     "|---|---|---|---|",
