@@ -10,7 +10,7 @@ import { readOrGone, withContext } from "../methods/calls";
 import { apiClient, log } from "../methods/context";
 import type { Descriptor } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import type { KindDiff } from "../methods/diff";
+import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { keepUnknownMembers } from "../methods/wire";
 import { type Inputs, positiveInteger } from "../methods/schema";
@@ -64,20 +64,25 @@ const label = quotaDescriptor.label;
  */
 const writtenThisRun = new Set<string>();
 
+/** Every field of the setting: what a create writes when the service's differs. */
+const ALL_FIELDS = Object.keys(contract.fields);
+
 /**
- * PUT the program's setting. A message the program gives keeps the quota members the service
- * holds that the contract does not know (`held`: the setting as read), verbatim: the program
- * cannot name them, so it cannot mean to erase them.
+ * PUT these fields of the program's setting (`written`); a field the PUT leaves out keeps
+ * what the service holds. The PUT requires a threshold: when the program's is not written,
+ * the one the service holds (`held`: the setting as read) is sent back as it is. A message
+ * keeps the quota members the service holds that the contract does not know, verbatim: the
+ * program cannot name them, so it cannot mean to erase them.
  */
-async function put(inputs: QuotaInputs, held?: Record<string, unknown>): Promise<Inputs> {
+async function put(inputs: QuotaInputs, written: readonly string[], held?: Record<string, unknown>): Promise<Record<string, unknown>> {
   writtenThisRun.add(String(inputs.clientId));
-  const body = quotaTable.body(inputs);
+  const body = quotaTable.patch({}, inputs, written);
+  if (body.threshold === undefined || body.last_message !== undefined) held ??= await current(inputs);
+  body.threshold ??= held?.threshold ?? inputs.threshold;
   if (body.last_message !== undefined) {
-    held ??= await current(inputs);
     body.last_message = keepUnknownMembers(body.last_message, held?.last_message, contract.fields.lastMessage.type);
   }
-  const record = await apiClient().record("PUT", path(inputs), { body }, QUOTA_KEY);
-  return quotaTable.outputs(inputs, record, []);
+  return apiClient().record("PUT", path(inputs), { body }, QUOTA_KEY);
 }
 
 /** The client's setting, or undefined when it has none. */
@@ -107,12 +112,22 @@ async function create(inputs: QuotaInputs): Promise<pulumi.dynamic.CreateResult>
     writtenThisRun.add(String(inputs.clientId));
     const held = await current(inputs);
     const same = held !== undefined && differences(quotaTable, held, inputs).updates.length === 0;
-    return { id: String(inputs.clientId), outs: same ? quotaTable.outputs(inputs, held, []) : await put(inputs, held) };
+    return { id: String(inputs.clientId), outs: quotaTable.outputs(inputs, same ? held : await put(inputs, ALL_FIELDS, held), []) };
   });
 }
 
-async function update(_id: string, _olds: QuotaInputs, news: QuotaInputs): Promise<pulumi.dynamic.UpdateResult> {
-  return withContext(label(news), async () => ({ outs: await put(news) }));
+/**
+ * PUTs the fields that changed between the state and the program: the diff the preview
+ * showed. One changed outside Pulumi since the last refresh is not written (nor one under
+ * `ignoreChanges`): a refresh shows it, and the `up` after it sets it back.
+ */
+async function update(_id: string, olds: QuotaInputs, news: QuotaInputs): Promise<pulumi.dynamic.UpdateResult> {
+  const changed = changedFields(olds, news, quotaTable.rules).map((r) => r.name);
+  return withContext(label(news), async () => {
+    const written = changed.filter((name) => ALL_FIELDS.includes(name));
+    const record = written.length > 0 ? await put(news, written) : await apiClient().record("GET", path(news), {}, QUOTA_KEY);
+    return { outs: quotaTable.updated(quotaTable.outputs(news, record, []), olds, news, written) };
+  });
 }
 
 /**

@@ -61,10 +61,10 @@ const path = (i: PolicyInputs) => apiPath(contract.paths.item, { project_id: i.p
 const query = (i: PolicyInputs) => (i.includeVolumes ? { need_volumes: true } : {});
 const what = policyDescriptor.label;
 
-/** PATCH the changed fields (or GET when there is nothing to change); outputs from the answer. */
-async function apply(inputs: PolicyInputs, changed: readonly string[], current?: Record<string, unknown>): Promise<Inputs> {
+/** PATCH the fields that differ from `current` (none: no request); outputs from the answer. */
+async function apply(inputs: PolicyInputs, changed: readonly string[], current: Record<string, unknown>): Promise<Inputs> {
   const body = policyTable.patch({}, inputs, changed);
-  const record = current && Object.keys(body).length === 0 ? current : await patchOrRead(path(inputs), body, query(inputs));
+  const record = Object.keys(body).length === 0 ? current : await patchOrRead(path(inputs), body, query(inputs));
   return outputs(inputs, record);
 }
 
@@ -95,19 +95,15 @@ async function create(inputs: PolicyInputs): Promise<pulumi.dynamic.CreateResult
 }
 
 /**
- * PATCHes the fields that changed; a name or status the answer shows changed outside Pulumi
- * since the last refresh is PATCHed back too, so after `up` the policy holds the program's
- * values and the next preview is clean.
+ * PATCHes the fields that changed between the state and the program: the diff the preview
+ * showed. A name or status changed outside Pulumi since the last refresh is not written (nor
+ * one under `ignoreChanges`): a refresh shows it, and the `up` after it sets it back.
  */
 async function update(_id: string, olds: PolicyInputs, news: PolicyInputs): Promise<pulumi.dynamic.UpdateResult> {
   const changed = changedFields(olds, news, policyTable.rules).map((r) => r.name);
   return withContext(what(news), async () => {
-    const body = policyTable.patch({}, news, changed);
-    const record = await patchOrRead(path(news), body, query(news));
-    const { updates: drifted } = differences(policyTable, record, news);
-    if (drifted.length === 0) return { outs: outputs(news, record) };
-    log(`${what(news)}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
-    return { outs: await apply(news, drifted) };
+    const record = await patchOrRead(path(news), policyTable.patch({}, news, changed), query(news));
+    return { outs: policyTable.updated(outputs(news, record), olds, news, changed) };
   });
 }
 

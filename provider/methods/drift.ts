@@ -1,6 +1,7 @@
 // Where the program and a record differ: the fields that would replace, and those an update
-// changes. Adoption (what an adopted record needs), updates (fields changed outside Pulumi
-// since the last refresh) and the settings resources' creates all ask this.
+// changes. Adoption (what an adopted record needs) and the settings resources' creates ask
+// this (and LbPoolSettings' update). An update of the others writes only what changed
+// between the state and the program: drift shows after a refresh, in the diff.
 import type { Inputs } from "./schema";
 import { containsUnknown } from "./schema";
 import type { Table } from "./table";

@@ -1,6 +1,6 @@
 // The provider methods of a resource that owns its record (Subnet, BaremetalImage), built
 // from its descriptor: check (with adoption's preview), diff, create (adopting with importId,
-// or POST through a task after a look at what exists), update (PATCH, drift set back),
+// or POST through a task after a look at what exists), update (PATCH of what the diff showed),
 // delete (through a task) and read (refresh, coalesced through the scope's list).
 import type * as pulumi from "@pulumi/pulumi";
 import { toSnake } from "../../api/names";
@@ -12,7 +12,6 @@ import { apiClient, log, scopeDefaults } from "./context";
 import { createViaTask } from "./create";
 import type { OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
-import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import { listNow } from "./ours";
@@ -109,10 +108,11 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     },
 
     /**
-     * PATCH the fields that changed (after waiting for a create still running), or read back.
-     * The answer is the record as the service now holds it: an in-place field that still
-     * differs from the program (changed outside Pulumi since the last refresh) is PATCHed
-     * too, so after `up` the service holds the program's values and the next preview is clean.
+     * PATCH the fields that changed between the state and the program (after waiting for a
+     * create still running), or read back: the diff the preview showed, nothing else. A field
+     * changed outside Pulumi since the last refresh is not written (nor is one under
+     * `ignoreChanges`: the engine gives it the state's value): a refresh shows it, and the
+     * `up` after it sets it back as its diff says. Outputs: table.updated().
      */
     async update(id, olds, news) {
       const what = d.label(news, id);
@@ -123,12 +123,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         let record: ApiRecord = await patchRecord(path, table.patch(olds, news, changed), news);
         // A create recorded before it removed its mark (mark.ts) leaves it to this update.
         if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
-        const { updates: drifted } = differences(table, record, news);
-        if (drifted.length > 0) {
-          log(`${what}: ${drifted.join(", ")} changed outside Pulumi: set back to the program's value`);
-          record = await patchRecord(path, table.patch(table.fromRecord(record, news), news, drifted), news);
-        }
-        return { outs: table.outputs(news, record, []) };
+        return { outs: table.updated(table.outputs(news, record, []), olds, news, changed) };
       });
     },
 

@@ -56,6 +56,14 @@ export interface Table {
   fromRecord(record: ApiRecord, like?: Inputs): Inputs;
   /** What create and update record: the inputs, then the record, which optional arguments were given, and the tasks. */
   outputs(inputs: Inputs, record: ApiRecord, taskIds: string[]): Inputs;
+  /**
+   * An update's outputs (`outs`, from the record it answered) with the program's fields it did
+   * not write (`written`) as the state had them: what changed outside Pulumi since the last
+   * refresh stays out of the state, so the next preview shows no change the program did not
+   * make (a refresh reads it, and the diff then shows it). Tags are written key by key, so the
+   * record may hold keys added outside Pulumi: written tags are the program's.
+   */
+  updated(outs: Inputs, olds: Inputs, news: Inputs, written: readonly string[]): Inputs;
 }
 
 const nullishList = (a: unknown, b: unknown) => sameValue(a ?? [], b ?? []);
@@ -231,8 +239,8 @@ export function resourceTable(options: Descriptor): Table {
       for (const [name, f] of fields) {
         if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
         if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
-        body[toSnake(name)] =
-          f.type.kind === "tags" ? tagPatch(olds[name], news[name]) : toWire(news[name], f.type, options.patchSpelling ?? "spec");
+        if (f.type.kind !== "tags") body[toSnake(name)] = toWire(news[name], f.type, options.patchSpelling ?? "spec");
+        else if (Object.keys(tagPatch(olds[name], news[name])).length > 0) body[toSnake(name)] = tagPatch(olds[name], news[name]);
       }
       return body;
     },
@@ -259,6 +267,15 @@ export function resourceTable(options: Descriptor): Table {
         shape[name] = f ? shapeOf(name, f, given[name], state[name], manageOnlyGiven) : true;
       }
       return { ...given, ...state, taskIds, [GIVEN]: shape };
+    },
+    updated(outs, olds, news, written) {
+      const kept: Inputs = {};
+      for (const [name, f] of fields) {
+        if (news[name] === undefined || olds[name] === undefined) continue;
+        if (!written.includes(name)) kept[name] = olds[name];
+        else if (f.type.kind === "tags") kept[name] = news[name];
+      }
+      return { ...outs, ...kept };
     },
   };
   return table;

@@ -163,12 +163,19 @@ export const snakeKeys = (value: unknown): unknown => mapKeys(value, toSnake);
 const stringValues = (o: Json): Record<string, string> =>
   Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string"));
 
-/** Tags as a merge patch: removed keys are sent as null. */
+/**
+ * Tags as a merge patch of what changed from `olds` to `news`: new and changed keys set,
+ * removed keys sent as null. A key both have alike is not sent, and a key neither has (added
+ * outside Pulumi) is not named: the service keeps either as it holds it, unless a refresh
+ * puts it into `olds` and the program then removes or changes it.
+ */
 export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
-  const patch: Record<string, string | null> = isObject(news) ? stringValues(news) : {};
+  const next = isObject(news) ? stringValues(news) : {};
   // An older state may hold a record's tag list: its users' tags are what was set.
   const old = Array.isArray(olds) ? splitTags(olds).tags : isObject(olds) ? stringValues(olds) : {};
-  for (const key of Object.keys(old)) if (!(key in patch)) patch[key] = null;
+  const patch: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(next)) if (!Object.hasOwn(old, key) || old[key] !== value) patch[key] = value;
+  for (const key of Object.keys(old)) if (!Object.hasOwn(next, key)) patch[key] = null;
   return patch;
 }
 
