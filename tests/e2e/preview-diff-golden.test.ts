@@ -2,7 +2,9 @@
 // (tests/e2e/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
 // then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
 // what changes: no argument a refresh dropped, no field a pool member's service fills, no
-// bookkeeping. `up` and `pulumi stack output` show no bookkeeping either. Only what must vary
+// bookkeeping; and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
+// program and outside it: only `~ name`, and `up` writes nothing else. `up` and `pulumi stack
+// output` show no bookkeeping either. Only what must vary
 // is normalised (ids, task ids, times, the CLI's progress dots, and the order of the resources, which the engine's
 // concurrency varies: they are put in URN order); `UPDATE_GOLDEN=1` rewrites the files.
 import * as fs from "node:fs/promises";
@@ -39,6 +41,12 @@ export const subnetId = renamed.id;
 
 /** The whole resources as stack outputs: every output a user reads of them. */
 const EXPORTED = "export const subnet = renamed;\nexport const poolSettings = pool;\n";
+
+/**
+ * A subnet whose tags are under ignoreChanges, added once the cases above are done (their
+ * golden files stay as they are): the program renames it and changes its tag.
+ */
+const IGNORED = `new cims.Subnet("kept", { name: c.get("keptName") ?? "kept", cidr: "10.75.0.0/24", networkId: "${SEED.networkId}", tags: { team: c.get("keptTeam") ?? "net" } }, { ignoreChanges: ["tags"] });\n`;
 
 /** Kept as they are: the seed's ids, the same on every run. */
 const STABLE = new Set(Object.values(SEED));
@@ -118,6 +126,24 @@ test.each<Face>(["dynamic", "native"])(
     const up = await env.stack.up(["--diff", "--color", "never"]);
     expect(up.stdout).toMatch(/\+-\s*1 replaced/);
     expect(up.stdout).not.toMatch(BOOKKEEPING);
+
+    // ignoreChanges: ["tags"], a tag added outside Pulumi, then a rename and a tag change in
+    // the program: the preview shows the name alone, and the up writes nothing else.
+    await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), onFace(IGNORED, face));
+    await env.stack.up();
+    const kept = () => env.emulator.store.list("subnets").find((s) => s.cidr === "10.75.0.0/24")!;
+    expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(kept().id)}`, { tags: { "cost-center": "cc-42" } })).status).toBe(200);
+    await env.stack.setConfig("keptName", "kept-2");
+    await env.stack.setConfig("keptTeam", "apps");
+    await golden(`ignore-changes.${face}`, await diff());
+    await env.stack.up();
+    const tags = (kept().tags as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only);
+    expect({ name: kept().name, tags: Object.fromEntries(tags.map((t) => [t.key, t.value])) }).toEqual({
+      name: "kept-2",
+      tags: { team: "net", "cost-center": "cc-42" },
+    });
+    await env.stack.preview(["--expect-no-changes"]);
+
     await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), EXPORTED);
     await env.stack.up();
     const output = await env.stack.run(["stack", "output", "--json", "--show-secrets", "--stack", env.stack.name]);
