@@ -96,6 +96,18 @@ function checkResponse(inputs: ReturnType<typeof toStruct>, failures: Array<{ pr
   return resp;
 }
 
+/**
+ * The new inputs with each top-level field `ignoreChanges` names set to the state's value
+ * (`olds`: the outputs Diff and Update compare). The engine gives such a field its old input
+ * value; where the state's output differs from it, the field would still be a change, which
+ * Update would write. (The dynamic face is not told which fields are ignored.)
+ */
+function ignoring(olds: Record<string, unknown>, news: Record<string, unknown>, ignored: string[]): Record<string, unknown> {
+  const out = { ...news };
+  for (const name of ignored) if (/^\w+$/.test(name) && Object.hasOwn(olds, name)) out[name] = olds[name];
+  return out;
+}
+
 function detailedDiff(result: KindDiff): pb.DiffResponse {
   const resp = new providerPb.DiffResponse();
   const replaces = result.replaces ?? [];
@@ -182,7 +194,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       async (req) => {
         const type = kindOf(req.getUrn());
         const olds = fromStruct(req.getOlds());
-        const news = fromStruct(req.getNews());
+        const news = ignoring(olds, fromStruct(req.getNews()), req.getIgnorechangesList());
         const result = await kind(type).methods.diff(req.getId(), olds, news);
         const resp = detailedDiff(result);
         resp.setChanges(result.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE);
@@ -239,9 +251,9 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     update: serve(
       (req: pb.UpdateRequest) => req.getUrn(),
       async (req) => {
-        const result = await withEngineTimeout(req.getTimeout(), () =>
-          kind(kindOf(req.getUrn())).methods.update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
-        );
+        const olds = fromStruct(req.getOlds());
+        const news = ignoring(olds, fromStruct(req.getNews()), req.getIgnorechangesList());
+        const result = await withEngineTimeout(req.getTimeout(), () => kind(kindOf(req.getUrn())).methods.update(req.getId(), olds, news));
         const resp = new providerPb.UpdateResponse();
         resp.setProperties(toStruct(result.outs ?? {}));
         return resp;

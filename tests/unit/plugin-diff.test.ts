@@ -8,16 +8,26 @@ import { toStruct } from "../../provider/plugin/values";
 const URN = "urn:pulumi:dev::infra::cims:index:Subnet::app";
 const olds = { name: "app", cidr: "10.0.0.0/24", networkId: "7b1e0a52-6c9f-4f3e-9a57-1f0f5b1e2d3c", tags: {} };
 
-function diff(news: Record<string, unknown>, urn = URN): Promise<InstanceType<typeof providerPb.DiffResponse>> {
+type Handler = (call: unknown, done: (err: unknown, reply: unknown) => void) => void;
+
+/** Calls the plugin's handler `name` with this request. */
+function serve<T>(name: "diff" | "update", req: unknown): Promise<T> {
+  const handlers = providerServer(undefined) as Record<string, Handler>;
+  return new Promise((resolve, reject) => handlers[name]({ request: req }, (err, reply) => (err ? reject(err) : resolve(reply as T))));
+}
+
+function diff(
+  news: Record<string, unknown>,
+  urn = URN,
+  ignoreChanges: string[] = [],
+): Promise<InstanceType<typeof providerPb.DiffResponse>> {
   const req = new providerPb.DiffRequest();
   req.setUrn(urn);
   req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
   req.setOlds(toStruct(olds));
   req.setNews(toStruct(news));
-  const handlers = providerServer(undefined) as Record<string, (call: unknown, done: (err: unknown, reply: unknown) => void) => void>;
-  return new Promise((resolve, reject) =>
-    handlers.diff({ request: req }, (err, reply) => (err ? reject(err) : resolve(reply as InstanceType<typeof providerPb.DiffResponse>))),
-  );
+  req.setIgnorechangesList(ignoreChanges);
+  return serve("diff", req);
 }
 
 afterEach(() => jest.restoreAllMocks());
@@ -53,4 +63,35 @@ test("a resource under a component is served: its URN's type names its parents' 
   const resp = await diff(olds, "urn:pulumi:dev::infra::my:index:Network$cims:index:Subnet::app");
   expect(spy).toHaveBeenCalledTimes(1);
   expect(resp.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_NONE);
+});
+
+describe("a field under ignoreChanges is compared with the state's value, so it is neither a change nor written", () => {
+  // The state's tags (outputs) differ from the old inputs the engine gave the ignored field.
+  const held = { ...olds, tags: { team: "a", "cost-center": "cc-1" } };
+  const news = { ...olds, name: "web", tags: { team: "a" } };
+
+  test("Diff: only the name", async () => {
+    const spy = jest.spyOn(kind("Subnet").methods, "diff");
+    const req = new providerPb.DiffRequest();
+    req.setUrn(URN);
+    req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
+    req.setOlds(toStruct(held));
+    req.setNews(toStruct(news));
+    req.setIgnorechangesList(["tags"]);
+    const resp = await serve<InstanceType<typeof providerPb.DiffResponse>>("diff", req);
+    expect(resp.getDiffsList()).toEqual(["name"]);
+    expect(spy.mock.calls[0][2].tags).toEqual(held.tags);
+  });
+
+  test("Update: the kind's update is given the state's tags, so it writes none", async () => {
+    const spy = jest.spyOn(kind("Subnet").methods, "update").mockResolvedValue({ outs: {} });
+    const req = new providerPb.UpdateRequest();
+    req.setUrn(URN);
+    req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
+    req.setOlds(toStruct(held));
+    req.setNews(toStruct(news));
+    req.setIgnorechangesList(["tags"]);
+    await serve("update", req);
+    expect(spy.mock.calls[0][2]).toEqual({ ...news, tags: held.tags });
+  });
 });
