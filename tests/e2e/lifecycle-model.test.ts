@@ -4,7 +4,7 @@
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../support/harness";
-import { addImage, ArmFault, Pulumi } from "../model/commands";
+import { addImage, ArmFault, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../model/commands";
 import { FAULTS } from "../model/faults";
 import { runLifecycle, runSequence } from "../model/run";
 
@@ -47,6 +47,36 @@ test(
     const history = await runSequence([new ArmFault(hang!), new Pulumi("up")]);
     expect(history.some((line) => /^up .*-> exit [1-9]/.test(line))).toBe(true);
     expect(history.filter((line) => /^(refresh|up) -> exit 0$/.test(line))).toEqual(["refresh -> exit 0", "up -> exit 0"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// An up writes only what its preview showed: a tag added outside Pulumi survives a rename,
+// and a rename and a tag change under `ignoreChanges: ["tags"]` (the tags left alone); after
+// a refresh, with the tags managed again, the up removes that tag and applies the program's.
+test(
+  "a tag added outside Pulumi, tags under ignoreChanges, then a refresh: no up writes what its preview did not show",
+  async () => {
+    const history = await runSequence([
+      new Pulumi("up"),
+      new TagOutside("s0"),
+      subnetEdit(0, "name", "net-0-alpha"),
+      new PreviewedUp(),
+      subnetEdit(0, "ignoreTags", true),
+      subnetEdit(0, "tags", { env: "prod", slot: "s0" }),
+      subnetEdit(0, "name", "net-0-beta"),
+      new PreviewedUp(),
+      new Pulumi("refresh"),
+      subnetEdit(0, "ignoreTags", false),
+      new PreviewedUp(),
+    ]);
+    expect(history.filter((line) => /^(up|refresh) -> exit 0$/.test(line))).toEqual([
+      "up -> exit 0",
+      "up -> exit 0",
+      "up -> exit 0",
+      "refresh -> exit 0",
+      "up -> exit 0",
+    ]);
   },
   E2E_TIMEOUT_MS,
 );

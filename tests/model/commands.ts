@@ -1,6 +1,7 @@
 // The lifecycle model's commands for fast-check (fc.commands): program edits, drift made
 // through the emulator's API, a fault armed for the next pulumi command, and the pulumi
 // commands themselves, each followed by the invariants.
+import * as fs from "node:fs/promises";
 import fc from "fast-check";
 import { api } from "../support/cims";
 import {
@@ -16,23 +17,33 @@ import {
   POOL_ID,
   SUBNET_SLOTS,
   IMAGE_SLOTS,
+  OUTSIDE_TAG,
   VOLUMES,
 } from "./program";
 import { FAULTS } from "./faults";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
+import { checkWritesShown, type LoggedWrite, type OutsideTags, type PreviewStep } from "./invariants";
 import { checkForeignUntouched, checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, foreignInTheWay, writeCount } from "./invariants";
-import { type CommandRecord, type FaultSpec, type ForeignSpec, nameOf, POOL_PATH, type System } from "./system";
+import { type CommandRecord, type FaultSpec, type ForeignSpec, nameOf, POOL_PATH, type StateResource, type System } from "./system";
 
 export interface Model {
   program: ProgramModel;
   /** Drift outside Pulumi not refreshed yet. */
   drift: Drift;
+  /** Subnets given a tag outside Pulumi (see tagCommands). */
+  outsideTags: OutsideTags;
   /** What each subnet held at the last check (omitted fields keep their values). */
   observed: Observed;
   armed: boolean;
 }
 
-export const initialModel = (): Model => ({ program: initialProgram(), drift: new Map(), observed: new Map(), armed: false });
+export const initialModel = (): Model => ({
+  program: initialProgram(),
+  drift: new Map(),
+  outsideTags: new Map(),
+  observed: new Map(),
+  armed: false,
+});
 
 export type Cmd = fc.AsyncCommand<Model, System>;
 
@@ -56,7 +67,7 @@ class Edit implements Cmd {
 
 const show = (v: unknown) => (v === undefined ? "omitted" : JSON.stringify(v));
 
-function subnetEdit<K extends keyof SubnetModel>(slot: number, field: K, value: SubnetModel[K]): Cmd {
+export function subnetEdit<K extends keyof SubnetModel>(slot: number, field: K, value: SubnetModel[K]): Cmd {
   return new Edit(
     `edit s${slot}.${String(field)} = ${show(value)}`,
     (p) => p.subnets[slot] !== undefined && (field !== "noRouter" || p.subnets[slot]!.gateway !== null),
@@ -273,6 +284,12 @@ const policyQuotaEdits: Array<fc.Arbitrary<Cmd>> = [
   ),
 ];
 
+/** The id the state holds for the resource `name`, if any. */
+async function stateId(sys: System, name: string): Promise<string | undefined> {
+  const res = (await sys.resources()).find((r) => nameOf(r) === name);
+  return res && String(res.id);
+}
+
 /** Drift: a change made through the service's API, outside Pulumi. Does nothing when the resource is not in the state. */
 class DriftCmd implements Cmd {
   constructor(
@@ -284,9 +301,8 @@ class DriftCmd implements Cmd {
     return m.drift.get(this.target) !== "deleted";
   }
   async run(m: Model, sys: System): Promise<void> {
-    const res = (await sys.resources()).find((r) => nameOf(r) === this.target);
-    if (!res) return;
-    const id = String(res.id);
+    const id = await stateId(sys, this.target);
+    if (id === undefined) return;
     if (this.kind === "renamed") {
       await expectOk(api(sys.env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed-by-hand" }));
     } else if (this.kind === "deleted") {
@@ -438,11 +454,13 @@ export class Pulumi implements Cmd {
     if (this.command === "refresh") {
       checkAfterRefresh(sys, resources);
       m.drift.clear();
+      outsideTagsRefreshed(m);
     }
     if (this.command === "destroy") {
       checkAfterDestroy(sys, resources);
       m.drift.clear();
       m.observed.clear();
+      m.outsideTags.clear();
     }
   }
   toString(): string {
@@ -497,9 +515,10 @@ async function verifyUp(m: Model, sys: System): Promise<void> {
   checkNoOrphans(sys, resources);
   checkOnePerResource(sys);
   checkForeignUntouched(sys, resources);
-  checkAfterUp(sys, m.program, resources, m.drift, m.observed);
-  // Unrefreshed drift included: an update sets drifted fields back (tests/e2e/up-after-unrefreshed-drift.test.ts),
-  // and a resource the up left alone still matches the state.
+  outsideTagsAfterUp(m, resources);
+  checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags);
+  // Unrefreshed drift included: an update writes only what changed between the state and the
+  // program, and keeps the state's value of the rest (tests/e2e/up-after-unrefreshed-drift.test.ts).
   const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
   checkKeyNotPrinted(sys, preview);
   if (preview.result.code !== 0) throw new InvariantError(`\`pulumi preview --expect-no-changes\` after up failed:\n${tail(preview)}`);
@@ -524,6 +543,7 @@ async function converge(m: Model, sys: System, failed: CommandRecord): Promise<v
     if (refresh.result.code !== 0) throw new InvariantError(`converging: \`pulumi refresh\` failed:\n${tail(refresh)}`);
     checkAfterRefresh(sys, await sys.resources());
     m.drift.clear();
+    outsideTagsRefreshed(m);
   }
   // Another team's subnet in the way of the program's CIDR: its owner removes it (the stack never does).
   for (const id of foreignInTheWay(sys, m.program)) await sys.removeForeign(id);
@@ -533,6 +553,88 @@ async function converge(m: Model, sys: System, failed: CommandRecord): Promise<v
   if (up.result.code !== 0) throw new InvariantError(`converging: \`pulumi up\` after clearing faults failed:\n${tail(up)}`);
   await verifyUp(m, sys);
 }
+
+// ignoreChanges on a subnet's tags, a tag added outside Pulumi, and an up checked against
+// its own preview: no up writes a field (or a tag key) its preview did not show.
+
+/** A subnet's tags put under `ignoreChanges` (true) or taken out of it. */
+const ignoreTagsEdits: Array<fc.Arbitrary<Cmd>> = [fc.tuple(subnetSlot, fc.boolean()).map(([i, on]) => subnetEdit(i, "ignoreTags", on))];
+
+/** Someone adds OUTSIDE_TAG to a subnet of the state, through the service's API. */
+export class TagOutside implements Cmd {
+  constructor(private readonly target: string) {}
+  check(m: Readonly<Model>): boolean {
+    return m.drift.get(this.target) !== "deleted";
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const id = await stateId(sys, this.target);
+    if (id === undefined) return;
+    await expectOk(api(sys.env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { tags: { [OUTSIDE_TAG.key]: OUTSIDE_TAG.value } }));
+    m.outsideTags.set(this.target, { id, refreshed: false });
+  }
+  toString(): string {
+    return `drift: tag ${OUTSIDE_TAG.key} added to ${this.target} outside Pulumi`;
+  }
+}
+
+/** A refresh read every tag added outside Pulumi into the state. */
+function outsideTagsRefreshed(m: Model): void {
+  for (const tag of m.outsideTags.values()) tag.refreshed = true;
+}
+
+/**
+ * After a successful up: a tag on a record the subnet no longer has (replaced, removed) is
+ * gone with it; one a refresh read is removed by the up (the state has it, the program not),
+ * unless the subnet's tags are under ignoreChanges. One no refresh read stays.
+ */
+function outsideTagsAfterUp(m: Model, resources: StateResource[]): void {
+  for (const [name, tag] of m.outsideTags) {
+    const id = resources.find((r) => nameOf(r) === name)?.id;
+    const ignored = m.program.subnets[Number(name.slice(1))]?.ignoreTags === true;
+    if (String(id) !== tag.id || (tag.refreshed && !ignored)) m.outsideTags.delete(name);
+  }
+}
+
+/** The provider's writes (PATCH, PUT) from the emulator's request log, from line `from` on. */
+async function providerWrites(sys: System, from: number): Promise<{ lines: number; writes: LoggedWrite[] }> {
+  const file = sys.env.emulator.requestLog;
+  const lines = file ? (await fs.readFile(file, "utf8")).split("\n").filter((l) => l !== "") : [];
+  const writes = lines
+    .slice(from)
+    .map((l) => JSON.parse(l) as LoggedWrite & { user_agent: string | null })
+    .filter((w) => (w.method === "PATCH" || w.method === "PUT") && w.user_agent?.startsWith("pulumi-cims/"));
+  return { lines: lines.length, writes };
+}
+
+/** `pulumi preview --json`, then `pulumi up`: the up's writes are only what the preview showed (checkWritesShown). */
+export class PreviewedUp implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return !m.armed;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const preview = await sys.pulumi("preview", m.program, ["--json"]);
+    checkKeyNotPrinted(sys, preview);
+    if (preview.result.code !== 0) return new Pulumi("up").run(m, sys);
+    const steps = (JSON.parse(preview.result.stdout) as { steps?: PreviewStep[] }).steps ?? [];
+    const before = await sys.resources();
+    const quotaBefore = sys.env.emulator.store.get("client_quotas", 1)?.threshold;
+    const { lines } = await providerWrites(sys, 0);
+    const at = sys.history.length;
+    await new Pulumi("up").run(m, sys);
+    // Judged only when that up succeeded: converging after a failure runs more ups.
+    if (!sys.history[at]?.endsWith("exit 0")) return;
+    checkWritesShown(steps, before, (await providerWrites(sys, lines)).writes, quotaBefore);
+  }
+  toString(): string {
+    return "pulumi preview --json, then pulumi up: only what it showed is written";
+  }
+}
+
+const tagCommands: Array<fc.Arbitrary<Cmd>> = [
+  ...ignoreTagsEdits,
+  subnetSlot.map((i) => new TagOutside(`s${i}`)),
+  fc.constant(new PreviewedUp()),
+];
 
 const weighted = (weight: number, arbs: Array<fc.Arbitrary<Cmd>>) => ({ arbitrary: fc.oneof(...arbs), weight });
 
@@ -544,6 +646,7 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, poolEdits),
     weighted(1, policyQuotaEdits),
     weighted(1, driftCommands),
+    weighted(1, tagCommands),
     weighted(1, foreignCommands),
     weighted(1, twinCommands),
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),

@@ -12,10 +12,12 @@ import {
   SUBNET_SLOTS,
   type ImageModel,
   VOLUMES,
+  OUTSIDE_TAG,
 } from "./program";
 import { overlaps } from "../../api/net";
 import { type CommandRecord, nameOf, recordText, type StateResource, type System } from "./system";
 import { CREATE_MARK_TAG } from "../../provider/methods/mark";
+import { toCamel } from "../../api/names";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -54,6 +56,13 @@ const sorted = (items: string[]) => [...items].sort();
 
 /** Which drift outside Pulumi the stack has not refreshed yet, by resource name. */
 export type Drift = Map<string, "renamed" | "deleted" | "members">;
+
+/**
+ * Subnets given OUTSIDE_TAG outside Pulumi, by resource name: the record it was added to, and
+ * whether a refresh has read it into the state since (then the next up removes it, unless the
+ * subnet's tags are under ignoreChanges; before, no up writes it).
+ */
+export type OutsideTags = Map<string, { id: string; refreshed: boolean }>;
 
 /** What was seen of each subnet at the last check: an omitted field keeps its value on the same record. */
 export type Observed = Map<string, { id: string; gateway: unknown; dns: unknown; routes: unknown }>;
@@ -115,14 +124,20 @@ function stateIdsByName(resources: StateResource[]): Map<string, string> {
   return ids;
 }
 
-function checkSubnet(sys: System, slot: number, s: SubnetModel, id: string, observed: Observed): void {
+function checkSubnet(sys: System, slot: number, s: SubnetModel, id: string, observed: Observed, outside: OutsideTags): void {
   const name = `s${slot}`;
   const r = sys.env.emulator.store.get("subnets", id);
   if (!r) throw new InvariantError(`${name}: state id ${id} is not in the service`);
   expectEqual(`${name}.name`, r.name, s.name);
   expectEqual(`${name}.cidr`, r.cidr, cidrOf(slot, s.gen));
   expectEqual(`${name}.enable_dhcp`, r.enable_dhcp, s.enableDhcp ?? true);
-  expectEqual(`${name}.tags`, programTagsOf("subnets", r), s.tags);
+  // Tags under ignoreChanges are left as they are (checkWritesShown: no up writes them).
+  const kept = outside.has(name) ? { [OUTSIDE_TAG.key]: OUTSIDE_TAG.value } : {};
+  if (!s.ignoreTags)
+    expectEqual(`${name}.tags${outside.has(name) ? " (a tag added outside Pulumi kept)" : ""}`, programTagsOf("subnets", r), {
+      ...s.tags,
+      ...kept,
+    });
   const before = observed.get(name)?.id === id ? observed.get(name) : undefined;
   const gateway =
     s.gateway === undefined ? (before ? before.gateway : hostOf(slot, s.gen, 1)) : s.gateway && hostOf(slot, s.gen, s.gateway);
@@ -157,7 +172,14 @@ const memberKeys = (members: unknown) =>
  * resource per declared one and nothing else (resources with unrefreshed drift are skipped:
  * `up` compares the program with the state, not the service).
  */
-export function checkAfterUp(sys: System, program: ProgramModel, resources: StateResource[], drift: Drift, observed: Observed): void {
+export function checkAfterUp(
+  sys: System,
+  program: ProgramModel,
+  resources: StateResource[],
+  drift: Drift,
+  observed: Observed,
+  outside: OutsideTags = new Map(),
+): void {
   const ids = stateIdsByName(resources);
   const declared = [
     ...program.subnets.flatMap((s, slot) => (s ? [`s${slot}`] : [])),
@@ -173,7 +195,7 @@ export function checkAfterUp(sys: System, program: ProgramModel, resources: Stat
   expectEqual("images in the service (other teams' aside)", ours(sys, "images").length, undeleted("img"));
   for (let slot = 0; slot < SUBNET_SLOTS; slot++) {
     const s = program.subnets[slot];
-    if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed);
+    if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed, outside);
   }
   for (let slot = 0; slot < IMAGE_SLOTS; slot++) {
     const i = program.images[slot];
@@ -270,4 +292,74 @@ export function checkForeignUntouched(sys: System, resources: StateResource[]): 
 export function foreignInTheWay(sys: System, program: ProgramModel): string[] {
   const declared = program.subnets.flatMap((s, slot) => (s ? [cidrOf(slot, s.gen)] : []));
   return [...sys.foreign].filter(([, f]) => f.cidr !== undefined && declared.some((c) => overlaps(c, f.cidr!))).map(([id]) => id);
+}
+
+/** A step of `pulumi preview --json`: the resource, the operation, and its old and new inputs. */
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  oldState?: { id?: string; inputs?: Record<string, unknown> };
+  newState?: { inputs?: Record<string, unknown> };
+}
+
+/** A write the provider sent, from the emulator's request log. */
+export interface LoggedWrite {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * What `preview --diff` shows of an update: the inputs that differ between the state and the
+ * program (Pulumi shows the dynamic face's diff as old inputs against new), and of tags the
+ * keys whose values differ.
+ */
+function shownChanges(step: PreviewStep | undefined): { fields: Set<string>; tagKeys: Set<string> } {
+  const olds = step?.op === "update" ? (step.oldState?.inputs ?? {}) : {};
+  const news = step?.op === "update" ? (step.newState?.inputs ?? {}) : {};
+  const fields = new Set([...Object.keys(olds), ...Object.keys(news)].filter((k) => !isDeepStrictEqual(olds[k], news[k])));
+  const oldTags = (olds.tags ?? {}) as Record<string, unknown>;
+  const newTags = (news.tags ?? {}) as Record<string, unknown>;
+  const tagKeys = new Set([...Object.keys(oldTags), ...Object.keys(newTags)].filter((k) => oldTags[k] !== newTags[k]));
+  return { fields, tagKeys };
+}
+
+/**
+ * An up never writes what its preview did not show: each PATCH or PUT to a resource the state
+ * held before the up names only fields the preview showed changed, and of tags only the keys
+ * it showed (the create's mark aside: a create's own). A PUT of the quota setting must carry
+ * a threshold: when the preview did not show one, the service's own (`quotaBefore`). The
+ * pool's writes are not judged: LbPoolSettings still sets drift back at each update.
+ */
+export function checkWritesShown(steps: PreviewStep[], before: StateResource[], writes: LoggedWrite[], quotaBefore: unknown): void {
+  for (const write of writes) {
+    const id = /^\/cloud\/v1\/(?:subnets|images)\/1\/1\/([^/]+)$/.exec(write.path)?.[1];
+    const name = id
+      ? before.find((r) => String(r.id) === id)
+      : before.find(
+          (r) =>
+            nameOf(r) ===
+            (write.path.startsWith("/cloud/v1/lifecycle_policy/") ? "policy" : write.path.includes("/client_quotas/") ? "quota" : ""),
+        );
+    if (!name) continue; // made by this up (a create's own writes), or the pool's
+    const step = steps.find((s) => s.urn === name.urn);
+    if (step && step.op !== "update" && step.op !== "same") continue; // a replacement's writes are its create's
+    const shown = shownChanges(step);
+    const body = (write.body ?? {}) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(body)) {
+      const field = toCamel(key);
+      if (field === "threshold" && !shown.fields.has(field) && text(value) === text(quotaBefore)) continue;
+      if (field === "tags") {
+        const keys = Object.keys((value ?? {}) as object).filter((k) => k !== CREATE_MARK_TAG && !shown.tagKeys.has(k));
+        if (keys.length === 0) continue;
+        throw new InvariantError(
+          `up wrote tag(s) ${keys.join(", ")} of ${nameOf(name)} (${write.method} ${write.path}), which its preview did not show`,
+        );
+      }
+      if (!shown.fields.has(field))
+        throw new InvariantError(
+          `up wrote ${field} of ${nameOf(name)} (${write.method} ${write.path}: ${text(body)}), which its preview did not show`,
+        );
+    }
+  }
 }

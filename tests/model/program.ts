@@ -22,6 +22,8 @@ export interface SubnetModel {
   gateway: Gateway;
   /** connectToNetworkRouter: false (needed for a null gateway; a replacement either way). */
   noRouter: boolean;
+  /** `ignoreChanges: ["tags"]`: the program's tag edits are not applied while set. */
+  ignoreTags?: boolean;
 }
 
 export interface ImageModel {
@@ -72,6 +74,9 @@ export const POLICY_ID = Number(SEED.policyId);
 export const CLIENT_ID = Number(SEED.clientId);
 /** A volume per image slot: two images made from one volume at once would meet its lock. */
 export const VOLUMES = [SEED.volumeId, "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8"];
+
+/** The tag someone adds to a subnet outside Pulumi: a key no program declares. */
+export const OUTSIDE_TAG = { key: "cost-center", value: "cc-1" };
 
 export const cidrOf = (slot: number, gen: number) => `10.${100 + slot}.${gen}.0/24`;
 export const hostOf = (slot: number, gen: number, host: number) => `10.${100 + slot}.${gen}.${host}`;
@@ -136,9 +141,11 @@ export function quotaArgs(q: QuotaModel): Record<string, unknown> {
 /** The program as one plain-JS file: starts faster than TypeScript through ts-node. */
 export function renderProgram(p: ProgramModel): string {
   const lines = ['"use strict";', 'const cims = require("pulumi-cims");'];
-  const add = (type: string, name: string, args: unknown) =>
-    lines.push(`new cims.${type}(${JSON.stringify(name)}, ${JSON.stringify(args)});`);
-  p.subnets.forEach((s, slot) => s && add("Subnet", `s${slot}`, subnetArgs(slot, s)));
+  const add = (type: string, name: string, args: unknown, opts?: unknown) =>
+    lines.push(`new cims.${type}(${JSON.stringify(name)}, ${JSON.stringify(args)}${opts ? `, ${JSON.stringify(opts)}` : ""});`);
+  p.subnets.forEach(
+    (s, slot) => s && add("Subnet", `s${slot}`, subnetArgs(slot, s), s.ignoreTags ? { ignoreChanges: ["tags"] } : undefined),
+  );
   p.images.forEach((i, slot) => i && add("BaremetalImage", `img${slot}`, imageArgs(slot, i)));
   if (p.pool) add("LbPoolSettings", "pool", poolArgs(p.pool));
   if (p.policy) add("SnapshotPolicyState", "policy", { policyId: POLICY_ID, ...p.policy });

@@ -2,9 +2,11 @@
 // program written before each pulumi command, a fault armed for the next command only, and
 // what the invariants need to know about the last command.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as os from "node:os";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, SEED } from "../support/cims";
+import { api, cimsStack, type CimsTestEnv, requestLogFile, SEED } from "../support/cims";
 import { PULUMI, type RunResult, type StackExport } from "../support/harness";
 import { type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
 
@@ -74,6 +76,8 @@ export class System {
       files: { "Pulumi.yaml": "name: lifecycle-model\nruntime: nodejs\n", "index.js": "" },
       // A slow answer (6 s) outlasts the request timeout; an ordinary one never comes close.
       config: { "cims:requestTimeoutSeconds": "3", "cims:taskTimeoutSeconds": String(TASK_TIMEOUT_S) },
+      // The writes an up sends (PreviewedUp), outside the e2e run's log directory too (a soak).
+      emulator: { requestLog: requestLogFile() ?? path.join(os.tmpdir(), `lifecycle-model-${randomBytes(6).toString("hex")}.jsonl`) },
     });
     const system = new System(env);
     const volume = {
