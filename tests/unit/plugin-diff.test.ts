@@ -16,18 +16,26 @@ function serve<T>(name: "diff" | "update", req: unknown): Promise<T> {
   return new Promise((resolve, reject) => handlers[name]({ request: req }, (err, reply) => (err ? reject(err) : resolve(reply as T))));
 }
 
-function diff(
+type Req = InstanceType<typeof providerPb.DiffRequest> | InstanceType<typeof providerPb.UpdateRequest>;
+
+/** A Diff or Update request for the subnet of `urn`: the state, the new inputs, the fields under ignoreChanges. */
+function request<R extends Req>(
+  req: R,
+  state: Record<string, unknown>,
   news: Record<string, unknown>,
-  urn = URN,
   ignoreChanges: string[] = [],
-): Promise<InstanceType<typeof providerPb.DiffResponse>> {
-  const req = new providerPb.DiffRequest();
+  urn = URN,
+): R {
   req.setUrn(urn);
   req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
-  req.setOlds(toStruct(olds));
+  req.setOlds(toStruct(state));
   req.setNews(toStruct(news));
   req.setIgnorechangesList(ignoreChanges);
-  return serve("diff", req);
+  return req;
+}
+
+function diff(news: Record<string, unknown>, urn = URN): Promise<InstanceType<typeof providerPb.DiffResponse>> {
+  return serve("diff", request(new providerPb.DiffRequest(), olds, news, [], urn));
 }
 
 afterEach(() => jest.restoreAllMocks());
@@ -72,26 +80,17 @@ describe("a field under ignoreChanges is compared with the state's value, so it 
 
   test("Diff: only the name", async () => {
     const spy = jest.spyOn(kind("Subnet").methods, "diff");
-    const req = new providerPb.DiffRequest();
-    req.setUrn(URN);
-    req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
-    req.setOlds(toStruct(held));
-    req.setNews(toStruct(news));
-    req.setIgnorechangesList(["tags"]);
-    const resp = await serve<InstanceType<typeof providerPb.DiffResponse>>("diff", req);
+    const resp = await serve<InstanceType<typeof providerPb.DiffResponse>>(
+      "diff",
+      request(new providerPb.DiffRequest(), held, news, ["tags"]),
+    );
     expect(resp.getDiffsList()).toEqual(["name"]);
     expect(spy.mock.calls[0][2].tags).toEqual(held.tags);
   });
 
   test("Update: the kind's update is given the state's tags, so it writes none", async () => {
     const spy = jest.spyOn(kind("Subnet").methods, "update").mockResolvedValue({ outs: {} });
-    const req = new providerPb.UpdateRequest();
-    req.setUrn(URN);
-    req.setId("6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b");
-    req.setOlds(toStruct(held));
-    req.setNews(toStruct(news));
-    req.setIgnorechangesList(["tags"]);
-    await serve("update", req);
+    await serve("update", request(new providerPb.UpdateRequest(), held, news, ["tags"]));
     expect(spy.mock.calls[0][2]).toEqual({ ...news, tags: held.tags });
   });
 });
