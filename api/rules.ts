@@ -42,19 +42,17 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
     return issues;
   },
   /**
-   * A pool member is placed by the subnet its address is in or by the instance it is on:
-   * the service needs exactly one of them.
+   * A pool member is reached through the subnet its address is in, or on the instance it
+   * runs on, or (neither) over the public network: the service takes at most one of them.
    */
   memberTarget(get, name) {
     const given = ["subnetId", "instanceId"].filter((f) => get(f) !== undefined && get(f) !== null);
-    if (given.length === 1) return [];
+    if (given.length < 2) return [];
     return [
-      given.length === 0
-        ? {
-            field: "subnetId",
-            message: `is required unless ${name("instanceId")} is given: give the subnet the member's address is in, or the instance it is on`,
-          }
-        : { field: "instanceId", message: `must not be given with ${name("subnetId")}: give one of them` },
+      {
+        field: "instanceId",
+        message: `must not be given with ${name("subnetId")}: give one of them (the subnet the member's address is in, or the instance it runs on), or neither for a member reached over the public network`,
+      },
     ];
   },
   /** A route through a next hop of the other IP version cannot be installed. */

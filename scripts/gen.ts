@@ -13,7 +13,7 @@ import * as prettier from "prettier";
 import type { Contract, Field, FieldType, ObjectType, RecordField } from "../api/contract";
 import { toCamel } from "../api/names";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
-import type { Descriptor } from "../provider/methods/descriptor";
+import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../provider/methods/inputs";
 import { packageSchema, PROVIDER_CONFIG } from "../provider/plugin/schema";
 import { writePythonSdk } from "./gen-sdk-python";
@@ -175,6 +175,19 @@ function outputsOf(type: Kind): Output[] {
   return [...out.values()];
 }
 
+/**
+ * The resource options a class passes: a kind whose records the service refuses to hold twice
+ * (a subnet's CIDR, a member's address and port) deletes the old record before creating its
+ * replacement unless the program says otherwise. A replacement the diff decides asks for it
+ * anyway when it must; `pulumi up --replace` (and a taint) replaces without asking the provider,
+ * so only this option orders it.
+ */
+const optionsOf = (d: Descriptor) => (isOwned(d) && d.hooks?.exclusive ? "{ deleteBeforeReplace: true, ...opts }" : "opts");
+const twinsNote = (d: Descriptor) =>
+  isOwned(d) && d.hooks?.exclusive
+    ? " A replacement deletes the old record first (the option `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once."
+    : "";
+
 /** Type names a piece of generated code uses, so the module imports exactly those. */
 function usedNames(code: string, names: Iterable<string>): string[] {
   return [...names].filter((n) => new RegExp(`\\b${n}\\b`).test(code)).sort();
@@ -205,10 +218,10 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
     `${args}\n${state}\n` +
     `/** Every output's name: Pulumi makes an Output property for each key given to the resource. */\n` +
     `export const OUTPUTS = ${JSON.stringify(outputs.map((o) => o.name))};\n\n` +
-    tsdoc(c.doc) +
+    tsdoc(c.doc + twinsNote(d)) +
     `export class ${type} extends withOutputs<${type}State>() {\n` +
     `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions) {\n` +
-    `    super(${shim}, name, { ...outputKeys(OUTPUTS), ...args }, opts, "cims", "${type}");\n` +
+    `    super(${shim}, name, { ...outputKeys(OUTPUTS), ...args }, ${optionsOf(d)}, "cims", "${type}");\n` +
     "  }\n}\n";
   const helpers = usedNames(body, ["InputFields"]);
   const types = usedNames(body, typeNames);
@@ -294,7 +307,7 @@ function nativeModule(): string {
       `  /** The existing record \`opts.id\`, read (a \`get\`): see \`${type}.get\`. */\n` +
       `  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });\n` +
       `  constructor(name: string, args: ${type}Args | Record<string, never>, opts?: pulumi.CustomResourceOptions) {\n` +
-      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, opts);\n` +
+      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, ${optionsOf(kind(type).descriptor)});\n` +
       "  }\n\n" +
       "  /**\n" +
       "   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is\n" +

@@ -1,7 +1,8 @@
 // Load balancer pool member, one alone (the vendor SDK's members resource): POST .../members
 // creates it, PATCH .../members/{member_id} changes the fields marked `update` in place,
 // DELETE removes it; every changing call answers tasks. address, protocol_port and the
-// subnet (or instance) cannot change after creation.
+// subnet (or instance) cannot change after creation. A member with neither subnet nor
+// instance is reached over the public network (the vendor SDK and Terraform examples make them).
 import { boolean, integer, ip, text, uuid4 } from "./common";
 import type { Contract } from "./types";
 
@@ -17,14 +18,14 @@ export const LbPoolMember = {
       type: uuid4,
       set: "create",
       serviceDefault: true,
-      doc: "The subnet the member's address is in (uuid4). Give it or `instanceId`, not both.",
+      doc: "The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached over the public network.",
     },
     instanceId: {
       type: uuid4,
       set: "create",
       serviceDefault: true,
       notInRecord: true,
-      doc: "The instance the member is on (uuid4), instead of `subnetId`.",
+      doc: "The instance the member runs on (uuid4), instead of `subnetId`.",
     },
     weight: { type: integer(1, 256), set: "update", default: 1, doc: "The member's share of traffic, 1-256." },
     adminStateUp: { type: boolean, set: "update", default: true, doc: "Whether the member takes traffic (false disables it)." },

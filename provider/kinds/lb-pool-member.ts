@@ -6,11 +6,10 @@
 // address and port, so one already in the pool fails at preview and before the POST, naming it.
 import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
-import { CimsError } from "../client/errors";
 import { apiPath } from "../client/path";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import { listNow, type Survey } from "../methods/ours";
+import type { Survey } from "../methods/ours";
 import { ownedResource } from "../methods/owned";
 import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
 
@@ -22,11 +21,6 @@ const params = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId,
 const survey = (i: Scoped): Survey => ({ path: apiPath(contract.paths.collection, params(i)) });
 
 const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
-
-function holding(members: ReadonlyArray<ApiRecord>, inputs: Inputs): ApiRecord | undefined {
-  const key = memberKey(inputs.address, inputs.protocolPort);
-  return members.find((m) => memberKey(m.address, m.protocol_port) === key);
-}
 
 function takenMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -74,25 +68,16 @@ export const memberDescriptor: OwnedDescriptor = {
     args: (_r, fields, scope) => ({ ...fields, ...scope }),
   },
   hooks: {
-    // A member already at the address and port fails at preview. A list that fails here (the
-    // pool unreadable) is not a failure yet: create() lists again before its POST.
-    async checkNew(inputs) {
-      if (!known(inputs.poolId, inputs.address, inputs.protocolPort)) return [];
-      const taken = await listNow(survey(inputs)).then(
-        (members) => holding(members, inputs),
-        () => undefined,
-      );
-      return taken ? [{ property: "address", reason: takenMessage(inputs, taken) }] : [];
+    exclusive: {
+      holds: (i) =>
+        known(i.poolId, i.address, i.protocolPort)
+          ? { place: `pool ${String(i.poolId).toLowerCase()}`, value: memberKey(i.address, i.protocolPort), property: "address" }
+          : undefined,
+      heldBy: (m) => memberKey(m.address, m.protocol_port),
+      clash: (a, b) => a === b,
+      rule: "the service refuses a second member at one address and port",
+      taken: takenMessage,
     },
-    beforePost(inputs, existing) {
-      const taken = holding(existing, inputs);
-      if (taken) throw new CimsError(takenMessage(inputs, taken));
-    },
-    // A replacement at the same address and port would be refused while the old member exists.
-    deleteBeforeReplace: (olds, news) =>
-      known(news.address, news.protocolPort, news.poolId) &&
-      String(olds.poolId).toLowerCase() === String(news.poolId).toLowerCase() &&
-      memberKey(olds.address, olds.protocolPort) === memberKey(news.address, news.protocolPort),
   },
 };
 

@@ -8,21 +8,13 @@ import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
-import { CimsError } from "../client/errors";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import { listNow, type Survey } from "../methods/ours";
+import type { Survey } from "../methods/ours";
 import { ownedResource } from "../methods/owned";
 import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
 
 type ApiRecord = Record<string, unknown>;
-
-/**
- * Subnets this provider process saw a diff replace (their ids): a replacement's check() runs
- * with no old inputs while the old subnet still exists, and its new CIDR may overlap it. The
- * replacement deletes it first (diff), so it is no conflict.
- */
-const replacing = new Set<string>();
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 
@@ -31,13 +23,6 @@ const survey = (i: Scoped): Survey => ({
   path: apiPath(contract.paths.collection, scope(i)),
   query: { network_id: String(i.networkId) },
 });
-
-/** A subnet of the network (not one being replaced in this run) whose CIDR overlaps the program's. */
-function overlapping(subnets: ReadonlyArray<ApiRecord>, inputs: Inputs): ApiRecord | undefined {
-  return subnets.find(
-    (s) => !replacing.has(String(s.id).toLowerCase()) && typeof s.cidr === "string" && overlaps(s.cidr, String(inputs.cidr)),
-  );
-}
 
 function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -99,29 +84,16 @@ export const subnetDescriptor: OwnedDescriptor = {
     },
   },
   hooks: {
-    // A CIDR already taken on the network fails at preview, before anything is written. A
-    // list that fails here is not a failure yet: create() lists again before its POST.
-    async checkNew(inputs) {
-      if (!known(inputs.networkId, inputs.cidr) || typeof inputs.cidr !== "string") return [];
-      const taken = await listNow(survey(inputs)).then(
-        (subnets) => overlapping(subnets, inputs),
-        () => undefined,
-      );
-      return taken ? [{ property: "cidr", reason: overlapMessage(inputs, taken) }] : [];
+    exclusive: {
+      holds: (i) =>
+        known(i.networkId, i.cidr) && typeof i.cidr === "string"
+          ? { place: `network ${canonical("uuid4", i.networkId)}`, value: i.cidr, property: "cidr" }
+          : undefined,
+      heldBy: (r) => (typeof r.cidr === "string" ? r.cidr : undefined),
+      clash: overlaps,
+      rule: "the service refuses overlapping subnets on one network",
+      taken: overlapMessage,
     },
-    beforePost(inputs, existing) {
-      const taken = overlapping(existing, inputs);
-      if (taken) throw new CimsError(overlapMessage(inputs, taken));
-    },
-    // A replacement on the same network with an overlapping CIDR would be refused while the
-    // old subnet exists: delete it first.
-    deleteBeforeReplace: (olds, news) =>
-      !isUnknown(news.cidr) &&
-      canonical("uuid4", olds.networkId) === canonical("uuid4", news.networkId) &&
-      typeof news.cidr === "string" &&
-      typeof olds.cidr === "string" &&
-      overlaps(olds.cidr, news.cidr),
-    replacing: (id) => replacing.add(id.toLowerCase()),
   },
 };
 

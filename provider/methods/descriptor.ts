@@ -8,7 +8,8 @@ import type { z } from "zod";
 import type { Spelling } from "../../api/canonical";
 import type { Contract } from "../../api/contract";
 import type { Survey } from "./ours";
-import type { CheckFailure, Inputs } from "./schema";
+import type { Holding } from "./holdings";
+import type { Inputs } from "./schema";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -123,12 +124,25 @@ export interface OwnedDescriptor extends Descriptor {
 }
 
 export interface OwnedHooks {
-  /** Failures at preview of a new resource (not adopted), beyond its fields' rules. */
-  checkNew?: (inputs: Scoped) => Promise<CheckFailure[]>;
-  /** Refuses a create before its POST, given what existed (throws). */
-  beforePost?: (inputs: Scoped, existing: ReadonlyArray<ApiRecord>) => void;
-  /** A replacement must delete the old resource first. */
-  deleteBeforeReplace?: (olds: Inputs, news: Inputs) => boolean;
-  /** A diff replaces the resource with this id. */
-  replacing?: (id: string) => void;
+  /** What a resource of this kind holds alone in the service (a subnet's CIDR on its network). */
+  exclusive?: Exclusive;
+}
+
+/**
+ * Something the service lets one record hold at a time in a place: a subnet's CIDR on its
+ * network (no overlap), a pool member's address and port in its pool. A create that would
+ * hold what a record or another resource of the program holds fails at preview and before
+ * its POST, naming it; a replacement that would hold what its old record holds deletes it first.
+ */
+export interface Exclusive {
+  /** What the inputs would hold; undefined while a value it needs is not known (preview). */
+  holds: (inputs: Inputs) => Holding | undefined;
+  /** What a record of the place holds. */
+  heldBy: (record: ApiRecord) => string | undefined;
+  /** Whether two values held in one place clash (overlapping CIDRs; one address and port). */
+  clash: (a: string, b: string) => boolean;
+  /** The service's rule, for messages: "the service refuses overlapping subnets on one network". */
+  rule: string;
+  /** The message for a record that holds it already: which, and how to adopt it or avoid it. */
+  taken: (inputs: Inputs, record: ApiRecord) => string;
 }

@@ -37,13 +37,23 @@ export async function listNow(survey: Survey): Promise<ApiRecord[]> {
   const client = apiClient();
   const recent = recentByClient.get(client) ?? new Map<string, { at: number; records: Promise<ApiRecord[]> }>();
   recentByClient.set(client, recent);
-  const key = `${survey.path}?${new URLSearchParams(survey.query ?? {}).toString()}`;
+  const key = listKey(survey);
   const hit = recent.get(key);
   if (hit && Date.now() - hit.at < REUSE_MS) return hit.records;
   const records = listAll(client, survey.path, survey.query);
   recent.set(key, { at: Date.now(), records });
   records.catch(() => recent.delete(key));
   return records;
+}
+
+const listKey = (survey: Survey) => `${survey.path}?${new URLSearchParams(survey.query ?? {}).toString()}`;
+
+/**
+ * A delete just changed what the survey lists: the next list is taken anew (a replacement that
+ * deleted the old record first must not find it in a list taken before the delete).
+ */
+export function forgetList(survey: Survey): void {
+  recentByClient.get(apiClient())?.delete(listKey(survey));
 }
 
 /** Per client (one per run's configuration): the ids created, recovered or adopted, which a recovery never takes. */

@@ -14,12 +14,19 @@ import type { OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
-import { listNow } from "./ours";
-import type { Inputs } from "./schema";
+import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
+import { forgetList, listNow } from "./ours";
+import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import { messageOf } from "./values";
 
 type ApiRecord = Record<string, unknown>;
+
+/** Why a twin may be the record this resource replaces, and what to do then. */
+const TWIN_HINT =
+  ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it, " +
+  "and the service refuses both at once: set the resource option `deleteBeforeReplace: true` (cims.Subnet, cims.LbPoolMember and their " +
+  "cims.native classes set it unless the program says otherwise)";
 
 export interface Owned {
   descriptor: OwnedDescriptor;
@@ -55,24 +62,57 @@ export function ownedResource(d: OwnedDescriptor): Owned {
   };
   const adoptable = { table, noun: d.noun, what: (i: Inputs) => d.label(i), recordPath: (i: Inputs, id: string) => one(i as Scoped, id) };
 
+  const ex = d.hooks?.exclusive;
+  /** A record that holds what the inputs would: `replaced` (the id its diff saw) is none. */
+  const holder = (records: ReadonlyArray<ApiRecord>, inputs: Inputs, holding: Holding, replaced?: string) =>
+    records.find((r) => {
+      const held = ex?.heldBy(r);
+      return held !== undefined && ex?.clash(held, holding.value) && String(r.id).toLowerCase() !== replaced?.toLowerCase();
+    });
+  /**
+   * The record exactly as the program declares it, with no create's mark: what a `pulumi up
+   * --replace` (or a taint) replaces. The engine checks such a replacement as a new resource,
+   * with no diff and nothing naming its old record, so preview cannot tell it from another's
+   * twin; create() still refuses a twin before its POST unless it is gone by then (the
+   * replacement deleted it first).
+   */
+  const twin = (record: ApiRecord, inputs: Inputs) => {
+    const { replaces, updates } = differences(table, record, inputs);
+    return replaces.length === 0 && updates.length === 0 && markOf(record) === undefined;
+  };
+  /** At preview: the program's clash, or a record holding it already (a list that fails is no failure yet). */
+  const holdingFailure = async (creating: boolean, inputs: Scoped): Promise<CheckFailure | undefined> => {
+    const holding = ex?.holds(inputs);
+    if (!ex || !holding) return undefined;
+    const replaced = creating ? takeDiffed(d.noun, holding) : undefined;
+    const other = hold(d.noun, d.label(inputs), holding, ex.clash, replaced !== undefined);
+    if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
+    if (!creating || inputs.importId !== undefined) return undefined;
+    const records = await listNow(d.survey(inputs)).catch(() => []);
+    const taken = holder(records, inputs, holding, replaced);
+    if (!taken || (replaced === undefined && twin(taken, inputs))) return undefined;
+    return { property: holding.property, reason: ex.taken(inputs, taken) };
+  };
+
   const methods: Owned["methods"] = {
     async check(olds, news) {
       const result = table.check(olds, news, scopeDefaults);
       if (result.failures?.length) return result;
       const inputs = result.inputs as Scoped;
-      const creating = Object.keys(olds).length === 0;
-      if (creating && inputs.importId === undefined && d.hooks?.checkNew) {
-        const failures = await d.hooks.checkNew(inputs);
-        if (failures.length > 0) return { ...result, failures };
-      }
+      const held = await holdingFailure(Object.keys(olds).length === 0, inputs);
+      if (held) return { ...result, failures: [held] };
       return { ...result, failures: await previewAdoption(adoptable, olds, inputs) };
     },
 
     async diff(id, olds, news) {
       const note = table.unmanagedNote(olds, news);
       if (note) log(note);
-      const result = table.diff(olds, news, d.hooks?.deleteBeforeReplace?.(olds, news) ?? false);
-      if ((result.replaces?.length ?? 0) > 0) d.hooks?.replacing?.(id);
+      const [before, after] = [ex?.holds(olds), ex?.holds(news)];
+      // A replacement that would hold what its old record holds would be refused while that exists.
+      const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
+      const result = table.diff(olds, news, deleteFirst);
+      // Any change may replace (`replaceOnChanges`): the second check knows its old record.
+      if (result.changes && after) noteDiffed(d.noun, after, id);
       return result;
     },
 
@@ -82,14 +122,15 @@ export function ownedResource(d: OwnedDescriptor): Owned {
         return withContext(what, () => adopt(adoptable, inputs, (path, body) => patchRecord(path, body, inputs)));
       }
       return withContext(what, async () => {
-        // A kind may refuse the create here, before any write, given what exists (a subnet's
-        // CIDR already taken on its network).
+        // Refused here, before any write, when a record holds it already (a subnet's CIDR on its network).
         const survey = d.survey(inputs);
-        if (d.hooks?.beforePost) {
+        const holding = ex?.holds(inputs);
+        if (ex && holding) {
           const existing = await listNow(survey).catch((err: unknown) => {
             throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
           });
-          d.hooks.beforePost(inputs, existing);
+          const taken = holder(existing, inputs, holding);
+          if (taken) throw new CimsError(ex.taken(inputs, taken) + (twin(taken, inputs) ? TWIN_HINT : ""));
         }
         const call = {
           path: apiPath(d.paths.create, scope(inputs)),
@@ -131,6 +172,7 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     async delete(id, props) {
       if (adoptedInThisRun(d.label(props, id), id)) return;
       await deleteViaTask(d.label(props, id), one(props, id), props);
+      if (ex) forgetList(d.survey(props));
     },
 
     /** Refresh, through the scope's list when reads coalesce. */

@@ -12,11 +12,11 @@ export interface LbPoolMemberArgs {
   /** The port the member serves on (1-65535). Changing it replaces the resource. */
   readonly protocolPort: pulumi.Input<number>;
   /**
-   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the
-   * resource.
+   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached
+   * over the public network. Changing it replaces the resource.
    */
   readonly subnetId?: pulumi.Input<string>;
-  /** The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource. */
+  /** The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource. */
   readonly instanceId?: pulumi.Input<string>;
   /** The member's share of traffic, 1-256. Default 1. Updates in place. */
   readonly weight?: pulumi.Input<number>;
@@ -61,9 +61,12 @@ export interface LbPoolMemberState {
   address: string;
   /** The port the member serves on (1-65535). */
   protocolPort: number;
-  /** The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. */
+  /**
+   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached
+   * over the public network.
+   */
   subnetId: string;
-  /** The instance the member is on (uuid4), instead of `subnetId`. */
+  /** The instance the member runs on (uuid4), instead of `subnetId`. */
   instanceId: string;
   /** The member's share of traffic, 1-256. */
   weight: number;
@@ -106,10 +109,11 @@ export const OUTPUTS = [
 /**
  * One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it,
  * destroy removes only it. Don't also manage the pool's members with LbPoolSettings `members`: its whole-list
- * update removes every member it does not list.
+ * update removes every member it does not list. A replacement deletes the old record first (the option
+ * `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once.
  */
 export class LbPoolMember extends withOutputs<LbPoolMemberState>() {
   constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(lbPoolMemberShim, name, { ...outputKeys(OUTPUTS), ...args }, opts, "cims", "LbPoolMember");
+    super(lbPoolMemberShim, name, { ...outputKeys(OUTPUTS), ...args }, { deleteBeforeReplace: true, ...opts }, "cims", "LbPoolMember");
   }
 }

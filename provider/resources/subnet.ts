@@ -130,10 +130,11 @@ export const OUTPUTS = [
 
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service's task and reads the new
- * id from it; destroy deletes the subnet.
+ * id from it; destroy deletes the subnet. A replacement deletes the old record first (the option
+ * `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once.
  */
 export class Subnet extends withOutputs<SubnetState>() {
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subnetShim, name, { ...outputKeys(OUTPUTS), ...args }, opts, "cims", "Subnet");
+    super(subnetShim, name, { ...outputKeys(OUTPUTS), ...args }, { deleteBeforeReplace: true, ...opts }, "cims", "Subnet");
   }
 }

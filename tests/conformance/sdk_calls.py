@@ -145,6 +145,14 @@ def main(base_url: str, api_key: str) -> None:
     gone = call("load_balancers.pools.members.delete", lambda: members.delete(member_id, pool_id=POOL), "tasks.poll (create_lbmember)")
     if gone:
         call("tasks.poll (delete_lbmember)", lambda: tasks.poll(gone.tasks[0], **POLL))
+    # A public member: neither subnet_id nor instance_id (as the vendor's Terraform examples make).
+    public = call("load_balancers.pools.members.create (public)", lambda: members.create(POOL, address="203.0.113.20", protocol_port=443), "tasks.poll")
+    public_id = None
+    if public:
+        done = call("tasks.poll (create_lbmember, public)", lambda: tasks.poll(public.tasks[0], **POLL))
+        public_id = done.created_resources.members[0] if done else None
+    call("load_balancers.pools.members.get (public)", lambda: members.get(public_id, pool_id=POOL), "tasks.poll (create_lbmember, public)")
+    call("load_balancers.pools.members.delete (public)", lambda: members.delete(public_id, pool_id=POOL), "tasks.poll (create_lbmember, public)")
 
     # Images
     images = cloud.instances.images

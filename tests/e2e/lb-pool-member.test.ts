@@ -3,7 +3,9 @@
 // drift set back after refresh; an address change replaces it; a member deleted outside
 // Pulumi is gone on refresh; destroy removes only the stack's member, so its subnet can go
 // and the pool keeps the member it had. A member already at the address and port fails at
-// preview, naming it.
+// preview, naming it. Replacements on both faces: `up --replace` and a new subnetId (the same
+// address and port: the old member goes first); a public member (neither subnetId nor
+// instanceId) is created, refreshed and destroyed.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
@@ -94,6 +96,62 @@ test.each<Face>(["dynamic", "native"])(
   E2E_TIMEOUT_MS,
 );
 
+const replacing = [
+  'import * as pulumi from "@pulumi/pulumi";',
+  'import * as cims from "pulumi-cims";',
+  "const c = new pulumi.Config();",
+  `const networkId = "${SEED.networkId}";`,
+  'const first = new cims.Subnet("first", { name: "first", cidr: "10.21.0.0/24", networkId });',
+  'const second = new cims.Subnet("second", { name: "second", cidr: "10.22.0.0/24", networkId });',
+  'const member = new cims.LbPoolMember("web", {',
+  `  poolId: "${SEED.poolId}", address: "10.21.0.10", protocolPort: 8080, subnetId: c.getBoolean("moved") ? second.id : first.id,`,
+  "});",
+  `const pub = new cims.LbPoolMember("public", { poolId: "${SEED.poolId}", address: "203.0.113.10", protocolPort: 443 });`,
+  "export const memberId = member.id;",
+  "export const publicId = pub.id;",
+].join("\n");
+
+test.each<Face>(["dynamic", "native"])(
+  "%s face: up --replace and a new subnetId replace the member at its address and port; a public member lives and goes",
+  async (face) => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject(`pool-member-replace-${face}`, face), "index.ts": onFace(replacing, face) },
+    });
+    const { stack } = env;
+    const ids = async () => {
+      const o = await stack.outputs();
+      return { member: String(o.memberId), pub: String(o.publicId) };
+    };
+    await stack.up();
+    const made = await ids();
+    expect((await api(env, "GET", `${MEMBERS}/${made.pub}`)).body).toMatchObject({
+      address: "203.0.113.10",
+      protocol_port: 443,
+      subnet_id: null,
+    });
+
+    const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
+    await stack.up(["--replace", String(urn)]);
+    const forced = (await ids()).member;
+    expect(forced).not.toBe(made.member);
+    expect((await api(env, "GET", `${MEMBERS}/${made.member}`)).status).toBe(404);
+
+    await stack.setConfig("moved", "true");
+    await stack.up();
+    const moved = (await ids()).member;
+    expect(moved).not.toBe(forced);
+    const second = env.emulator.store.list("subnets").find((s) => s.name === "second");
+    expect((await api(env, "GET", `${MEMBERS}/${moved}`)).body).toMatchObject({ address: "10.21.0.10", subnet_id: second?.id });
+    expect((await pool(env)).members.map((m: { id: string }) => m.id).sort()).toEqual([SEED.keptMemberId, moved, made.pub].sort());
+    await stack.refresh(["--expect-no-changes"]);
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.destroy();
+    expect((await pool(env)).members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
 test(
   "a member already at the address and port fails at preview, naming it and how to adopt it",
   async () => {
@@ -164,7 +222,7 @@ test(
 );
 
 test(
-  "a create whose answer was lost fails truthfully: nothing recorded, no member taken by address and port; the next preview names the member to adopt",
+  "a create whose answer was lost fails truthfully: nothing recorded, no member taken by address and port; the next up names the member to adopt, writing nothing",
   async () => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": faceProject("pool-member-lost", "dynamic"), "index.ts": onFace(program, "dynamic") },
@@ -186,10 +244,14 @@ test(
     expect(made).toBeDefined();
     const resources = (await env.stack.exportState()).deployment.resources ?? [];
     expect(resources.some((r) => r.type.endsWith("LbPoolMember"))).toBe(false);
-    // The member is there, not ours by evidence: the next preview refuses, naming it.
-    const preview = await env.stack.preview([], { allowFailure: true });
-    expect(preview.code).not.toBe(0);
-    expect(preview.stdout + preview.stderr).toContain(`already has member ${String(made?.id)} at 10.20.0.10:8080`);
+    // The member is there, not ours by evidence. It is exactly what the program declares, as
+    // the record an `up --replace` replaces is (and the engine names none to the provider), so
+    // the preview cannot tell: the next up refuses it before its POST, naming it.
+    env.emulator.metrics.reset();
+    const again = await env.stack.up([], { allowFailure: true });
+    expect(again.code).not.toBe(0);
+    expect(again.stdout + again.stderr).toContain(`already has member ${String(made?.id)} at 10.20.0.10:8080`);
+    expect(Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k))).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );

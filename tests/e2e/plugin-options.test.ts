@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type CimsTestEnv, PLUGIN_PROJECT, requestLogFile, SEED, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, loggedRequests, PLUGIN_PROJECT, requestLogFile, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, type RunResult } from "../support/harness";
 import { subnetRecord } from "../support/records";
 
@@ -128,12 +128,6 @@ const ROTATED = `e2e-rotated-${randomBytes(8).toString("hex")}`;
 
 const seed = async (env: CimsTestEnv) => expect((await api(env, "POST", "/__emulator/seed", seeds)).status).toBe(204);
 
-/** The requests the emulator logged, in order, as `METHOD path`. */
-async function requests(file: string): Promise<string[]> {
-  const lines = (await fs.readFile(file, "utf8")).split("\n").filter(Boolean);
-  return lines.map((l) => JSON.parse(l) as { method: string; path: string }).map((r) => `${r.method} ${r.path}`);
-}
-
 /** Each step of a `preview --json` by the resource's name, as `op` (an unchanged resource has none). */
 function ops(preview: RunResult): Record<string, string> {
   const { steps } = JSON.parse(preview.stdout) as { steps: Array<{ op: string; urn: string }> };
@@ -176,10 +170,10 @@ async function typescriptFace(): Promise<void> {
   // Only what changes has a step (besides the stack's and the reads): "moved" (the alias) and
   // "ign" (the ignored change) have none.
   expect(ops(preview)).toEqual({ "plugin-options-e2e": "same", seeded: "read", "seeded-prod": "read", img: "replace", dbr: "replace" });
-  const logged = (await requests(requestLog)).length;
+  const logged = (await loggedRequests(requestLog)).length;
   const second = await env.stack.up();
   artifacts.push(second.stdout, second.stderr);
-  const during = (await requests(requestLog)).slice(logged);
+  const during = (await loggedRequests(requestLog)).slice(logged);
   const deleted = during.indexOf(`DELETE /cloud/v1/subnets/1/1/${before.dbr}`);
   expect(deleted).toBeGreaterThanOrEqual(0);
   expect(deleted).toBeLessThan(during.indexOf("POST /cloud/v1/subnets/1/1"));

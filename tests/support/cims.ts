@@ -100,6 +100,12 @@ export function requestLogFile(): string | undefined {
   return dir ? path.join(dir, `${process.pid}-${randomBytes(6).toString("hex")}.jsonl`) : undefined;
 }
 
+/** The requests an emulator logged to `file` (its `requestLog`), in order, as `METHOD path`. */
+export async function loggedRequests(file: string): Promise<string[]> {
+  const lines = (await fs.readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  return lines.map((l) => JSON.parse(l) as { method: string; path: string }).map((r) => `${r.method} ${r.path}`);
+}
+
 /** Where a project finds the `pulumi-resource-cims` plugin: this package's bin/, through its node_modules, as in a user's project. */
 const PLUGIN_PROVIDERS = "plugins:\n  providers:\n    - name: cims\n      path: node_modules/pulumi-cims/bin\n";
 

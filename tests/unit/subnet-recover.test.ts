@@ -8,6 +8,8 @@
 // - its task ids are known but the wait ended before the tasks did: only a subnet whose
 //   creator is one of its tasks is taken.
 // - a task that ended in ERROR with nothing made is a plain failure: no looking, no advice.
+// - at preview (check), the record a replacement replaces is no obstacle to it, another
+//   team's is; two subnets of one program that overlap fail, naming both.
 // (The emulator lists records only once their task finishes, so the service that lists a
 // subnet while its task still runs is scripted here.)
 import { TaskFailedError } from "../../provider/client/errors";
@@ -16,6 +18,7 @@ import { CREATE_MARK_TAG } from "../../provider/methods/mark";
 import { RECOVER_GRACE_MS } from "../../provider/methods/ours";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
+import { forgetHoldings } from "../../provider/methods/holdings";
 import { subnetMethods } from "../../provider/kinds/subnet";
 import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../support/test-server";
 
@@ -259,4 +262,67 @@ test("a CIDR that overlaps a subnet already on the network fails before the POST
   );
   expect((err as Error).message).toContain(`importId: "5d6e7f80-9a1b-4c2d-8e3f-405162738495"`);
   expect(posts(s)).toBe(0);
+});
+
+describe("check at preview: what the program and the network already hold", () => {
+  beforeEach(forgetHoldings);
+  const theirs = record({
+    id: "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+    name: "team-b-db",
+    cidr: "10.9.0.0/16",
+    creator_task_id: OTHER_TASK,
+  });
+  /** check() with old inputs, the diff, and the check the engine makes again after a diff that replaces. */
+  async function replaced(name: string): Promise<Awaited<ReturnType<typeof subnetMethods.check>>> {
+    const olds = (await subnetMethods.check({}, inputs)).inputs;
+    forgetHoldings(); // the old inputs were checked in an earlier deployment
+    const news = (await subnetMethods.check(olds, { ...inputs, name })).inputs;
+    expect((await subnetMethods.diff(SUBNET, olds, news)).deleteBeforeReplace).toBe(true);
+    return subnetMethods.check({}, { ...inputs, name });
+  }
+
+  test("a replacement after its diff (replaceOnChanges: name): its own record is no obstacle; another team's overlapping one is", async () => {
+    await serve({ before: [record()], after: [], post: lost });
+    expect((await replaced("app2")).failures).toEqual([]);
+    await server!.close();
+    await serve({ before: [record(), theirs], after: [], post: lost });
+    const failures = (await replaced("app3")).failures ?? [];
+    expect(failures.map((f) => f.reason)).toEqual([
+      expect.stringContaining(`overlaps subnet "team-b-db" (${String(theirs.id)}, 10.9.0.0/16)`),
+    ]);
+  });
+
+  test("up --replace (no diff): the subnet exactly as declared passes the preview; the create refuses it before its POST, saying what to set", async () => {
+    const s = await serve({ before: [record()], after: [], post: lost });
+    const checked = await subnetMethods.check({}, inputs);
+    expect(checked.failures).toEqual([]);
+    const err = await subnetMethods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
+    expect((err as Error).message).toContain(`overlaps subnet "app" (${SUBNET}, 10.9.0.0/24)`);
+    expect((err as Error).message).toContain("set the resource option `deleteBeforeReplace: true`");
+    expect(posts(s)).toBe(0);
+  });
+
+  test("a subnet updated or replaced with its CIDR unchanged still holds it: a new subnet of the program overlapping it fails, naming both", async () => {
+    await serve({ before: [record()], after: [], post: lost });
+    expect((await replaced("app2")).failures).toEqual([]);
+    const db = { ...inputs, name: "db", cidr: "10.9.0.0/25" };
+    expect((await subnetMethods.check({}, db)).failures?.map((f) => f.reason)).toEqual([
+      expect.stringContaining('cidr: Subnet "db" (10.9.0.0/25) and Subnet "app2" (10.9.0.0/24), both of this program, clash'),
+    ]);
+  });
+
+  test("two subnets of one program that overlap on one network: the second fails, naming both; elsewhere they would not", async () => {
+    await serve({ before: [], after: [], post: lost });
+    expect((await subnetMethods.check({}, inputs)).failures).toEqual([]);
+    const other = { ...inputs, name: "db", cidr: "10.9.0.128/25" };
+    expect((await subnetMethods.check({}, { ...other, networkId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d" })).failures).toEqual([]);
+    expect((await subnetMethods.check({}, other)).failures).toEqual([
+      {
+        property: "cidr",
+        reason:
+          `cidr: Subnet "db" (10.9.0.128/25) and Subnet "app" (10.9.0.0/24), both of this program, clash on network ${NET}: ` +
+          "the service refuses overlapping subnets on one network, so nothing was written. Give one of them another cidr",
+      },
+    ]);
+  });
 });

@@ -44,12 +44,12 @@ class LbPoolMemberArgs:
         :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it).
         :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
-        :param pulumi.Input[_builtins.str] instance_id: The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`; null: the member's address.
         :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`; null: the member's port.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached over the public network. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic, 1-256.
         """
@@ -155,7 +155,7 @@ class LbPoolMemberArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource.
+        The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -215,7 +215,7 @@ class LbPoolMemberArgs:
     @pulumi.getter(name="subnetId")
     def subnet_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached over the public network. Changing it replaces the resource.
         """
         return pulumi.get(self, "subnet_id")
 
@@ -278,14 +278,14 @@ class LbPoolMember(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it).
         :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
-        :param pulumi.Input[_builtins.str] instance_id: The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`; null: the member's address.
         :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`; null: the member's port.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] protocol_port: The port the member serves on (1-65535). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached over the public network. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic, 1-256.
         """
@@ -434,7 +434,7 @@ class LbPoolMember(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource.
+        The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -498,7 +498,7 @@ class LbPoolMember(pulumi.CustomResource):
     @pulumi.getter(name="subnetId")
     def subnet_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: a member reached over the public network. Changing it replaces the resource.
         """
         return pulumi.get(self, "subnet_id")
 
