@@ -87,14 +87,28 @@ export function contains(cidr: string, ip: string): boolean {
   return value >= net.first && value <= net.last;
 }
 
-/** The first usable address: what the backend allocates as gateway when none is given. */
-export function firstHost(cidr: string): string {
-  const net = parseCidr(cidr)!;
-  const value = net.first + 1n;
-  const bytes = net.version === 4 ? 4 : 16;
+/** An address of a version from its value. */
+function addressText(version: 4 | 6, value: bigint): string {
+  const bytes = version === 4 ? 4 : 16;
   const out: number[] = [];
   for (let i = bytes - 1; i >= 0; i--) out.push(Number((value >> BigInt(i * 8)) & 0xffn));
   return ipaddr.fromByteArray(out).toString();
+}
+
+/** The first usable address: what the backend allocates as gateway when none is given. */
+export function firstHost(cidr: string): string {
+  const net = parseCidr(cidr)!;
+  return addressText(net.version, net.first + 1n);
+}
+
+/**
+ * The IPv4 network's own addresses no host may hold, its network and broadcast addresses, when
+ * it has hosts besides (a /31 or /32 has none: every address is a host's). IPv6 has no broadcast.
+ */
+export function reservedAddresses(cidr: string): { network: string; broadcast: string } | undefined {
+  const net = parseCidr(cidr);
+  if (!net || net.version !== 4 || net.prefix > 30) return undefined;
+  return { network: addressText(4, net.first), broadcast: addressText(4, net.last) };
 }
 
 /** Usable addresses (IPv4: less network and broadcast); an IPv6 /64 has 2^64, past int64. */

@@ -3,7 +3,7 @@
 // the field they are about. A rule reports only when the fields it involves are well-formed
 // (their own rules report the rest), so an unknown value during preview is never judged.
 import type { RuleName } from "./contract/types";
-import { contains, isIpAddress, parseCidr } from "./net";
+import { canonicalIp, contains, firstHost, isIpAddress, parseCidr, reservedAddresses } from "./net";
 
 export interface RuleIssue {
   /** camelCase field of the object the rule ran on. */
@@ -14,6 +14,21 @@ export interface RuleIssue {
 export type Get = (field: string) => unknown;
 export type Name = (field: string) => string;
 
+/**
+ * A gateway must be a host of the subnet: inside its CIDR, and (IPv4) neither its network nor
+ * its broadcast address, which the service's network layer refuses.
+ */
+export function gatewayIssue(cidr: string, gateway: string, name: Name): string | undefined {
+  if (!contains(cidr, gateway)) return `must be inside ${name("cidr")} ${cidr}`;
+  const reserved = reservedAddresses(cidr);
+  const ip = canonicalIp(gateway);
+  if (reserved && (ip === reserved.network || ip === reserved.broadcast)) {
+    const which = ip === reserved.network ? "network" : "broadcast";
+    return `must not be the ${which} address of ${name("cidr")} ${cidr} (${ip}), which no host may hold: give a host address, like ${firstHost(cidr)}`;
+  }
+  return undefined;
+}
+
 export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
   subnet(get, name) {
     const issues: RuleIssue[] = [];
@@ -23,8 +38,9 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
     const gatewayVersion = isIpAddress(gateway);
     if (net && gatewayVersion && gatewayVersion !== net.version) {
       issues.push({ field: "gatewayIp", message: `must be an IPv${net.version} address, like ${name("cidr")}` });
-    } else if (net && gatewayVersion && typeof cidr === "string" && typeof gateway === "string" && !contains(cidr, gateway)) {
-      issues.push({ field: "gatewayIp", message: `must be inside ${name("cidr")} ${String(cidr)}` });
+    } else if (net && gatewayVersion && typeof cidr === "string" && typeof gateway === "string") {
+      const issue = gatewayIssue(cidr, gateway, name);
+      if (issue) issues.push({ field: "gatewayIp", message: issue });
     }
     const version = get("ipVersion");
     if (net && (version === 4 || version === 6) && version !== net.version) {

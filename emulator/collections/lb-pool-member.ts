@@ -63,17 +63,24 @@ function poolTask(services: Services, ctx: RequestContext, p: ApiRecord, taskTyp
   });
 }
 
+/**
+ * A member's subnet or instance must exist in the pool's scope (instances come from the seed),
+ * whether the member is added alone or in the pool's whole list: the service refuses it with 404.
+ */
+export function assertTargetExists(services: Services, p: ApiRecord, member: ApiRecord): void {
+  const scoped = (collection: string, id: unknown) =>
+    inScope(services.store.get(collection, id), Number(p.project_id), Number(p.region_id));
+  if (typeof member.subnet_id === "string" && !scoped("subnets", member.subnet_id)) throw notFound("Subnet", member.subnet_id);
+  if (typeof member.instance_id === "string" && !scoped("instances", member.instance_id)) throw notFound("Instance", member.instance_id);
+}
+
 function create(services: Services, ctx: RequestContext) {
   const p = pool(services, ctx);
   const raw = bodyObject(ctx);
   requireValid(validateCreate(raw));
   const body = canonicalBody(raw, contract);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
-  // The subnet or the instance must exist in the pool's scope (instances come from the seed).
-  const scoped = (collection: string, id: unknown) =>
-    inScope(services.store.get(collection, id), Number(p.project_id), Number(p.region_id));
-  if (typeof body.subnet_id === "string" && !scoped("subnets", body.subnet_id)) throw notFound("Subnet", body.subnet_id);
-  if (typeof body.instance_id === "string" && !scoped("instances", body.instance_id)) throw notFound("Instance", body.instance_id);
+  assertTargetExists(services, p, body);
   const key = memberKey(body.address, body.protocol_port);
   const taken = members(p).find((m) => memberKey(m.address, m.protocol_port) === key);
   if (taken) {

@@ -26,6 +26,7 @@ import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
 import { completeHealthmonitor, completeMember } from "../records";
+import { assertTargetExists } from "./lb-pool-member";
 import { canonicalBody } from "../validation";
 
 export const validatePoolPatch = validator(contract, "patch", Object.keys(contract.record));
@@ -72,6 +73,7 @@ function patch(services: Services, ctx: RequestContext) {
   const body = canonicalBody(raw, contract);
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
+  for (const member of recordsIn(body.members)) assertTargetExists(services, pool, member);
 
   // The contract's fields as the PATCH sets them; members are kept by address and port, and a
   // health monitor gets what the service fills (its own rules, below).

@@ -24,6 +24,8 @@ import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonicalBody } from "../validation";
 import { newTags } from "../tags";
+import { gatewayIssue } from "../../api/rules";
+import { toSnake } from "../../api/names";
 
 export const validateSubnetCreate = validator(contract, "create");
 export const validateSubnetPatch = validator(contract, "patch", Object.keys(contract.record));
@@ -108,9 +110,13 @@ const item = taggedItem({
   validatePatch: validateSubnetPatch,
   deleteTaskType: "delete_subnet",
   checkPatch: (subnet, body) => {
-    if (typeof body.gateway_ip === "string" && !contains(String(subnet.cidr), body.gateway_ip)) {
+    if (typeof body.gateway_ip !== "string") return;
+    if (!contains(String(subnet.cidr), body.gateway_ip)) {
       throw validationError({ gateway_ip: [`Must be inside cidr ${String(subnet.cidr)}.`] });
     }
+    // The create's rule for the rest (network and broadcast addresses), against the subnet's own cidr.
+    const issue = gatewayIssue(String(subnet.cidr), body.gateway_ip, toSnake);
+    if (issue) throw validationError({ gateway_ip: [issue] });
   },
   checkDelete: (subnet, services, ctx) => {
     const id = String(subnet.id);

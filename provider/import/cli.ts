@@ -15,7 +15,8 @@ import { resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { messageOf } from "../methods/values";
-import { type ApiRecord, generateModule, type ImportRecords, type Scope } from "./generate";
+import { membersMadeAlone } from "../kinds/members-alone";
+import { type ApiRecord, generateModule, type ImportRecords, type Omission, type Scope } from "./generate";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
@@ -63,6 +64,9 @@ Options:
   --region <id>      region id (required)
 ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.value}`, filter.help)), ...namedRows().map(({ named }) => optionLine(`--${named.flag} ${named.value}`, named.help))].join("\n")}
   --out <file>       write the module to this file (default: standard output)
+  --no-protect       write no \`protect: true\` (by default every resource has it, so
+                     \`pulumi destroy\` fails rather than delete what predates the stack;
+                     later: remove it from the program, or \`pulumi state unprotect <urn>\`)
   --api-url <url>    API base URL (default: $CIMS_API_URL)
   --api-key <key>    API key (default: $CIMS_API_KEY, which keeps it out of the process list)
   -h, --help         show this help
@@ -83,6 +87,8 @@ export interface Options {
   /** The ids each named kind's flag gave, by flag (`pool`, `policy`, `client`). */
   named: Record<string, Array<string | number>>;
   out?: string;
+  /** Each resource with `protect: true` (false: --no-protect; default true). */
+  protect?: boolean;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -112,6 +118,7 @@ export function parseOptions(argv: string[]): Options | undefined {
         ...Object.fromEntries(filterRows().map(({ filter }) => [filter.flag, { type: "string", multiple: true, default: [] }] as const)),
         ...Object.fromEntries(namedRows().map(({ named }) => [named.flag, { type: "string", multiple: named.repeatable }] as const)),
         out: { type: "string" },
+        "no-protect": { type: "boolean", default: false },
         "api-url": { type: "string" },
         "api-key": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
@@ -144,6 +151,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     filters: Object.fromEntries(filterRows().map(({ filter: f }) => [f.flag, dedupe(texts(f.flag).map((v) => uuid(`--${f.flag}`, v)))])),
     named: Object.fromEntries(namedRows().map(({ named: n }) => [n.flag, dedupe(texts(n.flag).map((v) => parse(n.value, n.flag, v)))])),
     out: text("out"),
+    protect: given.get("no-protect") !== true,
     apiUrl: text("api-url"),
     apiKey: text("api-key"),
   };
@@ -270,6 +278,32 @@ export async function readRecords(client: CimsClient, options: Options, progress
   return records;
 }
 
+/**
+ * The pools holding a member made one by one (members-alone.ts): their `members` is left out of
+ * the program, which would otherwise send the whole list and remove that member (its first
+ * preview fails saying so).
+ */
+async function poolsManagedByMember(
+  client: CimsClient,
+  scope: Scope,
+  records: ImportRecords,
+  progress: (line: string) => void,
+): Promise<Omission[]> {
+  const omit: Omission[] = [];
+  for (const pool of records.LbPoolSettings ?? []) {
+    const alone = await membersMadeAlone(client, scope, pool.members);
+    if (alone.size === 0) continue;
+    const id = String(pool.id).toLowerCase();
+    const made = [...alone].map(([member, task]) => `${member} (task ${task})`).join(", ");
+    const why =
+      `pool ${id} holds member(s) made one by one, by an LbPoolMember's create: ${made}. Its members are managed one by one, ` +
+      "so this resource leaves them as they are; `members` here would send the whole list and remove those.";
+    progress(`note: LbPoolSettings ${id}: members ${why.slice(why.indexOf(":") + 2)}`);
+    omit.push({ type: "LbPoolSettings", id, arg: "members", why });
+  }
+  return omit;
+}
+
 /** A failure as one line, saying what to do; never the key (errors never hold it). */
 export function describeFailure(err: unknown, options: Options | undefined, apiUrl: string | undefined): string {
   const where = options ? `project ${options.scope.projectId}, region ${options.scope.regionId}` : "the project";
@@ -305,7 +339,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           .flatMap(([flag, values]) => values.map((v) => ` --${flag} ${v}`))
           .join(""),
     ];
-    const source = generateModule(records, options.scope, { header }, notes);
+    const omit = await poolsManagedByMember(client, options.scope, records, progress);
+    const source = generateModule(records, options.scope, { header, protect: options.protect, omit }, notes);
     for (const note of notes) progress(`note: ${note}`);
     const count = importedKinds()
       .map((type) => counted(type, records[type]?.length ?? 0))

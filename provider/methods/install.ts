@@ -1,7 +1,7 @@
 // What configure() does in the provider process, for every kind: take the stack config,
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
-import { setConfig, setLogSink } from "./context";
+import { cancelOperations, setConfig, setLogSink } from "./context";
 import type { KindDiff } from "./diff";
 import { engineAddress, engineWarnings } from "./engine-log";
 
@@ -24,6 +24,12 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
       if (severity === "warning" && toEngine) return toEngine(line);
       process.stdout.write(`${line}\n`);
     });
+    // The engine's Cancel never reaches a dynamic provider (its server answers it and does
+    // nothing); a SIGINT or SIGTERM sent to this process (a job runner cancelling the run, a
+    // terminal's Ctrl-C where the process shares its group) is that cancel: every wait ends
+    // and a create still looking for its record says what may have made it (ours.ts). Once:
+    // a second signal ends the process as it would have.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, cancelOperations);
   }
   Object.assign(target, methods);
 }

@@ -85,6 +85,18 @@ export function creatorOf(record: ApiRecord): string | undefined {
 
 const none = (): ApiRecord[] => [];
 
+/**
+ * The survey's records that still carry a create mark (mark.ts) and this name: what an earlier
+ * create, cancelled or whose answer was lost, may have made without any stack recording it.
+ * Only ever named to the user: the mark is evidence for the create that sent it, not for a
+ * later one, so none is taken. The list is the one check() takes anyway (listNow shares it).
+ */
+export async function markedNamesakes(survey: Survey, name: unknown): Promise<ApiRecord[]> {
+  if (typeof name !== "string") return [];
+  const records = await listNow(survey).catch(none);
+  return records.filter((rec) => rec.name === name && markOf(rec) !== undefined && !claimed(rec));
+}
+
 /** How often a create whose answer was lost looks again for the record it may have made. */
 const RECOVER_EVERY_MS = 2_000;
 /**
@@ -144,9 +156,12 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
     return { hint };
   }
   const graceEnds = Math.min(Date.now() + RECOVER_GRACE_MS, r.deadline);
+  let running: string[] = [];
   for (;;) {
     // Asked before the list: a task that ends between the two calls has put its record there.
-    const mayAppear = await createsRunning(r);
+    const tasks = await createsRunning(r);
+    const mayAppear = tasks === undefined || tasks.length > 0;
+    running = tasks ?? running;
     // A list that fails is tried again on the next round (the service may be what lost the answer).
     const records = await listAll(apiClient(), r.survey.path, r.survey.query).catch((e: unknown) => {
       log(`${r.what}: looking for what its create may have made: ${messageOf(e)}`);
@@ -161,18 +176,31 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
       return { found: await waitForCreator(r, mine[0]), hint };
     }
     if (records !== undefined && !mayAppear && Date.now() >= graceEnds) return { hint };
-    if (Date.now() + RECOVER_EVERY_MS > r.deadline || cancelSignal().aborted) return { hint };
+    if (Date.now() + RECOVER_EVERY_MS > r.deadline || cancelSignal().aborted) return { hint: stoppedHint(r, hint, running) };
     await sleep(RECOVER_EVERY_MS, undefined, { signal: cancelSignal() }).catch(() => undefined);
-    if (cancelSignal().aborted) return { hint };
+    if (cancelSignal().aborted) return { hint: stoppedHint(r, hint, running) };
   }
 }
 
 /**
- * Whether a create task of the scope that started since the POST (give or take the clocks'
- * difference) is still running, and so may yet make the record. Unknown (the task list
- * failed) counts as yes: the deadline still bounds the search.
+ * The search stopped (the run was cancelled, or the deadline came) while create tasks of the
+ * scope that may be this create's still ran: their ids, so what they make can be found.
  */
-async function createsRunning(r: Recovery): Promise<boolean> {
+function stoppedHint(r: Recovery, hint: string, running: readonly string[]): string {
+  const why = cancelSignal().aborted ? "the run was cancelled" : "its deadline passed";
+  if (running.length === 0) return `${hint}. The search for it stopped: ${why}`;
+  return (
+    `${hint}. The search for it stopped (${why}) while ${r.taskType} task(s) ${running.join(", ")}, started since its POST, ` +
+    `still ran: one may be this create's (GET ${PATHS.tasks}/<id>: created_resources names what it made)`
+  );
+}
+
+/**
+ * The create tasks of the scope that started since the POST (give or take the clocks'
+ * difference) and still run, and so may yet make the record. Unknown (the task list
+ * failed: `undefined`) counts as running: the deadline still bounds the search.
+ */
+async function createsRunning(r: Recovery): Promise<string[] | undefined> {
   const since = r.postedAt - CLOCK_SKEW_MS;
   const query = (state: string) => ({
     project_id: String(r.scope.projectId),
@@ -182,13 +210,15 @@ async function createsRunning(r: Recovery): Promise<boolean> {
   });
   try {
     const lists = await Promise.all(["NEW", "RUNNING"].map((state) => listAll(apiClient(), PATHS.tasks, query(state))));
-    return lists.flat().some((t) => {
+    const recent = lists.flat().filter((t) => {
       const started =
         typeof t.created_on === "string" ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t.created_on) ? t.created_on : `${t.created_on}Z`) : NaN;
       return Number.isNaN(started) || started >= since;
     });
+    // A task that went from NEW to RUNNING between the two lists is in both.
+    return [...new Set(recent.map((t) => String(t.id)))];
   } catch {
-    return true;
+    return undefined;
   }
 }
 

@@ -8,14 +8,15 @@ import { apiPath, type PathParam } from "../client/path";
 import { adopt, adoptedInThisRun, previewAdoption } from "./adopt";
 import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
 import { coalescedGet } from "./coalesce";
-import { apiClient, log, scopeDefaults } from "./context";
+import { apiClient, log, scopeDefaults, warn } from "./context";
 import { createViaTask } from "./create";
 import type { OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
+import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
-import { forgetList, listNow } from "./ours";
+import { forgetList, listNow, markedNamesakes } from "./ours";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import { messageOf } from "./values";
@@ -39,6 +40,22 @@ export interface Owned {
     delete(id: string, props: Scoped): Promise<void>;
     read(id: string, props: Scoped): Promise<pulumi.dynamic.ReadResult>;
   };
+}
+
+/**
+ * A new resource's preview names each record of its name and scope that still carries a create
+ * mark: an earlier create may have made it and lost it (cancelled while it looked for it), and
+ * this create would make a second. A warning only: nothing shows it is this resource's.
+ */
+async function warnMarked(d: OwnedDescriptor, inputs: Scoped): Promise<void> {
+  for (const record of await markedNamesakes(d.survey(inputs), inputs.name)) {
+    const id = String(record.id);
+    await warn(
+      `${d.label(inputs)}: ${d.noun} ${id} of this name still carries the create mark ${CREATE_MARK_TAG}, so a create whose ` +
+        `outcome was lost (cancelled, or its answer never came) may have made it, and no stack records it. If it is this ` +
+        `resource's, adopt it by setting \`importId: "${id}"\` on this resource; otherwise delete it. Else \`pulumi up\` makes another ${d.noun}.`,
+    );
+  }
 }
 
 export function ownedResource(d: OwnedDescriptor): Owned {
@@ -99,7 +116,9 @@ export function ownedResource(d: OwnedDescriptor): Owned {
       const result = table.check(olds, news, scopeDefaults);
       if (result.failures?.length) return result;
       const inputs = result.inputs as Scoped;
-      const held = await holdingFailure(Object.keys(olds).length === 0, inputs);
+      const creating = Object.keys(olds).length === 0;
+      if (creating && inputs.importId === undefined && d.evidence !== "task") await warnMarked(d, inputs);
+      const held = await holdingFailure(creating, inputs);
       if (held) return { ...result, failures: [held] };
       return { ...result, failures: await previewAdoption(adoptable, olds, inputs) };
     },

@@ -8,11 +8,15 @@
 // threshold only: a newer `last_sending` the service records later, and a quota member the
 // contract does not know, stay the service's (no PUT). Also: the same records give the same
 // module, a refused key and an empty scope are clear errors that write nothing and never print the key.
+// The pool holds a member an LbPoolMember made (a create_lbmember task names it): the pool's
+// program leaves `members` out, saying why, so its first preview passes. Every resource is
+// protected: destroy fails naming protect, and deletes nothing; written with --no-protect, the
+// same stack destroys.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "pulumi-cims/emulator";
-import { type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../support/harness";
 
 const CLI = path.join(REPO_ROOT, "dist/provider/import/cli.js");
@@ -20,6 +24,7 @@ const V6_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const NOGW_ID = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
 const IMAGE_ID = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";
 const TASK = "0f0e0d0c-0b0a-4908-8706-050403020100";
+const INSTANCE = "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d";
 const ts = "2026-05-23T05:07:31";
 
 const tags = (mine: Record<string, string>) => [
@@ -126,6 +131,19 @@ const seedBody = (extra: object = {}) =>
 const postSeed = (e: CimsTestEnv, body: string) =>
   fetch(`${e.emulator.url}/__emulator/seed`, { method: "POST", headers: { "content-type": "application/json" }, body });
 
+/** A member added to the seed's pool one by one (as an LbPoolMember does): its id, once its task ended. */
+async function memberMadeAlone(e: CimsTestEnv): Promise<string> {
+  const path = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+  const posted = await api(e, "POST", path, { address: "10.0.0.40", protocol_port: 8080, instance_id: INSTANCE });
+  expect(posted.status).toBe(200);
+  for (;;) {
+    const task = (await api(e, "GET", `/cloud/v1/tasks/${posted.body.tasks[0]}`)).body;
+    if (task.state === "FINISHED") return task.created_resources.members[0];
+    expect(task.state).not.toBe("ERROR");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The built CLI, with the key and URL in the environment as users give them. */
 function cimsImport(args: string[], env: { url: string; key: string }): Promise<RunResult> {
   const { PATH, HOME } = process.env;
@@ -162,7 +180,8 @@ test(
       files: { "Pulumi.yaml": "name: imported\nruntime: nodejs\n", "package.json": '{ "name": "imported" }\n' },
       emulator: { pageSizeMax: 1 },
     });
-    expect((await postSeed(env, seedBody())).status).toBe(204);
+    expect((await postSeed(env, seedBody({ instances: [{ id: INSTANCE, name: "web-1", project_id: 1, region_id: 1 }] }))).status).toBe(204);
+    const alone = await memberMadeAlone(env);
     const access = { url: env.emulator.url, key: env.apiKey };
     const program = path.join(env.stack.projectDir, "index.ts");
 
@@ -186,6 +205,14 @@ test(
     expect(source).toContain('tags: { os: "debian" }'); // read from the record's tags_v2
     expect(source).toContain('hwMachineType: "i440"');
     expect(source).toContain('new cims.LbPoolSettings("pool-web-pool", {');
+    // The pool's members are managed one by one: left out, and the program says why.
+    const poolStatement = source.slice(source.indexOf('new cims.LbPoolSettings("pool-web-pool"'));
+    expect(poolStatement.slice(0, poolStatement.indexOf("});"))).not.toContain("members");
+    const comment = source.slice(source.indexOf("// members left out:"), source.indexOf('new cims.LbPoolSettings("pool-web-pool"'));
+    expect(comment.replace(/\n\/\/ /g, " ")).toContain(
+      `// members left out: pool ${SEED.poolId} holds member(s) made one by one, by an LbPoolMember's create: ${alone} (task `,
+    );
+    expect(source.match(/^new cims\./gm)).toHaveLength(source.match(/^}, \{ protect: true \}\);$/gm)?.length ?? 0);
     expect(source).toContain('new cims.SnapshotPolicyState("policy-nightly-snapshots", {');
     expect(source).toContain('new cims.QuotaThreshold("quota-threshold-client-1", {');
     expect(source).not.toContain("lastMessage");
@@ -194,6 +221,8 @@ test(
     expect(source).not.toContain(env.apiKey);
 
     env.emulator.metrics.reset();
+    // The first preview passes (with `members`, the pool's check would refuse it).
+    await env.stack.preview();
     await env.stack.up();
     expect(writes(env)).toEqual([]);
     const resources = ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.includes("dynamic/cims:"));
@@ -226,6 +255,19 @@ test(
       last_sending: later,
       last_message: { global_quotas: { gpu_virtual_b300_count_limit: { limit: 8, usage: 2 } } },
     });
+
+    // Protected: destroy fails naming protect, and nothing is deleted or reset.
+    const refused = await env.stack.destroy([], { allowFailure: true });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/protect/);
+    expect(writes(env)).toEqual([]);
+    // Written with --no-protect: the same stack takes it (no write), then destroys.
+    expect((await cimsImport([...IMPORT_ARGS, "--no-protect", "--out", program], access)).code).toBe(0);
+    expect(await fs.readFile(program, "utf8")).not.toContain("protect: true");
+    await env.stack.up();
+    expect(writes(env)).toEqual([]);
+    await env.stack.destroy();
+    expect(env.emulator.store.list("subnets")).toHaveLength(0);
   },
   E2E_TIMEOUT_MS,
 );

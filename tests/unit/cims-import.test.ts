@@ -11,7 +11,7 @@ import { argsFromRecord, argsOf } from "../../provider/kinds/program-args";
 import { fromWire } from "../../provider/methods/wire";
 import { resourceNames, slug } from "../../provider/import/names";
 import { toSnake } from "../../api/names";
-import { main, parseOptions, readRecords } from "../../provider/import/cli";
+import { main, parseOptions, readRecords, USAGE } from "../../provider/import/cli";
 import { CimsClient } from "../../provider/client/http";
 import { closeAllPools } from "../../provider/client/transport";
 import { DEFAULTS } from "../../provider/config";
@@ -387,6 +387,27 @@ describe("the module", () => {
     expect(generateModule(reversed, scope, { header: ["cims-import --project 1 --region 1"] })).toBe(source);
   });
 
+  test("every resource is protected unless told not to, and the head says how to unprotect one later", () => {
+    const protectedSource = generateModule(records(), scope);
+    const statements = protectedSource.match(/^new cims\.\w+\(/gm) ?? [];
+    expect(statements).toHaveLength(5);
+    expect(protectedSource.match(/^}, \{ protect: true \}\);$/gm)).toHaveLength(statements.length);
+    expect(protectedSource).toContain("`pulumi state unprotect <urn>`");
+    expect(protectedSource).toContain("cims-import --no-protect");
+    const open = generateModule(records(), scope, { protect: false });
+    expect(open).not.toContain("protect");
+    expect(open.match(/^}\);$/gm)).toHaveLength(statements.length);
+  });
+
+  test("an argument left out of one record's statement: gone from it alone, with a comment above it saying why", () => {
+    const why = "pool holds members made one by one; `members` here would remove them.";
+    const source = generateModule(records(), scope, { omit: [{ type: "LbPoolSettings", id: pool.id, arg: "members", why }] });
+    const statement = source.slice(source.indexOf("new cims.LbPoolSettings("));
+    expect(statement.slice(0, statement.indexOf("});"))).not.toContain("members:");
+    expect(source).toContain(`// members left out: ${why}\nnew cims.LbPoolSettings(`);
+    expect(generateModule(records(), scope)).toContain("members:");
+  });
+
   test("printing: odd keys quoted, strings escaped, long values over several lines", () => {
     expect(printValue({ a: 1, "b c": 'x"y', d: null, e: [] })).toBe('{ a: 1, "b c": "x\\"y", d: null, e: [] }');
     expect(printValue(12345678901234567890n)).toBe('"12345678901234567890"');
@@ -490,7 +511,10 @@ describe("command line", () => {
       filters: { network: [NET] },
       named: { pool: [pool.id], policy: [101, 7], client: [1] },
     });
+    expect(o?.protect).toBe(true);
+    expect(parseOptions(["--project", "1", "--region", "1", "--no-protect"])?.protect).toBe(false);
     expect(parseOptions(["--help"])).toBeUndefined();
+    expect(USAGE).toMatch(/--no-protect +write no `protect: true`[\s\S]*`pulumi state unprotect <urn>`/);
     expect(() => parseOptions(["--region", "1"])).toThrow("--project and --region are required");
     expect(() => parseOptions(["--project", "1e3", "--region", "1"])).toThrow("--project must be an integer");
     expect(() => parseOptions(["--project", "1", "--region", "1", "--network", "nope"])).toThrow("--network must be a uuid4");

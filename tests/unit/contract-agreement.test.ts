@@ -81,6 +81,20 @@ const CASES: Case[] = [
     "healthmonitor.expectedCodes",
     /HTTP status codes/,
   ],
+  [
+    "gatewayIp at the network address of cidr",
+    "Subnet",
+    subnet({ gatewayIp: "10.0.0.0" }),
+    "gatewayIp",
+    /must not be the network address of cidr 10\.0\.0\.0\/24 \(10\.0\.0\.0\), which no host may hold: give a host address, like 10\.0\.0\.1/,
+  ],
+  [
+    "gatewayIp at the broadcast address of cidr",
+    "Subnet",
+    subnet({ gatewayIp: "10.0.0.255" }),
+    "gatewayIp",
+    /must not be the broadcast address of cidr 10\.0\.0\.0\/24 \(10\.0\.0\.255\)/,
+  ],
   ["ipVersion not matching cidr", "Subnet", subnet({ ipVersion: 6 }), "ipVersion", /must match cidr 10\.0\.0\.0\/24 \(IPv4\)/],
   [
     "gatewayIp null with a router connection",

@@ -340,6 +340,25 @@ describe("subnets", () => {
     expect((await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { cidr: "10.9.0.0/24" })).status).toBe(400);
   });
 
+  test("gateway_ip at the network or broadcast address: create and PATCH are 400 ValidationError naming gateway_ip; a /31 has no such address", async () => {
+    for (const gateway_ip of ["10.1.0.0", "10.1.0.255"]) {
+      const res = await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr: "10.1.0.0/24", network_id: NET, gateway_ip });
+      expect(res.status).toBe(400);
+      expect(res.body.exception_class).toBe("ValidationError");
+      expect(res.body.invalid_fields).toEqual({
+        gateway_ip: [expect.stringMatching(/address of cidr 10\.1\.0\.0\/24 \(10\.1\.0\.(0|255)\)/)],
+      });
+    }
+    const id = await createSubnet();
+    for (const gateway_ip of ["10.1.0.0", "10.1.0.255"]) {
+      const res = await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { gateway_ip });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.invalid_fields)).toEqual(["gateway_ip"]);
+    }
+    expect((await call("PATCH", `/cloud/v1/subnets/1/1/${id}`, { gateway_ip: "10.1.0.254" })).status).toBe(200);
+    await createSubnet({ cidr: "10.2.0.0/31", gateway_ip: "10.2.0.0" });
+  });
+
   test("DELETE returns a task; a second mutation while it runs is 409; then the subnet is gone", async () => {
     const id = await createSubnet();
     const del = await call("DELETE", `/cloud/v1/subnets/1/1/${id}`);
@@ -414,6 +433,18 @@ describe("images", () => {
 });
 
 describe("load balancer pools", () => {
+  test("a member on a subnet that does not exist: the PATCH (v1 and the SDK's v2) is 404, as the member POST's; the pool is unchanged", async () => {
+    const before = (await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body;
+    const member = { address: "10.0.0.77", protocol_port: 80, subnet_id: "6f1e8a01-4a5f-4d1b-9a57-3c2f0b7d9c9e" };
+    for (const path of [`/cloud/v1/lbpools/1/1/${POOL}`, `/cloud/v2/lbpools/1/1/${POOL}`]) {
+      const res = await call("PATCH", path, { members: [member] });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ exception_class: "NotFoundError" });
+      expect(res.body.message).toContain(member.subnet_id);
+    }
+    expect((await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`)).body).toEqual(before);
+  });
+
   test("members with the same address and port are kept (same id, untouched); others are created", async () => {
     const res = await call("PATCH", `/cloud/v1/lbpools/1/1/${POOL}`, {
       members: [
