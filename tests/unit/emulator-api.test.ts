@@ -1007,7 +1007,7 @@ describe("pool members one by one", () => {
     expect(Object.keys(res.body.invalid_fields)).toEqual([field]);
   });
 
-  test("POST refuses a member at an address and port the pool has (409, naming it), an unknown subnet (404), and neither subnet nor instance (400)", async () => {
+  test("POST refuses a member at an address and port the pool has (409, naming it), an unknown subnet (404), and both subnet and instance (400); neither is a public member", async () => {
     const subnet = await createSubnet({ cidr: "10.78.0.0/24" });
     const taken = await call("POST", MEMBERS, { address: "10.0.0.10", protocol_port: 8080, subnet_id: subnet });
     expect(taken.status).toBe(409);
@@ -1018,9 +1018,20 @@ describe("pool members one by one", () => {
       subnet_id: "6f1e8a01-4a5f-4d1b-9a57-3c2f0b7d9c9e",
     });
     expect(unknown.status).toBe(404);
-    const neither = await call("POST", MEMBERS, { address: "10.78.0.9", protocol_port: 80 });
-    expect(neither.status).toBe(400);
-    expect(Object.keys(neither.body.invalid_fields)).toEqual(["subnet_id"]);
+    const both = await call("POST", MEMBERS, {
+      address: "10.78.0.9",
+      protocol_port: 80,
+      subnet_id: subnet,
+      instance_id: "6f1e8a01-4a5f-4d1b-9a57-3c2f0b7d9c9e",
+    });
+    expect(both.status).toBe(400);
+    const neither = await call("POST", MEMBERS, { address: "203.0.113.9", protocol_port: 80 });
+    expect(neither.status).toBe(200);
+    await waitTask(neither.body.tasks[0]);
+    const pool = await call("GET", `/cloud/v1/lbpools/1/1/${POOL}`);
+    const publicMember = pool.body.members.find((m: { address: string }) => m.address === "203.0.113.9");
+    expect(publicMember).toMatchObject({ protocol_port: 80, subnet_id: null });
+    await waitTask((await call("DELETE", `${MEMBERS}/${publicMember.id}`)).body.tasks[0]);
     await waitTask((await call("DELETE", `/cloud/v1/subnets/1/1/${subnet}`)).body.tasks[0]);
   });
 
