@@ -15,6 +15,7 @@ import { ApiError, type ApiErrorBody, CimsError, InvalidResponseError } from "./
 import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
+import { type Redactor, redactor } from "./redact";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
 import { VERSION } from "../version";
@@ -67,11 +68,14 @@ export class CimsClient {
   // A private field: invisible to JSON.stringify, util.inspect and structured clone.
   readonly #apiKey: string;
   readonly #options: Omit<ClientOptions, "apiKey">;
+  /** Every message this client makes (errors it throws, lines it logs) goes through it. */
+  readonly #redact: Redactor;
 
   constructor(options: ClientOptions) {
-    const { apiKey, ...rest } = options;
+    const { apiKey, log, ...rest } = options;
     this.#apiKey = apiKey;
-    this.#options = rest;
+    this.#redact = redactor(apiKey);
+    this.#options = { ...rest, log: log && ((line) => log(this.#redact.text(line))) };
   }
 
   get apiUrl(): URL {
@@ -82,7 +86,12 @@ export class CimsClient {
    * The answer's JSON (undefined for an empty body), unchecked: callers that read it use
    * `read` or one of the readers below, which check its shape first.
    */
-  async request(method: string, path: string, opts: RequestOptions = {}): Promise<unknown> {
+  request(method: string, path: string, opts: RequestOptions = {}): Promise<unknown> {
+    return this.redacted(this.send(method, path, opts));
+  }
+
+  /** The answer as `request` gives it, its failures not yet redacted. */
+  private async send(method: string, path: string, opts: RequestOptions): Promise<unknown> {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
     await this.#options.ready?.();
@@ -118,8 +127,9 @@ export class CimsClient {
    * The answer, checked against `schema` and returned as parsed; an answer of another shape is
    * an InvalidResponseError naming the call (method and path template) and what was wrong.
    */
-  async read<S extends z.ZodType>(schema: S, method: string, path: string, opts: RequestOptions = {}): Promise<z.output<S>> {
-    return checked(schema, await this.request(method, path, opts), { method, path, templates: [this.#options.taskPath] });
+  read<S extends z.ZodType>(schema: S, method: string, path: string, opts: RequestOptions = {}): Promise<z.output<S>> {
+    const call = { method, path, templates: [this.#options.taskPath] };
+    return this.redacted(this.send(method, path, opts).then((answer) => checked(schema, answer, call)));
   }
 
   /** A record: a JSON object whose `key` (`id` unless said) is a string or an integer. */
@@ -144,7 +154,14 @@ export class CimsClient {
 
   /** Waits for every task to reach FINISHED; see tasks.ts. */
   waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts });
+    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts }));
+  }
+
+  /** A call's failure with the key out of every string it carries; its answer as it came. */
+  private redacted<T>(call: Promise<T>): Promise<T> {
+    return call.catch((err: unknown) => {
+      throw this.#redact.error(err);
+    });
   }
 
   private async attempt(
@@ -178,9 +195,8 @@ export class CimsClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      // A proxy or server that echoes the request must not put the key into anything we
-      // build from the body (error messages, InvalidResponseError, task errors).
-      const text = this.redact(await res.body.text());
+      // Parsed as it came: a key's text in a record is the record's (redact.ts keeps it out of messages).
+      const text = await res.body.text();
       const header = (name: string) => {
         const v = res.headers[name];
         return Array.isArray(v) ? v[0] : v;
@@ -196,14 +212,6 @@ export class CimsClient {
       if (!failure) throw err;
       return { ok: false, error: failure.error, outcome: failure.outcome, header: () => undefined };
     }
-  }
-
-  /**
-   * The key replaced, raw or as JSON writes it when it escapes "/" (keys are ASCII, so no
-   * other escape can hide them).
-   */
-  private redact(text: string): string {
-    return text.replaceAll(this.#apiKey, "[redacted]").replaceAll(this.#apiKey.replaceAll("/", "\\/"), "[redacted]");
   }
 
   toJSON(): Record<string, string> {
