@@ -14,7 +14,8 @@ import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_ID
 import { ApiError, type ApiErrorBody, CimsError, InvalidResponseError } from "./errors";
 import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
-import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
+import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, serverDelayMs, shouldRetry } from "./retry";
+import type { Pacer } from "./pacer";
 import { type Redactor, redactor } from "./redact";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
@@ -30,6 +31,8 @@ export interface ClientOptions {
   requestTimeoutMs: number;
   /** Task status path; the spec leaves its prefix open (`cims:taskPath`). */
   taskPath: string;
+  /** Takes every request's turn: one per process, shared by every client of the key (pacer.ts). */
+  pacer?: Pacer;
   /** Receives one line per retry, for the Pulumi log. Never given the key. */
   log?: (message: string) => void;
   /** Called before every request that may change something (all but GET). */
@@ -97,7 +100,9 @@ export class CimsClient {
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
+      await this.#options.pacer?.turn(opts.signal ?? this.#options.cancel);
       const result = await this.attempt(method, path, body, opts, deadline);
+      this.paced(result);
       if (result.ok) return result.value;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
@@ -155,6 +160,17 @@ export class CimsClient {
   /** Waits for every task to reach FINISHED; see tasks.ts. */
   waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
     return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts }));
+  }
+
+  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
+  private paced(result: AttemptResult): void {
+    const pacer = this.#options.pacer;
+    if (!pacer) return;
+    if (result.ok) return pacer.accepted();
+    const { outcome, header } = result;
+    if (outcome.kind !== "status") return;
+    if (outcome.status === 429) pacer.limited(serverDelayMs(header));
+    else pacer.accepted();
   }
 
   /** A call's failure with the key out of every string it carries; its answer as it came. */

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
+import { Pacer } from "../client/pacer";
 import { type Redactor, redactor } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
@@ -17,6 +18,8 @@ let client: CimsClient | undefined;
 const writeListeners: Array<() => void> = [];
 /** The credential probe of each configuration this process has seen (see verifyCredentials). */
 const probes = new Map<string, Promise<void>>();
+/** Every request of the process takes its turn here, whichever resource sends it (pacer.ts). */
+const pacer = new Pacer();
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
 // Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
@@ -47,10 +50,12 @@ export function currentSettings(): ProviderSettings {
 export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
+    pacer.cap = s.maxRequestsPerSecond;
     // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
     client = new CimsClient({
       ...s,
       apiKey: s.apiKey,
+      pacer,
       log,
       beforeWrite: () => writeListeners.forEach((l) => l()),
       ready: verifyCredentials,

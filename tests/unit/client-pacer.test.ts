@@ -1,0 +1,103 @@
+// The pacer: free while nothing limits, everyone paused by a 429's Retry-After (with jitter),
+// then spaced at the rate the service accepted; a cap from config from the start. And the
+// client under a real rate limit: a burst of requests far over it all succeed.
+import { CimsClient, closeAllPools } from "../../provider/client";
+import { Pacer } from "../../provider/client/pacer";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+/** A clock the test moves; turn() still really sleeps, so waits are measured by how far it is asked to. */
+function fakeClock() {
+  let now = 1_000_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe("Pacer", () => {
+  test("nothing limits yet: every turn is at once", async () => {
+    const pacer = new Pacer();
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 200 }, () => pacer.turn()));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
+  });
+
+  test("a 429 sets the rate to what the service accepted in the last second, and it creeps up while none comes", () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ now: clock.now, random: () => 0 });
+    for (let i = 0; i < 12; i++) {
+      pacer.accepted();
+      clock.advance(80);
+    }
+    pacer.limited(1_000);
+    const learned = pacer.state.rate!;
+    expect(learned).toBeGreaterThanOrEqual(11);
+    expect(learned).toBeLessThanOrEqual(13);
+    clock.advance(1_000);
+    pacer.accepted();
+    expect(pacer.state.rate).toBeCloseTo(learned * 1.05);
+  });
+
+  test("a 429's Retry-After pauses every later turn, with up to a fifth more at random", async () => {
+    const now = Date.now();
+    const pacer = new Pacer({ now: () => now, random: () => 1 });
+    pacer.accepted();
+    pacer.limited(100);
+    const started = Date.now();
+    await pacer.turn();
+    // 100 ms x 1.2.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+  });
+
+  test("a cap spaces requests from the first one", async () => {
+    const pacer = new Pacer({ cap: 50 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 11 }, () => pacer.turn()));
+    // The 11th turn comes 10 x 20 ms after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(pacer.state.rate).toBe(50);
+  });
+});
+
+describe("the client under the service's rate limit", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await closeAllPools();
+    await server?.close();
+    server = undefined;
+  });
+
+  test("100 requests at once against 20 a second: none fails, few are refused, and the pacer learned the limit", async () => {
+    // A token bucket as the service keeps one per key: 20 a second, bursts of 20.
+    const perSecond = 20;
+    let tokens = perSecond;
+    let at = Date.now();
+    let refused = 0;
+    server = await startTestServer(() => {
+      const now = Date.now();
+      tokens = Math.min(perSecond, tokens + ((now - at) / 1000) * perSecond);
+      at = now;
+      if (tokens < 1) {
+        refused++;
+        return { status: 429, headers: { "retry-after": "1" }, body: { exception_class: "TooManyRequests", message: "slow down" } };
+      }
+      tokens -= 1;
+      return { body: { id: "x" } };
+    });
+    const pacer = new Pacer();
+    const client = new CimsClient({
+      apiUrl: new URL(server.url),
+      apiKey: "k-pacer",
+      // Few retries: a 429 must not count against them (it is retried until the deadline).
+      maxRetries: 1,
+      connectTimeoutMs: 1_000,
+      requestTimeoutMs: 5_000,
+      taskPath: "/t/{task_id}",
+      pacer,
+    });
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => client.record("GET", "/cloud/v1/subnets/1/1/x")));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    // Without pacing, every waiting request returns together after each Retry-After: hundreds of 429s.
+    expect(refused).toBeLessThan(60);
+    expect(pacer.state.rate).toBeGreaterThan(perSecond / 3);
+    expect(pacer.state.rate).toBeLessThan(perSecond * 2);
+  }, 30_000);
+});
