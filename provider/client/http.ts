@@ -16,6 +16,7 @@ import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, serverDelayMs, shouldRetry } from "./retry";
 import type { Pacer } from "./pacer";
+import type { TaskBoard, TaskScope } from "./task-board";
 import { type Redactor, redactor } from "./redact";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
@@ -33,6 +34,8 @@ export interface ClientOptions {
   taskPath: string;
   /** Takes every request's turn: one per process, shared by every client of the key (pacer.ts). */
   pacer?: Pacer;
+  /** Answers task looks from each scope's task list (task-board.ts): one per process, like the pacer. */
+  taskBoard?: TaskBoard;
   /** Receives one line per retry, for the Pulumi log. Never given the key. */
   log?: (message: string) => void;
   /** Called before every request that may change something (all but GET). */
@@ -51,7 +54,8 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined>;
+  /** A list's value is the parameter repeated (`state=NEW&state=RUNNING`). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   body?: unknown;
   /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
   deadline?: number;
@@ -157,9 +161,12 @@ export class CimsClient {
     return this.read(TASK, "GET", apiPath(this.#options.taskPath, { task_id: id }), opts);
   }
 
-  /** Waits for every task to reach FINISHED; see tasks.ts. */
-  waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts }));
+  /** Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task list can be watched. */
+  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope }): Promise<Task[]> {
+    const { scope, ...rest } = opts;
+    const board = this.#options.taskBoard;
+    const listed = board && scope ? (id: string, since: number) => board.running(scope, id, since) : undefined;
+    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, ...rest }));
   }
 
   /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
@@ -194,7 +201,10 @@ export class CimsClient {
     const timeoutMs =
       method === "POST" ? this.#options.requestTimeoutMs : Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
     const url = joinUrl(this.#options.apiUrl, path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      if (Array.isArray(v)) for (const one of v) url.searchParams.append(k, String(one));
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     const headers: Record<string, string> = {
       authorization: `apikey ${this.#apiKey}`,
       accept: "application/json",

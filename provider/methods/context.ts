@@ -7,7 +7,10 @@ import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
+import { PATHS } from "../../api/paths";
+import { listAll } from "../client/list";
 import { Pacer } from "../client/pacer";
+import { TaskBoard } from "../client/task-board";
 import { type Redactor, redactor } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
@@ -20,6 +23,10 @@ const writeListeners: Array<() => void> = [];
 const probes = new Map<string, Promise<void>>();
 /** Every request of the process takes its turn here, whichever resource sends it (pacer.ts). */
 const pacer = new Pacer();
+/** Every task wait of the process looks at its scope's task list here (task-board.ts). */
+const taskBoard = new TaskBoard((scope) =>
+  listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+);
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
 // Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
@@ -56,6 +63,7 @@ export function apiClient(): CimsClient {
       ...s,
       apiKey: s.apiKey,
       pacer,
+      taskBoard,
       log,
       beforeWrite: () => writeListeners.forEach((l) => l()),
       ready: verifyCredentials,
