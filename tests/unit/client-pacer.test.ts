@@ -78,6 +78,68 @@ describe("Pacer", () => {
   });
 });
 
+/**
+ * P workers sending `total` requests through a pacer to a token bucket of `perSecond`, in
+ * virtual time (a discrete-event clock): how long they take, and how many 429s they met.
+ */
+async function simulate(P: number, total: number, perSecond: number) {
+  let now = 0;
+  let seq = 0;
+  const timers: Array<{ at: number; seq: number; resolve: () => void }> = [];
+  const sleep = (ms: number) => new Promise<void>((resolve) => timers.push({ at: now + Math.max(0, ms), seq: seq++, resolve }));
+  const pacer = new Pacer({ now: () => now, sleep });
+  let tokens = perSecond;
+  let filledAt = 0;
+  let refused = 0;
+  let next = 0;
+  const take = () => {
+    tokens = Math.min(perSecond, tokens + ((now - filledAt) / 1000) * perSecond);
+    filledAt = now;
+    return tokens >= 1 ? (tokens--, true) : false;
+  };
+  const worker = async () => {
+    while (next < total) {
+      next++;
+      for (;;) {
+        await pacer.turn();
+        if (take()) {
+          pacer.accepted();
+          await sleep(60); // the answer's round trip
+          break;
+        }
+        refused++;
+        pacer.limited(1000);
+        await sleep(1000 * (1 + 0.2 * Math.random()));
+      }
+    }
+  };
+  let done = false;
+  void Promise.all(Array.from({ length: P }, worker)).then(() => (done = true));
+  while (!done) {
+    await new Promise((r) => setImmediate(r));
+    timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    const timer = timers.shift();
+    if (!timer) continue;
+    now = Math.max(now, timer.at);
+    timer.resolve();
+  }
+  return { seconds: now / 1000, refused };
+}
+
+describe("simulated: a token bucket of 10 a second", () => {
+  test.each([
+    [250, 8],
+    [250, 64],
+    [250, 200],
+    [1000, 200],
+  ])("%i requests at P %i take within 1.1x the time the limit imposes, 429s beyond the first wave few", async (total, P) => {
+    const { seconds, refused } = await simulate(P, total, 10);
+    expect(seconds / (total / 10)).toBeLessThanOrEqual(1.1);
+    // The first wave meets the limit unknown: P less the bucket's 10 are refused.
+    expect(refused - Math.max(0, P - 10)).toBeLessThan(total / 5);
+  });
+});
+
 describe("the client under the service's rate limit", () => {
   let server: TestServer | undefined;
   afterEach(async () => {
