@@ -14,7 +14,9 @@
 // languages (just a Python program's up of N subnets against the TypeScript one's, at least 5
 // interleaved rounds; with --quick, 10 subnets), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
-// faces, at least 5 interleaved rounds; with --quick, 10 subnets), --render-only (run nothing:
+// faces, at least 5 interleaved rounds; with --quick, 10 subnets), --only parallel (up of 50
+// and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, then under the emulator's
+// rate limit; with --quick, 50 at 8 and 64), --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
 // Every run writes its figures as JSON and then renders results.md from all the files, so the
 // markdown always holds every table and the docs link to it rather than copy numbers.
@@ -32,6 +34,7 @@ import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type M
 import { measureTaskLag, type Waiter } from "./task-lag";
 import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints-experiment";
 import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
+import { parallelExperiment, parallelMarkdown, type ParallelRow } from "./parallel";
 
 const Subnet = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
@@ -287,6 +290,28 @@ async function main(): Promise<void> {
       const rows = await hintsRows();
       await writeJson("hints.json", { machine: machine(), rows, verdicts: verdicts(rows) });
       process.stdout.write(hintsMarkdown(rows).join("\n") + "\n");
+      await renderResults();
+      return;
+    }
+    if (flags.only === "parallel") {
+      const rows = await parallelExperiment({
+        emulator,
+        runs: quick
+          ? [{ count: 50, parallel: [8, 64] }]
+          : [
+              { count: 50, parallel: [8, 16, 64] },
+              { count: 200, parallel: [8, 16, 64, 200] },
+            ],
+        rateLimit: RATE_LIMIT_PER_SECOND,
+        stack: (mode, count) =>
+          mode === "cims"
+            ? stack("cims", cimsConfig(count))
+            : stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
+        clear,
+        log,
+      });
+      await writeJson("parallel.json", { machine: machine(), taskMs, rows });
+      process.stdout.write(parallelMarkdown(rows).join("\n") + "\n");
       await renderResults();
       return;
     }
@@ -716,6 +741,7 @@ async function renderResults(): Promise<string> {
   const probeRun = await readJson<ProbeRun>("probe-cost.json");
   const pluginScaleRun = await readJson<{ machine: Machine; rows: PluginScaleRow[] }>("plugin-scale.json");
   const languagesRun = await readJson<Languages & { machine: Machine }>("languages.json");
+  const parallelRun = await readJson<{ machine: Machine; rows: ParallelRow[] }>("parallel.json");
   const lines = [
     "# Bench results",
     "",
@@ -769,6 +795,15 @@ async function renderResults(): Promise<string> {
       "",
     );
     lines.push(...probeMarkdown(probeRun.rows, probeRun.alone));
+  }
+  if (parallelRun) {
+    lines.push(
+      "",
+      "## Engine parallelism, with and without the rate limit (`parallel.json`)",
+      "",
+      `\`npm run bench -- --only parallel\`, ${measuredOn("parallel.json", parallelRun.machine)}.`,
+      ...parallelMarkdown(parallelRun.rows),
+    );
   }
   const md = lines.join("\n").replace(/\n+$/, "\n");
   await writeFile(benchFile("results.md"), md);

@@ -17,6 +17,8 @@ export interface ProviderSettings {
   coalesceReads: boolean;
   /** Skip the one authenticated read that proves the key and the URL before the first call (credentials.ts). */
   skipCredentialsValidation: boolean;
+  /** At most this many requests a second from this process (client/pacer.ts); undefined: as the service allows. */
+  maxRequestsPerSecond?: number;
 }
 
 /** Looks a `cims:` key up in the provider's configuration (without the namespace). */
@@ -35,6 +37,7 @@ export const CONFIG_KEYS = {
   requestTimeoutSeconds: undefined,
   coalesceReads: "CIMS_COALESCE_READS",
   skipCredentialsValidation: "CIMS_SKIP_CREDENTIALS_VALIDATION",
+  maxRequestsPerSecond: "CIMS_MAX_REQUESTS_PER_SECOND",
 } as const satisfies Record<string, string | undefined>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
@@ -100,6 +103,7 @@ function rules(config: ConfigLookup, env: NodeJS.ProcessEnv, naming: KeyNaming) 
     coalesceReads: () => optionalBoolean(name("coalesceReads"), get("coalesceReads")) ?? DEFAULTS.coalesceReads,
     skipCredentialsValidation: () =>
       optionalBoolean(name("skipCredentialsValidation"), get("skipCredentialsValidation")) ?? DEFAULTS.skipCredentialsValidation,
+    maxRequestsPerSecond: () => optionalPositive(name("maxRequestsPerSecond"), get("maxRequestsPerSecond"), "requests per second"),
     apiKey: () => requireApiKey(get("apiKey"), naming),
   } satisfies Record<ConfigKey, () => unknown>;
 }
@@ -129,6 +133,7 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     requestTimeoutMs: rule.requestTimeoutSeconds(),
     coalesceReads: rule.coalesceReads(),
     skipCredentialsValidation: rule.skipCredentialsValidation(),
+    maxRequestsPerSecond: rule.maxRequestsPerSecond(),
     apiKey: rule.apiKey(),
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
@@ -203,12 +208,17 @@ function optionalInteger(name: string, value: string | undefined, min: number): 
 }
 
 function secondsToMs(name: string, value: string | undefined): number | undefined {
+  const n = optionalPositive(name, value, "seconds");
+  return n === undefined ? undefined : Math.round(n * 1000);
+}
+
+function optionalPositive(name: string, value: string | undefined, unit: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) {
-    throw new ConfigurationError(`${name} must be a positive number of seconds, got ${JSON.stringify(value)}`);
+    throw new ConfigurationError(`${name} must be a positive number of ${unit}, got ${JSON.stringify(value)}`);
   }
-  return Math.round(n * 1000);
+  return n;
 }
 
 function parseTaskPath(name: string, value: string | undefined): string {

@@ -14,7 +14,10 @@ import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_ID
 import { ApiError, type ApiErrorBody, CimsError, InvalidResponseError } from "./errors";
 import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
-import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, shouldRetry } from "./retry";
+import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, serverDelayMs, shouldRetry } from "./retry";
+import type { Pacer } from "./pacer";
+import type { TaskBoard, TaskScope } from "./task-board";
+import { type Redactor, redactor } from "./redact";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
 import { VERSION } from "../version";
@@ -29,6 +32,10 @@ export interface ClientOptions {
   requestTimeoutMs: number;
   /** Task status path; the spec leaves its prefix open (`cims:taskPath`). */
   taskPath: string;
+  /** Takes every request's turn: one per process, shared by every client of the key (pacer.ts). */
+  pacer?: Pacer;
+  /** Answers task looks from each scope's task list (task-board.ts): one per process, like the pacer. */
+  taskBoard?: TaskBoard;
   /** Receives one line per retry, for the Pulumi log. Never given the key. */
   log?: (message: string) => void;
   /** Called before every request that may change something (all but GET). */
@@ -47,7 +54,8 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined>;
+  /** A list's value is the parameter repeated (`state=NEW&state=RUNNING`). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   body?: unknown;
   /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
   deadline?: number;
@@ -67,11 +75,14 @@ export class CimsClient {
   // A private field: invisible to JSON.stringify, util.inspect and structured clone.
   readonly #apiKey: string;
   readonly #options: Omit<ClientOptions, "apiKey">;
+  /** Every message this client makes (errors it throws, lines it logs) goes through it. */
+  readonly #redact: Redactor;
 
   constructor(options: ClientOptions) {
-    const { apiKey, ...rest } = options;
+    const { apiKey, log, ...rest } = options;
     this.#apiKey = apiKey;
-    this.#options = rest;
+    this.#redact = redactor(apiKey);
+    this.#options = { ...rest, log: log && ((line) => log(this.#redact.text(line))) };
   }
 
   get apiUrl(): URL {
@@ -82,13 +93,20 @@ export class CimsClient {
    * The answer's JSON (undefined for an empty body), unchecked: callers that read it use
    * `read` or one of the readers below, which check its shape first.
    */
-  async request(method: string, path: string, opts: RequestOptions = {}): Promise<unknown> {
+  request(method: string, path: string, opts: RequestOptions = {}): Promise<unknown> {
+    return this.redacted(this.send(method, path, opts));
+  }
+
+  /** The answer as `request` gives it, its failures not yet redacted. */
+  private async send(method: string, path: string, opts: RequestOptions): Promise<unknown> {
     const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
+      await this.#options.pacer?.turn(opts.signal ?? this.#options.cancel);
       const result = await this.attempt(method, path, body, opts, deadline);
+      this.paced(result);
       if (result.ok) return result.value;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
@@ -118,8 +136,9 @@ export class CimsClient {
    * The answer, checked against `schema` and returned as parsed; an answer of another shape is
    * an InvalidResponseError naming the call (method and path template) and what was wrong.
    */
-  async read<S extends z.ZodType>(schema: S, method: string, path: string, opts: RequestOptions = {}): Promise<z.output<S>> {
-    return checked(schema, await this.request(method, path, opts), { method, path, templates: [this.#options.taskPath] });
+  read<S extends z.ZodType>(schema: S, method: string, path: string, opts: RequestOptions = {}): Promise<z.output<S>> {
+    const call = { method, path, templates: [this.#options.taskPath] };
+    return this.redacted(this.send(method, path, opts).then((answer) => checked(schema, answer, call)));
   }
 
   /** A record: a JSON object whose `key` (`id` unless said) is a string or an integer. */
@@ -142,9 +161,30 @@ export class CimsClient {
     return this.read(TASK, "GET", apiPath(this.#options.taskPath, { task_id: id }), opts);
   }
 
-  /** Waits for every task to reach FINISHED; see tasks.ts. */
-  waitForTasks(ids: string[], opts: WaitOptions): Promise<Task[]> {
-    return waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, ...opts });
+  /** Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task list can be watched. */
+  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope }): Promise<Task[]> {
+    const { scope, ...rest } = opts;
+    const board = this.#options.taskBoard;
+    const listed = board && scope ? (id: string, since: number) => board.running(scope, id, since) : undefined;
+    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, ...rest }));
+  }
+
+  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
+  private paced(result: AttemptResult): void {
+    const pacer = this.#options.pacer;
+    if (!pacer) return;
+    if (result.ok) return pacer.accepted();
+    const { outcome, header } = result;
+    if (outcome.kind !== "status") return;
+    if (outcome.status === 429) pacer.limited(serverDelayMs(header));
+    else pacer.accepted();
+  }
+
+  /** A call's failure with the key out of every string it carries; its answer as it came. */
+  private redacted<T>(call: Promise<T>): Promise<T> {
+    return call.catch((err: unknown) => {
+      throw this.#redact.error(err);
+    });
   }
 
   private async attempt(
@@ -161,7 +201,10 @@ export class CimsClient {
     const timeoutMs =
       method === "POST" ? this.#options.requestTimeoutMs : Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
     const url = joinUrl(this.#options.apiUrl, path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      if (Array.isArray(v)) for (const one of v) url.searchParams.append(k, String(one));
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     const headers: Record<string, string> = {
       authorization: `apikey ${this.#apiKey}`,
       accept: "application/json",
@@ -178,9 +221,8 @@ export class CimsClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      // A proxy or server that echoes the request must not put the key into anything we
-      // build from the body (error messages, InvalidResponseError, task errors).
-      const text = this.redact(await res.body.text());
+      // Parsed as it came: a key's text in a record is the record's (redact.ts keeps it out of messages).
+      const text = await res.body.text();
       const header = (name: string) => {
         const v = res.headers[name];
         return Array.isArray(v) ? v[0] : v;
@@ -196,14 +238,6 @@ export class CimsClient {
       if (!failure) throw err;
       return { ok: false, error: failure.error, outcome: failure.outcome, header: () => undefined };
     }
-  }
-
-  /**
-   * The key replaced, raw or as JSON writes it when it escapes "/" (keys are ASCII, so no
-   * other escape can hide them).
-   */
-  private redact(text: string): string {
-    return text.replaceAll(this.#apiKey, "[redacted]").replaceAll(this.#apiKey.replaceAll("/", "\\/"), "[redacted]");
   }
 
   toJSON(): Record<string, string> {

@@ -48,9 +48,13 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
   return RETRYABLE_STATUS.has(outcome.status) || outcome.status >= 500 || outcome.lock === true;
 }
 
-/** A lock clears when its task ends, so it is retried until the operation's deadline, past maxRetries. */
+/**
+ * A lock clears when its task ends, and a rate limit when the key's budget refills (the pacer
+ * slows every request of the process meanwhile), so both are retried until the operation's
+ * deadline, past maxRetries: neither means the request is wrong.
+ */
 export function retriesUntilDeadline(outcome: Outcome): boolean {
-  return outcome.kind === "status" && outcome.lock === true;
+  return outcome.kind === "status" && (outcome.lock === true || outcome.status === 429);
 }
 
 export type HeaderLookup = (name: string) => string | undefined;
@@ -60,7 +64,8 @@ const MAX_BACKOFF_MS = 8_000;
 
 /**
  * Delay before retry number `retry` (0 for the first retry). The server's word wins when
- * positive: `retry-after-ms`, then `Retry-After` in seconds or as an HTTP date. Otherwise
+ * positive: `retry-after-ms`, then `Retry-After` in seconds or as an HTTP date, plus up to
+ * 20% jitter. Otherwise
  * 0.5 s x 2^retry, capped at 8 s, less up to 25% jitter so parallel resources spread out.
  */
 export function retryDelayMs(
@@ -71,13 +76,15 @@ export function retryDelayMs(
 ): number {
   const fromServer = serverDelayMs(header, now);
   // A zero or past server delay would retry with no pause at all, and 409 retries until the
-  // deadline: a busy loop. Like undici's RetryHandler, only a positive value is honoured.
-  if (fromServer !== undefined && fromServer > 0) return fromServer;
+  // deadline: a busy loop. Like undici's RetryHandler, only a positive value is honoured; up
+  // to a fifth more at random, so the requests one 429 sent back do not all return at once.
+  if (fromServer !== undefined && fromServer > 0) return Math.round(fromServer * (1 + 0.2 * random()));
   const backoff = Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** retry);
   return Math.round(backoff * (1 - 0.25 * random()));
 }
 
-function serverDelayMs(header: HeaderLookup, now: number): number | undefined {
+/** What the answer's headers ask to wait, in ms (`retry-after-ms`, then `Retry-After`), if anything. */
+export function serverDelayMs(header: HeaderLookup, now: number = Date.now()): number | undefined {
   const ms = Number(header("retry-after-ms"));
   if (header("retry-after-ms") !== undefined && Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
   const retryAfter = header("retry-after")?.trim();

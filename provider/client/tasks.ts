@@ -13,7 +13,9 @@
 // connection); FINISHED and ERROR end a task's wait. Every task's outcome is collected
 // before anything fails, so a FINISHED task's created id is never lost to a sibling's ERROR;
 // the error carries every task's last-seen record. A cancel (`signal`) ends the wait within
-// seconds, after one last look at each task (what it creates, if it says so yet).
+// seconds, after one last look at each task (what it creates, if it says so yet). Given a
+// scope's task list (`listed`, task-board.ts), a look at a task the list shows running costs
+// no request of its own: a task is read by id about once, when it has ended.
 import { setTimeout as sleepMs } from "node:timers/promises";
 import {
   ApiError,
@@ -73,6 +75,11 @@ export interface WaitOptions {
   random?: () => number;
   /** What earlier tasks taught about durations per task type; the process-wide one by default. */
   hints?: DurationHints;
+  /**
+   * The task as its scope's task list shows it while it runs (task-board.ts), so a look costs
+   * no read of its own; undefined: read it by id. `since`: when the wait began (epoch ms).
+   */
+  listed?: (id: string, since: number) => Promise<Task | undefined>;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -142,6 +149,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   const random = opts.random ?? Math.random;
   const cap = opts.pollCapMs ?? 5_000;
   const started = clock.now();
+  const startedAt = Date.now();
   const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
   const firstPoll = opts.firstPollMs ?? 200;
   const hints = opts.hints ?? processHints;
@@ -160,7 +168,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     const sentAt = clock.now() - started;
     let task: Task;
     try {
-      task = await getTask(id, { deadline: opts.deadline, signal });
+      task = (await opts.listed?.(id, startedAt)) ?? (await getTask(id, { deadline: opts.deadline, signal }));
       lastError = undefined;
     } catch (err) {
       if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CimsError, NotFoundError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
+import type { TaskScope } from "../client/task-board";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress } from "./context";
 import { inContext } from "./errors";
@@ -29,6 +30,13 @@ export interface TaskOutcome {
   tasks: Task[];
 }
 
+/** Where a resource's tasks run, when its inputs say (a quota setting has no scope): their task list is watched. */
+export function scopeOf(props: object): TaskScope | undefined {
+  const projectId: unknown = Reflect.get(props, "projectId");
+  const regionId: unknown = Reflect.get(props, "regionId");
+  return typeof projectId === "number" && typeof regionId === "number" ? { projectId, regionId } : undefined;
+}
+
 /** Calls an operation answering {tasks: [...]} and waits for every task to finish. */
 export async function callAndWait(
   method: string,
@@ -42,7 +50,14 @@ export async function callAndWait(
   const client = apiClient();
   const taskIds = await client.taskIds(method, path, { ...opts, deadline });
   try {
-    return { taskIds, tasks: await client.waitForTasks(taskIds, { deadline, timeoutSeconds, raise, onProgress: progress(what) }) };
+    const tasks = await client.waitForTasks(taskIds, {
+      deadline,
+      timeoutSeconds,
+      raise,
+      onProgress: progress(what),
+      scope: scopeOf(props),
+    });
+    return { taskIds, tasks };
   } catch (err) {
     if (err instanceof CimsError) err.taskIds ??= taskIds;
     throw err;
@@ -67,7 +82,7 @@ export async function settlePending(what: string, olds: Inputs, op: Operation = 
   if (pending.length === 0) return;
   const { deadline, timeoutSeconds, raise } = deadlineFor(op, olds);
   try {
-    await apiClient().waitForTasks(pending, { deadline, timeoutSeconds, raise, onProgress: progress(what) });
+    await apiClient().waitForTasks(pending, { deadline, timeoutSeconds, raise, onProgress: progress(what), scope: scopeOf(olds) });
   } catch (err) {
     throw inContext(
       what,

@@ -7,6 +7,11 @@ import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
+import { PATHS } from "../../api/paths";
+import { listAll } from "../client/list";
+import { Pacer } from "../client/pacer";
+import { TaskBoard } from "../client/task-board";
+import { type Redactor, redactor } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
 
@@ -16,6 +21,12 @@ let client: CimsClient | undefined;
 const writeListeners: Array<() => void> = [];
 /** The credential probe of each configuration this process has seen (see verifyCredentials). */
 const probes = new Map<string, Promise<void>>();
+/** Every request of the process takes its turn here, whichever resource sends it (pacer.ts). */
+const pacer = new Pacer();
+/** Every task wait of the process looks at its scope's task list here (task-board.ts). */
+const taskBoard = new TaskBoard((scope) =>
+  listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+);
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
 // Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
@@ -46,10 +57,13 @@ export function currentSettings(): ProviderSettings {
 export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
+    pacer.cap = s.maxRequestsPerSecond;
     // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
     client = new CimsClient({
       ...s,
       apiKey: s.apiKey,
+      pacer,
+      taskBoard,
       log,
       beforeWrite: () => writeListeners.forEach((l) => l()),
       ready: verifyCredentials,
@@ -90,6 +104,31 @@ let sink: Sink = (line) => {
   process.stdout.write(`${line}\n`);
 };
 
+/** The keys this process may hold (stack config and the environment), each with its redactor. */
+const redactors = new Map<string, Redactor>();
+
+function keysInUse(): Redactor[] {
+  const keys = [lookup("apiKey"), process.env.CIMS_API_KEY].filter((k): k is string => typeof k === "string" && k !== "");
+  return keys.map((key) => {
+    let r = redactors.get(key);
+    if (!r) redactors.set(key, (r = redactor(key)));
+    return r;
+  });
+}
+
+/**
+ * A line or a failure about to leave the provider, with the key's text out of it: messages the
+ * provider builds from what the service holds (a record's name) may quote it too.
+ */
+export function redactText(text: string): string {
+  return keysInUse().reduce((t, r) => r.text(t), text);
+}
+
+export function redactError<T>(err: T): T {
+  for (const r of keysInUse()) r.error(err);
+  return err;
+}
+
 /**
  * Where progress lines and warnings go: the dynamic provider's stdout by default (the engine
  * shows it in the `pulumi up` output, as info); the plugin, whose output the engine hides,
@@ -102,7 +141,7 @@ export function setLogSink(write: Sink): void {
 
 /** One progress line. Never given the key: callers pass ids, states and paths only. */
 export function log(message: string): void {
-  void sink(`cims: ${message}`, "info");
+  void sink(redactText(`cims: ${message}`), "info");
 }
 
 /**
@@ -110,7 +149,7 @@ export function log(message: string): void {
  * has it, so a preview that ends right after still shows it.
  */
 export async function warn(message: string): Promise<void> {
-  await sink(`cims: ${message}`, "warning");
+  await sink(redactText(`cims: ${message}`), "warning");
 }
 
 /** A progress reporter for waitForTasks: one line per task state change. */

@@ -1,7 +1,7 @@
 // What configure() does in the provider process, for every kind: take the stack config,
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
-import { cancelOperations, setConfig, setLogSink } from "./context";
+import { cancelOperations, redactError, redactText, setConfig, setLogSink } from "./context";
 import type { KindDiff } from "./diff";
 import { engineAddress, engineWarnings } from "./engine-log";
 
@@ -31,5 +31,29 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
     // a second signal ends the process as it would have.
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, cancelOperations);
   }
-  Object.assign(target, methods);
+  Object.assign(target, redacting(methods));
+}
+
+/**
+ * The methods with the key's text out of what they tell a person: each failure, and each
+ * check failure's reason (both may quote what the service holds). Results are data: as they are.
+ */
+function redacting(methods: Methods): Methods {
+  const guard =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      method(...args).catch((err: unknown) => {
+        throw redactError(err);
+      });
+  return {
+    check: guard(async (olds, news) => {
+      const result = await methods.check(olds, news);
+      return result.failures ? { ...result, failures: result.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : result;
+    }),
+    diff: guard(methods.diff),
+    create: guard(methods.create),
+    read: guard(methods.read),
+    update: guard(methods.update),
+    delete: guard(methods.delete),
+  };
 }

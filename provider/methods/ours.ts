@@ -237,6 +237,7 @@ async function waitForCreator(r: Recovery, record: ApiRecord): Promise<pulumi.dy
       deadline: r.deadline,
       timeoutSeconds: Math.round((r.deadline - r.postedAt) / 1000),
       onProgress: progress(r.what),
+      scope: r.scope,
     });
   } catch (err) {
     if (!(err instanceof CimsError)) throw err;

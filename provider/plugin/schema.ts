@@ -130,6 +130,11 @@ export const PROVIDER_CONFIG: Readonly<Record<ConfigKey, Property>> = {
     description:
       "Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).",
   },
+  maxRequestsPerSecond: {
+    type: "number",
+    description:
+      "At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.",
+  },
 };
 
 export function packageSchema(version: string): Json {

@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { cancelOperations, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
+import { cancelOperations, redactError, redactText, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
 import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
@@ -45,7 +45,8 @@ function kindOf(urnOrType: string): Kind {
 }
 
 /** A failure as gRPC says it; a partial create carries its id and properties, so the engine records the resource. */
-function failure(err: unknown): grpcTypes.ServiceError {
+function failure(thrown: unknown): grpcTypes.ServiceError {
+  const err = redactError(thrown);
   const message = err instanceof Error ? err.message : String(err);
   const metadata = new grpc.Metadata();
   if (err instanceof PartialCreateError) {
@@ -90,7 +91,7 @@ function checkResponse(inputs: ReturnType<typeof toStruct>, failures: Array<{ pr
   for (const f of failures) {
     const failure = new providerPb.CheckFailure();
     if (f.property) failure.setProperty(f.property);
-    failure.setReason(f.reason);
+    failure.setReason(redactText(f.reason));
     resp.addFailures(failure);
   }
   return resp;

@@ -160,6 +160,8 @@ export interface ProviderArgs {
   readonly coalesceReads?: pulumi.Input<boolean>;
   /** Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION). */
   readonly skipCredentialsValidation?: pulumi.Input<boolean>;
+  /** At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it. */
+  readonly maxRequestsPerSecond?: pulumi.Input<undefined>;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface Fault {
   install(env: CimsTestEnv, method: string, path: string): Promise<void>;
   /** Extra stack config the row needs (e.g. a short request timeout). */
   config?: Record<string, string>;
+  /** The emulator's rate limit (requests a second per key) while the row's command runs. */
+  rateLimit?: number;
 }
 
 const status = (code: number, retryAfter?: string, message?: string): Fault => ({
@@ -34,7 +36,8 @@ const status = (code: number, retryAfter?: string, message?: string): Fault => (
 });
 
 export const FAULTS: Fault[] = [
-  status(429, "1"),
+  // Under the service's rate limit too: the command's other requests meet real 429s, paced.
+  { ...status(429, "1"), rateLimit: 3 },
   status(500),
   status(502),
   status(503),
@@ -447,6 +450,7 @@ async function runRow(target: Target, scene: Scene, op: Op, fault: Fault, expect
   try {
     await scene.next(row);
     await fault.install(env, request.method, request.path);
+    if (fault.rateLimit) env.emulator.faults.setRateLimit(fault.rateLimit);
     const armed = usesLeft(env);
     const result = await scene.run(true);
     const output = result.stdout + result.stderr;
@@ -466,7 +470,7 @@ async function runRow(target: Target, scene: Scene, op: Op, fault: Fault, expect
     await scene.run(false);
     await scene.check(true);
   } finally {
-    // A shared stack goes on to the next row as a user's would: with no fault.
+    // A shared stack goes on to the next row as a user's would: with no fault (nor rate limit).
     await api(env, "DELETE", "/__emulator/faults");
   }
 }

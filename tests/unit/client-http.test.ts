@@ -227,6 +227,53 @@ describe("errors", () => {
     expect(`${err.message} ${JSON.stringify(err)}`).not.toContain(slashKey);
   });
 
+  test("an answer holding the key's text is parsed as sent: redaction is for messages, never data", async () => {
+    // A one-letter key occurs in every answer: `tasks` would read `tas[redacted]s`.
+    const client = await clientFor(
+      (req) =>
+        req.method === "POST"
+          ? { status: 200, body: { tasks: ["task-k1"] } }
+          : { status: 200, body: { id: "k", name: "kube keeper", note: String(req.headers.authorization) } },
+      { apiKey: "k" },
+    );
+    expect(await client.taskIds("POST", "/cloud/v1/subnets/1/1", { body: { name: "k" } })).toEqual(["task-k1"]);
+    expect(await client.record("GET", "/cloud/v1/subnets/1/1/x")).toEqual({ id: "k", name: "kube keeper", note: "apikey k" });
+  });
+
+  test("no thrown object shows the key: its message, stack, fields and the task errors it carries", async () => {
+    const client = await clientFor(
+      (req) => {
+        const auth = String(req.headers.authorization);
+        if (req.url?.startsWith("/t/")) return { status: 200, body: { id: "t1", state: "ERROR", error: `quota of ${auth} exceeded` } };
+        return { status: 400, body: { exception_class: "ValidationError", message: `refused ${auth}`, invalid_fields: { name: [auth] } } };
+      },
+      { maxRetries: 0, taskPath: "/t/{task_id}" },
+    );
+    const refused = (await client.request("POST", "/cloud/v1/subnets/1/1").catch((e: unknown) => e)) as BadRequestError;
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused.exceptionClass).toBe("ValidationError");
+    const failed = (await client
+      .waitForTasks(["t1"], { deadline: Date.now() + 5_000, timeoutSeconds: 5, firstPollMs: 10 })
+      .catch((e: unknown) => e)) as Error;
+    expect(failed.message).toContain("quota of apikey [redacted] exceeded");
+    for (const err of [refused, failed]) {
+      const everything = [err.message, err.stack, JSON.stringify(err), inspect(err, { depth: 9, showHidden: true })].join("\n");
+      expect(everything).toContain("[redacted]");
+      expect(everything).not.toContain(KEY);
+    }
+  });
+
+  test("a retry's log line never shows the key, even when the service's message quotes it", async () => {
+    let calls = 0;
+    const client = await clientFor((req) =>
+      ++calls === 1
+        ? { status: 503, body: { message: `busy for ${String(req.headers.authorization)}` } }
+        : { status: 200, body: { id: "x" } },
+    );
+    await client.record("GET", "/cloud/v1/subnets/1/1/x");
+    expect(logs.join("\n")).not.toContain(KEY);
+  });
+
   test("an empty error body says so", async () => {
     const client = await clientFor(() => ({ status: 403 }));
     const err = (await client.request("GET", "/cloud/v1/tasks/x").catch((e: unknown) => e)) as ApiError;

@@ -41,17 +41,18 @@ describe("retryDelayMs", () => {
     expect([0, 1, 2, 3, 4, 5, 9].map((n) => retryDelayMs(n, none, 0, () => 0))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
     expect(retryDelayMs(2, none, 0, () => 1)).toBe(1500);
   });
-  test("Retry-After seconds, HTTP date, and retry-after-ms", () => {
+  test("Retry-After seconds, HTTP date, and retry-after-ms, with up to 20% jitter", () => {
     const headers = (h: Record<string, string>) => (n: string) => h[n];
-    expect(retryDelayMs(0, headers({ "retry-after": "3" }))).toBe(3000);
+    expect(retryDelayMs(0, headers({ "retry-after": "3" }), 0, () => 0)).toBe(3000);
+    expect(retryDelayMs(0, headers({ "retry-after": "3" }), 0, () => 1)).toBe(3600);
     const now = Date.parse("2026-11-22T10:00:00Z");
-    expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 10:00:07 GMT" }), now)).toBe(7000);
+    expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 10:00:07 GMT" }), now, () => 0)).toBe(7000);
     // A past date, 0 or an empty value would retry with no pause (409 retries until the
     // deadline: a busy loop), so they fall back to the backoff.
     expect(retryDelayMs(0, headers({ "retry-after": "Sun, 22 Nov 2026 09:00:00 GMT" }), now, () => 0)).toBe(500);
     expect(retryDelayMs(1, headers({ "retry-after": "0" }), now, () => 0)).toBe(1000);
     expect(retryDelayMs(0, headers({ "retry-after-ms": "0" }), now, () => 0)).toBe(500);
-    expect(retryDelayMs(0, headers({ "retry-after-ms": "120.5", "retry-after": "9" }))).toBe(121);
+    expect(retryDelayMs(0, headers({ "retry-after-ms": "120.5", "retry-after": "9" }), now, () => 0)).toBe(121);
     expect(retryDelayMs(0, headers({ "retry-after": "soon" }), 0, () => 0)).toBe(500);
   });
 });
@@ -83,6 +84,10 @@ describe("resolveSettings", () => {
     expect(s.regionId).toBeUndefined();
     expect(s.taskTimeoutSeconds).toBe(1800);
     expect(s.taskPath).toBe("/cloud/v1/tasks/{task_id}");
+    expect(s.maxRequestsPerSecond).toBeUndefined();
+    expect(
+      resolveSettings(config({ apiKey: "k", apiUrl: "https://x.test" }), { CIMS_MAX_REQUESTS_PER_SECOND: "2.5" }).maxRequestsPerSecond,
+    ).toBe(2.5);
     expect(s.connectTimeoutMs).toBe(5000);
     expect(s.requestTimeoutMs).toBe(120000);
   });

@@ -57,6 +57,7 @@ describe("CheckConfig", () => {
       regionId: 0,
       taskPath: "/tasks",
       coalesceReads: "yes",
+      maxRequestsPerSecond: "fast",
     });
     expect(failures).toEqual([
       { property: "apiUrl", reason: 'apiUrl must be an absolute http(s) URL, got "not a url"' },
@@ -64,6 +65,7 @@ describe("CheckConfig", () => {
       { property: "regionId", reason: 'regionId must be an integer >= 1, got "0"' },
       { property: "taskPath", reason: 'taskPath must start with "/" and contain {task_id}, got "/tasks"' },
       { property: "coalesceReads", reason: 'coalesceReads must be true or false, got "yes"' },
+      { property: "maxRequestsPerSecond", reason: 'maxRequestsPerSecond must be a positive number of requests per second, got "fast"' },
     ]);
   });
 

@@ -23,6 +23,7 @@ class ProviderArgs:
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -37,6 +38,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API (else CIMS_API_URL).
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope (default true).
         :param pulumi.Input[_builtins.int] connect_timeout_seconds: Connect timeout (default 5).
+        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
         :param pulumi.Input[_builtins.int] max_retries: Retries per request (default 5).
         :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
         :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
@@ -53,6 +55,8 @@ class ProviderArgs:
             pulumi.set(__self__, "coalesce_reads", coalesce_reads)
         if connect_timeout_seconds is not None:
             pulumi.set(__self__, "connect_timeout_seconds", connect_timeout_seconds)
+        if max_requests_per_second is not None:
+            pulumi.set(__self__, "max_requests_per_second", max_requests_per_second)
         if max_retries is not None:
             pulumi.set(__self__, "max_retries", max_retries)
         if project_id is not None:
@@ -115,6 +119,18 @@ class ProviderArgs:
     @connect_timeout_seconds.setter
     def connect_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "connect_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxRequestsPerSecond")
+    def max_requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+        """
+        return pulumi.get(self, "max_requests_per_second")
+
+    @max_requests_per_second.setter
+    def max_requests_per_second(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_requests_per_second", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
@@ -211,6 +227,7 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -228,6 +245,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API (else CIMS_API_URL).
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope (default true).
         :param pulumi.Input[_builtins.int] connect_timeout_seconds: Connect timeout (default 5).
+        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
         :param pulumi.Input[_builtins.int] max_retries: Retries per request (default 5).
         :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
         :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
@@ -264,6 +282,7 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -284,6 +303,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["coalesce_reads"] = pulumi.Output.from_input(coalesce_reads).apply(pulumi.runtime.to_json) if coalesce_reads is not None else None
             __props__.__dict__["connect_timeout_seconds"] = pulumi.Output.from_input(connect_timeout_seconds).apply(pulumi.runtime.to_json) if connect_timeout_seconds is not None else None
+            __props__.__dict__["max_requests_per_second"] = pulumi.Output.from_input(max_requests_per_second).apply(pulumi.runtime.to_json) if max_requests_per_second is not None else None
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["project_id"] = pulumi.Output.from_input(project_id).apply(pulumi.runtime.to_json) if project_id is not None else None
             __props__.__dict__["region_id"] = pulumi.Output.from_input(region_id).apply(pulumi.runtime.to_json) if region_id is not None else None

@@ -34,6 +34,11 @@ connectTimeoutSeconds: Optional[int]
 Connect timeout (default 5).
 """
 
+maxRequestsPerSecond: Optional[float]
+"""
+At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+"""
+
 maxRetries: Optional[int]
 """
 Retries per request (default 5).

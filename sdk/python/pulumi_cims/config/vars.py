@@ -49,6 +49,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('connectTimeoutSeconds')
 
     @_builtins.property
+    def max_requests_per_second(self) -> Optional[float]:
+        """
+        At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+        """
+        return __config__.get_float('maxRequestsPerSecond')
+
+    @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
         Retries per request (default 5).

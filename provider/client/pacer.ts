@@ -1,0 +1,165 @@
+// One pacer per provider process: every request of every resource takes its turn here, so a
+// stack run at any `--parallel` stays under the service's limit on the key instead of
+// failing on it. The limit is not published; the pacer learns it:
+// - Until the first 429 requests go as they come (no cost when the service does not limit).
+// - The first 429 says the key's budget is spent: everyone waits out its `Retry-After` (plus
+//   up to a fifth more, at random, so the waiting requests do not return at one instant), and
+//   from then on turns are granted one at a time, in order, at the rate the service was seen
+//   to accept in the last second.
+// - A later 429 lowers the rate by 15% (once a second at most: a burst of them is one
+//   signal); the request it refused waits its own Retry-After, nobody else does.
+// - While no 429 comes the rate rises again, 5% a second up to just under where the last 429
+//   came, then 1% a second, so a limit that rises (or a neighbour stack that finished) is
+//   found again without knocking on it every few seconds.
+// `cims:maxRequestsPerSecond` caps the rate from the first request: a team running several
+// stacks on one key splits its budget between them.
+//
+// Hand-written rather than a rate-limit library: the ones on npm (bottleneck, p-throttle,
+// limiter) keep a fixed rate; this one learns it from the service's answers.
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** How far back the accepted rate is measured at the first 429. */
+const WINDOW_MS = 1_000;
+/** How often the rate may change: a decrease per burst of 429s, an increase per quiet period. */
+const STEP_MS = 1_000;
+const DECREASE = 0.85;
+/** Below the rate of the last 429 (times NEAR), recovery is quick; above, a slow probe. */
+const NEAR = 0.95;
+const RECOVER = 1.05;
+const PROBE = 1.01;
+/** Never slower than this: a limit of under one request a second is not a rate limit but an outage. */
+const MIN_RATE = 1;
+
+export interface PacerOptions {
+  /** Requests per second at most (config); undefined: only what the service teaches. */
+  cap?: number;
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface PacerState {
+  /** The rate the pacer keeps to now (requests per second), or undefined while unlimited. */
+  rate: number | undefined;
+  /** How many 429 answers it has been told of. */
+  limited: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  signal?: AbortSignal;
+}
+
+export class Pacer {
+  #cap: number | undefined;
+  readonly #now: () => number;
+  readonly #random: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The rate learned from 429s (undefined until the first), and the rate the last one came at. */
+  #learned: number | undefined;
+  #ceiling = Infinity;
+  #lastChange = 0;
+  /** No turn is granted before this (the first 429's Retry-After). */
+  #pausedUntil = 0;
+  /** When the last turn was granted. */
+  #lastTurn = -Infinity;
+  readonly #queue: Waiter[] = [];
+  #pumping = false;
+  /** When requests were answered without a 429, for the accepted rate. */
+  #accepted: number[] = [];
+  #limited = 0;
+
+  constructor(options: PacerOptions = {}) {
+    this.#cap = options.cap;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+    this.#sleep = options.sleep ?? ((ms, signal) => sleep(ms, undefined, { signal }));
+  }
+
+  /** A new cap (the configuration was read again); undefined: none. */
+  set cap(cap: number | undefined) {
+    this.#cap = cap;
+  }
+
+  get state(): PacerState {
+    return { rate: this.#rate(), limited: this.#limited };
+  }
+
+  /** Waits for this request's turn (at once while nothing limits); a cancel ends the wait. */
+  turn(signal?: AbortSignal): Promise<void> {
+    if (this.#rate() === undefined && this.#now() >= this.#pausedUntil && this.#queue.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, signal };
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const at = this.#queue.indexOf(waiter);
+          if (at >= 0) this.#queue.splice(at, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.#queue.push(waiter);
+      void this.#pump();
+    });
+  }
+
+  /** Grants the queued turns in order, each when the pause and the rate allow. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#queue.length > 0) {
+        const rate = this.#rate();
+        const at = Math.max(this.#pausedUntil, rate === undefined ? -Infinity : this.#lastTurn + 1000 / rate);
+        const wait = at - this.#now();
+        // Sleep, then look again: a 429 meanwhile may have moved the time of the next turn.
+        if (wait > 0) {
+          await this.#sleep(wait);
+          continue;
+        }
+        this.#lastTurn = this.#now();
+        this.#queue.shift()?.resolve();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** An answer other than 429: the service accepted a request (and the rate may rise). */
+  accepted(): void {
+    const now = this.#now();
+    this.#accepted.push(now);
+    if (this.#accepted.length > 4096) this.#accepted.splice(0, 2048);
+    if (this.#learned !== undefined && now - this.#lastChange >= STEP_MS) {
+      this.#learned *= this.#learned < this.#ceiling * NEAR ? RECOVER : PROBE;
+      this.#lastChange = now;
+    }
+  }
+
+  /** A 429: the key's budget is spent (see the file's head for what follows). */
+  limited(retryAfterMs: number | undefined): void {
+    const now = this.#now();
+    this.#limited++;
+    const seen = (this.#accepted.filter((t) => t >= now - WINDOW_MS).length * 1000) / WINDOW_MS;
+    if (this.#learned === undefined) {
+      this.#learned = Math.max(MIN_RATE, seen);
+      this.#ceiling = this.#learned;
+      this.#lastChange = now;
+      const pause = retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : 1000;
+      this.#pausedUntil = Math.max(this.#pausedUntil, now + pause * (1 + 0.2 * this.#random()));
+      return;
+    }
+    if (now - this.#lastChange >= STEP_MS) {
+      // What the service accepted in the last second is its limit, when we sent that much.
+      this.#ceiling = seen > 0 ? Math.min(seen, this.#learned) : this.#learned;
+      this.#learned = Math.max(MIN_RATE, Math.min(this.#learned * DECREASE, this.#ceiling));
+      this.#lastChange = now;
+    }
+  }
+
+  #rate(): number | undefined {
+    if (this.#learned === undefined) return this.#cap;
+    return this.#cap === undefined ? this.#learned : Math.min(this.#cap, this.#learned);
+  }
+}

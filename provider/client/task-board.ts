@@ -1,0 +1,70 @@
+// Task waits through the task list: one `GET /cloud/v1/tasks` of a scope's running tasks
+// (`state` NEW and RUNNING) answers every waiting task of the process in that scope, instead
+// of one status read per task per look. A task the list shows still running needs no read of
+// its own; one it does not show has ended (or is not listed yet, or in another scope) and is
+// read by id once, for its `created_resources` and `error`. The list holds other teams' tasks
+// too: only our own ids are looked up in it. A service without the list call (404, 405, 501)
+// is asked no more, and every task falls back to its own read.
+import { fits, TASK } from "./answers";
+import { ApiError, NotFoundError } from "./errors";
+import type { Task } from "./tasks";
+
+export interface TaskScope {
+  projectId: number;
+  regionId: number;
+}
+
+/** Reads every running task of a scope (NEW and RUNNING), every page. */
+export type ListRunning = (scope: TaskScope) => Promise<Array<Record<string, unknown>>>;
+
+interface Snapshot {
+  /** When its request was sent: a task that began waiting after that may not be in it. */
+  sentAt: number;
+  running: Promise<Map<string, Task> | undefined>;
+}
+
+/** How long a list answers every look at a scope's tasks before the next look asks again. */
+export const LIST_FRESH_MS = 250;
+
+export class TaskBoard {
+  readonly #snapshots = new Map<string, Snapshot>();
+  #unsupported = false;
+
+  constructor(
+    private readonly listRunning: ListRunning,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The task as the scope's newest list shows it while it runs; undefined when the list does
+   * not show it (it ended: read it by id) or cannot be had. `since`: when the wait for it
+   * began; a list sent before then is not asked about it.
+   */
+  async running(scope: TaskScope, id: string, since: number): Promise<Task | undefined> {
+    if (this.#unsupported) return undefined;
+    const key = `${scope.projectId}/${scope.regionId}`;
+    const now = this.now();
+    let snapshot = this.#snapshots.get(key);
+    if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
+      snapshot = { sentAt: now, running: this.#read(scope) };
+      this.#snapshots.set(key, snapshot);
+    }
+    return (await snapshot.running)?.get(id);
+  }
+
+  async #read(scope: TaskScope): Promise<Map<string, Task> | undefined> {
+    try {
+      const records = await this.listRunning(scope);
+      const running = new Map<string, Task>();
+      for (const r of records) {
+        if (fits(TASK, r) && (r.state === "NEW" || r.state === "RUNNING")) running.set(r.id, r);
+      }
+      return running;
+    } catch (err) {
+      // No list call here: every task is read by id from now on. Any other failure: this look
+      // reads by id, and the next look asks the list again.
+      if (err instanceof NotFoundError || (err instanceof ApiError && (err.status === 405 || err.status === 501))) this.#unsupported = true;
+      return undefined;
+    }
+  }
+}
