@@ -42,20 +42,14 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
     return issues;
   },
   /**
-   * A pool member is placed by the subnet its address is in or by the instance it is on:
-   * the service needs exactly one of them.
+   * A pool member is placed by the subnet its address is in or by the instance it is on, not
+   * both. Neither is the load balancer's own subnet, as for a member the pool's whole-list
+   * update adds without one (the vendor's own member examples give neither).
    */
   memberTarget(get, name) {
     const given = ["subnetId", "instanceId"].filter((f) => get(f) !== undefined && get(f) !== null);
-    if (given.length === 1) return [];
-    return [
-      given.length === 0
-        ? {
-            field: "subnetId",
-            message: `is required unless ${name("instanceId")} is given: give the subnet the member's address is in, or the instance it is on`,
-          }
-        : { field: "instanceId", message: `must not be given with ${name("subnetId")}: give one of them` },
-    ];
+    if (given.length < 2) return [];
+    return [{ field: "instanceId", message: `must not be given with ${name("subnetId")}: give one of them` }];
   },
   /** A route through a next hop of the other IP version cannot be installed. */
   route(get, name) {

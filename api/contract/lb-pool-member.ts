@@ -17,7 +17,7 @@ export const LbPoolMember = {
       type: uuid4,
       set: "create",
       serviceDefault: true,
-      doc: "The subnet the member's address is in (uuid4). Give it or `instanceId`, not both.",
+      doc: "The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's own subnet.",
     },
     instanceId: {
       type: uuid4,

@@ -12,8 +12,8 @@ export interface LbPoolMemberArgs {
   /** The port the member serves on (1-65535). Changing it replaces the resource. */
   readonly protocolPort: pulumi.Input<number>;
   /**
-   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the
-   * resource.
+   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's
+   * own subnet. Changing it replaces the resource.
    */
   readonly subnetId?: pulumi.Input<string>;
   /** The instance the member is on (uuid4), instead of `subnetId`. Changing it replaces the resource. */
@@ -61,7 +61,10 @@ export interface LbPoolMemberState {
   address: string;
   /** The port the member serves on (1-65535). */
   protocolPort: number;
-  /** The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. */
+  /**
+   * The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's
+   * own subnet.
+   */
   subnetId: string;
   /** The instance the member is on (uuid4), instead of `subnetId`. */
   instanceId: string;

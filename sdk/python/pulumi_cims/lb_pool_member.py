@@ -49,7 +49,7 @@ class LbPoolMemberArgs:
         :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`; null: the member's port.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's own subnet. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic, 1-256.
         """
@@ -215,7 +215,7 @@ class LbPoolMemberArgs:
     @pulumi.getter(name="subnetId")
     def subnet_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's own subnet. Changing it replaces the resource.
         """
         return pulumi.get(self, "subnet_id")
 
@@ -285,7 +285,7 @@ class LbPoolMember(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] protocol_port: The port the member serves on (1-65535). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's own subnet. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic, 1-256.
         """
@@ -498,7 +498,7 @@ class LbPoolMember(pulumi.CustomResource):
     @pulumi.getter(name="subnetId")
     def subnet_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both. Changing it replaces the resource.
+        The subnet the member's address is in (uuid4). Give it or `instanceId`, not both; neither: the load balancer's own subnet. Changing it replaces the resource.
         """
         return pulumi.get(self, "subnet_id")
 

@@ -40,11 +40,4 @@ export const MEMBER: BadCase[] = [
     property: "instanceId",
     rule: /must not be given with subnetId: give one of them/,
   },
-  {
-    what: "member: neither subnetId nor instanceId",
-    resource: "LbPoolMember",
-    args: VALID.member.replace(/, subnetId: "[^"]+"/, ""),
-    property: "subnetId",
-    rule: /is required unless instanceId is given/,
-  },
 ];

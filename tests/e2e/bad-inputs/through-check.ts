@@ -29,7 +29,7 @@ export const THROUGH_THE_CLI = [
   "pool: members as a string",
   "policy: a field the API does not accept",
   "quota: a limit that lost digits as a number",
-  "member: neither subnetId nor instanceId",
+  "member: both subnetId and instanceId",
 ];
 
 const problemOf = (c: BadCase): RegExp => new RegExp(`^${c.property.replace(/[[\].]/g, "\\$&")}[: ]`);
