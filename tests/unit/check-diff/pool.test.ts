@@ -9,6 +9,8 @@ import {
   poolTable,
 } from "../../../provider/kinds/lb-pool-settings";
 import { sameMembers } from "../../../provider/methods/table";
+import { recordsIn } from "../../../provider/methods/values";
+import { ownedIds, ownView } from "../../../provider/kinds/lb-pool-settings-members";
 import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
 
 withScopeConfig();
@@ -283,5 +285,32 @@ describe("LbPoolSettings: what a create or update takes from a shared pool", () 
       ],
     });
     expect(lines).toEqual([]);
+  });
+});
+
+describe("LbPoolSettings: which members are the stack's", () => {
+  const pool = {
+    members: [
+      { id: "m-ours", address: "10.0.0.10", protocol_port: 8080 },
+      { id: "m-theirs", address: "10.0.0.55", protocol_port: 8080 },
+    ],
+  };
+
+  test("a state with ids: those and no other, whatever the pool holds at the same address", () => {
+    expect(ownedIds({ declaredMembers: ["10.0.0.10:8080"], declaredMemberIds: { "10.0.0.10:8080": "m-old" } }, pool)).toEqual({
+      "10.0.0.10:8080": "m-old",
+    });
+  });
+
+  test("a state of an earlier version (declared by address:port, no ids): its declared members only are found in the pool", () => {
+    expect(ownedIds({ declaredMembers: ["10.0.0.10:8080"], members: [{ address: "10.0.0.55", protocolPort: 8080 }] }, pool)).toEqual({
+      "10.0.0.10:8080": "m-ours",
+    });
+  });
+
+  test("the view of the pool the state records: the stack's members only, unless it owns the pool exclusively", () => {
+    const owned = { "10.0.0.10:8080": "m-ours" };
+    expect(recordsIn(ownView(pool, owned, "declared").members).map((m) => m.id)).toEqual(["m-ours"]);
+    expect(recordsIn(ownView(pool, owned, "exclusive").members).map((m) => m.id)).toEqual(["m-ours", "m-theirs"]);
   });
 });
