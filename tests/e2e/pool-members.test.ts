@@ -5,7 +5,7 @@
 // back only after refresh); exclusive ownership names in its preview each member it removes
 // and removes exactly those; destroy while another stack's member create holds the pool lock
 // leaves that member; `pulumi import` then destroy leaves the members others added.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks, warningLines } from "../support/cims";
 import { E2E_TIMEOUT_MS, type TestStack } from "../support/harness";
 
 const stacks = useStacks();
@@ -68,11 +68,7 @@ const writes = (env: CimsTestEnv) =>
     .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
     .map(([k, n]) => `${k} x${n}`);
 
-const warnings = (out: { stdout: string; stderr: string }) =>
-  (out.stdout + out.stderr)
-    .split("\n")
-    .filter((l) => /^\s*warning: /.test(l))
-    .join("\n");
+const warnings = (out: { stdout: string; stderr: string }) => warningLines(out.stdout + out.stderr);
 
 test.each<Face>(["dynamic", "native"])(
   "%s face: A's unrelated update keeps B's members (made and adopted); a weight is one PATCH in place; only diffed fields are written; exclusive removes exactly what its preview names",

@@ -4,7 +4,7 @@
 // weight changes in place; destroy removes the stack's member only, so the subnet can go (the
 // service refuses to delete a subnet a member still uses), and the pool keeps its settings and
 // another team's member.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks, warningLines } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const stacks = useStacks();
@@ -31,13 +31,6 @@ async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
   }
 }
 
-/** The CLI's warning lines (`warning: ...`), joined: where a warning of ours must appear. */
-const warnings = (out: string) =>
-  out
-    .split("\n")
-    .filter((l) => /^\s*warning: /.test(l))
-    .join("\n");
-
 test.each<Face>(["dynamic", "native"])(
   "%s face: the preview warns what a create takes from a shared pool and no other member; a weight in place; destroy of a Subnet + member leaves the pool and the others' members",
   async (face) => {
@@ -49,7 +42,7 @@ test.each<Face>(["dynamic", "native"])(
     // Create: the name changes, said as a warning in the preview. The seeded member is another
     // team's, as far as this program knows: it stays (the whole-list removal was the old default).
     const preview = await stack.preview();
-    const created = warnings(preview.stdout + preview.stderr);
+    const created = warningLines(preview.stdout + preview.stderr);
     expect(created).toContain(`LbPoolSettings of pool ${SEED.poolId}: the create changes name: "web-pool" -> "shared-web"`);
     expect(created).not.toContain("removes member");
     await stack.up();
@@ -58,12 +51,12 @@ test.each<Face>(["dynamic", "native"])(
     expect(member).toMatchObject({ weight: 2, subnet_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(p.members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId, member.id]);
     const quiet = await stack.preview(["--expect-no-changes"]);
-    expect(warnings(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
+    expect(warningLines(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
 
     // Update: a new weight lands in place (one member PATCH: the same member, no re-add to warn of).
     await stack.setConfig("weight", "5");
     const reweigh = await stack.preview();
-    expect(warnings(reweigh.stdout + reweigh.stderr)).not.toContain("LbPoolSettings");
+    expect(warningLines(reweigh.stdout + reweigh.stderr)).not.toContain("LbPoolSettings");
     await stack.up();
     p = await pool(env);
     expect(p.members).toEqual([
