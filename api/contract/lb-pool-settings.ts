@@ -1,4 +1,5 @@
-// Load balancer pool: PATCH lbpools (spec: any of these fields, none required). Health
+// Load balancer pool: PATCH lbpools (spec: any of these fields, none required; the provider
+// sends members one by one through the member endpoints instead, ./lb-pool-member.ts). Health
 // monitor types and methods, and session persistence types, come from the public reference
 // (the spec leaves them unshown).
 import { arrayOf, boolean, integer, ip, name, oneOf, text, uuid4 } from "./common";
@@ -69,7 +70,7 @@ const ms = integer(0, 86400000, "milliseconds");
 
 export const LbPoolSettings = {
   name: "LbPoolSettings",
-  doc: "Settings of an existing load balancer pool: only the fields you give are managed. Updates are asynchronous (`pulumi up` waits for the pool's tasks). A create removes every member you do not list, and the preview warns of each member and setting it removes or changes; destroy removes the members you listed and leaves the pool, its settings and other members.",
+  doc: 'Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack\'s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others\' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack\'s members by id and leaves the pool, its settings and other members.',
   fields: {
     name: { type: name, set: "update", doc: "Pool name." },
     lbAlgorithm: {
@@ -104,7 +105,7 @@ export const LbPoolSettings = {
       type: arrayOf(PoolMember, { unique: "member", unordered: true }),
       nullable: true,
       set: "update",
-      doc: "The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.",
+      doc: 'The stack\'s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.',
     },
     timeoutClientData: { type: ms, nullable: true, set: "update", doc: "Client inactivity timeout in milliseconds, or null." },
     timeoutMemberConnect: { type: ms, nullable: true, set: "update", doc: "Member connect timeout in milliseconds, or null." },

@@ -1,8 +1,8 @@
 // Pool members made one by one, by an LbPoolMember's create. A member is known as such by
 // evidence only: the member create task (`create_lbmember`) whose `created_resources` names
 // it, never by its address. A pool holding one has its members managed one by one, so its
-// whole list (LbPoolSettings `members`) is no program's to send: it would remove that member,
-// whose resource would then make it again. LbPoolSettings' check refuses `members` then;
+// whole list is no program's to own: LbPoolSettings' check refuses `membersOwnership:
+// "exclusive"` then (it would remove that member, whose resource would make it again), and
 // cims-import leaves `members` out of the pool's program.
 import { PATHS } from "../../api/paths";
 import type { CimsClient } from "../client/http";

@@ -84,6 +84,11 @@ export interface Descriptor {
    */
   importIdParts?: readonly string[];
   import: ImportRow;
+  /**
+   * What `pulumi import` records beside the outputs, from the inputs it writes and the record
+   * (a pool's settings: the members the program declares, by their ids).
+   */
+  importState?: (inputs: Inputs, record: ApiRecord) => Inputs;
 }
 
 /** Whether a descriptor is of a resource that owns its record. */

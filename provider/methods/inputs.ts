@@ -38,6 +38,15 @@ export const PROVIDER_INPUTS: Readonly<Record<string, ProviderProperty>> = {
       "diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).",
   },
   poolId: { ts: "string", schema: { type: "string" }, doc: "The load balancer pool (uuid4). Changing it replaces the resource." },
+  membersOwnership: {
+    ts: '"declared" | "exclusive"',
+    schema: { type: "string", enum: ["declared", "exclusive"] },
+    doc:
+      'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +
+      "changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never " +
+      'touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every ' +
+      "other member (the preview names each): for a pool one stack owns whole.",
+  },
   policyId: { ts: "number", schema: { type: "integer" }, doc: "The snapshot lifecycle policy's id. Changing it replaces the resource." },
   includeVolumes: {
     ts: "boolean",

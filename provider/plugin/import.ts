@@ -101,5 +101,6 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
     throw new Error(`cims:index:${type}: the record ${id} does not make valid inputs: ${checked.failures.map((f) => f.reason).join("; ")}`);
   }
   const inputs = checked.inputs ?? program;
-  return { id: String(record.id ?? record.client_id ?? id), properties: table.outputs(inputs, record, []), inputs };
+  const properties = { ...table.outputs(inputs, record, []), ...descriptor.importState?.(inputs, record) };
+  return { id: String(record.id ?? record.client_id ?? id), properties, inputs };
 }

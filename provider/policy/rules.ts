@@ -152,29 +152,32 @@ export const baremetalImageUefi = forKinds(
 );
 
 /**
- * LbPoolSettings sends `members` whole, so a pool member it does not declare is removed at
- * its next update. The stack's state holds both sides: `members` (the pool's members as the
- * last create, update or refresh read them) and `declaredMembers` (what the program declared).
+ * An LbPoolSettings with `membersOwnership: "exclusive"` removes, at its next change of
+ * members, every pool member it does not declare. The stack's state holds both sides:
+ * `members` (the pool's members as the last create, update or refresh read them) and
+ * `declaredMembers` (what the program declared; none recorded: it declares none, as an import
+ * of an earlier version recorded). With the default ownership (`declared`) only the stack's
+ * own members are written, so the others are not at risk.
  */
 export const lbPoolKeepsUndeclaredMembers: StackValidationPolicy = {
   name: "cims-lb-pool-keeps-undeclared-members",
-  description: "An LbPoolSettings that manages `members` holds no pool member it does not declare (it would remove it).",
+  description: 'An LbPoolSettings with membersOwnership "exclusive" holds no pool member it does not declare (it would remove it).',
   enforcementLevel: "mandatory",
   validateStack: (args: StackValidationArgs, report: ReportViolation) => {
     for (const resource of args.resources) {
       if (kindOf(resource.type) !== "LbPoolSettings") continue;
-      const { members, declaredMembers } = resource.props;
-      if (!Array.isArray(members) || !Array.isArray(declaredMembers)) continue;
-      const declared = new Set(declaredMembers.map(String));
+      const { members, declaredMembers, membersOwnership } = resource.props;
+      if (membersOwnership !== "exclusive" || !Array.isArray(members)) continue;
+      const declared = new Set(Array.isArray(declaredMembers) ? declaredMembers.map(String) : []);
       const undeclared = members
         .filter((m): m is Record<string, unknown> => m !== null && typeof m === "object")
         .map((m) => memberKey(m.address, m.protocolPort))
         .filter((key) => !declared.has(key));
       if (undeclared.length > 0) {
         report(
-          `cims-lb-pool-keeps-undeclared-members: ${named(resource)} manages the pool's members, and the pool holds ` +
-            `${undeclared.join(", ")}, which it does not declare: its next update removes them. ` +
-            "Add them to members, or manage the pool's members one by one with LbPoolMember instead.",
+          `cims-lb-pool-keeps-undeclared-members: ${named(resource)} owns the pool's members exclusively, and the pool holds ` +
+            `${undeclared.join(", ")}, which it does not declare: its next change of members removes them. ` +
+            'Add them to members, or set membersOwnership: "declared" to manage only the members it lists.',
           resource.urn,
         );
       }

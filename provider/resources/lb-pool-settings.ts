@@ -34,8 +34,9 @@ export interface LbPoolSettingsArgs {
    */
   readonly sessionPersistence?: pulumi.Input<InputFields<SessionPersistence> | null>;
   /**
-   * The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with
-   * the same address and port is kept, not re-created. Omitted: left as it is. Updates in place.
+   * The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with
+   * `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at
+   * the same address and port is adopted, not re-created. Omitted: left as it is. Updates in place.
    */
   readonly members?: pulumi.Input<pulumi.Input<InputFields<PoolMember>>[] | null>;
   /** Client inactivity timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
@@ -54,6 +55,14 @@ export interface LbPoolSettingsArgs {
    * both the smaller wins; the dynamic face never receives `customTimeouts`.
    */
   readonly timeouts?: pulumi.Input<Timeouts>;
+  /**
+   * Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each
+   * added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or
+   * LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly
+   * `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns
+   * whole.
+   */
+  readonly membersOwnership?: pulumi.Input<"declared" | "exclusive">;
 }
 
 /** The state of a LbPoolSettings: its outputs, as the service holds them after the last operation. */
@@ -77,8 +86,9 @@ export interface LbPoolSettingsState {
   /** Session persistence settings (sent whole when changed); null removes them. */
   sessionPersistence?: SessionPersistence | null;
   /**
-   * The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with
-   * the same address and port is kept, not re-created.
+   * The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with
+   * `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at
+   * the same address and port is adopted, not re-created.
    */
   members?: PoolMember[] | null;
   /** Client inactivity timeout in milliseconds, or null. */
@@ -91,6 +101,14 @@ export interface LbPoolSettingsState {
   projectId: number;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
   regionId: number;
+  /**
+   * Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each
+   * added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or
+   * LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly
+   * `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns
+   * whole.
+   */
+  membersOwnership: "declared" | "exclusive";
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
 }
@@ -112,14 +130,18 @@ export const OUTPUTS = [
   "timeoutMemberData",
   "projectId",
   "regionId",
+  "membersOwnership",
   "taskIds",
 ];
 
 /**
- * Settings of an existing load balancer pool: only the fields you give are managed. Updates are asynchronous
- * (`pulumi up` waits for the pool's tasks). A create removes every member you do not list, and the preview warns
- * of each member and setting it removes or changes; destroy removes the members you listed and leaves the pool,
- * its settings and other members.
+ * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only
+ * those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the
+ * stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership`
+ * "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember)
+ * others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly
+ * `members`, and the preview warns of each member it removes. The preview warns of each setting a create
+ * changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
  */
 export class LbPoolSettings extends withOutputs<LbPoolSettingsState>() {
   constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {

@@ -257,7 +257,7 @@ test(
 );
 
 test(
-  "LbPoolSettings declaring members refuses at preview a pool holding a member an LbPoolMember made, naming it; without members it passes",
+  "LbPoolSettings owning members exclusively refuses at preview a pool holding a member an LbPoolMember made, naming it; declared members or none pass",
   async () => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": faceProject("pool-member-both", "dynamic"), "index.ts": onFace(program, "dynamic") },
@@ -266,6 +266,11 @@ test(
     const id = String((await env.stack.outputs()).memberId);
     const settings = (members: string) => `${program}\nnew cims.LbPoolSettings("pool", { poolId: "${SEED.poolId}"${members} });\n`;
     await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(", members: []"), "dynamic"));
+    await env.stack.preview();
+    await fs.writeFile(
+      path.join(env.stack.projectDir, "index.ts"),
+      onFace(settings(', membersOwnership: "exclusive", members: []'), "dynamic"),
+    );
     const refused = await env.stack.preview([], { allowFailure: true });
     expect(refused.code).not.toBe(0);
     expect(refused.stdout + refused.stderr).toMatch(

@@ -4,8 +4,9 @@
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../support/harness";
-import { addImage, ArmFault, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../model/commands";
+import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../model/commands";
 import { FAULTS } from "../model/faults";
+import { destroyWhileOtherCreates, otherMemberWeight, otherStackAddsMember } from "../model/pool-sharing";
 import { runLifecycle, runSequence } from "../model/run";
 
 test(
@@ -76,6 +77,47 @@ test(
       "up -> exit 0",
       "refresh -> exit 0",
       "up -> exit 0",
+    ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// The shared pool: another stack's LbPoolMember beside the program's LbPoolSettings, its weight
+// changed outside either stack, the program's pool updated (an unrelated setting, then a member
+// weight), refreshed, and destroyed while the other stack creates a member: after every
+// command the other stack's members are in the pool as its team left them.
+test(
+  "a pool shared with another stack: its members are never removed or changed, also by a destroy during its member create",
+  async () => {
+    const algorithm = new Edit(
+      "pool: lbAlgorithm = LEAST_CONNECTIONS",
+      () => true,
+      (p) => (p.pool!.lbAlgorithm = "LEAST_CONNECTIONS"),
+    );
+    const weight = new Edit(
+      "pool: member #0 weight 3",
+      () => true,
+      (p) => (p.pool!.members[0].weight = 3),
+    );
+    const history = await runSequence([
+      new Pulumi("up"),
+      otherStackAddsMember(60),
+      otherMemberWeight(4),
+      algorithm,
+      new Pulumi("up"),
+      weight,
+      new Pulumi("up"),
+      new Pulumi("refresh"),
+      new Pulumi("up"),
+      destroyWhileOtherCreates(61),
+    ]);
+    expect(history.filter((line) => /^(up|refresh|destroy) -> exit 0$/.test(line))).toEqual([
+      "up -> exit 0",
+      "up -> exit 0",
+      "up -> exit 0",
+      "refresh -> exit 0",
+      "up -> exit 0",
+      "destroy -> exit 0",
     ]);
   },
   E2E_TIMEOUT_MS,

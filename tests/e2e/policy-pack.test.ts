@@ -45,6 +45,7 @@ const poolProgram = `${PLUGIN_PROJECT("policy-pool", "yaml")}resources:
     type: cims:index:LbPoolSettings
     properties:
       poolId: ${SEED.poolId}
+      membersOwnership: exclusive
       members:
         - address: 10.173.0.10
           protocolPort: 8080
@@ -95,7 +96,7 @@ async function checkFace(env: CimsTestEnv, cidr: string): Promise<void> {
   expect(passed.code).toBe(0);
 }
 
-/** The pool's state after a refresh shows another team's member: `policy analyze` says its next update removes it. */
+/** An exclusive pool's state after a refresh shows another team's member: `policy analyze` says its next change of members removes it. */
 async function checkPool(env: CimsTestEnv): Promise<void> {
   const analyze = () => env.stack.run(["policy", "analyze", "--stack", env.stack.name, "--policy-pack", PACK], { allowFailure: true });
   await env.stack.up();
@@ -113,7 +114,7 @@ async function checkPool(env: CimsTestEnv): Promise<void> {
   await env.stack.refresh();
   const found = await analyze();
   expect(found.stdout + found.stderr).toContain(
-    'cims-lb-pool-keeps-undeclared-members: LbPoolSettings "web" manages the pool\'s members, and the pool holds 10.0.0.99:80, which it does not declare',
+    'cims-lb-pool-keeps-undeclared-members: LbPoolSettings "web" owns the pool\'s members exclusively, and the pool holds 10.0.0.99:80, which it does not declare',
   );
   expect(found.code).not.toBe(0);
 }

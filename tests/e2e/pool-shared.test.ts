@@ -1,9 +1,10 @@
 // LbPoolSettings on a shared pool, on both faces, with the pattern docs/using.md gives (a new subnet and
-// a pool member on it): the preview of the create warns of every member and setting it takes
-// from the pool; the preview of an update warns of the member it removes and re-adds; destroy
-// removes the stack's member only, so the subnet can go (the service refuses to delete a
-// subnet a member still uses), and the pool keeps its settings and another team's member.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
+// a pool member on it): the preview of the create warns of every setting it changes and takes
+// no member the program does not list (the default ownership: the stack's members only); a
+// weight changes in place; destroy removes the stack's member only, so the subnet can go (the
+// service refuses to delete a subnet a member still uses), and the pool keeps its settings and
+// another team's member.
+import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks, warningLines } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
 
 const stacks = useStacks();
@@ -30,46 +31,38 @@ async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
   }
 }
 
-/** The CLI's warning lines (`warning: ...`), joined: where a warning of ours must appear. */
-const warnings = (out: string) =>
-  out
-    .split("\n")
-    .filter((l) => /^\s*warning: /.test(l))
-    .join("\n");
-
 test.each<Face>(["dynamic", "native"])(
-  "%s face: the preview warns what a create and an update take from a shared pool; destroy of a Subnet + member leaves the pool and the others' members",
+  "%s face: the preview warns what a create takes from a shared pool and no other member; a weight in place; destroy of a Subnet + member leaves the pool and the others' members",
   async (face) => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": faceProject(`shared-pool-${face}`, face), "index.ts": onFace(program, face) },
     });
     const { stack } = env;
 
-    // Create: the seeded member is removed (another team's, as far as this program knows) and
-    // the name changes. Said as a warning, in the preview.
+    // Create: the name changes, said as a warning in the preview. The seeded member is another
+    // team's, as far as this program knows: it stays (the whole-list removal was the old default).
     const preview = await stack.preview();
-    const created = warnings(preview.stdout + preview.stderr);
-    expect(created).toContain(
-      `LbPoolSettings of pool ${SEED.poolId}: the create removes member(s) 10.0.0.10:8080 (id ${SEED.keptMemberId})`,
-    );
-    expect(created).toContain('changes name: "web-pool" -> "shared-web"');
+    const created = warningLines(preview.stdout + preview.stderr);
+    expect(created).toContain(`LbPoolSettings of pool ${SEED.poolId}: the create changes name: "web-pool" -> "shared-web"`);
+    expect(created).not.toContain("removes member");
     await stack.up();
     let p = await pool(env);
     const member = p.members.find((m: { address: string }) => m.address === "10.20.0.10");
     expect(member).toMatchObject({ weight: 2, subnet_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(p.members).toHaveLength(1);
+    expect(p.members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId, member.id]);
     const quiet = await stack.preview(["--expect-no-changes"]);
-    expect(warnings(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
+    expect(warningLines(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
 
-    // Update: a new weight lands by removing the member and adding it back.
+    // Update: a new weight lands in place (one member PATCH: the same member, no re-add to warn of).
     await stack.setConfig("weight", "5");
     const reweigh = await stack.preview();
-    expect(warnings(reweigh.stdout + reweigh.stderr)).toContain(
-      `LbPoolSettings of pool ${SEED.poolId}: the update removes and re-adds member(s) 10.20.0.10:8080 (id ${String(member.id)}; weight 2 -> 5)`,
-    );
+    expect(warningLines(reweigh.stdout + reweigh.stderr)).not.toContain("LbPoolSettings");
     await stack.up();
     p = await pool(env);
-    expect(p.members).toEqual([expect.objectContaining({ address: "10.20.0.10", weight: 5 })]);
+    expect(p.members).toEqual([
+      expect.objectContaining({ id: SEED.keptMemberId }),
+      expect.objectContaining({ id: member.id, address: "10.20.0.10", weight: 5 }),
+    ]);
 
     // Another team adds its member to the pool.
     const theirs = { address: "10.0.0.99", protocol_port: 80 };

@@ -1,5 +1,5 @@
 // LbPoolSettings under the real engine: the seeded member kept (same id), members added,
-// order-insensitive no-op preview, in-place update, replacement (another pool), drift via
+// order-insensitive no-op preview, in-place update (a member's weight in place, same id), replacement (another pool), drift via
 // refresh, and destroy (of a replaced resource, and of the stack) removing the stack's members
 // and leaving the pool and its settings.
 import { api, SEED, stateOf, useStacks } from "../support/cims";
@@ -37,15 +37,15 @@ test(
     expect(p.members[0].id).toBe(SEED.keptMemberId);
     await stack.preview(["--expect-no-changes"]);
 
-    // A kept member's weight: the service keeps same-address members as they are, so the
-    // provider removes it and adds it back; the change lands and the next preview is clean.
+    // A member's weight: one PATCH of that member, in place (same id, no gap); the change
+    // lands and the next preview is clean.
     const before21 = p.members[1].id;
     await stack.setConfig("extraWeight", "7");
     const reweigh = await stack.up();
-    expect(reweigh.stdout).toContain("10.0.0.21:8080 changed weight or subnetId");
+    expect(reweigh.stdout).toContain(`member 10.0.0.21:8080 (id ${before21}) weight 3 -> 7, in place`);
     p = await pool();
     expect(p.members[1]).toMatchObject({ address: "10.0.0.21", weight: 7 });
-    expect(p.members[1].id).not.toBe(before21);
+    expect(p.members[1].id).toBe(before21);
     expect(p.members[0].id).toBe(SEED.keptMemberId);
     await stack.preview(["--expect-no-changes"]);
 

@@ -3,8 +3,9 @@
 // then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
 // what changes: no argument a refresh dropped, no field a pool member's service fills, no
 // bookkeeping; and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
-// program and outside it: only `~ name`, and `up` writes nothing else. `up` and `pulumi stack
-// output` show no bookkeeping either. Only what must vary
+// program and outside it: only `~ name`, and `up` writes nothing else. A shared pool's update
+// of one setting shows that setting only, whatever members others added (and no warning: a
+// weight changes in place). `up` and `pulumi stack output` show no bookkeeping either. Only what must vary
 // is normalised (ids, task ids, times, the CLI's progress dots, and the order of the resources, which the engine's
 // concurrency varies: they are put in URN order); `UPDATE_GOLDEN=1` rewrites the files.
 import * as fs from "node:fs/promises";
@@ -150,6 +151,48 @@ test.each<Face>(["dynamic", "native"])(
     expect(output.stdout).toContain('"renamed-2"');
     expect(output.stdout).not.toMatch(BOOKKEEPING);
     await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+const SHARED = `
+import * as pulumi from "@pulumi/pulumi";
+import * as cims from "pulumi-cims";
+
+const c = new pulumi.Config();
+new cims.LbPoolSettings("shared", {
+  poolId: "${SEED.poolId}",
+  lbAlgorithm: (c.get("algorithm") ?? "ROUND_ROBIN") as "ROUND_ROBIN" | "LEAST_CONNECTIONS",
+  members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+});
+`;
+
+test.each<Face>(["dynamic", "native"])(
+  "preview --diff on the %s face of a shared pool's update shows the changed setting only, not the members another stack added",
+  async (face) => {
+    const files = {
+      "Pulumi.yaml": faceProject(`golden-shared-${face}`, face),
+      "package.json": '{ "name": "golden" }\n',
+      "index.ts": onFace(SHARED, face),
+    };
+    const env = await stacks.stack({ files });
+    await env.stack.up();
+    // Another stack's member, added since (and seen by a refresh).
+    const members = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+    const task = (await api(env, "POST", members, { address: "10.0.0.55", protocol_port: 8080 })).body.tasks[0];
+    for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100)))
+      s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;
+    await env.stack.refresh();
+    await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
+    const preview = await env.stack.preview(["--diff", "--color", "never"]);
+    await golden(
+      `shared-pool.${face}`,
+      normalised(preview.stderr.trim() ? `${preview.stdout}\n(stderr)\n${preview.stderr}` : preview.stdout),
+    );
+    await env.stack.up();
+    expect((await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body.members.map((m: { address: string }) => m.address)).toEqual(
+      ["10.0.0.10", "10.0.0.55"],
+    );
   },
   E2E_TIMEOUT_MS,
 );

@@ -21,6 +21,7 @@ import {
   VOLUMES,
 } from "./program";
 import { FAULTS } from "./faults";
+import { poolSharingCommands } from "./pool-sharing";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
 import { checkWritesShown, type LoggedWrite, type OutsideTags, type PreviewStep } from "./invariants";
 import { checkForeignUntouched, checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, foreignInTheWay, writeCount } from "./invariants";
@@ -48,7 +49,7 @@ export const initialModel = (): Model => ({
 export type Cmd = fc.AsyncCommand<Model, System>;
 
 /** A change of the program; it reaches the stack with the next pulumi command. */
-class Edit implements Cmd {
+export class Edit implements Cmd {
   constructor(
     private readonly label: string,
     private readonly valid: (p: ProgramModel) => boolean,
@@ -315,7 +316,10 @@ class DriftCmd implements Cmd {
         protocol_port: x.protocol_port,
         weight: x.weight,
       }));
-      const changed = [{ address: "10.0.0.20", protocol_port: 8080, weight: 2 }, ...members.slice(1)];
+      // Someone replaces the first member of the stack's (another stack's members stay).
+      const others = new Set([...sys.otherMembers.values()].map((o) => o.address));
+      const first = members.findIndex((x) => !others.has(x.address));
+      const changed = [{ address: "10.0.0.20", protocol_port: 8080, weight: 2 }, ...members.filter((_x, i) => i !== first)];
       const patch = await expectOk(api(sys.env, "PATCH", POOL_PATH, { members: changed }));
       for (const task of patch.tasks) await sys.waitTask(task);
     }
@@ -649,6 +653,7 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, tagCommands),
     weighted(1, foreignCommands),
     weighted(1, twinCommands),
+    weighted(1, poolSharingCommands),
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
     { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
     { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },

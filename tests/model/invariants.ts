@@ -7,6 +7,7 @@ import {
   hostOf,
   IMAGE_SLOTS,
   memberAddress,
+  POOL_ID,
   type ProgramModel,
   type SubnetModel,
   SUBNET_SLOTS,
@@ -167,6 +168,10 @@ function checkImage(sys: System, slot: number, i: ImageModel, id: string): void 
 const memberKeys = (members: unknown) =>
   sorted(((members ?? []) as ApiRecord[]).map((m) => `${String(m.address)}:${text(m.protocol_port ?? m.protocolPort)}:${text(m.weight)}`));
 
+/** The members at these address:port keys. */
+const withKeys = (members: unknown, keys: Set<string>) =>
+  ((members ?? []) as ApiRecord[]).filter((m) => keys.has(`${String(m.address)}:${text(m.protocol_port)}`));
+
 /**
  * After a successful `up`: the service holds exactly the program's values, the state one
  * resource per declared one and nothing else (resources with unrefreshed drift are skipped:
@@ -205,9 +210,11 @@ export function checkAfterUp(
     const pool = store.get("lbpools", program.pool && ids.get("pool"))!;
     expectEqual("pool.lb_algorithm", pool.lb_algorithm, program.pool.lbAlgorithm);
     if (program.pool.name !== undefined) expectEqual("pool.name", pool.name, program.pool.name);
+    // The stack's members only: others' (another stack's, or added outside) share the pool.
+    const declared = new Set(program.pool.members.map((m) => `${memberAddress(m.host)}:8080`));
     expectEqual(
-      "pool.members",
-      memberKeys(pool.members),
+      "pool.members (the stack's)",
+      memberKeys(withKeys(pool.members, declared)),
       sorted(program.pool.members.map((m) => `${memberAddress(m.host)}:8080:${m.weight}`)),
     );
   }
@@ -245,7 +252,8 @@ export function checkAfterRefresh(sys: System, resources: StateResource[]): void
       else expectEqual(`${where}: osType, sshKey`, [o.osType, o.sshKey], [r.os_type, r.ssh_key]);
     } else if (type === "LbPoolSettings") {
       const pool = store.get("lbpools", res.id)!;
-      expectEqual(`${where}: members`, memberKeys(o.members), memberKeys(pool.members));
+      const recorded = new Set(((o.members ?? []) as ApiRecord[]).map((m) => `${String(m.address)}:${text(m.protocolPort)}`));
+      expectEqual(`${where}: members`, memberKeys(o.members), memberKeys(withKeys(pool.members, recorded)));
       expectEqual(`${where}: lbAlgorithm`, o.lbAlgorithm, pool.lb_algorithm);
     } else if (type === "SnapshotPolicyState") {
       const policy = store.get("lifecycle_policies", res.id)!;
@@ -278,6 +286,7 @@ function ours(sys: System, kind: "subnets" | "images"): ApiRecord[] {
  * state (there is no importId in the model's program).
  */
 export function checkForeignUntouched(sys: System, resources: StateResource[]): void {
+  checkOtherStackMembers(sys);
   const inState = new Set(resources.map((r) => String(r.id)));
   for (const [id, f] of sys.foreign) {
     if (inState.has(id)) throw new InvariantError(`the state holds ${f.kind} ${id}, which another team made (no importId)`);
@@ -361,5 +370,16 @@ export function checkWritesShown(steps: PreviewStep[], before: StateResource[], 
           `up wrote ${field} of ${nameOf(name)} (${write.method} ${write.path}: ${text(body)}), which its preview did not show`,
         );
     }
+  }
+}
+
+/** Another stack's members of the shared pool are all there, as that team last left them (same id, weight). */
+export function checkOtherStackMembers(sys: System): void {
+  const pool = sys.env.emulator.store.get("lbpools", POOL_ID);
+  const held = new Map(((pool?.members ?? []) as ApiRecord[]).map((m) => [String(m.id), m]));
+  for (const [id, expected] of sys.otherMembers) {
+    const now = held.get(id);
+    if (!now) throw new InvariantError(`pool member ${id} (${expected.address}:8080), another stack's, was removed`);
+    expectEqual(`pool member ${id} (another stack's): address, weight`, [now.address, now.weight], [expected.address, expected.weight]);
   }
 }

@@ -58,6 +58,13 @@ export class System {
   foreignDuringUp: ForeignSpec | undefined;
   /** Records other teams made and hold, by id: the stack must never change, delete or record them. */
   readonly foreign = new Map<string, Foreign>();
+  /**
+   * Members of the shared pool another stack holds (its LbPoolMember resources), by id, as that
+   * team last left them: the stack's LbPoolSettings must never remove or change them.
+   */
+  readonly otherMembers = new Map<string, { address: string; weight: number }>();
+  /** That other stack, once a command made it (disposed with the system). */
+  otherStack: { dispose(): Promise<void> } | undefined;
   private foreignMade = 0;
   /** Every pulumi command run, for the failure report. */
   readonly history: string[] = [];
@@ -95,6 +102,7 @@ export class System {
   }
 
   async dispose(): Promise<void> {
+    await this.otherStack?.dispose();
     await this.env.dispose();
   }
 

@@ -205,3 +205,10 @@ export async function subnetsSeen(env: CimsTestEnv): Promise<{ names: string[]; 
       .sort(),
   };
 }
+
+/** The CLI's warning lines (`warning: ...`) of a command's output, joined: where a warning of ours must appear. */
+export const warningLines = (out: string): string =>
+  out
+    .split("\n")
+    .filter((l) => /^\s*warning: /.test(l))
+    .join("\n");

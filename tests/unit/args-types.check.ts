@@ -39,7 +39,12 @@ type Scope = { projectId?: number; regionId?: number };
 type Checks = [
   Assert<Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
   Assert<Same<Plain<BaremetalImageArgs>, ObjectOf<typeof BaremetalImage.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
-  Assert<Same<Plain<LbPoolSettingsArgs>, ObjectOf<typeof LbPoolSettings.fields> & Scope & { poolId: string; timeouts?: Timeouts }>>,
+  Assert<
+    Same<
+      Plain<LbPoolSettingsArgs>,
+      ObjectOf<typeof LbPoolSettings.fields> & Scope & { poolId: string; timeouts?: Timeouts; membersOwnership?: "declared" | "exclusive" }
+    >
+  >,
   Assert<
     Same<
       Plain<SnapshotPolicyStateArgs>,

@@ -80,12 +80,12 @@ describe.each(FACES)("on %s", (face) => {
     ]);
   });
 
-  test("an LbPoolSettings whose recorded pool holds a member it does not declare is a violation", () => {
-    const pool = (members: object[], declaredMembers?: string[]) => ({
+  test("an exclusive LbPoolSettings whose recorded pool holds a member it does not declare is a violation; a declared one writes only its own", () => {
+    const pool = (members: object[], declaredMembers?: string[], membersOwnership?: string) => ({
       type: `${face}:LbPoolSettings`,
       name: "pool",
       urn: `urn:${face}:pool`,
-      props: { ...extra, members, ...(declaredMembers ? { declaredMembers } : {}) },
+      props: { ...extra, members, ...(declaredMembers ? { declaredMembers } : {}), ...(membersOwnership ? { membersOwnership } : {}) },
     });
     const found: Array<[string, string | undefined]> = [];
     const check = (resources: object[]) => {
@@ -95,12 +95,16 @@ describe.each(FACES)("on %s", (face) => {
     };
     const ours = { address: "10.0.0.10", protocolPort: 80 };
     const theirs = { address: "10.0.0.11", protocolPort: 8080 };
-    expect(check([pool([ours], ["10.0.0.10:80"])])).toEqual([]);
-    expect(check([pool([ours, theirs], ["10.0.0.10:80"])])).toEqual([
-      [expect.stringContaining('LbPoolSettings "pool" manages the pool\'s members, and the pool holds 10.0.0.11:8080'), `urn:${face}:pool`],
-    ]);
-    // Members not managed by this resource (nothing declared recorded): not this rule's.
-    expect(check([pool([ours, theirs])])).toEqual([]);
+    expect(check([pool([ours], ["10.0.0.10:80"], "exclusive")])).toEqual([]);
+    const violation = [
+      expect.stringContaining('LbPoolSettings "pool" owns the pool\'s members exclusively, and the pool holds 10.0.0.11:8080'),
+      `urn:${face}:pool`,
+    ];
+    expect(check([pool([ours, theirs], ["10.0.0.10:80"], "exclusive")])).toEqual([violation]);
+    // Nothing declared recorded (an import of an earlier version): judged as declaring none, not skipped.
+    expect(check([pool([theirs], undefined, "exclusive")])).toEqual([violation]);
+    // The default ownership never writes a member it does not declare.
+    expect(check([pool([ours, theirs], ["10.0.0.10:80"])])).toEqual([]);
   });
 });
 

@@ -27,6 +27,7 @@ class LbPoolSettingsArgs:
                  healthmonitor: pulumi.Input[Optional['HealthMonitorArgs']] = None,
                  lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input['PoolMemberArgs']]]] = None,
+                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  protocol: pulumi.Input[Optional[_builtins.str]] = None,
@@ -45,7 +46,8 @@ class LbPoolSettingsArgs:
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input['HealthMonitorArgs'] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
-        :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.
+        :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] protocol: The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
@@ -68,6 +70,8 @@ class LbPoolSettingsArgs:
             pulumi.set(__self__, "lb_algorithm", lb_algorithm)
         if members is not None:
             pulumi.set(__self__, "members", members)
+        if members_ownership is not None:
+            pulumi.set(__self__, "members_ownership", members_ownership)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if project_id is not None:
@@ -153,13 +157,25 @@ class LbPoolSettingsArgs:
     @pulumi.getter
     def members(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PoolMemberArgs']]]]:
         """
-        The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.
+        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
         """
         return pulumi.get(self, "members")
 
     @members.setter
     def members(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PoolMemberArgs']]]]):
         pulumi.set(self, "members", value)
+
+    @_builtins.property
+    @pulumi.getter(name="membersOwnership")
+    def members_ownership(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        """
+        return pulumi.get(self, "members_ownership")
+
+    @members_ownership.setter
+    def members_ownership(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "members_ownership", value)
 
     @_builtins.property
     @pulumi.getter
@@ -293,6 +309,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
                  lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]]] = None,
+                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -306,7 +323,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed. Updates are asynchronous (`pulumi up` waits for the pool's tasks). A create removes every member you do not list, and the preview warns of each member and setting it removes or changes; destroy removes the members you listed and leaves the pool, its settings and other members.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -314,7 +331,8 @@ class LbPoolSettings(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -334,7 +352,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  args: LbPoolSettingsArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed. Updates are asynchronous (`pulumi up` waits for the pool's tasks). A create removes every member you do not list, and the preview warns of each member and setting it removes or changes; destroy removes the members you listed and leaves the pool, its settings and other members.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
 
         :param str resource_name: The name of the resource.
         :param LbPoolSettingsArgs args: The arguments to use to populate this resource's properties.
@@ -356,6 +374,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
                  lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]]] = None,
+                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -381,6 +400,7 @@ class LbPoolSettings(pulumi.CustomResource):
             __props__.__dict__["healthmonitor"] = healthmonitor
             __props__.__dict__["lb_algorithm"] = lb_algorithm
             __props__.__dict__["members"] = members
+            __props__.__dict__["members_ownership"] = members_ownership
             __props__.__dict__["name"] = name
             if pool_id is None and not opts.urn:
                 raise TypeError("Missing required property 'pool_id'")
@@ -422,6 +442,7 @@ class LbPoolSettings(pulumi.CustomResource):
         __props__.__dict__["healthmonitor"] = None
         __props__.__dict__["lb_algorithm"] = None
         __props__.__dict__["members"] = None
+        __props__.__dict__["members_ownership"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["pool_id"] = None
         __props__.__dict__["project_id"] = None
@@ -472,9 +493,17 @@ class LbPoolSettings(pulumi.CustomResource):
     @pulumi.getter
     def members(self) -> pulumi.Output[Optional[Sequence['outputs.PoolMember']]]:
         """
-        The pool's members, sent whole when changed; null or [] removes them all. Order does not matter; a member with the same address and port is kept, not re-created.
+        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
         """
         return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter(name="membersOwnership")
+    def members_ownership(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        """
+        return pulumi.get(self, "members_ownership")
 
     @_builtins.property
     @pulumi.getter

@@ -9,6 +9,8 @@ import {
   poolTable,
 } from "../../../provider/kinds/lb-pool-settings";
 import { sameMembers } from "../../../provider/methods/table";
+import { recordsIn } from "../../../provider/methods/values";
+import { ownedIds, ownView } from "../../../provider/kinds/lb-pool-settings-members";
 import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
 
 withScopeConfig();
@@ -78,7 +80,7 @@ describe("LbPoolSettings", () => {
     expect(sameMembers([], null)).toBe(true);
     expect(sameMembers([{ address: "2001:db8::a", protocolPort: 80 }], [{ address: "2001:DB8:0::A", protocolPort: 80 }])).toBe(true);
   });
-  test("members the service would keep unchanged despite a new weight or subnet are recreated", () => {
+  test("members whose subnet changes are recreated; a weight changes in place", () => {
     const current = [
       { id: "m1", address: "10.0.0.1", protocolPort: 80, weight: 1, subnetId: null },
       { id: "m2", address: "10.0.0.2", protocolPort: 80, weight: 5, subnetId: SUB },
@@ -94,7 +96,7 @@ describe("LbPoolSettings", () => {
         { address: "10.0.0.1", protocolPort: 80, weight: 2 },
         { address: "10.0.0.3", protocolPort: 80, weight: 9 },
       ]),
-    ).toEqual([{ address: "10.0.0.1", protocolPort: 80, weight: 2 }]);
+    ).toEqual([]);
     expect(membersToRecreate(current, [{ address: "10.0.0.2", protocolPort: 80, subnetId: null }])).toHaveLength(1);
   });
   test("diff: only given fields are managed; poolId replaces; nested objects compare on given fields", async () => {
@@ -129,18 +131,17 @@ describe("LbPoolSettings", () => {
       "poolId",
     ]);
   });
-  test("mapping: PATCH body snake_cases nested objects and members; members null is sent as null; record back to camelCase", () => {
+  test("mapping: the pool PATCH body snake_cases nested objects and never sends members (they go one by one); record back to camelCase", () => {
     const inputs = {
       members: [{ address: "10.0.0.1", protocolPort: 80, subnetId: SUB }],
       healthmonitor: { type: "HTTP", delay: 1, timeout: 1, maxRetries: 1, urlPath: "/" },
       timeoutClientData: 0,
     };
     expect(patchBody(inputs, ["members", "healthmonitor", "timeoutClientData", "name"])).toEqual({
-      members: [{ address: "10.0.0.1", protocol_port: 80, subnet_id: SUB }],
       healthmonitor: { type: "HTTP", delay: 1, timeout: 1, max_retries: 1, url_path: "/" },
       timeout_client_data: 0,
     });
-    expect(patchBody({ members: null }, ["members"])).toEqual({ members: null });
+    expect(patchBody({ members: null }, ["members"])).toEqual({});
     expect(
       poolTable.fromRecord(
         { members: [{ id: "m", address: "a", protocol_port: 1, operating_status: "NO_MONITOR" }], name: "x", session_persistence: null },
@@ -179,17 +180,21 @@ test("LbPoolSettings: after a half-applied create, the next up re-applies every 
     lbAlgorithm: "ROUND_ROBIN",
     members: [{ address: "10.0.0.1", protocolPort: 80 }],
   };
-  const recorded = identityOnly(news);
-  // The members it may have added are recorded as the stack's, for destroy to remove.
-  expect(recorded).toEqual({ __provider: "shim", poolId: POOL, projectId: 1, regionId: 2, declaredMembers: ["10.0.0.1:80"] });
+  const recorded = identityOnly(news, { "10.0.0.1:80": "m-1" });
+  // The members it added are recorded as the stack's, by id, for destroy to remove.
+  expect(recorded).toEqual({
+    __provider: "shim",
+    poolId: POOL,
+    projectId: 1,
+    regionId: 2,
+    declaredMembers: ["10.0.0.1:80"],
+    declaredMemberIds: { "10.0.0.1:80": "m-1" },
+  });
   const d = await lbPoolSettingsMethods.diff(POOL, recorded, news);
   expect(d.changes).toBe(true);
   expect(d.replaces ?? []).toEqual([]);
-  expect(patchBody(news, ["name", "lbAlgorithm", "members"])).toEqual({
-    name: "web",
-    lb_algorithm: "ROUND_ROBIN",
-    members: [{ address: "10.0.0.1", protocol_port: 80 }],
-  });
+  expect(d.diffs).toEqual(expect.arrayContaining(["name", "lbAlgorithm", "members"]));
+  expect(patchBody(news, ["name", "lbAlgorithm", "members"])).toEqual({ name: "web", lb_algorithm: "ROUND_ROBIN" });
 });
 
 describe("LbPoolSettings: what a create or update takes from a shared pool", () => {
@@ -204,19 +209,27 @@ describe("LbPoolSettings: what a create or update takes from a shared pool", () 
   };
   const checked = (news: Record<string, unknown>) => poolTable.check({}, { poolId: POOL, ...news }).inputs;
 
-  test("a create names each member it removes or re-adds, and each setting it changes, old -> new", () => {
+  test("an exclusive create names each member it removes or re-adds, and each setting it changes, old -> new", () => {
     const inputs = checked({
       name: "shared",
+      membersOwnership: "exclusive",
       members: [
-        { address: "10.0.0.20", protocolPort: 80, weight: 3 },
+        { address: "10.0.0.20", protocolPort: 80, weight: 3, subnetId: SUB },
         { address: "10.0.0.30", protocolPort: 80 },
       ],
     });
     expect(createTakes(held, inputs)).toEqual([
       "removes member(s) 10.0.0.10:8080 (id 7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e)",
-      expect.stringMatching(/^removes and re-adds member\(s\) 10\.0\.0\.20:80 \(id 8c9d0e1f-2a3b-4c4d-9e5f-6a7b8c9d0e1f; weight 1 -> 3\) /),
+      expect.stringMatching(
+        /^removes and re-adds member\(s\) 10\.0\.0\.20:80 \(id 8c9d0e1f-2a3b-4c4d-9e5f-6a7b8c9d0e1f; weight 1 -> 3; subnetId null -> "[0-9a-f-]+"\) /,
+      ),
       'changes name: "web-pool" -> "shared"',
     ]);
+  });
+
+  test("a create with the default ownership removes no member it does not list, and re-adds none for a weight", () => {
+    const inputs = checked({ name: "shared", members: [{ address: "10.0.0.20", protocolPort: 80, weight: 3 }] });
+    expect(createTakes(held, inputs)).toEqual(['changes name: "web-pool" -> "shared"']);
   });
 
   test("a create that takes nothing (the pool as the program says, or members not managed) says nothing", () => {
@@ -234,6 +247,7 @@ describe("LbPoolSettings: what a create or update takes from a shared pool", () 
   test("members known only at apply (a new subnet's id): the removals by address+port are still named", () => {
     const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     const inputs = checked({
+      membersOwnership: "exclusive",
       members: [
         { address: "10.0.0.20", protocolPort: 80 },
         { address: "10.20.0.10", protocolPort: 8080, subnetId: unknown },
@@ -242,18 +256,20 @@ describe("LbPoolSettings: what a create or update takes from a shared pool", () 
     expect(createTakes(held, inputs)).toEqual(["removes member(s) 10.0.0.10:8080 (id 7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e)"]);
   });
 
-  test("an update's diff warns of each member it removes and re-adds, and of nothing else", async () => {
+  test("an update's diff warns of each member it removes and re-adds (a new subnet), and of nothing else (a weight is in place)", async () => {
     const lines: Array<[string, Severity]> = [];
     setLogSink((line, severity) => {
       lines.push([line, severity]);
     });
     const olds = { poolId: POOL, projectId: 1, regionId: 2, members: [{ id: "m-1", address: "10.0.0.20", protocolPort: 80, weight: 1 }] };
     await lbPoolSettingsMethods.diff(POOL, olds, { ...olds, members: [{ address: "10.0.0.20", protocolPort: 80, weight: 4 }] });
+    expect(lines).toEqual([]);
+    await lbPoolSettingsMethods.diff(POOL, olds, { ...olds, members: [{ address: "10.0.0.20", protocolPort: 80, subnetId: SUB }] });
     expect(lines).toEqual([
       [
         expect.stringMatching(
           new RegExp(
-            `^cims: LbPoolSettings of pool ${POOL}: the update removes and re-adds member\\(s\\) 10\\.0\\.0\\.20:80 \\(id m-1; weight 1 -> 4\\)`,
+            `^cims: LbPoolSettings of pool ${POOL}: the update removes and re-adds member\\(s\\) 10\\.0\\.0\\.20:80 \\(id m-1; subnetId none -> "${SUB}"\\)`,
           ),
         ),
         "warning",
@@ -269,5 +285,32 @@ describe("LbPoolSettings: what a create or update takes from a shared pool", () 
       ],
     });
     expect(lines).toEqual([]);
+  });
+});
+
+describe("LbPoolSettings: which members are the stack's", () => {
+  const pool = {
+    members: [
+      { id: "m-ours", address: "10.0.0.10", protocol_port: 8080 },
+      { id: "m-theirs", address: "10.0.0.55", protocol_port: 8080 },
+    ],
+  };
+
+  test("a state with ids: those and no other, whatever the pool holds at the same address", () => {
+    expect(ownedIds({ declaredMembers: ["10.0.0.10:8080"], declaredMemberIds: { "10.0.0.10:8080": "m-old" } }, pool)).toEqual({
+      "10.0.0.10:8080": "m-old",
+    });
+  });
+
+  test("a state of an earlier version (declared by address:port, no ids): its declared members only are found in the pool", () => {
+    expect(ownedIds({ declaredMembers: ["10.0.0.10:8080"], members: [{ address: "10.0.0.55", protocolPort: 8080 }] }, pool)).toEqual({
+      "10.0.0.10:8080": "m-ours",
+    });
+  });
+
+  test("the view of the pool the state records: the stack's members only, unless it owns the pool exclusively", () => {
+    const owned = { "10.0.0.10:8080": "m-ours" };
+    expect(recordsIn(ownView(pool, owned, "declared").members).map((m) => m.id)).toEqual(["m-ours"]);
+    expect(recordsIn(ownView(pool, owned, "exclusive").members).map((m) => m.id)).toEqual(["m-ours", "m-theirs"]);
   });
 });
