@@ -184,6 +184,23 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
 }
 
 /**
+ * Members a create of this run made the stack's (added, or adopted as listed): a resource it
+ * replaces, deleted after it (`up --replace` creates first, as does a renamed resource), must
+ * leave them, or the replacement's members would be gone.
+ */
+const claimedThisRun = new Set<string>();
+
+/**
+ * Whether a create of this run claimed the member; the one delete it stands in for (the replaced
+ * resource's) then leaves it, saying so, and the claim is spent.
+ */
+export function claimedByReplacement(what: string, id: string, key: string): boolean {
+  if (!claimedThisRun.delete(id.toLowerCase())) return false;
+  log(`${what}: member ${key} (id ${id}) left as it is: a create in this run manages it now (its replacement)`);
+  return true;
+}
+
+/**
  * Brings the stack's members to the program's: removes those it no longer lists, then adds,
  * adopts or changes each listed one; exclusive ownership then removes every other member.
  * `s.owned` ends as the stack's members by id.
@@ -202,6 +219,7 @@ export async function syncMembers(s: Sync): Promise<void> {
   const held = new Map(members.map((m) => [String(m.id).toLowerCase(), m]));
   const heldByKey = new Map(members.map((m) => [recordKey(m), m]));
   for (const m of wanted) await syncOne(s, m, held, heldByKey);
+  if (s.op === "create") for (const id of Object.values(s.owned)) claimedThisRun.add(id.toLowerCase());
   if (ownershipOf(s.inputs) !== "exclusive") return;
   const ours = new Set(Object.values(s.owned));
   for (const m of members) {

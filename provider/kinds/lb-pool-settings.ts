@@ -27,6 +27,7 @@ import { resourceTable } from "../methods/table";
 import { camelKeys, plainRecord } from "../methods/wire";
 import { messageOf, recordsIn, stringsIn } from "../methods/values";
 import {
+  claimedByReplacement,
   DECLARED,
   DECLARED_IDS,
   declaredKeys,
@@ -368,7 +369,7 @@ async function remove(_id: string, props: PoolInputs): Promise<void> {
     }
     log(`${what}: removing the stack's member(s) ${ours.map(([k]) => k).join(", ")}; the pool, its settings and its other members stay`);
     const s = { inputs: props, op: "delete" as const, what, done: noWrites(), removed: new Set<string>() };
-    for (const [key, id] of ours) await deleteMember(s, id, key);
+    for (const [key, id] of ours) if (!claimedByReplacement(what, id, key)) await deleteMember(s, id, key);
   });
 }
 
