@@ -85,9 +85,10 @@ test(
 // The shared pool: another stack's LbPoolMember beside the program's LbPoolSettings, its weight
 // changed outside either stack, the program's pool updated (an unrelated setting, then a member
 // weight), refreshed, and destroyed while the other stack creates a member: after every
-// command the other stack's members are in the pool as its team left them.
+// command the other stack's members are in the pool as its team left them. All of it under the
+// service's rate limit (5 requests a second per key, the stacks and the teams sharing it).
 test(
-  "a pool shared with another stack: its members are never removed or changed, also by a destroy during its member create",
+  "a pool shared with another stack, under the rate limit: its members are never removed or changed, also by a destroy during its member create",
   async () => {
     const algorithm = new Edit(
       "pool: lbAlgorithm = LEAST_CONNECTIONS",
@@ -99,18 +100,22 @@ test(
       () => true,
       (p) => (p.pool!.members[0].weight = 3),
     );
-    const history = await runSequence([
-      new Pulumi("up"),
-      otherStackAddsMember(60),
-      otherMemberWeight(4),
-      algorithm,
-      new Pulumi("up"),
-      weight,
-      new Pulumi("up"),
-      new Pulumi("refresh"),
-      new Pulumi("up"),
-      destroyWhileOtherCreates(61),
-    ]);
+    const history = await runSequence(
+      [
+        new Pulumi("up"),
+        otherStackAddsMember(60),
+        otherMemberWeight(4),
+        algorithm,
+        new Pulumi("up"),
+        weight,
+        new Pulumi("up"),
+        new Pulumi("refresh"),
+        new Pulumi("up"),
+        destroyWhileOtherCreates(61),
+      ],
+      50,
+      5,
+    );
     expect(history.filter((line) => /^(up|refresh|destroy) -> exit 0$/.test(line))).toEqual([
       "up -> exit 0",
       "up -> exit 0",

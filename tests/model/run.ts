@@ -12,6 +12,8 @@ export interface RunOptions {
   taskDurationMs?: number;
   /** Stop generating (and shrinking) after this long; what ran is reported. */
   timeLimitMs?: number;
+  /** The emulator's rate limit (requests a second per key) throughout. */
+  rateLimit?: number;
   log?: (line: string) => void;
 }
 
@@ -30,7 +32,7 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
   let sequences = 0;
   let pulumiCommands = 0;
   const property = fc.asyncProperty(fc.commands([commandArbitrary()], { maxCommands: opts.maxCommands, size: "max" }), async (cmds) => {
-    const sys = await System.start(opts.taskDurationMs ?? 50);
+    const sys = await System.start(opts.taskDurationMs ?? 50, opts.rateLimit);
     sequences++;
     const t0 = Date.now();
     try {
@@ -62,8 +64,8 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
  * emulator and stack; throws what an invariant throws. Returns the pulumi commands run, with
  * their exit codes (each `up` is followed by the model's `preview --expect-no-changes`).
  */
-export async function runSequence(cmds: Cmd[], taskDurationMs = 50): Promise<string[]> {
-  const sys = await System.start(taskDurationMs);
+export async function runSequence(cmds: Cmd[], taskDurationMs = 50, rateLimit?: number): Promise<string[]> {
+  const sys = await System.start(taskDurationMs, rateLimit);
   try {
     await fc.asyncModelRun(() => ({ model: initialModel(), real: sys }), cmds);
     return sys.history;

@@ -77,7 +77,10 @@ export class System {
 
   private constructor(readonly env: CimsTestEnv) {}
 
-  static async start(taskDurationMs: number): Promise<System> {
+  /** The emulator's rate limit (requests a second per key) for the whole sequence, if any. */
+  private rateLimit: number | undefined;
+
+  static async start(taskDurationMs: number, rateLimit?: number): Promise<System> {
     const env = await cimsStack({
       taskDurationMs,
       files: { "Pulumi.yaml": "name: lifecycle-model\nruntime: nodejs\n", "index.js": "" },
@@ -98,6 +101,8 @@ export class System {
     };
     const seeded = await api(env, "POST", "/__emulator/seed", { volumes: [{ id: VOLUMES[1], ...volume }] });
     if (seeded.status !== 204) throw new Error(`seeding the second volume failed: ${JSON.stringify(seeded.body)}`);
+    system.rateLimit = rateLimit;
+    if (rateLimit !== undefined) env.emulator.faults.setRateLimit(rateLimit);
     return system;
   }
 
@@ -258,6 +263,8 @@ export class System {
 
   async clearFaults(): Promise<void> {
     await this.control("DELETE", "/__emulator/faults");
+    // Clearing the faults lifts the rate limit too; the sequence's limit stays.
+    if (this.rateLimit !== undefined) this.env.emulator.faults.setRateLimit(this.rateLimit);
   }
 
   async control(method: string, p: string, body?: unknown): Promise<void> {

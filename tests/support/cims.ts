@@ -158,11 +158,18 @@ export const isKind = (type: string, kind: string): boolean => type === cimsType
 
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */
 export async function api(env: CimsTestEnv, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${env.emulator.url}${p}`, {
-    method,
-    headers: { authorization: `apikey ${env.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const send = () =>
+    fetch(`${env.emulator.url}${p}`, {
+      method,
+      headers: { authorization: `apikey ${env.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  let res = await send();
+  // Under the emulator's rate limit the test's own calls share the key's budget: wait as told.
+  for (let i = 0; res.status === 429 && i < 30; i++) {
+    await new Promise((r) => setTimeout(r, Number(res.headers.get("retry-after") ?? "1") * 1000));
+    res = await send();
+  }
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
