@@ -14,6 +14,7 @@ async function main(): Promise<number> {
       minutes: { type: "string", default: "60" },
       "task-ms": { type: "string", default: "50" },
       parallel: { type: "string", default: "2" },
+      "rate-limit": { type: "string" },
     },
   });
   const seed = Number(values.seed);
@@ -21,7 +22,8 @@ async function main(): Promise<number> {
   const parallel = Math.max(1, Math.min(Number(values.parallel), runs));
   const started = Date.now();
   console.log(
-    `lifecycle soak: seeds ${seed}..${seed + parallel - 1}, ${runs} sequences of up to ${values.commands} commands in ${parallel} workers, at most ${values.minutes} min`,
+    `lifecycle soak: seeds ${seed}..${seed + parallel - 1}, ${runs} sequences of up to ${values.commands} commands in ${parallel} workers, at most ${values.minutes} min` +
+      (values["rate-limit"] ? `, the emulator limiting each key to ${values["rate-limit"]} requests a second` : ""),
   );
   const workers = Array.from({ length: parallel }, (_, k) =>
     runLifecycle({
@@ -31,6 +33,7 @@ async function main(): Promise<number> {
       maxCommands: Number(values.commands),
       taskDurationMs: Number(values["task-ms"]),
       timeLimitMs: Number(values.minutes) * 60_000,
+      rateLimit: values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]),
       log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)} seed ${seed + k}] ${line}`),
     }),
   );
