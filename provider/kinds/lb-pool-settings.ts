@@ -347,7 +347,10 @@ async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<
       owned: ownedIds(olds, current),
       sync: changed.includes("members") || changed.includes("membersOwnership"),
     };
-    return { outs: await apply(news, changed, members, "update", noWrites(), current) };
+    const outs = await apply(news, changed, members, "update", noWrites(), current);
+    // What the update did not write stays as the state had it: drift since the last refresh
+    // (a name changed by hand) would otherwise enter the state and show as a change next time.
+    return { outs: poolTable.updated(outs, olds, news, members.sync ? [...changed, "members"] : changed) };
   });
 }
 

@@ -66,7 +66,7 @@ async function settle(e: CimsTestEnv, tasks: string[]): Promise<void> {
 }
 
 test(
-  "a pool update after unrefreshed drift of its name and members sets them back",
+  "a pool update after unrefreshed drift of its name and members writes only the changed setting: the drift stays, and so does another's member",
   async () => {
     const env = await stacks.program("pool", { poolId: SEED.poolId }, { taskDurationMs: 50 });
     await env.stack.up();
@@ -91,7 +91,7 @@ test(
       lbAlgorithm: pool.lb_algorithm,
       members: (pool.members as Array<{ address: string }>).map((m) => m.address),
       preview: preview.code === 0 ? "no changes" : preview.stdout,
-    }).toEqual({ name: "e2e-pool", lbAlgorithm: "LEAST_CONNECTIONS", members: ["10.0.0.10"], preview: "no changes" });
+    }).toEqual({ name: "renamed-by-hand", lbAlgorithm: "LEAST_CONNECTIONS", members: ["10.0.0.10", "10.0.0.99"], preview: "no changes" });
   },
   E2E_TIMEOUT_MS,
 );
