@@ -1,6 +1,7 @@
 // What configure() does in the provider process, for every kind: take the stack config,
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
+import { CANCEL_LOOK_MS } from "../client/tasks";
 import { cancelOperations, redactError, redactText, setConfig, setLogSink } from "./context";
 import type { KindDiff } from "./diff";
 import { engineAddress, engineWarnings } from "./engine-log";
@@ -11,6 +12,9 @@ export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "
 };
 
 let sinkSet = false;
+
+/** How long a cancelled process lets its waits take their last look (tasks.ts: CANCEL_LOOK_MS) before it ends. */
+const CANCEL_GRACE_MS = CANCEL_LOOK_MS + 5_000;
 
 export function installMethods(target: object, methods: Methods, req: pulumi.dynamic.ConfigureRequest): void {
   setConfig((key) => req.config.get(key));
@@ -27,9 +31,14 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
     // The engine's Cancel never reaches a dynamic provider (its server answers it and does
     // nothing); a SIGINT or SIGTERM sent to this process (a job runner cancelling the run, a
     // terminal's Ctrl-C where the process shares its group) is that cancel: every wait ends
-    // and a create still looking for its record says what may have made it (ours.ts). Once:
-    // a second signal ends the process as it would have.
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, cancelOperations);
+    // and a create still looking for its record says what may have made it (ours.ts). Then
+    // the signal does what it would have: at once if it comes again, else once the waits had
+    // their last look, so a process told to stop never outlives its caller.
+    for (const signal of ["SIGINT", "SIGTERM"] as const)
+      process.once(signal, () => {
+        cancelOperations();
+        setTimeout(() => process.kill(process.pid, signal), CANCEL_GRACE_MS);
+      });
   }
   Object.assign(target, redacting(methods));
 }

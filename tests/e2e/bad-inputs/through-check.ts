@@ -127,7 +127,8 @@ export function throughCheck(title: string, face: Face, cases: BadCase[]): void 
 
     afterAll(async () => {
       client?.close();
-      provider?.kill();
+      // SIGKILL, as the engine ends a plugin: a dynamic provider takes a first SIGTERM as a cancel.
+      provider?.kill("SIGKILL");
       await emulator?.close();
     });
 
