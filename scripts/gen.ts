@@ -180,12 +180,14 @@ function outputsOf(type: Kind): Output[] {
  * (a subnet's CIDR, a member's address and port) deletes the old record before creating its
  * replacement unless the program says otherwise. A replacement the diff decides asks for it
  * anyway when it must; `pulumi up --replace` (and a taint) replaces without asking the provider,
- * so only this option orders it.
+ * so only this option orders it. Not for a resource that adopts (`importId`): its replacement
+ * adopts the same record again, which must still be there, and the old one's delete leaves it.
  */
-const optionsOf = (d: Descriptor) => (isOwned(d) && d.hooks?.exclusive ? "{ deleteBeforeReplace: true, ...opts }" : "opts");
+const optionsOf = (d: Descriptor) =>
+  isOwned(d) && d.hooks?.exclusive ? "{ deleteBeforeReplace: args.importId === undefined, ...opts }" : "opts";
 const twinsNote = (d: Descriptor) =>
   isOwned(d) && d.hooks?.exclusive
-    ? " A replacement deletes the old record first (the option `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once."
+    ? " A replacement deletes the old record first (the option `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then adopts the same record, and the old resource's delete leaves it): the service refuses both at once."
     : "";
 
 /** Type names a piece of generated code uses, so the module imports exactly those. */

@@ -110,10 +110,18 @@ export const OUTPUTS = [
  * One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it,
  * destroy removes only it. Don't also manage the pool's members with LbPoolSettings `members`: its whole-list
  * update removes every member it does not list. A replacement deletes the old record first (the option
- * `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once.
+ * `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then
+ * adopts the same record, and the old resource's delete leaves it): the service refuses both at once.
  */
 export class LbPoolMember extends withOutputs<LbPoolMemberState>() {
   constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(lbPoolMemberShim, name, { ...outputKeys(OUTPUTS), ...args }, { deleteBeforeReplace: true, ...opts }, "cims", "LbPoolMember");
+    super(
+      lbPoolMemberShim,
+      name,
+      { ...outputKeys(OUTPUTS), ...args },
+      { deleteBeforeReplace: args.importId === undefined, ...opts },
+      "cims",
+      "LbPoolMember",
+    );
   }
 }

@@ -131,10 +131,18 @@ export const OUTPUTS = [
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service's task and reads the new
  * id from it; destroy deletes the subnet. A replacement deletes the old record first (the option
- * `deleteBeforeReplace` is true unless the program sets it): the service refuses both at once.
+ * `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then
+ * adopts the same record, and the old resource's delete leaves it): the service refuses both at once.
  */
 export class Subnet extends withOutputs<SubnetState>() {
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subnetShim, name, { ...outputKeys(OUTPUTS), ...args }, { deleteBeforeReplace: true, ...opts }, "cims", "Subnet");
+    super(
+      subnetShim,
+      name,
+      { ...outputKeys(OUTPUTS), ...args },
+      { deleteBeforeReplace: args.importId === undefined, ...opts },
+      "cims",
+      "Subnet",
+    );
   }
 }
