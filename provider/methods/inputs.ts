@@ -40,7 +40,8 @@ export const PROVIDER_INPUTS: Readonly<Record<string, ProviderProperty>> = {
   poolId: { ts: "string", schema: { type: "string" }, doc: "The load balancer pool (uuid4). Changing it replaces the resource." },
   membersOwnership: {
     ts: '"declared" | "exclusive"',
-    schema: { type: "string", enum: ["declared", "exclusive"] },
+    // A property takes no `enum` in a Pulumi package schema (only a type does; the engine drops it).
+    schema: { type: "string" },
     doc:
       'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +
       "changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never " +
