@@ -32,12 +32,14 @@ test(
     const env = await stacks.stack({ files: { "Pulumi.yaml": "name: edge\nruntime: nodejs\n", "index.ts": program } });
     const res = await env.stack.preview();
     expect(res.stdout).toMatch(/\+ 7 to create/);
-    // The three reads: the configured project, which proves the key (once per provider
-    // process), the new subnet's network, for a CIDR already taken there, and the pool, for
-    // what the LbPoolSettings create would take from it.
+    // The four reads: the configured project, which proves the key (once per provider
+    // process), the new subnet's network, for a CIDR already taken there (and a record of its
+    // name a lost create may have made), the scope's images, for such a record of the new
+    // image's name, and the pool, for what the LbPoolSettings create would take from it.
     expect(env.emulator.metrics.snapshot().requests).toEqual({
       "GET /cloud/v1/projects/:project_id 200": 1,
       "GET /cloud/v1/subnets/:project_id/:region_id 200": 1,
+      "GET /cloud/v1/bmimages/:project_id/:region_id 200": 1,
       "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 1,
     });
   },

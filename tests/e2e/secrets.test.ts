@@ -23,10 +23,11 @@ async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
   outputs.push(await e.stack.up());
   outputs.push(await e.stack.preview(["--diff", "--show-secrets"]));
   outputs.push(await e.stack.refresh());
-  // A failing run: its error messages must not carry the key either.
+  // A failing run: its error messages must not carry the key either. A new member address is a
+  // member create of the pool's (members are added one by one), whose task fails.
   await api(e, "POST", "/__emulator/task-faults", {
-    method: "PATCH",
-    path: `/cloud/v1/lbpools/1/1/${SEED.poolId}`,
+    method: "POST",
+    path: `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`,
     count: 1,
     message: "refused",
   });

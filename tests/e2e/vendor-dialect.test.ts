@@ -140,6 +140,8 @@ test(
       [
         "ImageCreateFromVolumeParams",
         "ImageUpdateParams",
+        "MemberCreateParams",
+        "MemberUpdateParams",
         "NotificationThresholdUpdateParams",
         "PoolUpdateParams",
         "SnapshotScheduleUpdateParams",
