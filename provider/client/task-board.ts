@@ -7,7 +7,7 @@
 // is asked no more, and every task falls back to its own read.
 import { fits, TASK } from "./answers";
 import { ApiError, NotFoundError } from "./errors";
-import type { Task } from "./tasks";
+import type { Listed, Task } from "./tasks";
 
 export interface TaskScope {
   projectId: number;
@@ -36,11 +36,12 @@ export class TaskBoard {
   ) {}
 
   /**
-   * The task as the scope's newest list shows it while it runs; undefined when the list does
-   * not show it (it ended: read it by id) or cannot be had. `since`: when the wait for it
-   * began; a list sent before then is not asked about it.
+   * The task as the scope's newest list shows it while it runs, and when that list was asked
+   * for (`at`, epoch ms: what it shows is as of then); undefined when the list does not show it
+   * (it ended: read it by id) or cannot be had. `since`: a list asked for before then is not
+   * asked about it (when the wait began; after a look, just after the list that look used).
    */
-  async running(scope: TaskScope, id: string, since: number): Promise<Task | undefined> {
+  async running(scope: TaskScope, id: string, since: number): Promise<Listed | undefined> {
     if (this.#unsupported) return undefined;
     const key = `${scope.projectId}/${scope.regionId}`;
     const now = this.now();
@@ -49,7 +50,8 @@ export class TaskBoard {
       snapshot = { sentAt: now, running: this.#read(scope) };
       this.#snapshots.set(key, snapshot);
     }
-    return (await snapshot.running)?.get(id);
+    const task = (await snapshot.running)?.get(id);
+    return task && { task, at: snapshot.sentAt };
   }
 
   async #read(scope: TaskScope): Promise<Map<string, Task> | undefined> {

@@ -39,6 +39,12 @@ export interface Task {
   [field: string]: unknown;
 }
 
+/** A task as its scope's list showed it running, and when that list was asked for (epoch ms). */
+export interface Listed {
+  task: Task;
+  at: number;
+}
+
 export interface TaskProgress {
   taskId: string;
   state: string;
@@ -77,9 +83,10 @@ export interface WaitOptions {
   hints?: DurationHints;
   /**
    * The task as its scope's task list shows it while it runs (task-board.ts), so a look costs
-   * no read of its own; undefined: read it by id. `since`: when the wait began (epoch ms).
+   * no read of its own, and when that list was asked for (`at`); undefined: read it by id.
+   * `since` (epoch ms): only a list asked for at or after it may answer.
    */
-  listed?: (id: string, since: number) => Promise<Task | undefined>;
+  listed?: (id: string, since: number) => Promise<Listed | undefined>;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -149,26 +156,39 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   const random = opts.random ?? Math.random;
   const cap = opts.pollCapMs ?? 5_000;
   const started = clock.now();
-  const startedAt = Date.now();
   const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
   const firstPoll = opts.firstPollMs ?? 200;
   const hints = opts.hints ?? processHints;
   const signal = opts.signal ?? new AbortController().signal;
   let last: Task | undefined;
   let lastError: Error | undefined;
-  let runningAt = 0; // the last time (ms into the wait) a GET went out and found it not done
-  const delay = () => nextDelay(clock.now() - started, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random });
+  let runningAt = 0; // the last time (ms into the wait) a look found it not done
+  // When the last look saw the task as it was (ms into the wait): a list shared by several
+  // waits may be a little older than the look that used it, and the next look is scheduled from
+  // what it showed, not from when it was read (else a task ending just after the list was asked
+  // for is seen a whole interval late). `listedSince`: the next look needs a newer list.
+  let lookedAt = 0;
+  let listedSince = started;
+  const delay = () =>
+    nextDelay(lookedAt, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random }) - (clock.now() - started - lookedAt);
   for (let wait = delay(); ; wait = delay()) {
     wait = Math.min(wait, opts.deadline - clock.now());
-    if (wait <= 0) return { id, kind: "timeout", task: last, lastError };
-    await clock.sleep(wait, signal).catch((err: unknown) => {
-      if (!signal.aborted) throw err;
-    });
+    if (wait <= 0 && clock.now() >= opts.deadline) return { id, kind: "timeout", task: last, lastError };
+    if (wait > 0) {
+      await clock.sleep(wait, signal).catch((err: unknown) => {
+        if (!signal.aborted) throw err;
+      });
+    }
     if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
-    const sentAt = clock.now() - started;
+    lookedAt = clock.now() - started;
     let task: Task;
     try {
-      task = (await opts.listed?.(id, startedAt)) ?? (await getTask(id, { deadline: opts.deadline, signal }));
+      const listed = await opts.listed?.(id, listedSince);
+      if (listed) {
+        lookedAt = Math.min(lookedAt, Math.max(0, listed.at - started));
+        listedSince = listed.at + 1;
+      }
+      task = listed?.task ?? (await getTask(id, { deadline: opts.deadline, signal }));
       lastError = undefined;
     } catch (err) {
       if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
@@ -197,7 +217,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       return { id, kind: "finished", task };
     }
     if (task.state === "ERROR") return { id, kind: "error", task };
-    runningAt = sentAt;
+    runningAt = lookedAt;
   }
 }
 

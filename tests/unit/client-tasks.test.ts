@@ -438,3 +438,32 @@ describe("adaptive polling", () => {
     });
   });
 });
+
+describe("looks answered by a shared task list", () => {
+  /**
+   * A scope's list shared by several waits is up to LIST_FRESH_MS older than the look that uses
+   * it (task-board.ts). Here every list answers 240 ms late unless the look asks for a newer one
+   * (`since`); the task ends at 1,200 ms. Looks: 0.2, 0.32, 0.51, 0.82, 1.31 s; the last uses a
+   * list from 1.07 s, which still shows it running. Scheduled from when the list showed it, the
+   * next look is 1.07 + 0.64 = 1.71 s (a new list, then its read); scheduled from the look
+   * itself, 1.31 + 0.79 = 2.10 s.
+   */
+  test("the next look is scheduled from when the list showed the task, so a stale list costs no whole interval", async () => {
+    const clock = fakeClock();
+    const finishAt = clock.now() + 1_200;
+    const { gets, getTask } = simulatedTask(clock, finishAt);
+    const lists: number[] = [];
+    const listed = async (id: string, since: number) => {
+      const now = clock.now();
+      const at = now - 240 >= since ? now - 240 : now;
+      lists.push(at);
+      return at < finishAt ? { task: { id, state: "RUNNING", task_type: "create_subnet" }, at } : undefined;
+    };
+    const opts = { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints: new DurationHints(), listed };
+    const [task] = await waitForTasks(getTask, ["t"], opts);
+    expect(task.state).toBe("FINISHED");
+    // One read by id, when the list no longer shows it.
+    expect(gets).toHaveLength(1);
+    expect(Math.round(gets[0] - finishAt)).toBeLessThan(700);
+  });
+});
