@@ -70,6 +70,11 @@ export async function createViaTask(
       ? { ...call.body, tags: { ...(isRecord(call.body.tags) ? call.body.tags : {}), [CREATE_MARK_TAG]: mark } }
       : call.body;
     const landed = async (record: ApiRecord, taskIds: string[]) => toOutputs(await unmarked(what, call, record, mark), taskIds);
+    // The record our task made: its mark's removal answers it, which saves the read back (a
+    // request a resource, under a rate limit too); a removal that fails leaves it to a read.
+    const readBack = async (id: string): Promise<ApiRecord> =>
+      (marked ? await removeMark(call, id).catch((err: unknown) => noteMarkLeft(what, err)) : undefined) ??
+      (await apiClient().record("GET", call.recordPath(id)));
     const postedAt = Date.now();
     const { deadline } = deadlineFor("create", inputs);
     let outcome: TaskOutcome;
@@ -113,7 +118,7 @@ export async function createViaTask(
     }
     claim(id);
     try {
-      return { id, outs: await landed(await apiClient().record("GET", call.recordPath(id)), outcome.taskIds) };
+      return { id, outs: toOutputs(await readBack(id), outcome.taskIds) };
     } catch (err) {
       throw new PartialCreateError(`${what} was created (id ${id}) but reading it back failed: ${messageOf(err)}`, id, {
         ...inputs,
@@ -130,14 +135,17 @@ export async function createViaTask(
  */
 async function unmarked(what: string, call: CreateCall, record: ApiRecord, mark: string): Promise<ApiRecord> {
   if (markOf(record) !== mark) return record;
-  try {
-    return await apiClient().record("PATCH", call.recordPath(String(record.id)), {
-      body: { tags: { [CREATE_MARK_TAG]: null } },
-    });
-  } catch (err) {
-    log(`${what}: could not remove the create's mark tag ${CREATE_MARK_TAG} yet (the next update does): ${messageOf(err)}`);
-    return record;
-  }
+  return (await removeMark(call, String(record.id)).catch((err: unknown) => noteMarkLeft(what, err))) ?? record;
+}
+
+/** The record, as the PATCH that removes the create's mark answers it. */
+function removeMark(call: CreateCall, id: string): Promise<ApiRecord> {
+  return apiClient().record("PATCH", call.recordPath(id), { body: { tags: { [CREATE_MARK_TAG]: null } } });
+}
+
+function noteMarkLeft(what: string, err: unknown): undefined {
+  log(`${what}: could not remove the create's mark tag ${CREATE_MARK_TAG} yet (the next update does): ${messageOf(err)}`);
+  return undefined;
 }
 
 /**

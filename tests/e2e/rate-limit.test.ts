@@ -36,6 +36,8 @@ describe.each(["dynamic", "native"] as Face[])("%s face", (face) => {
       // The task list and one read of each ended task, in place of several reads per task.
       const taskRequests = count(up, /^GET \/cloud\/v1\/tasks(\/:task_id)? 200$/);
       expect(taskRequests / COUNT).toBeLessThanOrEqual(1.5);
+      // A create reads nothing back by id: the PATCH removing its mark answers the record.
+      expect(count(up, /^GET \/cloud\/v1\/subnets\/:project_id\/:region_id\/:subnet_id /)).toBe(0);
       await env.stack.refresh(parallel);
       await env.stack.destroy(parallel);
       expect((await subnetsSeen(env)).ids).toEqual([]);

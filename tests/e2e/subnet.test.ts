@@ -94,14 +94,11 @@ test(
   "created but not read back: Pulumi records the subnet (no orphan), and the next up converges without a duplicate",
   async () => {
     const env = await stacks.program("subnet", { networkId: SEED.networkId });
-    // The create task succeeds, but the read that follows is refused once.
-    await api(env, "POST", "/__emulator/faults", {
-      method: "GET",
-      path: "/cloud/v1/subnets/1/1/*",
-      count: 1,
-      action: "status",
-      status: 404,
-    });
+    // The create task succeeds, but the mark's removal (whose answer is the record) and the
+    // read that follows it are each refused once.
+    for (const method of ["PATCH", "GET"]) {
+      await api(env, "POST", "/__emulator/faults", { method, path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
+    }
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
