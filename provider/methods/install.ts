@@ -32,15 +32,34 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
     // nothing); a SIGINT or SIGTERM sent to this process (a job runner cancelling the run, a
     // terminal's Ctrl-C where the process shares its group) is that cancel: every wait ends
     // and a create still looking for its record says what may have made it (ours.ts). Then
-    // the signal does what it would have: at once if it comes again, else once the waits had
-    // their last look, so a process told to stop never outlives its caller.
+    // the signal does what it would have: at once if it comes again or nothing is in flight,
+    // else once the operations in flight have ended (their last look), at the latest after
+    // CANCEL_GRACE_MS, so a process told to stop never outlives its caller. The engine ends
+    // every command by sending its providers a SIGINT and waits up to 5 s before a SIGKILL: an
+    // idle process must go at once, or every command would take that long to finish.
     for (const signal of ["SIGINT", "SIGTERM"] as const)
       process.once(signal, () => {
+        const end = () => process.kill(process.pid, signal);
+        if (inFlight === 0) return end();
         cancelOperations();
-        setTimeout(() => process.kill(process.pid, signal), CANCEL_GRACE_MS);
+        idle = end;
+        setTimeout(end, CANCEL_GRACE_MS).unref();
       });
   }
   Object.assign(target, redacting(methods));
+}
+
+/** Methods running now, and what to do once none is (a signal waiting for them to end). */
+let inFlight = 0;
+let idle: (() => void) | undefined;
+
+async function counted<R>(call: () => Promise<R>): Promise<R> {
+  inFlight++;
+  try {
+    return await call();
+  } finally {
+    if (--inFlight === 0) idle?.();
+  }
 }
 
 /**
@@ -51,7 +70,7 @@ function redacting(methods: Methods): Methods {
   const guard =
     <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      method(...args).catch((err: unknown) => {
+      counted(() => method(...args)).catch((err: unknown) => {
         throw redactError(err);
       });
   return {
