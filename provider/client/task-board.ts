@@ -5,6 +5,7 @@
 // read by id once, for its `created_resources` and `error`. The list holds other teams' tasks
 // too: only our own ids are looked up in it. A service without the list call (404, 405, 501)
 // is asked no more, and every task falls back to its own read.
+import { setTimeout as sleep } from "node:timers/promises";
 import { fits, TASK } from "./answers";
 import { ApiError, NotFoundError } from "./errors";
 import type { Listed, Task } from "./tasks";
@@ -18,13 +19,20 @@ export interface TaskScope {
 export type ListRunning = (scope: TaskScope) => Promise<Array<Record<string, unknown>>>;
 
 interface Snapshot {
-  /** When its request was sent: a task that began waiting after that may not be in it. */
+  /** When its request was (or will be) sent: a task that began waiting after that may not be in it. */
   sentAt: number;
   running: Promise<Map<string, Task> | undefined>;
 }
 
 /** How long a list answers every look at a scope's tasks before the next look asks again. */
 export const LIST_FRESH_MS = 250;
+/**
+ * The least time between two lists of a scope. A look that needs a newer list than the last
+ * (the wait saw that one already) waits for the next, at most this long after the last: one
+ * request per scope per tick for every wait, whatever their number (50 waits of 2 s tasks
+ * looked about 35 times in 4 s; each of those asked for a list of its own).
+ */
+export const LIST_GAP_MS = 200;
 
 export class TaskBoard {
   readonly #snapshots = new Map<string, Snapshot>();
@@ -47,7 +55,9 @@ export class TaskBoard {
     const now = this.now();
     let snapshot = this.#snapshots.get(key);
     if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
-      snapshot = { sentAt: now, running: this.#read(scope) };
+      const sentAt = snapshot ? Math.max(now, snapshot.sentAt + LIST_GAP_MS) : now;
+      const running = sentAt > now ? sleep(sentAt - now).then(() => this.#read(scope)) : this.#read(scope);
+      snapshot = { sentAt, running };
       this.#snapshots.set(key, snapshot);
     }
     const task = (await snapshot.running)?.get(id);

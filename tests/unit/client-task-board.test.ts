@@ -78,3 +78,17 @@ test("without a scope, or against a service without the list, each task is read 
   expect(noList.counts.list).toBe(1);
   expect(noList.counts.gets).toBeGreaterThan(2);
 });
+
+test("50 waits begun 10 ms apart (an engine starting creates one by one): one list per tick, at most 1.5 requests per task", async () => {
+  const start = Date.now();
+  // Tasks of 2 s +/-10%, as the emulator runs them (a fixed spread: the same every run).
+  const ends = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, start + i * 10 + 1_800 + ((i * 37) % 50) * 8]));
+  const { client, counts } = await service({ ends, others: 20 });
+  const waits = Object.keys(ends).map((id, i) => new Promise((resolve) => setTimeout(resolve, i * 10)).then(() => wait(client, [id])));
+  const done = await Promise.all(waits);
+  expect(done.map(([t]) => t.state)).toEqual(Object.keys(ends).map(() => "FINISHED"));
+  // Each wait's looks fall at times of their own; one list answers the looks of a tick.
+  expect(counts.list).toBeLessThanOrEqual(20);
+  expect(counts.gets).toBeLessThanOrEqual(55);
+  expect((counts.gets + counts.list) / 50).toBeLessThanOrEqual(1.5);
+});
