@@ -1,78 +1,107 @@
-// `--only parallel`: `pulumi up` of N Subnets at several engine parallelisms (`--parallel P`),
-// against the floor at the same P, with the emulator unlimited; then ours again under the
-// emulator's rate limit, where the time the limit itself imposes (requests / rate) is the
-// yardstick. Each row records wall time, requests per subnet, 429 answers and failures.
+// `--only parallel`: N Subnets at several engine parallelisms (`--parallel P`).
+// - Without a rate limit: `pulumi up` of ours (dynamic face) against the floor at the same P.
+// - Under the emulator's rate limit: `pulumi up`, `refresh` and `destroy` on both faces, where
+//   the time the limit itself imposes (requests / rate) is the yardstick.
+// Each row records wall time, when the first and the last request of the command reached the
+// service (the rest is the engine's start and finish, which no pacing changes), requests per
+// subnet, 429 answers and failures.
 import type { RunningEmulator } from "pulumi-cims/emulator";
 import type { TestStack } from "../tests/support/harness";
 import { timed } from "./stack-runs";
 
+export type ParallelFace = "dynamic" | "plugin";
+export type ParallelOp = "up" | "refresh" | "destroy";
+
 export interface ParallelRow {
   count: number;
   parallel: number;
+  face: ParallelFace;
+  op: ParallelOp;
   /** Requests a second per key the emulator allowed; null: unlimited. */
   rateLimit: number | null;
-  upMs: number;
+  ms: number;
   /** The floor's up at the same P (unlimited rows only: the floor sends no request). */
-  floorUpMs?: number;
-  requestsPerSubnet: number;
-  taskRequestsPerSubnet: number;
+  floorMs?: number;
+  /** From the command's start to its first request, and from its last request to its end. */
+  beforeFirstMs: number;
+  afterLastMs: number;
+  requests: number;
+  taskRequests: number;
   refused: number;
-  /** Resources the up failed (0 is the target everywhere). */
+  /** Resources the command failed (0 is the target everywhere). */
   failed: number;
   ok: boolean;
 }
 
+/** When requests reached the emulator (its log hook), for a command's first and last. */
+export interface RequestTimes {
+  first: number | undefined;
+  last: number | undefined;
+}
+
 export async function parallelExperiment(opts: {
   emulator: RunningEmulator;
+  /** Set to undefined before each command; the emulator's log hook fills it. */
+  seen: RequestTimes;
   runs: Array<{ count: number; parallel: number[] }>;
   rateLimit: number;
-  stack: (mode: "cims" | "floor", count: number) => Promise<TestStack>;
+  stack: (mode: "cims" | "plugin" | "floor", count: number) => Promise<TestStack>;
   clear: (stack: TestStack) => Promise<void>;
   log: (line: string) => void;
 }): Promise<ParallelRow[]> {
   const rows: ParallelRow[] = [];
-  const { emulator } = opts;
+  const { emulator, seen } = opts;
+  const measure = async (
+    s: TestStack,
+    what: Omit<ParallelRow, "ms" | "beforeFirstMs" | "afterLastMs" | "requests" | "taskRequests" | "refused" | "failed" | "ok">,
+    floorMs?: number,
+  ) => {
+    const args = ["--parallel", String(what.parallel)];
+    emulator.faults.setRateLimit(what.rateLimit); // a fresh, full bucket
+    emulator.metrics.reset();
+    seen.first = seen.last = undefined;
+    let result = { code: 0 as number | null, stdout: "" };
+    const started = Date.now();
+    const run = { up: () => s.up(args, FAILING), refresh: () => s.refresh(args, FAILING), destroy: () => s.destroy(args, FAILING) }[
+      what.op
+    ];
+    const ms = await timed(async () => (result = await run()));
+    emulator.faults.setRateLimit(null);
+    const m = emulator.metrics.snapshot();
+    const row: ParallelRow = {
+      ...what,
+      ms,
+      floorMs,
+      beforeFirstMs: (seen.first ?? started) - started,
+      afterLastMs: started + ms - (seen.last ?? started + ms),
+      requests: m.total_requests,
+      taskRequests: sum(m.requests, /^GET \/cloud\/v1\/tasks(\/:task_id)? /),
+      refused: sum(m.requests, / 429$/),
+      failed: new Set([...result.stdout.matchAll(/Subnet \(s(\d+)\):\s*\n\s*error/g)].map((x) => x[1])).size,
+      ok: result.code === 0,
+    };
+    rows.push(row);
+    opts.log(`${describe(row)}\n  requests: ${breakdown(m.requests)}`);
+    return row;
+  };
   for (const { count, parallel } of opts.runs) {
-    const ours = await opts.stack("cims", count);
+    const dynamic = await opts.stack("cims", count);
+    const plugin = await opts.stack("plugin", count);
     const floor = await opts.stack("floor", count);
-    for (const rateLimit of [null, opts.rateLimit]) {
-      for (const p of parallel) {
-        const args = ["--parallel", String(p)];
-        let floorUpMs: number | undefined;
-        if (rateLimit === null) {
-          floorUpMs = await timed(() => floor.up(args, LONG));
-          await opts.clear(floor);
+    for (const p of parallel) {
+      const floorMs = await timed(() => floor.up(["--parallel", String(p)], LONG));
+      await opts.clear(floor);
+      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, floorMs);
+      await opts.clear(dynamic);
+    }
+    for (const p of parallel) {
+      for (const [face, s] of [
+        ["dynamic", dynamic],
+        ["plugin", plugin],
+      ] as const) {
+        for (const op of ["up", "refresh", "destroy"] as const) {
+          await measure(s, { count, parallel: p, face, op, rateLimit: opts.rateLimit });
         }
-        emulator.faults.setRateLimit(rateLimit); // a fresh, full bucket
-        emulator.metrics.reset();
-        let result = { code: 0 as number | null, stdout: "" };
-        const upMs = await timed(async () => (result = await ours.up(args, { ...LONG, allowFailure: true })));
-        emulator.faults.setRateLimit(null);
-        const m = emulator.metrics.snapshot();
-        const sum = (re: RegExp) =>
-          Object.entries(m.requests)
-            .filter(([k]) => re.test(k))
-            .reduce((n, [, c]) => n + c, 0);
-        const failed = new Set([...result.stdout.matchAll(/cims:Subnet \(s(\d+)\):\s*\n\s*error/g)].map((x) => x[1])).size;
-        const row: ParallelRow = {
-          count,
-          parallel: p,
-          rateLimit,
-          upMs,
-          floorUpMs,
-          requestsPerSubnet: m.total_requests / count,
-          taskRequestsPerSubnet: sum(/^GET \/cloud\/v1\/tasks(\/:task_id)? /) / count,
-          refused: sum(/ 429$/),
-          failed,
-          ok: result.code === 0,
-        };
-        rows.push(row);
-        opts.log(
-          `parallel ${count} subnets, P=${p}, ${rateLimit === null ? "no limit" : `${rateLimit}/s`}: up ${(upMs / 1000).toFixed(1)} s` +
-            `${floorUpMs !== undefined ? ` (floor ${(floorUpMs / 1000).toFixed(1)} s)` : ""}, ${row.requestsPerSubnet.toFixed(1)} requests ` +
-            `and ${row.taskRequestsPerSubnet.toFixed(2)} task requests a subnet, ${row.refused} x 429, exit ${String(result.code)}`,
-        );
-        await opts.clear(ours);
       }
     }
   }
@@ -80,43 +109,92 @@ export async function parallelExperiment(opts: {
 }
 
 const LONG = { timeoutMs: 30 * 60_000 };
+const FAILING = { ...LONG, allowFailure: true };
 
-/** Ours against the floor without a limit; against requests / rate under one. */
+const sum = (requests: Record<string, number>, re: RegExp) =>
+  Object.entries(requests)
+    .filter(([k]) => re.test(k))
+    .reduce((n, [, c]) => n + c, 0);
+
+/** "GET /cloud/v1/subnets/:project_id/:region_id 200: 51, ..." most first, for the log. */
+export function breakdown(requests: Record<string, number>): string {
+  return Object.entries(requests)
+    .sort(([, a], [, b]) => b - a)
+    .map(([route, n]) => `${route}: ${n}`)
+    .join(", ");
+}
+
+const s = (ms: number) => (ms / 1000).toFixed(1);
+
+/**
+ * The time the limit itself imposes on a row: the requests it accepted at the rate, less the
+ * one second's burst its bucket starts with (a 429 costs the service nothing and is not counted).
+ */
+const imposedMs = (r: ParallelRow) => (r.rateLimit === null ? 0 : (Math.max(0, r.requests - r.refused - r.rateLimit) * 1000) / r.rateLimit);
+
+function describe(r: ParallelRow): string {
+  const limit = r.rateLimit === null ? "no limit" : `${r.rateLimit}/s`;
+  return (
+    `parallel ${r.count} subnets, P=${r.parallel}, ${r.face} ${r.op}, ${limit}: ${s(r.ms)} s` +
+    `${r.floorMs !== undefined ? ` (floor ${s(r.floorMs)} s)` : ""}, requests from ${s(r.beforeFirstMs)} s to ${s(r.ms - r.afterLastMs)} s, ` +
+    `${(r.requests / r.count).toFixed(1)} requests and ${(r.taskRequests / r.count).toFixed(2)} task requests a subnet, ` +
+    `${r.refused} x 429, ${r.failed} failed, exit ${r.ok ? 0 : "non-zero"}`
+  );
+}
+
+/** Ours against the floor without a limit; against what the limit imposes under one. */
 export function parallelMarkdown(rows: ParallelRow[]): string[] {
-  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  const unlimited = rows.filter((r) => r.rateLimit === null);
+  const limited = rows.filter((r) => r.rateLimit !== null);
+  const failed = (r: ParallelRow) => `${r.failed}${r.ok ? "" : " (exit non-zero)"}`;
   const lines = [
     "",
-    "Unlimited: ours / floor at the same `--parallel` (target <= 1.10x). Under the rate limit: wall time against what",
-    "bounds it, the time the limit itself imposes (requests / rate) or, where the engine's parallelism is the",
-    "tighter bound, our unlimited up at the same `--parallel` (target <= 1.2x). Target everywhere: no resource failed.",
+    "Without a rate limit: `pulumi up` of the dynamic face against the floor at the same `--parallel` (target <= 1.10x).",
     "",
-    "| subnets | --parallel | limit | up (s) | floor (s) | ratio | limit's time (s) | bound (s) | ratio | requests / subnet | task requests / subnet | 429s | failed |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-  ];
-  for (const r of rows) {
-    const imposed = r.rateLimit === null ? undefined : (r.requestsPerSubnet * r.count * 1000) / r.rateLimit;
-    const unlimited = rows.find((u) => u.rateLimit === null && u.count === r.count && u.parallel === r.parallel);
-    const bound = imposed === undefined ? undefined : Math.max(imposed, unlimited?.upMs ?? 0);
-    lines.push(
-      [
+    "| subnets | --parallel | up (s) | floor (s) | ours / floor | requests / subnet | task requests / subnet | failed |",
+    "|---|---|---|---|---|---|---|---|",
+    ...unlimited.map((r) =>
+      row([
         r.count,
         r.parallel,
-        r.rateLimit === null ? "none" : `${r.rateLimit}/s`,
-        s(r.upMs),
-        r.floorUpMs === undefined ? "" : s(r.floorUpMs),
-        r.floorUpMs === undefined ? "" : `${(r.upMs / r.floorUpMs).toFixed(2)}x`,
-        imposed === undefined ? "" : s(imposed),
-        bound === undefined ? "" : s(bound),
-        bound === undefined ? "" : `${(r.upMs / bound).toFixed(2)}x`,
-        r.requestsPerSubnet.toFixed(1),
-        r.taskRequestsPerSubnet.toFixed(2),
+        s(r.ms),
+        s(r.floorMs ?? 0),
+        ratio(r.ms, r.floorMs ?? r.ms),
+        (r.requests / r.count).toFixed(1),
+        (r.taskRequests / r.count).toFixed(2),
+        failed(r),
+      ]),
+    ),
+    "",
+    "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
+    "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",
+    "first request to the last, the rest of the wall time being the engine's start and finish, which no pacing changes.",
+    "Targets: no resource failed; wall time within 1.2x of the limit's time.",
+    "",
+    "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | requests / subnet | task requests / subnet | 429s | failed |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...limited.map((r) => {
+      const imposed = imposedMs(r);
+      const window = r.ms - r.beforeFirstMs - r.afterLastMs;
+      return row([
+        r.count,
+        r.parallel,
+        r.face,
+        r.op,
+        s(r.ms),
+        s(window),
+        s(imposed),
+        imposed > 0 ? ratio(r.ms, imposed) : "",
+        imposed > 0 ? ratio(window, imposed) : "",
+        (r.requests / r.count).toFixed(1),
+        (r.taskRequests / r.count).toFixed(2),
         r.refused,
-        `${r.failed}${r.ok ? "" : " (exit non-zero)"}`,
-      ]
-        .join(" | ")
-        .replace(/^/, "| ")
-        .concat(" |"),
-    );
-  }
+        failed(r),
+      ]);
+    }),
+  ];
   return lines;
 }
+
+const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;

@@ -15,8 +15,8 @@
 // interleaved rounds; with --quick, 10 subnets), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --only parallel (up of 50
-// and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, then under the emulator's
-// rate limit; with --quick, 50 at 8 and 64), --render-only (run nothing:
+// and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, then up, refresh and
+// destroy on both faces under the emulator's rate limit; with --quick, 50 at 8 and 64), --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
 // Every run writes its figures as JSON and then renders results.md from all the files, so the
 // markdown always holds every table and the docs link to it rather than copy numbers.
@@ -34,7 +34,7 @@ import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type M
 import { measureTaskLag, type Waiter } from "./task-lag";
 import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints-experiment";
 import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
-import { parallelExperiment, parallelMarkdown, type ParallelRow } from "./parallel";
+import { parallelExperiment, parallelMarkdown, type ParallelRow, type RequestTimes } from "./parallel";
 
 const Subnet = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
@@ -99,11 +99,17 @@ async function destroyFast(emulator: RunningEmulator, stack: TestStack): Promise
 async function main(): Promise<void> {
   const started = Date.now();
   const apiKey = `bench-${randomBytes(8).toString("hex")}`;
+  // When requests reached the emulator (each logs a line as it is answered): --only parallel.
+  const requestTimes: RequestTimes = { first: undefined, last: undefined };
   const emulator = await startEmulator({
     apiKey,
     seed: path.join(REPO_ROOT, "examples/emulator-seed.json"),
     taskDurationMs: taskMs,
-    log: () => {},
+    log: () => {
+      const now = Date.now();
+      requestTimes.first ??= now;
+      requestTimes.last = now;
+    },
   });
   const cimsConfig = (count: number) => ({
     "bench:count": String(count),
@@ -296,6 +302,7 @@ async function main(): Promise<void> {
     if (flags.only === "parallel") {
       const rows = await parallelExperiment({
         emulator,
+        seen: requestTimes,
         runs: quick
           ? [{ count: 50, parallel: [8, 64] }]
           : [
@@ -304,9 +311,9 @@ async function main(): Promise<void> {
             ],
         rateLimit: RATE_LIMIT_PER_SECOND,
         stack: (mode, count) =>
-          mode === "cims"
-            ? stack("cims", cimsConfig(count))
-            : stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) }),
+          mode === "floor"
+            ? stack("floor", { "bench:count": String(count), "bench:taskMs": String(taskMs) })
+            : stack(mode, cimsConfig(count)),
         clear,
         log,
       });
