@@ -4,7 +4,9 @@
 // public member, a lifecycle policy), except a subnet and a member someone deleted outside
 // Terraform. The built CLI writes the program; its first `up` adopts everything else with no
 // write (no POST, PATCH, PUT or DELETE), the next preview finds no changes, and an update in
-// place (a subnet's name, a separate member's weight) then works with one PATCH each.
+// place (a subnet's name, a separate member's weight) then works with one PATCH each. A first-generation
+// state alone: its pool (which manages no members) is adopted without them, its public member
+// as an LbPoolMember, with no write.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
@@ -84,6 +86,34 @@ test(
     expect(members.find((m) => m.id === TF.memberPublic)).toMatchObject({ weight: 4 });
     expect(members).toHaveLength(3);
     await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a first-generation state: the pool adopted without members, its public member as an LbPoolMember, no write and no changes",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": "name: from-terraform-v1\nruntime: nodejs\n", "package.json": '{ "name": "from-terraform-v1" }\n' },
+    });
+    expect((await api(env, "POST", "/__emulator/seed", terraformSeed())).status).toBe(204);
+    const program = path.join(env.stack.projectDir, "index.ts");
+    expect((await cimsImport(["--from-terraform", tfState("v1"), "--out", program], env)).code).toBe(0);
+
+    env.emulator.metrics.reset();
+    await env.stack.up();
+    expect(writes(env)).toEqual([]);
+    const resources = ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.includes("dynamic/cims:"));
+    expect(resources.map((r) => `${r.type.split(":").pop()} ${r.id}`).sort()).toEqual(
+      [
+        `Subnet ${TF.subnetApp}`,
+        `LbPoolSettings ${SEED.poolId}`,
+        `LbPoolMember ${SEED.keptMemberId}`,
+        `SnapshotPolicyState ${SEED.policyId}`,
+      ].sort(),
+    );
+    await env.stack.preview(["--expect-no-changes"]);
+    expect(writes(env)).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );
