@@ -83,8 +83,9 @@ ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.val
   --api-key <key>    API key (default: $CIMS_API_KEY, which keeps it out of the process list)
   -h, --help         show this help
 
-Exit status: 0 written; 1 the service refused, nothing was found, or a named record does not
-exist (nothing is written); 2 a usage error.
+Exit status: 0 written; 1 the service refused, nothing was found, a named record does not
+exist, or the Terraform state is unreadable, not format 4, or names nothing the service still
+has (nothing is written); 2 a usage error.
 `;
 
 const PROGRAM = "cims-import";

@@ -232,7 +232,7 @@ describe("the program, from the service's records", () => {
     expect(log).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
   });
 
-  test("a state with nothing the service still has: exit 1, nothing written", async () => {
+  test("a state with nothing the service still has, or no state file: exit 1, nothing written", async () => {
     const file = path.join(dir, "only-gone.tfstate");
     const state = JSON.parse(fs.readFileSync(tfState("gone"), "utf8"));
     state.resources = state.resources.filter((r: { type: string; name: string }) => r.name === "old" || r.name === "retired");
@@ -241,6 +241,11 @@ describe("the program, from the service's records", () => {
     const code = await main(["--from-terraform", file, "--out", out], { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey });
     expect(code).toBe(1);
     expect(stderr.join("")).toContain(`nothing to adopt: ${file} names no record of a kind pulumi-cims manages that the service still has`);
+    expect(fs.existsSync(out)).toBe(false);
+    const missing = path.join(dir, "absent.tfstate");
+    expect(await main(["--from-terraform", missing, "--out", out], { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey })).toBe(1);
+    expect(stderr.join("")).toContain(`cims-import: cannot read ${missing} (`);
+    expect(stderr.join("")).toContain("give the file `terraform state pull` writes. Nothing was written.");
     expect(fs.existsSync(out)).toBe(false);
   });
 });
