@@ -91,16 +91,22 @@ export async function importFromTerraform(
   const separate = new Set(found.filter(([r]) => r.kind === "LbPoolMember").map(([r]) => r.id));
   const records: ImportRecords = {};
   const omit: Omission[] = [];
+  // Two addresses may name one record (both generations' types, midway through moving): one
+  // resource adopts it (two would share its name), and Terraform forgets both.
+  const seen = new Set<string>();
+  const adopted: AdoptedRecord[] = [];
   for (const [r, record] of found) {
+    if (seen.has(`${r.kind} ${r.id}`)) continue;
+    seen.add(`${r.kind} ${r.id}`);
+    adopted.push(r);
     const pool = r.kind === "LbPoolSettings" ? poolMembers(record, r, separate) : { record };
     if (pool.omit) omit.push(pool.omit);
     (records[r.kind] ??= []).push(pool.record);
   }
-  const adopted = found.map(([r]) => r);
   const header = [
     ...options.header,
-    ...(adopted.length > 0
-      ? ["Once `pulumi up` has adopted them, Terraform lets them go with:", ...adopted.map((r) => `  terraform state rm '${r.address}'`)]
+    ...(found.length > 0
+      ? ["Once `pulumi up` has adopted them, Terraform lets them go with:", ...found.map(([r]) => `  terraform state rm '${r.address}'`)]
       : []),
     ...(gone.length > 0 ? ["Named by the state, gone from the service (not adopted):", ...gone.map((r) => `  ${goneLine(r)}`)] : []),
     ...(skipped.length > 0 ? ["Not adopted:", ...skipped.map((s) => `  ${skippedLine(s)}`)] : []),

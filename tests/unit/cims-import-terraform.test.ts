@@ -232,6 +232,22 @@ describe("the program, from the service's records", () => {
     expect(log).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
   });
 
+  test("two addresses naming one record (both generations' types): adopted once, and Terraform forgets both", async () => {
+    const file = path.join(dir, "twice.tfstate");
+    const state = JSON.parse(fs.readFileSync(tfState("mixed"), "utf8"));
+    const v1 = state.resources.find((r: { type: string }) => r.type === "gcore_subnet");
+    const v2 = state.resources.find((r: { type: string }) => r.type === "gcore_cloud_network_subnet");
+    v2.instances[0].attributes.id = v1.instances[0].attributes.id;
+    fs.writeFileSync(file, JSON.stringify(state));
+    const out = path.join(dir, "twice.ts");
+    expect(await main(["--from-terraform", file, "--out", out], { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey })).toBe(0);
+    const source = fs.readFileSync(out, "utf8");
+    expect(source.match(/^new cims\.Subnet\(/gm)).toHaveLength(1);
+    expect(source).toContain("//   terraform state rm 'module.net.gcore_subnet.app'");
+    expect(source).toContain("//   terraform state rm 'gcore_cloud_network_subnet.db'");
+    expect(stderr.join("")).toContain("1 subnet, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
+  });
+
   test("a state with nothing the service still has, or no state file: exit 1, nothing written", async () => {
     const file = path.join(dir, "only-gone.tfstate");
     const state = JSON.parse(fs.readFileSync(tfState("gone"), "utf8"));
