@@ -20,25 +20,38 @@ function cimsImport(args: string[], e: CimsTestEnv): Promise<RunResult> {
   return runCommand("node", [CLI, ...args], { PATH, HOME, CIMS_API_URL: e.emulator.url, CIMS_API_KEY: e.apiKey }, { allowFailure: true });
 }
 
-const requests = (e: CimsTestEnv, methods: RegExp) =>
+const writes = (e: CimsTestEnv) =>
   Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => methods.test(k))
+    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
     .map(([k, n]) => `${k} x${n}`);
-const writes = (e: CimsTestEnv) => requests(e, /^(POST|PATCH|PUT|DELETE) /);
 
 const stacks = useStacks();
+
+/** A nodejs stack whose emulator holds what the states name, and the program cims-import writes from `state` into it. */
+async function importing(name: string, state: Parameters<typeof tfState>[0]) {
+  const env = await stacks.stack({
+    files: { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\n`, "package.json": `{ "name": "${name}" }\n` },
+  });
+  expect((await api(env, "POST", "/__emulator/seed", terraformSeed())).status).toBe(204);
+  const program = path.join(env.stack.projectDir, "index.ts");
+  const written = await cimsImport(["--from-terraform", tfState(state), "--out", program], env);
+  expect(written.code).toBe(0);
+  return { env, program, written };
+}
+
+/** The first up: no write, and the stack holds exactly `expected` (`<Type> <id>`). */
+async function upAdopts(env: CimsTestEnv, expected: string[]): Promise<void> {
+  env.emulator.metrics.reset();
+  await env.stack.up();
+  expect(writes(env)).toEqual([]);
+  const resources = ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.includes("dynamic/cims:"));
+  expect(resources.map((r) => `${r.type.split(":").pop()} ${r.id}`).sort()).toEqual(expected.sort());
+}
 
 test(
   "a Terraform state's program adopts every record the service still has with no write, previews with no changes, then updates in place",
   async () => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": "name: from-terraform\nruntime: nodejs\n", "package.json": '{ "name": "from-terraform" }\n' },
-    });
-    expect((await api(env, "POST", "/__emulator/seed", terraformSeed())).status).toBe(204);
-    const program = path.join(env.stack.projectDir, "index.ts");
-
-    const written = await cimsImport(["--from-terraform", tfState("gone"), "--out", program], env);
-    expect(written.code).toBe(0);
+    const { env, program, written } = await importing("from-terraform", "gone");
     expect(written.stderr).toContain(
       `gone: module.net.gcore_subnet.old[0] (gcore_subnet): the service no longer has subnet ${TF.subnetOld}`,
     );
@@ -46,21 +59,15 @@ test(
     expect(written.stderr).not.toContain(env.apiKey);
     const source = await fs.readFile(program, "utf8");
 
-    env.emulator.metrics.reset();
-    await env.stack.up();
-    expect(writes(env)).toEqual([]);
-    const resources = ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.includes("dynamic/cims:"));
-    expect(resources.map((r) => `${r.type.split(":").pop()} ${r.id}`).sort()).toEqual(
-      [
-        `Subnet ${TF.subnetApp}`,
-        `Subnet ${TF.subnetDb}`,
-        `BaremetalImage ${TF.image}`,
-        `LbPoolSettings ${TF.apiPool}`,
-        `LbPoolMember ${TF.memberPublic}`,
-        `LbPoolMember ${TF.memberApp}`,
-        `SnapshotPolicyState ${SEED.policyId}`,
-      ].sort(),
-    );
+    await upAdopts(env, [
+      `Subnet ${TF.subnetApp}`,
+      `Subnet ${TF.subnetDb}`,
+      `BaremetalImage ${TF.image}`,
+      `LbPoolSettings ${TF.apiPool}`,
+      `LbPoolMember ${TF.memberPublic}`,
+      `LbPoolMember ${TF.memberApp}`,
+      `SnapshotPolicyState ${SEED.policyId}`,
+    ]);
     const preview = await env.stack.preview(["--expect-no-changes", "--diff", "--color", "never"]);
     expect(preview.stdout + preview.stderr).not.toMatch(/warning|removed from the program/i);
     expect(writes(env)).toEqual([]);
@@ -93,25 +100,13 @@ test(
 test(
   "a first-generation state: the pool adopted without members, its public member as an LbPoolMember, no write and no changes",
   async () => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": "name: from-terraform-v1\nruntime: nodejs\n", "package.json": '{ "name": "from-terraform-v1" }\n' },
-    });
-    expect((await api(env, "POST", "/__emulator/seed", terraformSeed())).status).toBe(204);
-    const program = path.join(env.stack.projectDir, "index.ts");
-    expect((await cimsImport(["--from-terraform", tfState("v1"), "--out", program], env)).code).toBe(0);
-
-    env.emulator.metrics.reset();
-    await env.stack.up();
-    expect(writes(env)).toEqual([]);
-    const resources = ((await env.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.includes("dynamic/cims:"));
-    expect(resources.map((r) => `${r.type.split(":").pop()} ${r.id}`).sort()).toEqual(
-      [
-        `Subnet ${TF.subnetApp}`,
-        `LbPoolSettings ${SEED.poolId}`,
-        `LbPoolMember ${SEED.keptMemberId}`,
-        `SnapshotPolicyState ${SEED.policyId}`,
-      ].sort(),
-    );
+    const { env } = await importing("from-terraform-v1", "v1");
+    await upAdopts(env, [
+      `Subnet ${TF.subnetApp}`,
+      `LbPoolSettings ${SEED.poolId}`,
+      `LbPoolMember ${SEED.keptMemberId}`,
+      `SnapshotPolicyState ${SEED.policyId}`,
+    ]);
     await env.stack.preview(["--expect-no-changes"]);
     expect(writes(env)).toEqual([]);
   },

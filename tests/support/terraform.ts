@@ -1,8 +1,9 @@
 // The records the Terraform states of tests/fixtures/terraform name, as the service holds them:
 // seeded on top of examples/emulator-seed.json (its network, volume, web-pool with its public
 // member, and policy 101). The gone state's extra subnet and member are not seeded.
+import * as fs from "node:fs";
 import * as path from "node:path";
-import { SEED } from "./cims";
+import { SEED, SEED_FILE } from "./cims";
 import { REPO_ROOT } from "./harness";
 import { imageRecord, subnetRecord } from "./records";
 
@@ -21,6 +22,12 @@ export const TF = {
   memberInline: "c3d4e5f6-a7b8-4c9d-8e0f-2a3b4c5d6e7f",
   memberGone: "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
 };
+
+/** The demo seed's pool (web-pool) as the seed file holds it. */
+function seedPool(): Record<string, unknown> {
+  const seed = JSON.parse(fs.readFileSync(SEED_FILE, "utf8")) as { lbpools: Array<Record<string, unknown>> };
+  return seed.lbpools.find((p) => p.id === SEED.poolId)!;
+}
 
 const member = (id: string, address: string, port: number, subnet: string | null) => ({
   id,
@@ -55,44 +62,21 @@ export const terraformSeed = () => ({
     // Uploaded from a URL (a v2 state's image may be), not made from a volume.
     imageRecord({ id: TF.imageUploaded, name: "uploaded", volume_id: null, source: "url" }),
   ],
+  // The seed's web-pool, as another pool: its own id, name, members and health monitor.
   lbpools: [
     {
+      ...seedPool(),
       id: TF.apiPool,
       name: "api-pool-v2",
-      admin_state_up: true,
       lb_algorithm: "LEAST_CONNECTIONS",
-      protocol: "HTTP",
       members: [
         member(TF.memberPublic, "203.0.113.10", 443, null),
         member(TF.memberApp, "10.60.0.11", 8080, TF.subnetApp),
         member(TF.memberInline, "10.61.0.12", 8080, TF.subnetDb),
       ],
-      healthmonitor: {
-        id: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
-        type: "HTTP",
-        delay: 5,
-        timeout: 3,
-        max_retries: 3,
-        max_retries_down: 3,
-        http_method: "GET",
-        url_path: "/",
-        expected_codes: "200",
-        operating_status: "ONLINE",
-        provisioning_status: "ACTIVE",
-      },
-      session_persistence: null,
-      ca_secret_id: null,
-      crl_secret_id: null,
-      secret_id: null,
-      timeout_client_data: 50000,
-      timeout_member_connect: 5000,
-      timeout_member_data: 50000,
-      provisioning_status: "ACTIVE",
-      operating_status: "ONLINE",
+      // As the v2 state's `healthmonitor` says it (the service adds its id and statuses).
+      healthmonitor: { type: "HTTP", delay: 5, timeout: 3, max_retries: 3, max_retries_down: 3, http_method: "GET", url_path: "/" },
       listeners: [],
-      loadbalancers: [{ id: "9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a" }],
-      project_id: 1,
-      region_id: 1,
     },
   ],
 });
