@@ -17,6 +17,8 @@ import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { messageOf } from "../methods/values";
 import { membersMadeAlone } from "../kinds/members-alone";
 import { type ApiRecord, generateModule, type ImportRecords, type Omission, type Scope } from "./generate";
+import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
+import { readTerraformState, TerraformStateError } from "./terraform";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
@@ -50,6 +52,7 @@ function wrap(text: string): string {
 }
 
 export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
+       cims-import --from-terraform <terraform.tfstate> [--project <id> --region <id>] [options]
 
 ${wrap(
   "Writes a Pulumi program (one TypeScript module) that adopts what a CIMS project and region already hold: " +
@@ -59,9 +62,18 @@ ${wrap(
     )} you name. Every field is written as the service holds it, so the first \`pulumi up\` of that program changes nothing.`,
 )}
 
+${wrap(
+  "With --from-terraform, the records a Terraform state (format 4, written by either generation of the vendor's provider) " +
+    "names instead: each adopted as its own kind, every other resource of the state listed with why, and a record the " +
+    "service no longer has named and left out (docs/migrate-from-terraform.md).",
+)}
+
 Options:
-  --project <id>     project id (required)
-  --region <id>      region id (required)
+  --project <id>     project id (required; with --from-terraform, only for records whose
+                     state names none)
+  --region <id>      region id (as --project)
+  --from-terraform <file>
+                     adopt what this Terraform state names (\`terraform state pull\` writes it)
 ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.value}`, filter.help)), ...namedRows().map(({ named }) => optionLine(`--${named.flag} ${named.value}`, named.help))].join("\n")}
   --out <file>       write the module to this file (default: standard output)
   --no-protect       write no \`protect: true\` (by default every resource has it, so
@@ -71,8 +83,9 @@ ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.val
   --api-key <key>    API key (default: $CIMS_API_KEY, which keeps it out of the process list)
   -h, --help         show this help
 
-Exit status: 0 written; 1 the service refused, nothing was found, or a named record does not
-exist (nothing is written); 2 a usage error.
+Exit status: 0 written; 1 the service refused, nothing was found, a named record does not
+exist, or the Terraform state is unreadable, not format 4, or names nothing the service still
+has (nothing is written); 2 a usage error.
 `;
 
 const PROGRAM = "cims-import";
@@ -93,6 +106,16 @@ export interface Options {
   apiKey?: string;
 }
 
+/** --from-terraform: the state names the records; --project and --region only fill in a scope it leaves out. */
+export interface TerraformOptions {
+  fromTerraform: string;
+  fallback?: Scope;
+  out?: string;
+  protect: boolean;
+  apiUrl?: string;
+  apiKey?: string;
+}
+
 /** Digits only: Number() would take "", "0x10" and "1e3" too. */
 function positiveInteger(flag: string, value: string): number {
   const n = Number(value);
@@ -107,7 +130,7 @@ function uuid(flag: string, value: string): string {
 }
 
 /** The command line as options; throws UsageError. `undefined` for --help. */
-export function parseOptions(argv: string[]): Options | undefined {
+export function parseOptions(argv: string[]): Options | TerraformOptions | undefined {
   let values;
   try {
     ({ values } = parseArgs({
@@ -118,6 +141,7 @@ export function parseOptions(argv: string[]): Options | undefined {
         ...Object.fromEntries(filterRows().map(({ filter }) => [filter.flag, { type: "string", multiple: true, default: [] }] as const)),
         ...Object.fromEntries(namedRows().map(({ named }) => [named.flag, { type: "string", multiple: named.repeatable }] as const)),
         out: { type: "string" },
+        "from-terraform": { type: "string" },
         "no-protect": { type: "boolean", default: false },
         "api-url": { type: "string" },
         "api-key": { type: "string" },
@@ -142,6 +166,20 @@ export function parseOptions(argv: string[]): Options | undefined {
   };
   const project = text("project");
   const region = text("region");
+  const common = { out: text("out"), protect: given.get("no-protect") !== true, apiUrl: text("api-url"), apiKey: text("api-key") };
+  const fromTerraform = text("from-terraform");
+  if (fromTerraform !== undefined) {
+    const chosen = [...filterRows().map(({ filter }) => filter.flag), ...namedRows().map(({ named }) => named.flag)].filter(
+      (flag) => texts(flag).length > 0,
+    );
+    if (chosen.length > 0) throw new UsageError(`--${chosen[0]} has no use with --from-terraform: the state names the records to adopt`);
+    if ((project === undefined) !== (region === undefined)) throw new UsageError("--project and --region go together");
+    const fallback =
+      project !== undefined && region !== undefined
+        ? { projectId: positiveInteger("--project", project), regionId: positiveInteger("--region", region) }
+        : undefined;
+    return { fromTerraform, fallback, ...common };
+  }
   if (project === undefined || region === undefined) throw new UsageError("--project and --region are required");
   const dedupe = <T>(xs: T[]) => [...new Set(xs)];
   const parse = (value: "<uuid>" | "<id>", flag: string, v: string) =>
@@ -150,15 +188,12 @@ export function parseOptions(argv: string[]): Options | undefined {
     scope: { projectId: positiveInteger("--project", project), regionId: positiveInteger("--region", region) },
     filters: Object.fromEntries(filterRows().map(({ filter: f }) => [f.flag, dedupe(texts(f.flag).map((v) => uuid(`--${f.flag}`, v)))])),
     named: Object.fromEntries(namedRows().map(({ named: n }) => [n.flag, dedupe(texts(n.flag).map((v) => parse(n.value, n.flag, v)))])),
-    out: text("out"),
-    protect: given.get("no-protect") !== true,
-    apiUrl: text("api-url"),
-    apiKey: text("api-key"),
+    ...common,
   };
 }
 
 /** The client, from the flags, else CIMS_API_URL / CIMS_API_KEY (provider/config.ts rules). */
-function clientFor(options: Options, env: NodeJS.ProcessEnv, log: (line: string) => void): CimsClient {
+function clientFor(options: Pick<Options, "apiUrl" | "apiKey">, env: NodeJS.ProcessEnv, log: (line: string) => void): CimsClient {
   const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v);
   const apiUrl = present(options.apiUrl) ?? present(env.CIMS_API_URL);
   const apiKey = present(options.apiKey) ?? present(env.CIMS_API_KEY);
@@ -305,8 +340,8 @@ async function poolsManagedByMember(
 }
 
 /** A failure as one line, saying what to do; never the key (errors never hold it). */
-export function describeFailure(err: unknown, options: Options | undefined, apiUrl: string | undefined): string {
-  const where = options ? `project ${options.scope.projectId}, region ${options.scope.regionId}` : "the project";
+export function describeFailure(err: unknown, options: { scope?: Scope } | undefined, apiUrl: string | undefined): string {
+  const where = options?.scope ? `project ${options.scope.projectId}, region ${options.scope.regionId}` : "the project";
   if (err instanceof AuthenticationError) {
     return `the key was refused (401 from ${apiUrl ?? "the API"}): check CIMS_API_KEY or --api-key. (${err.message})`;
   }
@@ -319,9 +354,52 @@ export function describeFailure(err: unknown, options: Options | undefined, apiU
   return messageOf(err);
 }
 
+/** The module to --out, else to standard output; `count` says what it holds. */
+function write(source: string, out: string | undefined, count: string, progress: (line: string) => void): void {
+  if (out) {
+    fs.writeFileSync(out, source);
+    progress(`${count}: wrote ${out}`);
+  } else {
+    process.stdout.write(source);
+    progress(`${count}: written to standard output`);
+  }
+}
+
+/** --from-terraform: the state's records read from the service, the program written; 1 when none is left to adopt. */
+async function fromTerraform(client: CimsClient, options: TerraformOptions, progress: (line: string) => void): Promise<number> {
+  let text: string;
+  try {
+    text = fs.readFileSync(options.fromTerraform, "utf8");
+  } catch (err) {
+    throw new TerraformStateError(
+      `cannot read ${options.fromTerraform} (${messageOf(err)}): give the file \`terraform state pull\` writes.`,
+    );
+  }
+  const tf = readTerraformState(text, options.fromTerraform, options.fallback);
+  progress(
+    `${options.fromTerraform}: ${tf.adopted.length} resource(s) to adopt, ${tf.skipped.length} not adopted; reading them from ${client.apiUrl.href}`,
+  );
+  const header = [`cims-import --from-terraform ${options.fromTerraform}`];
+  const result = await importFromTerraform(client, tf, { header, protect: options.protect });
+  for (const s of result.skipped) progress(`not adopted: ${skippedLine(s)}`);
+  for (const r of result.gone) progress(`gone: ${goneLine(r)}`);
+  if (result.adopted.length === 0) {
+    progress(
+      `nothing to adopt: ${options.fromTerraform} names no record of a kind pulumi-cims manages that the service still has. Nothing was written.`,
+    );
+    return 1;
+  }
+  const count = KIND_NAMES.map((type) => [type, result.adopted.filter((r) => r.kind === type).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([type, n]) => counted(type, n))
+    .join(", ");
+  write(result.source, options.out, count, progress);
+  return 0;
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const progress = (line: string) => process.stderr.write(`${PROGRAM}: ${line}\n`);
-  let options: Options | undefined;
+  let options: Options | TerraformOptions | undefined;
   let client: CimsClient | undefined;
   try {
     options = parseOptions(argv);
@@ -330,6 +408,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 0;
     }
     client = clientFor(options, env, progress);
+    if ("fromTerraform" in options) return await fromTerraform(client, options, progress);
     progress(`reading project ${options.scope.projectId}, region ${options.scope.regionId} from ${client.apiUrl.href}`);
     const records = await readRecords(client, options, progress);
     const notes: string[] = [];
@@ -345,20 +424,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const count = importedKinds()
       .map((type) => counted(type, records[type]?.length ?? 0))
       .join(", ");
-    if (options.out) {
-      fs.writeFileSync(options.out, source);
-      progress(`${count}: wrote ${options.out}`);
-    } else {
-      process.stdout.write(source);
-      progress(`${count}: written to standard output`);
-    }
+    write(source, options.out, count, progress);
     return 0;
   } catch (err) {
+    if (err instanceof TerraformStateError) {
+      progress(`${err.message} Nothing was written.`);
+      return 1;
+    }
     if (err instanceof UsageError) {
       progress(`${err.message}\n\n${USAGE}`);
       return 2;
     }
-    progress(describeFailure(err, options, client?.apiUrl.href));
+    progress(describeFailure(err, options && "scope" in options ? options : undefined, client?.apiUrl.href));
     return 1;
   } finally {
     await closeAllPools();

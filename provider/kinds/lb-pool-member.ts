@@ -59,13 +59,19 @@ export const memberDescriptor: OwnedDescriptor = {
   findHint: (i) =>
     `GET ${survey(i).path} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
   // cims-import does not list members (they live under a pool); `pulumi import` reads one by
-  // `<poolId>/<memberId>` (importIdParts).
+  // `<poolId>/<memberId>` (importIdParts). A member a Terraform state names is adopted by its
+  // pool (the state's `pool_id`, which cims-import puts on the record) and id.
   import: {
     nouns: ["pool member", "pool members"],
     prefix: "member",
     id: (r) => String(r.id).toLowerCase(),
     name: (r) => `${String(r.address)}-${String(r.protocol_port)}`,
-    args: (_r, fields, scope) => ({ ...fields, ...scope }),
+    args: (r, fields, scope) => ({
+      ...(typeof r.pool_id === "string" ? { poolId: r.pool_id } : {}),
+      ...fields,
+      ...scope,
+      importId: String(r.id),
+    }),
   },
   hooks: {
     exclusive: {

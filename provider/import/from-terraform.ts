@@ -1,0 +1,117 @@
+// `cims-import --from-terraform`: the records a Terraform state names (terraform.ts), read
+// from the service one by one, as the module generate.ts writes. A record the state names
+// and the service no longer has (404) is named and left out; the rest is adopted all the same.
+// A pool's members that the state holds as separate resources are adopted as LbPoolMember,
+// not in the pool's `members` (each would be managed twice, and the pool's list would be sent
+// without the others'); a v1 pool (`gcore_lbpool`) manages no members at all, so its
+// `members` is left out.
+import { recordsIn } from "../../api/guards";
+import { memberKey } from "../../api/members";
+import { NotFoundError } from "../client/errors";
+import type { CimsClient } from "../client/http";
+import { kind } from "../kinds/registry";
+import { type ApiRecord, generateModule, type ImportRecords, type Omission } from "./generate";
+import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
+
+/** What a state's records came to: the program, and what it does not adopt. */
+export interface TerraformImport {
+  source: string;
+  adopted: AdoptedRecord[];
+  /** Named by the state, gone from the service (404). */
+  gone: AdoptedRecord[];
+  skipped: Skipped[];
+}
+
+/** The state names it as `<type> <id>`; a line for the report and the program's head. */
+export const goneLine = (r: AdoptedRecord) =>
+  `${r.address} (${r.type}): the service no longer has ${kind(r.kind).descriptor.import.nouns[0]} ${r.id} (404); ` +
+  `remove it from Terraform's state: terraform state rm '${r.address}'`;
+export const skippedLine = (s: Skipped) => `${s.address} (${s.type}): ${s.why}`;
+
+/** The service's record of one state record, annotated with what the state says of its scope and pool; undefined when gone. */
+async function readOne(client: CimsClient, r: AdoptedRecord): Promise<ApiRecord | undefined> {
+  const d = kind(r.kind).descriptor;
+  try {
+    const record = await client.record("GET", d.recordPath(r.scope, r.id, { poolId: r.poolId }), {}, d.recordKey);
+    // A member's record names neither its pool nor its scope: the state does.
+    return { project_id: r.scope.projectId, region_id: r.scope.regionId, ...(r.poolId ? { pool_id: r.poolId } : {}), ...record };
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Why a record the service holds is none its kind adopts: BaremetalImage is an image made from
+ * a volume, and a v2 state's `gcore_cloud_instance_image` may be an upload (from its `url`).
+ */
+function unadoptable(r: AdoptedRecord, record: ApiRecord): string | undefined {
+  if (r.kind !== "BaremetalImage" || (record.source === "volume" && typeof record.volume_id === "string")) return undefined;
+  return (
+    `the service holds image ${r.id} as made from ${JSON.stringify(record.source ?? null)}, not from a volume: ` +
+    "BaremetalImage manages images made from a volume"
+  );
+}
+
+/** A pool's record with `members` as the program manages them, or an omission (v1: none). */
+function poolMembers(pool: ApiRecord, r: AdoptedRecord, separate: Set<string>): { record: ApiRecord; omit?: Omission } {
+  const id = String(pool.id).toLowerCase();
+  if (r.inlineMembers === undefined) {
+    const why =
+      `${r.type} manages no members (a pool's members are ${r.generation === 1 ? "gcore_lbmember" : "separate"} resources, ` +
+      "adopted as LbPoolMember); `members` here would take over every member the pool holds.";
+    return { record: pool, omit: { type: "LbPoolSettings", id, arg: "members", why } };
+  }
+  const inline = new Set(r.inlineMembers);
+  const members = recordsIn(pool.members).filter(
+    (m) => !separate.has(String(m.id).toLowerCase()) && inline.has(memberKey(m.address, m.protocol_port)),
+  );
+  return { record: { ...pool, members } };
+}
+
+/**
+ * Reads every record the state adopts (GET by id, in the state's order) and writes the
+ * program. `header`: lines for the module's head (the command line).
+ */
+export async function importFromTerraform(
+  client: CimsClient,
+  tf: TerraformRecords,
+  options: { header: string[]; protect: boolean },
+): Promise<TerraformImport> {
+  const found: Array<[AdoptedRecord, ApiRecord]> = [];
+  const gone: AdoptedRecord[] = [];
+  const skipped = [...tf.skipped];
+  for (const r of tf.adopted) {
+    const record = await readOne(client, r);
+    const why = record && unadoptable(r, record);
+    if (why) skipped.push({ address: r.address, type: r.type, why });
+    else if (record) found.push([r, record]);
+    else gone.push(r);
+  }
+  const separate = new Set(found.filter(([r]) => r.kind === "LbPoolMember").map(([r]) => r.id));
+  const records: ImportRecords = {};
+  const omit: Omission[] = [];
+  // Two addresses may name one record (both generations' types, midway through moving): one
+  // resource adopts it (two would share its name), and Terraform forgets both.
+  const seen = new Set<string>();
+  const adopted: AdoptedRecord[] = [];
+  for (const [r, record] of found) {
+    if (seen.has(`${r.kind} ${r.id}`)) continue;
+    seen.add(`${r.kind} ${r.id}`);
+    adopted.push(r);
+    const pool = r.kind === "LbPoolSettings" ? poolMembers(record, r, separate) : { record };
+    if (pool.omit) omit.push(pool.omit);
+    (records[r.kind] ??= []).push(pool.record);
+  }
+  const header = [
+    ...options.header,
+    ...(found.length > 0
+      ? ["Once `pulumi up` has adopted them, Terraform lets them go with:", ...found.map(([r]) => `  terraform state rm '${r.address}'`)]
+      : []),
+    ...(gone.length > 0 ? ["Named by the state, gone from the service (not adopted):", ...gone.map((r) => `  ${goneLine(r)}`)] : []),
+    ...(skipped.length > 0 ? ["Not adopted:", ...skipped.map((s) => `  ${skippedLine(s)}`)] : []),
+  ];
+  const scope = adopted[0]?.scope ?? { projectId: 1, regionId: 1 };
+  const source = generateModule(records, scope, { header, protect: options.protect, omit });
+  return { source, adopted, gone, skipped };
+}

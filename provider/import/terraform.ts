@@ -1,0 +1,177 @@
+// A Terraform state (format version 4) written by the vendor's provider, either generation
+// (v1: `gcore_subnet`, `gcore_lbpool`...; v2: `gcore_cloud_network_subnet`,
+// `gcore_cloud_load_balancer_pool`...), as the records cims-import adopts: each resource's
+// id, scope and kind, and every other resource of the state by address, with why it is
+// not adopted. Pure: the state's text in, no network. The state gives identities only;
+// what a program writes comes from the service's records (cli's --from-terraform reads them),
+// so a field the state holds stale or leaves out is written as the service holds it.
+import { isRecord, recordsIn } from "../../api/guards";
+import { memberKey } from "../../api/members";
+import type { Kind } from "../kinds/registry";
+import type { Scope } from "./generate";
+
+/** A resource type of the vendor's provider that cims-import adopts, and as what. */
+export interface TerraformType {
+  kind: Kind;
+  generation: 1 | 2;
+  /** Why an instance of this type is not adopted after all (a v2 image that is no bare-metal one). */
+  refuse?: (attributes: Record<string, unknown>) => string | undefined;
+}
+
+/** The vendor's types that cims-import adopts (both generations), by Terraform type name. */
+export const ADOPTED_TYPES: Record<string, TerraformType> = {
+  gcore_subnet: { kind: "Subnet", generation: 1 },
+  gcore_cloud_network_subnet: { kind: "Subnet", generation: 2 },
+  gcore_cloud_instance_image: {
+    kind: "BaremetalImage",
+    generation: 2,
+    refuse: (a) =>
+      a.is_baremetal === true
+        ? undefined
+        : "an image for virtual instances (is_baremetal is not true): pulumi-cims manages bare-metal images only",
+  },
+  gcore_lbpool: { kind: "LbPoolSettings", generation: 1 },
+  gcore_cloud_load_balancer_pool: { kind: "LbPoolSettings", generation: 2 },
+  gcore_lbmember: { kind: "LbPoolMember", generation: 1 },
+  gcore_cloud_load_balancer_pool_member: { kind: "LbPoolMember", generation: 2 },
+  gcore_lifecyclepolicy: { kind: "SnapshotPolicyState", generation: 1 },
+};
+
+/** Why the vendor's types that have a neighbour in pulumi-cims are not adopted. */
+export const NOT_ADOPTED: Record<string, string> = {
+  gcore_gpu_baremetal_image: "a GPU cluster image (the GPU service's images), which no pulumi-cims kind manages",
+  gcore_cloud_gpu_baremetal_cluster_image: "a GPU cluster image (the GPU service's images), which no pulumi-cims kind manages",
+  gcore_network: "a network: pulumi-cims has no Network kind (a Subnet names its network by networkId)",
+  gcore_cloud_network: "a network: pulumi-cims has no Network kind (a Subnet names its network by networkId)",
+  gcore_loadbalancerv2: "a load balancer: pulumi-cims manages a pool's settings and members, not the load balancer",
+  gcore_cloud_load_balancer: "a load balancer: pulumi-cims manages a pool's settings and members, not the load balancer",
+  gcore_lblistener: "a listener: pulumi-cims manages a pool's settings and members, not its listeners",
+  gcore_cloud_load_balancer_listener: "a listener: pulumi-cims manages a pool's settings and members, not its listeners",
+  gcore_snapshot: "a volume snapshot: pulumi-cims manages a lifecycle policy's name and status (SnapshotPolicyState), not snapshots",
+};
+
+/** One resource instance of the state that cims-import adopts. */
+export interface AdoptedRecord {
+  /** Its Terraform address (`module.net.gcore_subnet.app[0]`). */
+  address: string;
+  type: string;
+  kind: Kind;
+  generation: 1 | 2;
+  id: string;
+  /** Its project and region, from the state (or the command line's when the state has none). */
+  scope: Scope;
+  /** A pool member's pool. */
+  poolId?: string;
+  /** A v2 pool's members as the state lists them (address:port), separate ones included. */
+  inlineMembers?: string[];
+}
+
+/** A resource instance the state holds that cims-import does not adopt, and why. */
+export interface Skipped {
+  address: string;
+  type: string;
+  why: string;
+}
+
+export interface TerraformRecords {
+  adopted: AdoptedRecord[];
+  skipped: Skipped[];
+}
+
+/** The state is not one cims-import reads: says what it is and what to do. */
+export class TerraformStateError extends Error {}
+
+const VENDOR = /\/g-core\/gcore"\]$/i;
+
+/** `module.a.gcore_subnet.app["x"]`, as Terraform prints an instance's address. */
+function addressOf(resource: Record<string, unknown>, indexKey: unknown): string {
+  const module = typeof resource.module === "string" && resource.module ? `${resource.module}.` : "";
+  const data = resource.mode === "data" ? "data." : "";
+  const index = indexKey === undefined ? "" : typeof indexKey === "number" ? `[${indexKey}]` : `[${JSON.stringify(indexKey)}]`;
+  return `${module}${data}${String(resource.type)}.${String(resource.name)}${index}`;
+}
+
+const positive = (v: unknown): number | undefined => {
+  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+/** The instance's project and region: its attributes', else the command line's. */
+function scopeOf(attributes: Record<string, unknown>, fallback: Scope | undefined): Scope | undefined {
+  const projectId = positive(attributes.project_id) ?? fallback?.projectId;
+  const regionId = positive(attributes.region_id) ?? fallback?.regionId;
+  return projectId !== undefined && regionId !== undefined ? { projectId, regionId } : undefined;
+}
+
+/** Why the state is refused, or undefined when it is a version 4 state. */
+function refusal(state: unknown, file: string): string | undefined {
+  if (!isRecord(state)) return `${file} is not a Terraform state (a JSON object with "version": 4 and "resources").`;
+  if (state.version !== 4) {
+    return (
+      `${file} is a Terraform state of format version ${JSON.stringify(state.version)}; cims-import reads version 4 ` +
+      "(Terraform 0.12 and later). Run `terraform state pull > terraform.tfstate` with Terraform 0.12 or later, and give that file."
+    );
+  }
+  if (!Array.isArray(state.resources)) return `${file} has no "resources" list: is it a Terraform state?`;
+  return undefined;
+}
+
+/** One instance of a vendor resource: adopted, or why not. */
+function instanceOf(
+  resource: Record<string, unknown>,
+  attributes: Record<string, unknown>,
+  address: string,
+  fallback: Scope | undefined,
+): AdoptedRecord | Skipped {
+  const type = String(resource.type);
+  const row = ADOPTED_TYPES[type];
+  if (!row) return { address, type, why: NOT_ADOPTED[type] ?? `no pulumi-cims kind manages ${type}` };
+  const refused = row.refuse?.(attributes);
+  if (refused) return { address, type, why: refused };
+  const id = attributes.id;
+  if ((typeof id !== "string" || id === "") && typeof id !== "number") return { address, type, why: "the state holds no id for it" };
+  const scope = scopeOf(attributes, fallback);
+  if (!scope) return { address, type, why: "the state names no project_id and region_id for it: give --project and --region" };
+  const record: AdoptedRecord = { address, type, kind: row.kind, generation: row.generation, id: String(id).toLowerCase(), scope };
+  if (row.kind === "LbPoolMember") {
+    if (typeof attributes.pool_id !== "string") return { address, type, why: "the state names no pool_id for this member" };
+    record.poolId = attributes.pool_id.toLowerCase();
+  }
+  if (row.kind === "LbPoolSettings" && Array.isArray(attributes.members)) {
+    record.inlineMembers = recordsIn(attributes.members).map((m) => memberKey(m.address, m.protocol_port));
+  }
+  return record;
+}
+
+/**
+ * The records a version 4 state's resources adopt, and every other instance with why not.
+ * `fallback`: the project and region for instances whose state names none (--project, --region).
+ */
+export function readTerraformState(text: string, file: string, fallback?: Scope): TerraformRecords {
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch (err) {
+    throw new TerraformStateError(`${file} is not JSON (${err instanceof Error ? err.message : String(err)}): is it a Terraform state?`);
+  }
+  const refused = refusal(state, file);
+  if (refused || !isRecord(state)) throw new TerraformStateError(refused);
+  const out: TerraformRecords = { adopted: [], skipped: [] };
+  for (const resource of recordsIn(state.resources)) {
+    const type = String(resource.type);
+    for (const instance of recordsIn(resource.instances)) {
+      const address = addressOf(resource, instance.index_key);
+      const attributes = isRecord(instance.attributes) ? instance.attributes : {};
+      if (resource.mode === "data")
+        out.skipped.push({ address, type, why: "a data source: Terraform only reads it, there is nothing to adopt" });
+      else if (!VENDOR.test(String(resource.provider))) {
+        out.skipped.push({ address, type, why: `not the vendor's provider (${String(resource.provider)})` });
+      } else {
+        const r = instanceOf(resource, attributes, address, fallback);
+        if ("why" in r) out.skipped.push(r);
+        else out.adopted.push(r);
+      }
+    }
+  }
+  return out;
+}
