@@ -142,8 +142,71 @@ function describe(r: ParallelRow): string {
   );
 }
 
+/**
+ * The wall-time model of an `up` of N resources at parallelism P whose tasks take T:
+ * `start + ceil(N / P) * (T + lag) + N * perResource`, fitted by least squares to the rows
+ * without a limit (each side's own up). Its largest error says how far the model holds.
+ */
+export interface WallModel {
+  startMs: number;
+  /** T + lag: the time a slot holds a resource beyond the engine's own cost. */
+  waveMs: number;
+  perResourceMs: number;
+  worstErrorMs: number;
+}
+
+export function fitWallModel(points: Array<{ count: number; parallel: number; ms: number }>): WallModel | undefined {
+  if (points.length < 3) return undefined;
+  const x = points.map((p) => [1, Math.ceil(p.count / p.parallel), p.count]);
+  const y = points.map((p) => p.ms);
+  // Normal equations (X'X) b = X'y, three unknowns, solved by elimination.
+  const a = [0, 1, 2].map((i) => [0, 1, 2].map((j) => x.reduce((s, r) => s + r[i] * r[j], 0)));
+  const b = [0, 1, 2].map((i) => x.reduce((s, r, k) => s + r[i] * y[k], 0));
+  const solved = solve3(a, b);
+  if (!solved) return undefined;
+  const [startMs, waveMs, perResourceMs] = solved;
+  const worstErrorMs = Math.max(...x.map((r, k) => Math.abs(startMs + waveMs * r[1] + perResourceMs * r[2] - y[k])));
+  return { startMs, waveMs, perResourceMs, worstErrorMs };
+}
+
+/** Gaussian elimination with partial pivoting; undefined when the points do not pin the model down. */
+function solve3(a: number[][], b: number[]): number[] | undefined {
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let col = 0; col < 3; col++) {
+    const pivot = m.slice(col).reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
+    if (Math.abs(m[pivot][col]) < 1e-9) return undefined;
+    [m[col], m[pivot]] = [m[pivot], m[col]];
+    for (let r = 0; r < 3; r++) {
+      if (r === col) continue;
+      const f = m[r][col] / m[col][col];
+      for (let c = col; c < 4; c++) m[r][c] -= f * m[col][c];
+    }
+  }
+  return [0, 1, 2].map((i) => m[i][3] / m[i][i]);
+}
+
+/** The model's lines for the report: ours and the floor, with the lag as the wave's time beyond T. */
+function modelMarkdown(rows: ParallelRow[], taskMs: number | undefined): string[] {
+  const unlimited = rows.filter((r) => r.rateLimit === null);
+  const ours = fitWallModel(unlimited);
+  const floor = fitWallModel(unlimited.map((r) => ({ ...r, ms: r.floorMs ?? r.ms })));
+  if (!ours || !floor) return [];
+  const said = (name: string, m: WallModel) =>
+    `| ${name} | ${s(m.startMs)} | ${(m.waveMs / 1000).toFixed(2)}${taskMs === undefined ? "" : ` (lag ${((m.waveMs - taskMs) / 1000).toFixed(2)})`} | ${m.perResourceMs.toFixed(0)} | ${s(m.worstErrorMs)} |`;
+  return [
+    "",
+    "The wall time of an `up` of N resources at `--parallel` P, `start + ceil(N / P) * (T + lag) + N * engine cost`, fitted",
+    `to the rows above (least squares; T = ${taskMs === undefined ? "the task's duration" : `${(taskMs / 1000).toFixed(1)} s`}):`,
+    "",
+    "| side | start (s) | a wave: T + lag (s) | engine cost per resource (ms) | largest error of the fit (s) |",
+    "|---|---|---|---|---|",
+    said("ours (dynamic face)", ours),
+    said("floor", floor),
+  ];
+}
+
 /** Ours against the floor without a limit; against what the limit imposes under one. */
-export function parallelMarkdown(rows: ParallelRow[]): string[] {
+export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[] {
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   const unlimited = rows.filter((r) => r.rateLimit === null);
   const limited = rows.filter((r) => r.rateLimit !== null);
@@ -166,6 +229,7 @@ export function parallelMarkdown(rows: ParallelRow[]): string[] {
         failed(r),
       ]),
     ),
+    ...modelMarkdown(rows, taskMs),
     "",
     "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
     "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",

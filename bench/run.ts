@@ -318,7 +318,7 @@ async function main(): Promise<void> {
         log,
       });
       await writeJson("parallel.json", { machine: machine(), taskMs, rows });
-      process.stdout.write(parallelMarkdown(rows).join("\n") + "\n");
+      process.stdout.write(parallelMarkdown(rows, taskMs).join("\n") + "\n");
       await renderResults();
       return;
     }
@@ -748,7 +748,7 @@ async function renderResults(): Promise<string> {
   const probeRun = await readJson<ProbeRun>("probe-cost.json");
   const pluginScaleRun = await readJson<{ machine: Machine; rows: PluginScaleRow[] }>("plugin-scale.json");
   const languagesRun = await readJson<Languages & { machine: Machine }>("languages.json");
-  const parallelRun = await readJson<{ machine: Machine; rows: ParallelRow[] }>("parallel.json");
+  const parallelRun = await readJson<{ machine: Machine; taskMs?: number; rows: ParallelRow[] }>("parallel.json");
   const lines = [
     "# Bench results",
     "",
@@ -809,7 +809,7 @@ async function renderResults(): Promise<string> {
       "## Engine parallelism, with and without the rate limit (`parallel.json`)",
       "",
       `\`npm run bench -- --only parallel\`, ${measuredOn("parallel.json", parallelRun.machine)}.`,
-      ...parallelMarkdown(parallelRun.rows),
+      ...parallelMarkdown(parallelRun.rows, parallelRun.taskMs),
     );
   }
   const md = lines.join("\n").replace(/\n+$/, "\n");
