@@ -9,7 +9,7 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 18;
+const CEILING = 16;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
 const NO_CASTS = [
   "provider/client/credentials.ts",
@@ -33,6 +33,8 @@ const NO_CASTS = [
   "emulator/control.ts",
   "emulator/router.ts",
   "emulator/faults.ts",
+  "emulator/pipeline/body.ts",
+  "emulator/server.ts",
   "emulator/cli.ts",
   "emulator/collections/subnet.ts",
   "emulator/collections/lb-pool-settings.ts",
