@@ -6,10 +6,11 @@ import { Faults } from "./faults";
 import { Metrics } from "./metrics";
 import { Router, type Services } from "./router";
 import * as RESOURCES from "./collections";
-import { Collections } from "./stores";
+import { Collections } from "./store/collections";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";
-import { readSeedFile, type Seed, Store } from "./state";
+import { readSeedFile, type Seed } from "./store/files";
+import { Store } from "./store/store";
 import { TaskEngine } from "./tasks";
 import { LIST_PAGE_MAX } from "../api/paths";
 

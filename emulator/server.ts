@@ -5,7 +5,7 @@ import { type EmulatorOptions, createApp } from "./app";
 import type { Faults } from "./faults";
 import type { Metrics } from "./metrics";
 import { handleRequest, openExchange } from "./pipeline";
-import type { Store } from "./state";
+import type { Store } from "./store/store";
 import type { TaskEngine } from "./tasks";
 
 export type { EmulatorOptions } from "./app";

@@ -2,7 +2,7 @@
 import type * as http from "node:http";
 import type { App } from "../app";
 import { HttpError } from "../errors";
-import { parseLossless } from "../state";
+import { parseJson } from "../../api/json";
 import { messageOf } from "../../api/errors";
 import type { Exchange } from "./exchange";
 
@@ -51,7 +51,7 @@ function parseBody(text: string, type: string): unknown {
     throw new HttpError(415, "UnsupportedMediaType", `Unsupported media type "${type}" in request; use application/json.`);
   }
   try {
-    return parseLossless(text);
+    return parseJson(text);
   } catch (err) {
     throw new HttpError(400, "ParseError", `JSON parse error - ${messageOf(err)}`);
   }

@@ -4,7 +4,7 @@
 // calls are logged but neither counted nor in the request log: they are not the API's traffic.
 import * as fs from "node:fs";
 import type { App } from "../app";
-import { stringifyLossless } from "../state";
+import { stringifyJson } from "../../api/json";
 import type { Exchange } from "./exchange";
 
 /** How long the request has taken so far, as the log lines say it. */
@@ -26,7 +26,7 @@ export function writeRequestLog(app: App, x: Exchange, status: number): void {
     user_agent: x.req.headers["user-agent"] ?? null,
     body: x.requestBody,
   };
-  fs.appendFileSync(app.requestLog, `${stringifyLossless(line)}\n`);
+  fs.appendFileSync(app.requestLog, `${stringifyJson(line)}\n`);
 }
 
 /** The answer sent: counted, then logged. */

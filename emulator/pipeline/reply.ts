@@ -2,7 +2,7 @@
 // shape; every one carries the request's id, as the service's do.
 import type { App } from "../app";
 import { HttpError } from "../errors";
-import { stringifyLossless } from "../state";
+import { stringifyJson } from "../../api/json";
 import type { Exchange } from "./exchange";
 import { logAnswer, writeRequestLog } from "./log";
 
@@ -10,7 +10,7 @@ import { logAnswer, writeRequestLog } from "./log";
 export function reply(app: App, x: Exchange, status: number, body?: unknown, headers: Record<string, string> = {}): void {
   writeRequestLog(app, x, status);
   const html = typeof body === "string";
-  const text = body === undefined ? "" : html ? body : stringifyLossless(body);
+  const text = body === undefined ? "" : html ? body : stringifyJson(body);
   const type = html ? "text/html" : "application/json";
   x.res.writeHead(status, { "x-request-id": x.requestId, ...(text ? { "content-type": type } : {}), ...headers });
   x.res.end(text);
