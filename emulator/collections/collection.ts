@@ -2,7 +2,8 @@
 // collection of their own, that collection (its name in seeds, state files and the control
 // API, its key, and the fields the service's answers carry that a seed leaves out). Each file
 // of this folder exports one, named as the resource (api/contract/ and provider/kinds/ export
-// the same name); ./index.ts lists them, and the store's vocabulary (../store/collections.ts) is derived
+// the same name); ./index.ts lists them (`npm run gen` writes it from the provider's kinds,
+// so the two cannot disagree), and the store's vocabulary (../store/collections.ts) is derived
 // from that list.
 import type { StoreSpec } from "../store/shapes";
 
