@@ -4,7 +4,7 @@ import { parseBody, strictFields, wholeNumber } from "./errors";
 import { type Faults, perSecondSchema } from "./faults";
 import type { Metrics } from "./metrics";
 import { Router } from "./router";
-import type { Store } from "./state";
+import type { Store } from "./store/store";
 import type { TaskEngine } from "./tasks";
 
 export interface ControlDeps {

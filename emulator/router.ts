@@ -1,8 +1,8 @@
 // A small method + path router, the context handlers get, and the helpers they share.
 import { HttpError, locked, notFound, validationError, type InvalidFields } from "./errors";
 import type { Faults } from "./faults";
-import { isObject } from "./data";
-import type { ApiRecord, Collection, Store } from "./state";
+import { isObject } from "./store/shapes";
+import type { ApiRecord, Collection, Store } from "./store/store";
 import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
 import { LIST_PAGE_MAX } from "../api/paths";

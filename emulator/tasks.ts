@@ -5,11 +5,11 @@
 // it touches: other mutating calls on them get 409.
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "./clock";
-import { type Effect, type ResourceKind, RESOURCE_KINDS, type TaskRecord } from "./data";
-import type { Collection } from "./data";
-import type { Store } from "./state";
+import { type Effect, type ResourceKind, RESOURCE_KINDS, type TaskRecord } from "./store/shapes";
+import type { Collection } from "./store/shapes";
+import type { Store } from "./store/store";
 
-export type { Effect, ResourceKind, TaskRecord } from "./data";
+export type { Effect, ResourceKind, TaskRecord } from "./store/shapes";
 
 export interface TaskPlan {
   /** The task's id, when the route needs it up front (a record's creator_task_id). */

@@ -16,6 +16,7 @@ import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../provider/methods/inputs";
 import { packageSchema, PROVIDER_CONFIG } from "../provider/plugin/schema";
+import { emulatorFiles } from "./gen-emulator";
 import { writePythonSdk } from "./gen-sdk-python";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -523,6 +524,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("provider/resources/native.ts", nativeModule());
   files.set("provider/index.ts", indexModule(types.names));
   files.set("api/resource-paths.ts", resourcePathsModule());
+  for (const [file, text] of emulatorFiles(HEADER)) files.set(file, text);
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${kebab(type)}.md`, resourceDoc(type));

@@ -1,6 +1,6 @@
 // Images: POST bmimages from a volume (spec, asynchronous; also at the vendor SDK's POST
 // images), GET/PATCH/DELETE by id (public API reference), and the lists. The source volume is
-// locked while its image is being made. Records carry their tags as `tags_v2` (records.ts).
+// locked while its image is being made. Records carry their tags as `tags_v2` (../store/complete.ts).
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
 import { notFound } from "../errors";
@@ -21,12 +21,12 @@ import type { Collection, RegionName } from "./collection";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
-import type { ApiRecord } from "../state";
+import type { ApiRecord } from "../store/store";
 import { recordFields } from "../../api/contract";
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { canonicalBody } from "../validation";
 import { newTags } from "../tags";
-import { osOfVolume } from "../records";
+import { osOfVolume } from "../store/complete";
 
 export const validateImageCreate = validator(contract, "create");
 export const validateImagePatch = validator(contract, "patch", Object.keys(contract.record));

@@ -9,7 +9,7 @@ import { applyUpdate, recordFields } from "../../api/contract";
 import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
 import { HttpError, notFound } from "../errors";
-import { completeMember } from "../records";
+import { completeMember } from "../store/complete";
 import {
   assertUnlocked,
   bodyObject,
@@ -23,7 +23,7 @@ import {
   startTask,
   uuidParam,
 } from "../router";
-import type { ApiRecord } from "../state";
+import type { ApiRecord } from "../store/store";
 import { canonicalBody, validator } from "../validation";
 import type { Collection } from "./collection";
 

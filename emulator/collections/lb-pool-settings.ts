@@ -19,13 +19,13 @@ import {
   startTask,
 } from "../router";
 import { stringifyJson as stringifyLossless } from "../../api/json";
-import { type ApiRecord, isObject } from "../data";
+import { type ApiRecord, isObject } from "../store/shapes";
 import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey as key } from "../../api/members";
 import { HttpError, notFound } from "../errors";
-import { completeHealthmonitor, completeMember } from "../records";
+import { completeHealthmonitor, completeMember } from "../store/complete";
 import { assertTargetExists } from "./lb-pool-member";
 import { canonicalBody } from "../validation";
 

@@ -3,10 +3,10 @@
 import { notFound } from "../errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
-import type { ApiRecord } from "../state";
+import type { ApiRecord } from "../store/store";
 import { canonicalDateTime } from "../../api/canonical";
 import { contractSchema, type InvalidFields, wireFailures } from "../../api/schema";
-import { isObject } from "../data";
+import { isObject } from "../store/shapes";
 import { applyUpdate, recordFields } from "../../api/contract";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
 

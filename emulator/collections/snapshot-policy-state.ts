@@ -4,7 +4,7 @@
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
-import type { ApiRecord } from "../state";
+import type { ApiRecord } from "../store/store";
 import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";

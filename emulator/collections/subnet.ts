@@ -19,7 +19,7 @@ import {
 import type { Collection } from "./collection";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
-import type { ApiRecord } from "../state";
+import type { ApiRecord } from "../store/store";
 import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonicalBody } from "../validation";

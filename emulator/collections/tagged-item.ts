@@ -5,7 +5,7 @@
 import type { BodyContract } from "../../api/contract";
 import { applyUpdate } from "../../api/contract";
 import { apiTimestamp } from "../clock";
-import type { ApiRecord, Collection } from "../data";
+import type { ApiRecord, Collection } from "../store/shapes";
 import type { InvalidFields } from "../errors";
 import {
   assertUnlocked,

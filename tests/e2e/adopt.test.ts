@@ -6,65 +6,15 @@
 import * as fs from "node:fs/promises";
 import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS } from "../support/harness";
+import { imageRecord, subnetRecord } from "../support/records";
 
 const SUBNET_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const IMAGE_ID = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";
-const ts = "2026-05-23T05:07:31";
 
 /** Records as the service holds them, made by hand (or another tool), not by this stack. */
 const seed = {
-  subnets: [
-    {
-      id: SUBNET_ID,
-      name: "legacy",
-      cidr: "10.60.0.0/24",
-      network_id: SEED.networkId,
-      ip_version: 4,
-      enable_dhcp: true,
-      gateway_ip: "10.60.0.1",
-      dns_nameservers: [],
-      host_routes: [],
-      has_router: false,
-      total_ips: 254,
-      available_ips: 253,
-      tags: [
-        { key: "team", value: "net", read_only: false },
-        { key: "creator_task_id", value: "0f0e0d0c-0b0a-4908-8706-050403020100", read_only: true },
-      ],
-      creator_task_id: "0f0e0d0c-0b0a-4908-8706-050403020100",
-      task_id: null,
-      project_id: 1,
-      region_id: 1,
-      created_at: ts,
-      updated_at: ts,
-    },
-  ],
-  images: [
-    {
-      id: IMAGE_ID,
-      name: "golden",
-      volume_id: SEED.volumeId,
-      architecture: "x86_64",
-      hw_firmware_type: null,
-      hw_machine_type: null,
-      is_baremetal: true,
-      os_type: "linux",
-      source: "volume",
-      ssh_key: "allow",
-      status: "active",
-      visibility: "private",
-      disk_format: "raw",
-      min_disk: 10,
-      size: 10737418240,
-      tags: [],
-      creator_task_id: null,
-      task_id: null,
-      project_id: 1,
-      region_id: 1,
-      created_at: ts,
-      updated_at: ts,
-    },
-  ],
+  subnets: [subnetRecord({ id: SUBNET_ID, total_ips: 254, available_ips: 253, tags: { team: "net" } })],
+  images: [imageRecord({ id: IMAGE_ID })],
 };
 
 const program = (o: { team?: string; cidr?: string; subnetImport?: string | null; imageImport?: string | null; retainImage?: boolean }) => `

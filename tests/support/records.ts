@@ -1,6 +1,6 @@
 // Records as the service holds them, made by hand or by another team (not by a stack under
-// test), for seeding the emulator: one shape per kind, so that a test states only what matters
-// to it.
+// test), for seeding the emulator or stating what it answers: one shape per kind, written
+// here once, so that a test states only what matters to it.
 import { SEED } from "./cims";
 
 const TS = "2026-05-23T05:07:31";
@@ -66,4 +66,13 @@ export function imageRecord(over: Record<string, unknown> & { tags?: Record<stri
     // The service's field for an image's tags (requests send `tags`).
     tags_v2: userTags(tags),
   };
+}
+
+/**
+ * A pool member as the service answers it: what it was made with (`over`: address, port,
+ * and whatever else the test set) over the fields the service fills in.
+ */
+export function memberRecord(over: Record<string, unknown>): Record<string, unknown> {
+  const filled = { weight: 1, subnet_id: null, admin_state_up: true, backup: false, monitor_address: null, monitor_port: null };
+  return { ...filled, operating_status: "NO_MONITOR", provisioning_status: "ACTIVE", ...over };
 }

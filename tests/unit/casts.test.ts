@@ -9,7 +9,7 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIRS = ["api", "provider", "emulator"];
-const CEILING = 18;
+const CEILING = 16;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */
 const NO_CASTS = [
   "provider/client/credentials.ts",
@@ -29,10 +29,13 @@ const NO_CASTS = [
   "api/canonical.ts",
   "emulator/tags.ts",
   "provider/version.ts",
-  "emulator/state.ts",
+  "emulator/store/store.ts",
+  "emulator/store/files.ts",
   "emulator/control.ts",
   "emulator/router.ts",
   "emulator/faults.ts",
+  "emulator/pipeline/body.ts",
+  "emulator/server.ts",
   "emulator/cli.ts",
   "emulator/collections/subnet.ts",
   "emulator/collections/lb-pool-settings.ts",

@@ -19,7 +19,7 @@ function lint(file: string, source: string): { status: number | null; output: st
 test.each([
   [
     "provider/methods/planted.ts",
-    'import { Store } from "../../emulator/state";\nexport const s = Store;\n',
+    'import { Store } from "../../emulator/store/store";\nexport const s = Store;\n',
     "provider/ must not import emulator/",
   ],
   [

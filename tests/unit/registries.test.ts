@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as collections from "../../emulator/collections";
-import { Collections } from "../../emulator/stores";
+import { Collections } from "../../emulator/store/collections";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 
 const ROOT = path.resolve(__dirname, "../..");

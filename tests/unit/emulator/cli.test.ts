@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const CLI = [path.join(ROOT, "node_modules/ts-node/dist/bin.js"), "--transpile-only", path.join(ROOT, "emulator/cli.ts")];
 const KEY = "cli-key-9d2f";
 

@@ -1,4 +1,4 @@
-// The shapes of the emulator's data: its collections of records (in the API's own snake_case
+// The shapes of what the store holds: its collections of records (in the API's own snake_case
 // shapes) and its tasks, as the store keeps them and the task engine moves them along.
 
 export type ApiRecord = Record<string, unknown>;
@@ -9,14 +9,14 @@ export const isObject = (v: unknown): v is ApiRecord => typeof v === "object" &&
 /**
  * The collections of the API's own that the resources refer to (a subnet's network, an image's
  * volume) or that scope them. The resources' collections are each declared by its file in
- * ./collections (`store`); stores.ts holds them all.
+ * ../collections/ (`store`); ./collections.ts holds them all.
  */
 export const BASE_COLLECTIONS = ["projects", "regions", "networks", "routers", "volumes", "instances"] as const;
 
 /**
  * A collection's name: one of BASE_COLLECTIONS or one a resource's file declares. A string,
  * not a union of them: the names come from the registry, which imports what uses this type;
- * the store refuses a name it does not keep (stores.ts).
+ * the store refuses a name it does not keep (./collections.ts).
  */
 export type Collection = string;
 

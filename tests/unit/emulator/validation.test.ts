@@ -1,12 +1,12 @@
 // The emulator's request-body rules, validator by validator: valid bodies (with the edge
 // values) answer {}, and each invalid body is reported under exactly the expected paths.
-import { isIpAddress, isUuid4, parseCidr } from "../../api/net";
-import type { InvalidFields } from "../../emulator/validation";
-import { validateImageCreate, validateImagePatch } from "../../emulator/collections/baremetal-image";
-import { validatePoolPatch } from "../../emulator/collections/lb-pool-settings";
-import { validateQuotaPut } from "../../emulator/collections/quota-threshold";
-import { validatePolicyPatch } from "../../emulator/collections/snapshot-policy-state";
-import { validateSubnetCreate, validateSubnetPatch } from "../../emulator/collections/subnet";
+import { isIpAddress, isUuid4, parseCidr } from "../../../api/net";
+import type { InvalidFields } from "../../../emulator/validation";
+import { validateImageCreate, validateImagePatch } from "../../../emulator/collections/baremetal-image";
+import { validatePoolPatch } from "../../../emulator/collections/lb-pool-settings";
+import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
+import { validatePolicyPatch } from "../../../emulator/collections/snapshot-policy-state";
+import { validateSubnetCreate, validateSubnetPatch } from "../../../emulator/collections/subnet";
 
 type Validator = (body: unknown) => InvalidFields;
 

@@ -1,11 +1,11 @@
 // The store's vocabulary: every collection the emulator keeps, the API's own (projects,
 // regions and what resources refer to) and those the resources' files declare
-// (./collections, each with the collection it keeps, if any). Seeds, state files, task
-// effects and the control API all use these names, keys and completions. The server builds it
+// (../collections/, each with the collection it keeps, if any). Seeds, state files, task
+// effects and the control API all use these names, keys and completions. The emulator builds it (../app.ts)
 // from the registry and hands it to the store, so nothing a collection imports depends on the
 // registry.
-import { type ApiRecord, BASE_COLLECTIONS, type Collection, type StoreSpec } from "./data";
-import { completeProject, completeRegion } from "./records";
+import { type ApiRecord, BASE_COLLECTIONS, type Collection, type StoreSpec } from "./shapes";
+import { completeProject, completeRegion } from "./complete";
 
 const BASE: Record<(typeof BASE_COLLECTIONS)[number], StoreSpec> = {
   projects: { name: "projects", key: "id", integers: ["id"], complete: completeProject },

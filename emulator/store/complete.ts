@@ -1,8 +1,8 @@
 // Records as the service returns them: the fields its models require (the vendor's official
 // SDK, gcore 0.59.0, validates answers strictly against them), filled in where a seed, a
 // request or an older state file left them out: the pieces several collections share, and the
-// API's own projects and regions. Each resource's collection (./collections) completes its
-// records with these; seeds and state files are completed once when loaded (./stores.ts), so
+// API's own projects and regions. Each resource's collection (../collections/) completes its
+// records with these; seeds and state files are completed once when loaded (./store.ts), so
 // no answer misses a field.
 //
 // Where each value comes from (docs/emulator.md, "Records as the service returns them"):
@@ -18,7 +18,7 @@
 //   records were (a seed that lists none gets one for each project_id its records name);
 // - regions: the seed's `name` as `display_name`, a core region in EMEA, ACTIVE.
 import { randomUUID } from "node:crypto";
-import { type ApiRecord, isObject } from "./data";
+import { type ApiRecord, isObject } from "./shapes";
 
 /** A health monitor as the service keeps it: its id, status and the defaults it fills. */
 export function completeHealthmonitor(monitor: ApiRecord, previous?: ApiRecord | null): ApiRecord {

@@ -1,0 +1,105 @@
+// What one running emulator is made of, built once from its options: the store, the task
+// engine, faults, metrics and log, and the two routers (the API and the control API). The
+// request pipeline (./pipeline/) reads it; the server (./server.ts) only listens and closes.
+import { controlRouter } from "./control";
+import { Faults } from "./faults";
+import { Metrics } from "./metrics";
+import { Router, type Services } from "./router";
+import * as RESOURCES from "./collections";
+import { Collections } from "./store/collections";
+import { registerProjectRoutes } from "./routes/projects";
+import { registerTaskRoutes } from "./routes/tasks";
+import { readSeedFile, type Seed } from "./store/files";
+import { Store } from "./store/store";
+import { TaskEngine } from "./tasks";
+import { LIST_PAGE_MAX } from "../api/paths";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The key the emulator accepts: `Authorization: apikey <apiKey>`. */
+  apiKey: string;
+  /**
+   * More keys it accepts, as an account holds several API tokens: a key rotation issues the
+   * new one while the old one still works.
+   */
+  moreApiKeys?: string[];
+  /** A seed object or the path of a seed JSON file. */
+  seed?: Seed | string;
+  /** Persist every change here (atomically) and continue from it on restart. */
+  stateFile?: string;
+  /** How long tasks take, NEW to FINISHED. Default 1000 ms. */
+  taskDurationMs?: number;
+  /** Receives one line per request (never the key). */
+  log?: (line: string) => void;
+  maxBodyBytes?: number;
+  /**
+   * The most records a list call answers per page, whatever `limit` asks (default 1000, the
+   * public reference's maximum). A service may cap pages lower: clients must page by `count`.
+   */
+  pageSizeMax?: number;
+  /**
+   * Append one JSON line per API request to this file: method, path, route, status,
+   * user-agent and the body as sent. (Our tests check every body the provider sends against
+   * the vendor SDK's request types from it.)
+   */
+  requestLog?: string;
+}
+
+/** Everything the pipeline's stages read, with the options' defaults filled in. */
+export interface App {
+  store: Store;
+  engine: TaskEngine;
+  faults: Faults;
+  metrics: Metrics;
+  /** The last MAX_LOG_LINES lines, for the control API (the caller's `log` gets every one). */
+  logs: string[];
+  api: Router;
+  control: Router;
+  apiKeys: ReadonlySet<string>;
+  maxBodyBytes: number;
+  pageSizeMax: number;
+  requestLog?: string;
+  log(line: string): void;
+}
+
+const MAX_LOG_LINES = 5000;
+
+export function createApp(options: EmulatorOptions): App {
+  if (!options.apiKey) throw new Error("startEmulator: apiKey is required");
+  const collections = new Collections(Object.values(RESOURCES));
+  const seed = typeof options.seed === "string" ? readSeedFile(options.seed, collections) : (options.seed ?? {});
+  const store = new Store(collections, seed, options.stateFile);
+  const engine = new TaskEngine(store, options.taskDurationMs ?? 1000);
+  const faults = new Faults();
+  const metrics = new Metrics();
+  const logs: string[] = [];
+  return {
+    store,
+    engine,
+    faults,
+    metrics,
+    logs,
+    api: apiRouter({ store, engine, faults }),
+    control: controlRouter({ store, engine, faults, metrics, logs }),
+    apiKeys: new Set([options.apiKey, ...(options.moreApiKeys ?? [])]),
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    pageSizeMax: options.pageSizeMax ?? LIST_PAGE_MAX,
+    requestLog: options.requestLog,
+    log: (line) => {
+      logs.push(line);
+      // A long-running emulator keeps a bounded tail; the caller's sink sees everything.
+      if (logs.length > MAX_LOG_LINES) logs.splice(0, logs.length - MAX_LOG_LINES);
+      options.log?.(line);
+    },
+  };
+}
+
+/** Each resource's routes (./collections, one line per resource), then the API's own. */
+function apiRouter(services: Services): Router {
+  const api = new Router();
+  for (const resource of Object.values(RESOURCES)) resource.routes(api, services);
+  for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
+  return api;
+}
