@@ -127,6 +127,19 @@ test(
     expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)?.type).toBe("cims:index:Subnet");
 
     await env.stack.preview(["--expect-no-changes"]);
+    // pulumi about lists the program's direct requirements from its go.mod, as the official
+    // host does: a module replaced by a local path has no version.
+    const about = JSON.parse((await env.stack.run(["about", "--json", "--stack", env.stack.name])).stdout) as {
+      dependencies: Array<{ name: string; version: string }> | null;
+      errors?: string[];
+    };
+    expect(about.errors ?? []).toEqual([]);
+    expect(about.dependencies).toEqual(
+      expect.arrayContaining([
+        { name: "github.com/pulumi/pulumi/sdk/v3", version: "v3.248.0" },
+        { name: SDK_MODULE, version: "" },
+      ]),
+    );
     await env.stack.destroy();
     expect(store.list("subnets").filter((s) => s.name === "go-net")).toEqual([]);
   },

@@ -1,6 +1,7 @@
 // package.json as npm and a user's tools read it: the licence it names is the one shipped,
 // its links name one repository, runtime dependencies take compatible fixes (the lock pins
-// what this repo tests), and installing the package runs nothing of ours.
+// what this repo tests), installing the package runs nothing of ours, and what the README and
+// the examples install exists (the package is not on the npm registry yet: `npm pack`'s tarball).
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,6 +10,8 @@ const ROOT = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 interface Manifest {
+  name: string;
+  version: string;
   license: string;
   repository: { type: string; url: string };
   homepage: string;
@@ -53,4 +56,23 @@ test("runtime dependencies are caret ranges, and the lock pins each to a version
 test("no install-time script: the self link of this checkout is made by the build", () => {
   expect(Object.keys(manifest.scripts).filter((s) => INSTALL_SCRIPTS.includes(s))).toEqual([]);
   expect(manifest.scripts.prebuild).toBe("node scripts/link-self.js");
+});
+
+test("the examples and the README install the tarball `npm pack` writes, not an unpublished registry version", () => {
+  const tarball = `${manifest.name}-${manifest.version}.tgz`;
+  const examples = fs
+    .readdirSync(path.join(ROOT, "examples"))
+    .filter((dir) => fs.existsSync(path.join(ROOT, "examples", dir, "package.json")));
+  expect(examples.length).toBeGreaterThan(0);
+  for (const dir of examples) {
+    const example = JSON.parse(read(`examples/${dir}/package.json`)) as { dependencies: Record<string, string> };
+    const spec = example.dependencies[manifest.name];
+    // `npm pack` at the root writes the tarball there; `npm install` in the example resolves this path from its folder.
+    expect({ dir, spec }).toEqual({ dir, spec: expect.stringMatching(/^file:/) });
+    expect(path.resolve(ROOT, "examples", dir, spec.slice("file:".length))).toBe(path.join(ROOT, tarball));
+  }
+  const install = /## Install and configure\n([\s\S]*?)\n## /.exec(read("README.md"))?.[1] ?? "";
+  expect(install).toContain("npm ci && npm pack");
+  expect(install).toMatch(new RegExp(`^npm install @pulumi/pulumi \\S*/${tarball.replace(/\./g, "\\.")}`, "m"));
+  expect(install).not.toMatch(/^npm install pulumi-cims/m);
 });

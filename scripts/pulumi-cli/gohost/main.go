@@ -9,7 +9,8 @@
 //   - GeneratePackage: `pulumi package gen-sdk --language go` through pkg/v3/codegen/go;
 //   - Run: `go build` the program (or run runtime.options.binary), then run it with the
 //     engine's address, the stack's config and the run's settings in PULUMI_* variables,
-//     mapping exit code 32 (error already shown) to a bail.
+//     mapping exit code 32 (error already shown) to a bail;
+//   - GetProgramDependencies (dependencies.go): the go.mod's requirements, for `pulumi about`.
 //
 // Plugin discovery returns nothing (projects name their plugins in Pulumi.yaml), and there is
 // no debugger attach, `go run` fallback, `pulumi new`/install/convert or packing.

@@ -11,6 +11,8 @@
 // destroy` of a Node.js program: it starts `node @pulumi/pulumi/cmd/run` (the real Node
 // runtime from the program's node_modules) with the same flags and environment, in the
 // program directory, and maps its exit code (32 = error already shown to the user).
+// GetProgramDependencies (dependencies.go) lists the program's packages from its lock file for
+// `pulumi about`, with the official host's own code (sdk/v3/nodejs/npm).
 // Plugin discovery returns nothing: programs using this package need no resource
 // plugins (dynamic providers run in the `pulumi-resource-pulumi-nodejs` plugin). RunPlugin
 // (runplugin.go) starts policy packs and other `runtime: nodejs` plugins. If the official
