@@ -24,8 +24,10 @@ const probes = new Map<string, Promise<void>>();
 /** Every request of the process takes its turn here, whichever resource sends it (pacer.ts). */
 const pacer = new Pacer();
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
-const taskBoard = new TaskBoard((scope) =>
-  listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+const taskBoard = new TaskBoard(
+  (scope) => listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+  Date.now,
+  () => pacer.state.rate,
 );
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();

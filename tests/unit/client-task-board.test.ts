@@ -2,7 +2,7 @@
 // look, each ended task read once; other teams' tasks in the list are not ours; a service
 // without the list falls back to a read per task.
 import { CimsClient, closeAllPools, listAll } from "../../provider/client";
-import { TaskBoard, type TaskScope } from "../../provider/client/task-board";
+import { LIST_GAP_MS, listGapMs, TaskBoard, type TaskScope } from "../../provider/client/task-board";
 import { DurationHints } from "../../provider/client/task-hints";
 import { startTestServer, type TestServer } from "../support/test-server";
 
@@ -14,14 +14,15 @@ afterEach(async () => {
 });
 
 /** A service whose tasks run until their end time; it counts the task list's and each task's reads. */
-async function service(opts: { ends: Record<string, number>; others?: number; noList?: boolean }) {
-  const counts = { list: 0, gets: 0, listQueries: [] as string[] };
+async function service(opts: { ends: Record<string, number>; others?: number; noList?: boolean; pacedRate?: number }) {
+  const counts = { list: 0, gets: 0, listQueries: [] as string[], listTimes: [] as number[] };
   const stateOf = (id: string) => (Date.now() >= opts.ends[id] ? "FINISHED" : "RUNNING");
   server = await startTestServer((req) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/cloud/v1/tasks") {
       counts.list++;
       counts.listQueries.push(url.search);
+      counts.listTimes.push(Date.now());
       if (opts.noList) return { status: 404, body: { exception_class: "NotFound", message: "Not found." } };
       const states = url.searchParams.getAll("state");
       const ours = Object.keys(opts.ends).map((id) => ({ id, state: stateOf(id), task_type: "create_subnet" }));
@@ -41,8 +42,11 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
     connectTimeoutMs: 1_000,
     requestTimeoutMs: 5_000,
     taskPath: "/cloud/v1/tasks/{task_id}",
-    taskBoard: new TaskBoard((scope: TaskScope): Promise<Array<Record<string, unknown>>> =>
-      listAll(client, "/cloud/v1/tasks", { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+    taskBoard: new TaskBoard(
+      (scope: TaskScope): Promise<Array<Record<string, unknown>>> =>
+        listAll(client, "/cloud/v1/tasks", { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+      Date.now,
+      () => opts.pacedRate,
     ),
   });
   return { client, counts };
@@ -100,4 +104,18 @@ test("50 waits begun 10 ms apart (an engine starting creates one by one): one li
   expect(counts.list).toBeLessThanOrEqual(20);
   expect(counts.gets).toBeLessThanOrEqual(55);
   expect((counts.gets + counts.list) / 50).toBeLessThanOrEqual(1.5);
+});
+
+test("while requests are paced to a rate, lists leave ten turns between them: at 10 a second, one a second", async () => {
+  const start = Date.now();
+  const ends = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, start + i * 100 + 2_500]));
+  const { client, counts } = await service({ ends, pacedRate: 10 });
+  const waits = Object.keys(ends).map((id, i) => new Promise((resolve) => setTimeout(resolve, i * 100)).then(() => wait(client, [id])));
+  await Promise.all(waits);
+  const gaps = counts.listTimes.slice(1).map((t, i) => t - counts.listTimes[i]);
+  expect(gaps.length).toBeGreaterThan(0);
+  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(950);
+  expect(listGapMs(undefined)).toBe(LIST_GAP_MS);
+  expect(listGapMs(100)).toBe(LIST_GAP_MS);
+  expect(listGapMs(5)).toBe(2_000);
 });
