@@ -25,18 +25,11 @@ type DynamicResourceClass<State> = new (
  * thrown from the constructor gets its stack back.
  */
 class CimsDynamicResource extends pulumi.dynamic.Resource {
-  constructor(
-    provider: pulumi.dynamic.ResourceProvider,
-    name: string,
-    props: pulumi.Inputs,
-    opts?: pulumi.CustomResourceOptions,
-    module?: string,
-    type?: string,
-  ) {
+  constructor(...args: ConstructorParameters<typeof pulumi.dynamic.Resource>) {
     const limit = Error.stackTraceLimit;
     if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
     try {
-      super(provider, name, props, opts, module, type);
+      super(...args);
     } catch (err) {
       Error.stackTraceLimit = limit;
       if (err instanceof Error) Error.captureStackTrace(err, CimsDynamicResource);
