@@ -24,7 +24,7 @@ export type {
   RegionalQuotasInput,
   RetentionTime,
   SessionPersistence,
+  Timeouts,
 } from "./resources/types";
-export type { Timeouts } from "./resources/timeouts";
 /** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */
 export * as native from "./resources/native";

@@ -10,11 +10,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
-import type { Contract, Field, FieldType, ObjectType, RecordField } from "../api/contract";
-import { toCamel } from "../api/names";
+import type { Contract, FieldType, ObjectType } from "../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
-import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../provider/methods/inputs";
+import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
 import { packageSchema, PROVIDER_CONFIG } from "../provider/plugin/schema";
 import { writePythonSdk } from "./gen-sdk-python";
 
@@ -44,6 +43,8 @@ function scalar(t: FieldType, mode: Mode): string {
     case "integer":
       if (t.enum) return t.enum.join(" | ");
       if (t.int64) return mode === "output" ? "string" : "number | string";
+      return "number";
+    case "number":
       return "number";
     case "boolean":
       return "boolean";
@@ -88,26 +89,13 @@ function tsdoc(text: string, indent = ""): string {
 
 const sentence = (s: string) => (/[.!?)]$/.test(s) ? s : `${s}.`);
 
-/** What a contract field's words say, plus how a change is made and what omitting it means. */
-function argDoc(f: Field, c: Contract): string {
+/** An input's words, plus what a change of it does and what omitting it means. */
+function argDoc({ field: f, own, change }: InputShape, c: Contract): string {
   const parts = [sentence(f.doc)];
   if (f.default !== undefined && !/default/i.test(f.doc)) parts.push(`Default ${JSON.stringify(f.default)}.`);
-  if (c.omitted === "unmanaged" && !/omitted/i.test(f.doc)) parts.push("Omitted: left as it is.");
-  parts.push(f.set === "create" ? "Changing it replaces the resource." : "Updates in place.");
+  if (!own && c.omitted === "unmanaged" && !/omitted/i.test(f.doc)) parts.push("Omitted: left as it is.");
+  if (change !== "never a diff") parts.push(change === "replaces" ? "Changing it replaces the resource." : "Updates in place.");
   return parts.join(" ");
-}
-
-/** The nested object types a contract's fields and record reach, by name. */
-function nestedTypes(c: Contract, into = new Map<string, ObjectType>()): Map<string, ObjectType> {
-  const visit = (t: FieldType): void => {
-    if (t.kind === "array") return visit(t.items);
-    if (t.kind !== "object") return;
-    into.set(t.name, t);
-    for (const f of Object.values(t.fields)) visit(f.type);
-    if (t.members) visit(t.members.type);
-  };
-  for (const f of [...Object.values(c.fields), ...Object.values(c.record)]) visit(f.type);
-  return into;
 }
 
 /** A nested type as an interface: required where the contract requires it or has a default (outputs). */
@@ -136,43 +124,22 @@ interface Output {
   optional: boolean;
 }
 
-const identityInputs = (d: Descriptor) => Object.entries(d.extra).filter(([, s]) => !s.safeParse(undefined).success);
-const optionalInputs = (d: Descriptor) => Object.entries(d.extra).filter(([, s]) => s.safeParse(undefined).success);
-/** Inputs that steer a create and are not state: adoption and deadlines. */
-const NOT_OUTPUTS = new Set(["importId", "timeouts"]);
-
-function providerInput(type: Kind, name: string) {
-  const p = PROVIDER_INPUTS[name];
-  if (!p) throw new Error(`${type}'s input ${name} has no entry in provider/methods/inputs.ts`);
-  return p;
+const shapes = new Map<Kind, KindShape>();
+/** A kind's shape (provider/methods/shape.ts), read once. */
+function shape(type: Kind): KindShape {
+  let known = shapes.get(type);
+  if (!known) shapes.set(type, (known = shapeOf(kind(type).descriptor)));
+  return known;
 }
 
 /** A kind's outputs in order: identity, the contract's fields, what records add, scope, taskIds. */
 function outputsOf(type: Kind): Output[] {
-  const d = kind(type).descriptor;
-  const c = d.contract;
-  const out = new Map<string, Output>();
-  const add = (o: Output) => out.has(o.name) || out.set(o.name, o);
-  const onlyGiven = d.outputsOnlyGiven === true;
-  for (const [name] of identityInputs(d))
-    add({ name, ts: providerInput(type, name).ts, doc: providerInput(type, name).doc, optional: false });
-  for (const [name, f] of Object.entries(c.fields)) {
-    const nullable = f.nullable || f.removedByDelete ? " | null" : "";
-    add({ name, ts: `${valueType(f.type, "output")}${nullable}`, doc: f.doc, optional: onlyGiven });
-  }
-  const record = new Map<string, RecordField>(Object.entries(c.record).map(([wire, f]) => [toCamel(wire), f]));
-  for (const name of Object.keys(d.record?.({}) ?? {})) {
-    const f = record.get(name);
-    const provided = PROVIDER_OUTPUTS[name] ?? PROVIDER_INPUTS[name];
-    if (f?.output) add({ name, ts: valueType(f.type, "output"), doc: f.doc, optional: f.optional === true });
-    else if (provided) add({ name, ts: provided.ts, doc: provided.doc, optional: false });
-    else throw new Error(`${type}'s output ${name} is neither a record field marked output nor a provider output`);
-  }
-  for (const [name] of optionalInputs(d)) {
-    if (!NOT_OUTPUTS.has(name)) add({ name, ts: providerInput(type, name).ts, doc: providerInput(type, name).doc, optional: false });
-  }
-  add({ name: "taskIds", ts: PROVIDER_OUTPUTS.taskIds.ts, doc: PROVIDER_OUTPUTS.taskIds.doc, optional: false });
-  return [...out.values()];
+  return shape(type).outputs.map((o) => ({
+    name: o.name,
+    ts: `${valueType(o.type, "output")}${o.nullable ? " | null" : ""}`,
+    doc: o.doc,
+    optional: o.optional,
+  }));
 }
 
 /**
@@ -201,12 +168,12 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
   let args = `export interface ${type}Args {\n`;
   const arg = (name: string, doc: string, ts: string, optional: boolean) =>
     `${tsdoc(doc, "  ")}  readonly ${name}${optional ? "?" : ""}: pulumi.Input<${ts}>;\n`;
-  for (const [name] of identityInputs(d)) args += arg(name, providerInput(type, name).doc, providerInput(type, name).ts, false);
-  for (const [name, f] of Object.entries(c.fields)) {
-    const nullable = f.nullable || f.removedByDelete ? " | null" : "";
-    args += arg(name, argDoc(f, c), `${argType(f.type)}${nullable}`, !f.required);
+  for (const i of shape(type).inputs) {
+    const nullable = i.field.nullable || i.field.removedByDelete ? " | null" : "";
+    // The provider's own inputs are given whole (a `timeouts` object, not each of its numbers).
+    const ts = i.own ? valueType(i.field.type, "input") : argType(i.field.type);
+    args += arg(i.name, argDoc(i, c), `${ts}${nullable}`, !i.field.required);
   }
-  for (const [name] of optionalInputs(d)) args += arg(name, providerInput(type, name).doc, providerInput(type, name).ts, true);
   args += "}\n";
 
   const outputs = outputsOf(type);
@@ -232,7 +199,6 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
     'import type * as pulumi from "@pulumi/pulumi";\n' +
     `import { ${helpers.map((h) => `type ${h}, `).join("")}outputKeys, withOutputs } from "./outputs";\n` +
     `import { ${shim} } from "./shim";\n` +
-    (/\bTimeouts\b/.test(body) ? 'import type { Timeouts } from "./timeouts";\n' : "") +
     (types.length > 0 ? `import type { ${types.join(", ")} } from "./types";\n` : "") +
     `\n${body}`
   );
@@ -366,7 +332,6 @@ function indexModule(typeNames: readonly string[]): string {
     "// process). The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.\n";
   for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/${kebab(type)}";\n`;
   text += `export type { ${[...typeNames].sort().join(", ")} } from "./resources/types";\n`;
-  text += 'export type { Timeouts } from "./resources/timeouts";\n';
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
   text += 'export * as native from "./resources/native";\n';
   return text;
@@ -394,7 +359,10 @@ function ruleOf(t: FieldType): string {
       return t.nonBlank ? "not empty" : "";
     case "integer":
       if (t.enum) return `one of ${t.enum.join(", ")}`;
-      return t.int64 ? "a signed 64-bit integer (a decimal string beyond 2^53)" : `${t.min} to ${t.max}${t.unit ? ` ${t.unit}` : ""}`;
+      if (t.int64) return "a signed 64-bit integer (a decimal string beyond 2^53)";
+      return t.min === 1 && t.max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `${t.min} to ${t.max}${t.unit ? ` ${t.unit}` : ""}`;
+    case "number":
+      return `a positive number${t.unit ? ` of ${t.unit}` : ""}`;
     case "tags":
       return "keys and values up to 255 characters";
     case "array": {
@@ -430,61 +398,57 @@ function exampleValue(t: FieldType, name: string): string {
   }
   if (t.kind === "integer") return String(t.enum?.[0] ?? t.min);
   if (t.kind === "boolean") return "true";
+  if (t.kind === "number") return "60";
   if (t.kind === "tags") return '{ team: "platform" }';
   return "[]";
 }
 
-function resourceDoc(type: Kind): string {
-  const d = kind(type).descriptor;
-  const c = d.contract;
-  let md = `<!-- ${HEADER.slice(3)} -->\n\n# ${type}\n\n${c.doc}\n\n`;
-  md += `Dynamic face: \`new cims.${type}(name, args)\` (type \`pulumi-nodejs:dynamic/cims:${type}\`). `;
-  md += `Plugin face: \`new cims.native.${type}(name, args)\` or \`cims:index:${type}\` in YAML.\n\n`;
-  md += "## Arguments\n\n| Argument | Type | Required | Default | A change | Rule | What it is |\n|---|---|---|---|---|---|---|\n";
-  for (const [name] of identityInputs(d)) {
-    md += `| \`${name}\` | ${providerInput(type, name).ts} | yes | | replaces | | ${cell(providerInput(type, name).doc)} |\n`;
-  }
-  for (const [name, f] of Object.entries(c.fields)) {
-    const def =
-      f.default !== undefined
-        ? `\`${JSON.stringify(f.default)}\``
-        : f.serviceDefault
-          ? "the service's"
-          : c.omitted === "unmanaged"
-            ? "left as it is"
-            : "";
+/** What omitting an input means, for the arguments table. */
+function defaultCell({ name, field: f, own }: InputShape, c: Contract): string {
+  if (f.default !== undefined) return `\`${JSON.stringify(f.default)}\``;
+  if (f.scope) return `\`cims:${name}\``;
+  if (f.serviceDefault) return "the service's";
+  return !own && c.omitted === "unmanaged" ? "left as it is" : "";
+}
+
+function argumentRows(s: KindShape): string {
+  let md = "## Arguments\n\n| Argument | Type | Required | Default | A change | Rule | What it is |\n|---|---|---|---|---|---|---|\n";
+  for (const i of s.inputs) {
+    const f = i.field;
     const rule = [ruleOf(f.type), f.nullable || f.removedByDelete ? "null allowed" : ""].filter(Boolean).join("; ");
-    md += `| \`${name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${def} | ${f.set === "create" ? "replaces" : "in place"} | ${cell(rule)} | ${cell(f.doc)} |\n`;
+    md += `| \`${i.name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${defaultCell(i, s.contract)} | ${i.change} | ${cell(rule)} | ${cell(f.doc)} |\n`;
   }
-  for (const [name] of optionalInputs(d)) {
-    const p = providerInput(type, name);
-    const change = d.replaces.includes(name) ? "replaces" : d.neverDiff?.includes(name) ? "never a diff" : "in place";
-    md += `| \`${name}\` | ${p.ts === "Timeouts" ? "Timeouts (`create`, `update`, `delete` seconds)" : p.ts} | no | | ${change} | | ${cell(p.doc)} |\n`;
-  }
-  md += "\n## Outputs\n\nEvery argument above (but `importId` and `timeouts`), and:\n\n| Output | Type | What it is |\n|---|---|---|\n";
-  const inputNames = new Set([...Object.keys(c.fields), ...Object.keys(d.extra)]);
-  for (const o of outputsOf(type).filter((o) => !inputNames.has(o.name))) md += `| \`${o.name}\` | \`${cell(o.ts)}\` | ${cell(o.doc)} |\n`;
-  const nested = nestedTypes(c);
-  if (nested.size > 0) {
-    md += "\n## Nested types\n";
-    for (const t of nested.values()) {
-      md += `\n### ${t.name}\n\n${t.doc}\n\n| Field | Type | Required | Rule | What it is |\n|---|---|---|---|---|\n`;
-      for (const [name, f] of Object.entries(t.fields)) {
-        md += `| \`${name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${cell(ruleOf(f.type))} | ${cell(f.doc)} |\n`;
-      }
+  return md;
+}
+
+function nestedSection(nested: ReadonlyMap<string, ObjectType>): string {
+  if (nested.size === 0) return "";
+  let md = "\n## Nested types\n";
+  for (const t of nested.values()) {
+    md += `\n### ${t.name}\n\n${t.doc}\n\n| Field | Type | Required | Rule | What it is |\n|---|---|---|---|---|\n`;
+    for (const [name, f] of Object.entries(t.fields)) {
+      md += `| \`${name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${cell(ruleOf(f.type))} | ${cell(f.doc)} |\n`;
     }
   }
-  const required = [
-    ...identityInputs(d).map(([name]) => `  ${name}: ${providerInput(type, name).ts === "number" ? "1" : `"<${name}>"`},`),
-    ...Object.entries(c.fields)
-      .filter(([, f]) => f.required)
-      .map(([name, f]) => `  ${name}: ${exampleValue(f.type, name)},`),
-  ];
+  return md;
+}
+
+function resourceDoc(type: Kind): string {
+  const s = shape(type);
+  let md = `<!-- ${HEADER.slice(3)} -->\n\n# ${type}\n\n${s.contract.doc}\n\n`;
+  md += `Dynamic face: \`new cims.${type}(name, args)\` (type \`pulumi-nodejs:dynamic/cims:${type}\`). `;
+  md += `Plugin face: \`new cims.native.${type}(name, args)\` or \`cims:index:${type}\` in YAML.\n\n`;
+  md += argumentRows(s);
+  md += "\n## Outputs\n\nEvery argument above (but `importId` and `timeouts`), and:\n\n| Output | Type | What it is |\n|---|---|---|\n";
+  const inputNames = new Set(s.inputs.map((i) => i.name));
+  for (const o of outputsOf(type).filter((o) => !inputNames.has(o.name))) md += `| \`${o.name}\` | \`${cell(o.ts)}\` | ${cell(o.doc)} |\n`;
+  md += nestedSection(s.nested);
+  const required = s.inputs.filter((i) => i.field.required).map((i) => `  ${i.name}: ${exampleValue(i.field.type, i.name)},`);
   md += `\n## Example\n\n\`\`\`ts\nimport * as cims from "pulumi-cims";\n\nnew cims.${type}("${kebab(type)}", {\n${required.join("\n")}\n});\n\`\`\`\n`;
   return md;
 }
 
-/** README's resource table, between its markers: one row per kind, from the contract. */
+/** README's resource table, between its markers: one row per kind, from its shape (the scope, every kind's, is left out). */
 function readmeTable(readme: string): string {
   const begin = readme.indexOf("<!-- resources:begin");
   const end = readme.indexOf("<!-- resources:end -->");
@@ -492,13 +456,14 @@ function readmeTable(readme: string): string {
   const head = readme.slice(0, readme.indexOf("\n", begin) + 1);
   let table = "| resource | what it is | changed in place | a change replaces |\n|---|---|---|---|\n";
   for (const type of KIND_NAMES) {
-    const d = kind(type).descriptor;
-    const fields = Object.entries(d.contract.fields);
-    const names = (list: string[]) => list.map((n) => `\`${n}\``).join(", ") || "nothing";
-    const inPlace = fields.filter(([, f]) => f.set === "update").map(([n]) => n);
-    const replaces = [...identityInputs(d).map(([n]) => n), ...fields.filter(([, f]) => f.set === "create").map(([n]) => n)];
-    const what = d.contract.doc.split(/(?<=\.) (?=[A-Z`])/)[0];
-    table += `| [\`${type}\`](docs/resources/${kebab(type)}.md) | ${cell(what)} | ${names(inPlace)} | ${names(replaces)} |\n`;
+    const s = shape(type);
+    const names = (change: string) =>
+      s.inputs
+        .filter((i) => i.change === change && !i.field.scope && (change === "replaces" || (!i.own && i.field.set === "update")))
+        .map((i) => `\`${i.name}\``)
+        .join(", ") || "nothing";
+    const what = s.contract.doc.split(/(?<=\.) (?=[A-Z`])/)[0];
+    table += `| [\`${type}\`](docs/resources/${kebab(type)}.md) | ${cell(what)} | ${names("in place")} | ${names("replaces")} |\n`;
   }
   return head + table + readme.slice(end);
 }
@@ -514,7 +479,7 @@ async function formatted(file: string, text: string): Promise<string> {
 /** Every generated file, by its path from the repository's root, as `npm run gen` writes it. */
 export async function generate(root = ROOT): Promise<Map<string, string>> {
   const nested = new Map<string, ObjectType>();
-  for (const type of KIND_NAMES) nestedTypes(kind(type).descriptor.contract, nested);
+  for (const type of KIND_NAMES) for (const [name, t] of shape(type).nested) nested.set(name, t);
   const types = typesModule(nested);
   const files = new Map<string, string>();
   files.set("provider/resources/types.ts", types.text);

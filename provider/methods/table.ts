@@ -5,11 +5,11 @@
 // and the outputs read from a record. Pure: no I/O (what the engine is told, the callers say).
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { Field, FieldType } from "../../api/contract";
+import type { Field, FieldType, RecordField } from "../../api/contract";
 import { absentValue, omission, recordName } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonicalValue } from "../../api/canonical";
-import { toSnake } from "../../api/names";
+import { toCamel, toSnake } from "../../api/names";
 import type { Descriptor } from "./descriptor";
 import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } from "./diff";
 import { type ScopeDefaults, withScope } from "./scope";
@@ -187,12 +187,13 @@ export function resourceTable(options: Descriptor): Table {
       autoWhenOmitted: leftToService(f),
       equal: equality(f, manageOnlyGiven),
     })),
-    ...Object.keys(options.extra)
-      .filter((name) => !options.neverDiff?.includes(name))
-      .map((name) => ({ name, replaces: options.replaces.includes(name) })),
+    ...Object.entries(options.own)
+      .filter(([, f]) => !f.neverDiff)
+      .map(([name, f]) => ({ name, replaces: f.set === "create" })),
   ];
+  const outputsFromRecord = Object.entries(contract.record).filter(([, f]) => f.output);
   const table: Table = {
-    schema: inputsSchema(contract, options.extra),
+    schema: inputsSchema(contract, options.own),
     rules,
     check(olds, news, scope = () => ({})) {
       const given = userInputs(news);
@@ -256,6 +257,7 @@ export function resourceTable(options: Descriptor): Table {
         const value = fillDefaults(fromWire(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
         out[name] = like ? inOrderOf(value, like[name], f.type) : value;
       }
+      for (const [wire, f] of outputsFromRecord) out[toCamel(wire)] = fromWire(record[wire] ?? absentRecordOutput(f), f.type);
       return plainRecord({ ...out, ...options.record?.(record) });
     },
     outputs(inputs, record, taskIds) {
@@ -280,6 +282,9 @@ export function resourceTable(options: Descriptor): Table {
   };
   return table;
 }
+
+/** A record's output it lacks: a list (a policy's schedules) is empty unless the record may leave it out. */
+const absentRecordOutput = (f: RecordField) => (f.type.kind === "array" && !f.optional ? [] : undefined);
 
 /** A field missing from a record, as outputs show it: its default, else its empty value (tags: none; an object: null). */
 function absentOutput(field: Field): unknown {

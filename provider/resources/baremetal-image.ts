@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { outputKeys, withOutputs } from "./outputs";
 import { baremetalImageShim } from "./shim";
-import type { Timeouts } from "./timeouts";
+import type { Timeouts } from "./types";
 
 export interface BaremetalImageArgs {
   /** Image name, not empty. Updates in place. */
@@ -39,7 +39,7 @@ export interface BaremetalImageArgs {
   /**
    * Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its
    * operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given
-   * both the smaller wins; the dynamic face never receives `customTimeouts`.
+   * both the smaller wins; the dynamic face never receives `customTimeouts`. Updates in place.
    */
   readonly timeouts?: pulumi.Input<Timeouts>;
   /**
@@ -81,13 +81,13 @@ export interface BaremetalImageState {
   tags: Record<string, string>;
   /** The service's image status, e.g. `active`. */
   status: string;
-  /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
-  readOnlyTags: Record<string, string>;
   /** When the service created the image (ISO 8601). */
   createdAt: string;
-  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
+  /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
+  readOnlyTags: Record<string, string>;
+  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
-  /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
+  /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
@@ -106,8 +106,8 @@ export const OUTPUTS = [
   "sshKey",
   "tags",
   "status",
-  "readOnlyTags",
   "createdAt",
+  "readOnlyTags",
   "projectId",
   "regionId",
   "taskIds",

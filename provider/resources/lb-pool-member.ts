@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { outputKeys, withOutputs } from "./outputs";
 import { lbPoolMemberShim } from "./shim";
-import type { Timeouts } from "./timeouts";
+import type { Timeouts } from "./types";
 
 export interface LbPoolMemberArgs {
   /** The load balancer pool (uuid4). Changing it replaces the resource. */
@@ -41,7 +41,7 @@ export interface LbPoolMemberArgs {
   /**
    * Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its
    * operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given
-   * both the smaller wins; the dynamic face never receives `customTimeouts`.
+   * both the smaller wins; the dynamic face never receives `customTimeouts`. Updates in place.
    */
   readonly timeouts?: pulumi.Input<Timeouts>;
   /**
@@ -55,7 +55,7 @@ export interface LbPoolMemberArgs {
 
 /** The state of a LbPoolMember: its outputs, as the service holds them after the last operation. */
 export interface LbPoolMemberState {
-  /** The load balancer pool (uuid4). Changing it replaces the resource. */
+  /** The load balancer pool (uuid4). */
   poolId: string;
   /** The member's IP address. */
   address: string;
@@ -80,9 +80,9 @@ export interface LbPoolMemberState {
   monitorPort: number | null;
   /** The member's operating status (ONLINE, NO_MONITOR, ...). */
   operatingStatus: string;
-  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
+  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
-  /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
+  /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];

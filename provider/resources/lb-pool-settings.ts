@@ -2,8 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type InputFields, outputKeys, withOutputs } from "./outputs";
 import { lbPoolSettingsShim } from "./shim";
-import type { Timeouts } from "./timeouts";
-import type { HealthMonitor, PoolMember, SessionPersistence } from "./types";
+import type { HealthMonitor, PoolMember, SessionPersistence, Timeouts } from "./types";
 
 export interface LbPoolSettingsArgs {
   /** The load balancer pool (uuid4). Changing it replaces the resource. */
@@ -52,7 +51,7 @@ export interface LbPoolSettingsArgs {
   /**
    * Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its
    * operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given
-   * both the smaller wins; the dynamic face never receives `customTimeouts`.
+   * both the smaller wins; the dynamic face never receives `customTimeouts`. Updates in place.
    */
   readonly timeouts?: pulumi.Input<Timeouts>;
   /**
@@ -60,14 +59,14 @@ export interface LbPoolSettingsArgs {
    * added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or
    * LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly
    * `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns
-   * whole.
+   * whole. Updates in place.
    */
   readonly membersOwnership?: pulumi.Input<"declared" | "exclusive">;
 }
 
 /** The state of a LbPoolSettings: its outputs, as the service holds them after the last operation. */
 export interface LbPoolSettingsState {
-  /** The load balancer pool (uuid4). Changing it replaces the resource. */
+  /** The load balancer pool (uuid4). */
   poolId: string;
   /** Pool name. */
   name?: string;
@@ -97,9 +96,9 @@ export interface LbPoolSettingsState {
   timeoutMemberConnect?: number | null;
   /** Member inactivity timeout in milliseconds, or null. */
   timeoutMemberData?: number | null;
-  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
+  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
-  /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
+  /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
   /**
    * Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each

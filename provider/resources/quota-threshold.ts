@@ -20,7 +20,7 @@ export interface QuotaThresholdArgs {
 
 /** The state of a QuotaThreshold: its outputs, as the service holds them after the last operation. */
 export interface QuotaThresholdState {
-  /** The client whose quota notification threshold this is. Changing it replaces the resource. */
+  /** The client whose quota notification threshold this is. */
   clientId: number;
   /** Notification threshold, percent, an integer from 60 to 100. */
   threshold: number;

@@ -11,7 +11,7 @@ export interface SnapshotPolicyStateArgs {
   readonly name?: pulumi.Input<string>;
   /** Whether the policy runs. Omitted: left as it is. Updates in place. */
   readonly status?: pulumi.Input<"active" | "paused">;
-  /** Also read the policy's volumes (the `volumes` output). Default false. */
+  /** Also read the policy's volumes (the `volumes` output). Default false. Updates in place. */
   readonly includeVolumes?: pulumi.Input<boolean>;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
   readonly projectId?: pulumi.Input<number>;
@@ -21,7 +21,7 @@ export interface SnapshotPolicyStateArgs {
 
 /** The state of a SnapshotPolicyState: its outputs, as the service holds them after the last operation. */
 export interface SnapshotPolicyStateState {
-  /** The snapshot lifecycle policy's id. Changing it replaces the resource. */
+  /** The snapshot lifecycle policy's id. */
   policyId: number;
   /** New policy name, not empty. Omitted: left as it is. */
   name: string;
@@ -35,12 +35,12 @@ export interface SnapshotPolicyStateState {
   schedules: PolicySchedule[];
   /** The volumes the policy snapshots; read only with `includeVolumes: true`. */
   volumes?: PolicyVolume[];
-  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
-  projectId: number;
-  /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
-  regionId: number;
   /** Also read the policy's volumes (the `volumes` output). Default false. */
   includeVolumes: boolean;
+  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
+  projectId: number;
+  /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
+  regionId: number;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
 }
@@ -54,9 +54,9 @@ export const OUTPUTS = [
   "userId",
   "schedules",
   "volumes",
+  "includeVolumes",
   "projectId",
   "regionId",
-  "includeVolumes",
   "taskIds",
 ];
 

@@ -2,8 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type InputFields, outputKeys, withOutputs } from "./outputs";
 import { subnetShim } from "./shim";
-import type { Timeouts } from "./timeouts";
-import type { HostRoute } from "./types";
+import type { HostRoute, Timeouts } from "./types";
 
 export interface SubnetArgs {
   /** Subnet name, not empty. Updates in place. */
@@ -51,7 +50,7 @@ export interface SubnetArgs {
   /**
    * Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its
    * operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given
-   * both the smaller wins; the dynamic face never receives `customTimeouts`.
+   * both the smaller wins; the dynamic face never receives `customTimeouts`. Updates in place.
    */
   readonly timeouts?: pulumi.Input<Timeouts>;
   /**
@@ -95,13 +94,13 @@ export interface SubnetState {
   tags: Record<string, string>;
   /** Usable addresses, a decimal string (it can exceed 2^53 for IPv6). */
   totalIps: string;
-  /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
-  readOnlyTags: Record<string, string>;
   /** When the service created the subnet (ISO 8601). */
   createdAt: string;
-  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
+  /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
+  readOnlyTags: Record<string, string>;
+  /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
-  /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
+  /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
@@ -121,8 +120,8 @@ export const OUTPUTS = [
   "routerIdToConnect",
   "tags",
   "totalIps",
-  "readOnlyTags",
   "createdAt",
+  "readOnlyTags",
   "projectId",
   "regionId",
   "taskIds",

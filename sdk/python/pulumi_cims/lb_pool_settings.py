@@ -47,7 +47,7 @@ class LbPoolSettingsArgs:
         :param pulumi.Input['HealthMonitorArgs'] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
         :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] protocol: The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
@@ -169,7 +169,7 @@ class LbPoolSettingsArgs:
     @pulumi.getter(name="membersOwnership")
     def members_ownership(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         """
         return pulumi.get(self, "members_ownership")
 
@@ -332,7 +332,7 @@ class LbPoolSettings(pulumi.CustomResource):
         :param pulumi.Input[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
         :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -501,7 +501,7 @@ class LbPoolSettings(pulumi.CustomResource):
     @pulumi.getter(name="membersOwnership")
     def members_ownership(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         """
         return pulumi.get(self, "members_ownership")
 
