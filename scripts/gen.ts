@@ -14,7 +14,7 @@ import type { Contract, FieldType, ObjectType } from "../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
-import { packageSchema, PROVIDER_CONFIG } from "../provider/plugin/schema";
+import { packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { writePythonSdk } from "./gen-sdk-python";
 
 const ROOT = path.resolve(__dirname, "..");

@@ -9,8 +9,11 @@
 // properties is an import (import.ts); Diff says which fields change, and whether the old
 // resource must go first; a create that made something it could not finish is recorded
 // (the partial-failure detail the engine knows); CheckConfig and DiffConfig judge the provider's
-// own arguments before it is configured (provider-config.ts).
+// own arguments before it is configured (provider-config.ts). GetSchema answers the package's
+// committed schema.json, read once at start-up: `npm run gen` writes it, package.json ships it.
 import { AsyncLocalStorage } from "node:async_hooks";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
@@ -21,10 +24,12 @@ import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/errors";
 import { importRead } from "./import";
 import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
-import { packageSchema } from "./schema";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
+
+/** The package schema, as `npm run gen` wrote it (by the package's name, as ../version.ts finds package.json). */
+const SCHEMA = fs.readFileSync(path.join(path.dirname(require.resolve("pulumi-cims/package.json")), "schema.json"), "utf8");
 
 type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
 type Done = grpcTypes.sendUnaryData<unknown>;
@@ -141,7 +146,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
 
     getSchema: (call: Call<pb.GetSchemaRequest>, done: Done) => {
       if (call.request.getVersion() !== 0) return done(new Error(`unsupported schema version ${call.request.getVersion()}`));
-      done(null, new providerPb.GetSchemaResponse().setSchema(JSON.stringify(packageSchema(VERSION))));
+      done(null, new providerPb.GetSchemaResponse().setSchema(SCHEMA));
     },
 
     // The provider's inputs come back as they came: unchanged, the engine's secret wrapping and all.

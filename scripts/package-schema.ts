@@ -1,14 +1,14 @@
-// The Pulumi package schema of `pulumi-resource-cims`, generated from the contract
-// (api/contract) and the kinds' descriptors: each kind's inputs (its contract's fields and the
-// provider's own inputs) and outputs (the state create records), nested objects as named
-// types, and the provider's configuration with `apiKey` secret. `pulumi package get-schema`
-// prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
-import type { Field, FieldType, ObjectType } from "../../api/contract";
-import { toCamel } from "../../api/names";
-import type { ConfigKey } from "../config";
-import { nestedTypes, shapeOf } from "../methods/shape";
-import type { Kind } from "../kinds/registry";
-import { KIND_NAMES, kind } from "../kinds/registry";
+// The Pulumi package schema of `pulumi-resource-cims`, rendered by `npm run gen` into
+// schema.json from each kind's shape (provider/methods/shape.ts: its inputs, outputs and
+// nested types with their words) and the provider's configuration with `apiKey` secret. The
+// plugin serves the committed file (`pulumi package get-schema` prints it; YAML programs are
+// type-checked against it; `pulumi import` writes code from it): none of this ships.
+import type { Field, FieldType, ObjectType } from "../api/contract";
+import { toCamel } from "../api/names";
+import type { ConfigKey } from "../provider/config";
+import { nestedTypes, shapeOf } from "../provider/methods/shape";
+import type { Kind } from "../provider/kinds/registry";
+import { KIND_NAMES, kind } from "../provider/kinds/registry";
 
 type Json = Record<string, unknown>;
 type Property = Json;
