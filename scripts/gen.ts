@@ -197,8 +197,8 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
   return (
     `${HEADER}\n` +
     'import type * as pulumi from "@pulumi/pulumi";\n' +
-    `import { ${helpers.map((h) => `type ${h}, `).join("")}outputKeys, withOutputs } from "./outputs";\n` +
-    `import { ${shim} } from "./shim";\n` +
+    `import { ${helpers.map((h) => `type ${h}, `).join("")}outputKeys, withOutputs } from "../outputs";\n` +
+    `import { ${shim} } from "../shim";\n` +
     (types.length > 0 ? `import type { ${types.join(", ")} } from "./types";\n` : "") +
     `\n${body}`
   );
@@ -256,7 +256,7 @@ function nativeModule(): string {
     "// Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.\n" +
     "// `Provider` is an explicit provider of that plugin, configured by the program.\n" +
     'import * as pulumi from "@pulumi/pulumi";\n' +
-    'import { type OutputsOf, outputKeys } from "./outputs";\n';
+    'import { type OutputsOf, outputKeys } from "../outputs";\n';
   for (const type of KIND_NAMES) {
     text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${kebab(type)}";\n`;
   }
@@ -316,7 +316,7 @@ function providerClass(): string {
 
 /** Every resource's path templates, so the client names a call by its template in a message about an answer. */
 function resourcePathsModule(): string {
-  const imports = KIND_NAMES.map((type) => `import { ${type} } from "./contract/${kebab(type)}";\n`).join("");
+  const imports = KIND_NAMES.map((type) => `import { ${type} } from "../contract/${kebab(type)}";\n`).join("");
   return (
     `${HEADER}\n// Every resource's request path templates (each contract's \`paths\`), in the registry's order.\n` +
     imports +
@@ -330,10 +330,11 @@ function indexModule(typeNames: readonly string[]): string {
     "// Public entry point of `pulumi-cims`: the CIMS resources, as a program loads them (no\n" +
     "// validation, HTTP or parsing code: that lives in kinds/ and methods/, loaded by the provider\n" +
     "// process). The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.\n";
-  for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/${kebab(type)}";\n`;
-  text += `export type { ${[...typeNames].sort().join(", ")} } from "./resources/types";\n`;
+  for (const type of KIND_NAMES)
+    text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/generated/${kebab(type)}";\n`;
+  text += `export type { ${[...typeNames].sort().join(", ")} } from "./resources/generated/types";\n`;
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
-  text += 'export * as native from "./resources/native";\n';
+  text += 'export * as native from "./resources/generated/native";\n';
   return text;
 }
 
@@ -482,12 +483,14 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   for (const type of KIND_NAMES) for (const [name, t] of shape(type).nested) nested.set(name, t);
   const types = typesModule(nested);
   const files = new Map<string, string>();
-  files.set("provider/resources/types.ts", types.text);
-  for (const type of KIND_NAMES) files.set(`provider/resources/${kebab(type)}.ts`, resourceModule(type, types.names));
+  // Generated code lives in generated/ folders (.gitattributes marks them), but for the two
+  // files whose paths are fixed: the package's entry point and the shims existing stacks load.
+  files.set("provider/resources/generated/types.ts", types.text);
+  for (const type of KIND_NAMES) files.set(`provider/resources/generated/${kebab(type)}.ts`, resourceModule(type, types.names));
   files.set("provider/resources/shim.ts", shimModule());
-  files.set("provider/resources/native.ts", nativeModule());
+  files.set("provider/resources/generated/native.ts", nativeModule());
   files.set("provider/index.ts", indexModule(types.names));
-  files.set("api/resource-paths.ts", resourcePathsModule());
+  files.set("api/generated/resource-paths.ts", resourcePathsModule());
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${kebab(type)}.md`, resourceDoc(type));
@@ -499,8 +502,19 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
 
 async function main(): Promise<void> {
   // --check: write nothing, list what differs, fail if anything does. --root: compare against
-  // (or write into) another copy of the repository.
-  const { values } = parseArgs({ options: { check: { type: "boolean", default: false }, root: { type: "string", default: ROOT } } });
+  // (or write into) another copy of the repository. --list: print the path of every file it
+  // writes but the Python SDK's (tests/unit/generated.test.ts checks .gitattributes marks them).
+  const { values } = parseArgs({
+    options: {
+      check: { type: "boolean", default: false },
+      root: { type: "string", default: ROOT },
+      list: { type: "boolean", default: false },
+    },
+  });
+  if (values.list) {
+    for (const file of (await generate(values.root)).keys()) console.log(file);
+    return;
+  }
   const stale: string[] = [];
   for (const [file, text] of await generate(values.root)) {
     const target = path.join(values.root, file);
