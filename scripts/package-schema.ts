@@ -3,6 +3,8 @@
 // nested types with their words) and the provider's configuration with `apiKey` secret. The
 // plugin serves the committed file (`pulumi package get-schema` prints it; YAML programs are
 // type-checked against it; `pulumi import` writes code from it): none of this ships.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Field, FieldType, ObjectType } from "../api/contract";
 import { toCamel } from "../api/names";
 import type { ConfigKey } from "../provider/config";
@@ -53,6 +55,14 @@ function objectTypeOf(t: ObjectType): Json {
   return { type: "object", description, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+/** `LbPoolSettings` -> `lb-pool-settings`: the file name of a kind in every layer. */
+export const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+/** What a kind does beyond its table, in its own words: provider/kinds/<kind>.md, beside its descriptor. */
+export function kindProse(type: Kind): string {
+  return fs.readFileSync(path.join(__dirname, "../provider/kinds", `${kebab(type)}.md`), "utf8").trim();
+}
+
 function resourceOf(type: Kind): Json {
   const shape = shapeOf(kind(type).descriptor);
   const inputProperties: Record<string, Property> = {};
@@ -69,7 +79,7 @@ function resourceOf(type: Kind): Json {
   const properties: Json = { ...inputProperties };
   for (const o of shape.outputs) properties[o.name] ??= propertyOf(o);
   return {
-    description: shape.contract.doc,
+    description: `${shape.contract.doc}\n\n${kindProse(type)}`,
     inputProperties,
     requiredInputs: requiredInputs.map((i) => i.name),
     properties,

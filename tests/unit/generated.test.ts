@@ -54,7 +54,13 @@ test("the check fails on a generated file edited by hand, naming it", () => {
   }
 }, 120_000);
 
-test.each(KIND_NAMES)("%s has its generated program module and reference page", (type) => {
+test.each(KIND_NAMES)("%s has its generated program module and reference page, which carries the kind's prose", (type) => {
+  const prose = fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim();
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`## How it behaves\n\n${prose}\n`);
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as {
+    resources: Record<string, { description: string }>;
+  };
+  expect(schema.resources[`cims:index:${type}`].description).toContain(prose);
   expect(fs.readFileSync(path.join(ROOT, `provider/resources/generated/${kebab(type)}.ts`), "utf8")).toContain(
     `export class ${type} extends`,
   );
