@@ -12,8 +12,6 @@
 // own arguments before it is configured (provider-config.ts). GetSchema answers the package's
 // committed schema.json, read once at start-up: `npm run gen` writes it, package.json ships it.
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
@@ -28,8 +26,11 @@ import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, provid
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
 
-/** The package schema, as `npm run gen` wrote it (by the package's name, as ../version.ts finds package.json). */
-const SCHEMA = fs.readFileSync(path.join(path.dirname(require.resolve("pulumi-cims/package.json")), "schema.json"), "utf8");
+/**
+ * The package schema, as `npm run gen` wrote it: required by the package's name, as
+ * ../version.ts reads package.json, so the plugin's tarball bundles the same file.
+ */
+const SCHEMA = JSON.stringify(require("pulumi-cims/schema.json"));
 
 type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
 type Done = grpcTypes.sendUnaryData<unknown>;

@@ -13,16 +13,20 @@ test("schema.json is the schema the plugin serves (run `npm run gen` after chang
   expect(committed).toEqual(packageSchema(version));
 });
 
-test("the plugin answers GetSchema with the committed schema.json as it is, which the package ships", async () => {
+test("the plugin answers GetSchema with the committed schema.json, which the package ships and exports", async () => {
   const handlers = providerServer(undefined) as Record<string, (call: unknown, done: (err: unknown, reply: unknown) => void) => void>;
   const reply = await new Promise<unknown>((resolve, reject) =>
     handlers.getSchema({ request: new providerPb.GetSchemaRequest() }, (err, r) => (err ? reject(err) : resolve(r))),
   );
-  expect(reply instanceof providerPb.GetSchemaResponse && reply.getSchema()).toBe(
-    fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"),
-  );
-  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { files: string[] };
+  const committed: unknown = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
+  expect(reply instanceof providerPb.GetSchemaResponse && JSON.parse(reply.getSchema())).toEqual(committed);
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+    files: string[];
+    exports: Record<string, unknown>;
+  };
   expect(manifest.files).toContain("schema.json");
+  // By name, as the plugin requires it: from dist/ and from the plugin tarball's bundle alike.
+  expect(manifest.exports["./schema.json"]).toBe("./schema.json");
 });
 
 test("every contract field is an input of its resource, nested objects are named types, int64 numbers are strings", () => {
