@@ -55,6 +55,8 @@ export function typeMessage(t: FieldType): string {
       return t.enum ? enumMessage(t.enum) + aliasNote(t) : t.format ? FORMAT_RULES[t.format].message : "must be a string";
     case "integer":
       return t.enum ? enumMessage(t.enum) : `must be ${integerRange(t)}`;
+    case "number":
+      return `must be a positive number${t.unit ? ` of ${t.unit}` : ""}`;
     case "boolean":
       return "must be true or false";
     case "tags":
@@ -95,6 +97,8 @@ export function enumMessage(values: readonly (string | number)[]): string {
 
 /** "an integer from 0 to 86400000 milliseconds" */
 export function integerRange(t: IntegerType): string {
+  // An id the service assigns has no upper bound a program could reach.
+  if (t.min === 1 && t.max === Number.MAX_SAFE_INTEGER) return "a positive integer";
   return `an integer from ${t.min} to ${t.max}${t.unit ? ` ${t.unit}` : ""}`;
 }
 

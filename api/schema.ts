@@ -147,6 +147,8 @@ function typeSchema(t: FieldType, b: Build): z.ZodType {
       return z.string(typeMessage(t)).superRefine(rule((s: string) => stringProblem(t, s)));
     case "integer":
       return integerSchema(t, b);
+    case "number":
+      return z.number(typeMessage(t)).positive(typeMessage(t));
     case "boolean":
       return z.boolean(typeMessage(t));
     case "tags":

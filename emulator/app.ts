@@ -5,7 +5,7 @@ import { controlRouter } from "./control";
 import { Faults } from "./faults";
 import { Metrics } from "./metrics";
 import { Router, type Services } from "./router";
-import * as RESOURCES from "./collections";
+import * as RESOURCES from "./generated/collections";
 import { Collections } from "./store/collections";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";

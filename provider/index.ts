@@ -2,12 +2,16 @@
 // Public entry point of `pulumi-cims`: the CIMS resources, as a program loads them (no
 // validation, HTTP or parsing code: that lives in kinds/ and methods/, loaded by the provider
 // process). The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.
-export { Subnet, type SubnetArgs, type SubnetState } from "./resources/subnet";
-export { BaremetalImage, type BaremetalImageArgs, type BaremetalImageState } from "./resources/baremetal-image";
-export { LbPoolSettings, type LbPoolSettingsArgs, type LbPoolSettingsState } from "./resources/lb-pool-settings";
-export { SnapshotPolicyState, type SnapshotPolicyStateArgs, type SnapshotPolicyStateState } from "./resources/snapshot-policy-state";
-export { QuotaThreshold, type QuotaThresholdArgs, type QuotaThresholdState } from "./resources/quota-threshold";
-export { LbPoolMember, type LbPoolMemberArgs, type LbPoolMemberState } from "./resources/lb-pool-member";
+export { Subnet, type SubnetArgs, type SubnetState } from "./resources/generated/subnet";
+export { BaremetalImage, type BaremetalImageArgs, type BaremetalImageState } from "./resources/generated/baremetal-image";
+export { LbPoolSettings, type LbPoolSettingsArgs, type LbPoolSettingsState } from "./resources/generated/lb-pool-settings";
+export {
+  SnapshotPolicyState,
+  type SnapshotPolicyStateArgs,
+  type SnapshotPolicyStateState,
+} from "./resources/generated/snapshot-policy-state";
+export { QuotaThreshold, type QuotaThresholdArgs, type QuotaThresholdState } from "./resources/generated/quota-threshold";
+export { LbPoolMember, type LbPoolMemberArgs, type LbPoolMemberState } from "./resources/generated/lb-pool-member";
 export type {
   GlobalQuotas,
   GlobalQuotasInput,
@@ -24,7 +28,7 @@ export type {
   RegionalQuotasInput,
   RetentionTime,
   SessionPersistence,
-} from "./resources/types";
-export type { Timeouts } from "./resources/timeouts";
+  Timeouts,
+} from "./resources/generated/types";
 /** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */
-export * as native from "./resources/native";
+export * as native from "./resources/generated/native";

@@ -36,6 +36,13 @@ export interface IntegerType {
   readonly enum?: readonly number[];
 }
 
+/** A positive number, fractions allowed (seconds a wait may take). */
+export interface NumberType {
+  readonly kind: "number";
+  /** Said in the message: "must be a positive number of seconds". */
+  readonly unit?: string;
+}
+
 export interface BooleanType {
   readonly kind: "boolean";
 }
@@ -68,7 +75,7 @@ export interface ObjectType {
   readonly open?: true;
 }
 
-export type FieldType = StringType | IntegerType | BooleanType | TagsType | ArrayType | ObjectType;
+export type FieldType = StringType | IntegerType | NumberType | BooleanType | TagsType | ArrayType | ObjectType;
 
 /**
  * Who may set a field: `create` on creation only (a change replaces the resource),
@@ -161,7 +168,7 @@ export type ValueOf<T extends FieldType> = T extends { kind: "string"; enum: rea
         ? E
         : T extends { kind: "integer"; int64: true }
           ? Int64Input
-          : T extends { kind: "integer" }
+          : T extends { kind: "integer" } | { kind: "number" }
             ? number
             : T extends { kind: "boolean" }
               ? boolean

@@ -7,7 +7,7 @@
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { PATHS } from "../../api/paths";
-import { RESOURCE_PATHS } from "../../api/resource-paths";
+import { RESOURCE_PATHS } from "../../api/generated/resource-paths";
 import { stringifyJson } from "../../api/json";
 import { InvalidResponseError } from "./errors";
 

@@ -8,30 +8,18 @@ import { apiPath } from "../client/path";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import { ownedResource } from "../methods/owned";
-import { positiveInteger, timeouts, uuid4 } from "../methods/schema";
+import { OWN } from "../methods/inputs";
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 
 export const imageDescriptor: OwnedDescriptor = {
   contract,
-  extra: {
-    projectId: positiveInteger.optional(),
-    regionId: positiveInteger.optional(),
-    timeouts: timeouts.optional(),
-    importId: uuid4.optional(),
-  },
-  replaces: ["projectId", "regionId"],
-  neverDiff: ["importId"],
+  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
   scoped: true,
   patchSpelling: "record",
   label: (i, id) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({
-    status: r.status,
-    readOnlyTags: splitTags(r.tags_v2).readOnly,
-    createdAt: r.created_at,
-    projectId: r.project_id,
-    regionId: r.region_id,
-  }),
+  record: (r) => ({ readOnlyTags: splitTags(r.tags_v2).readOnly, projectId: r.project_id, regionId: r.region_id }),
+  derived: ["readOnlyTags"],
   noun: "image",
   created: "images",
   createTask: "create_image",

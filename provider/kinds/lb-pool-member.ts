@@ -11,7 +11,8 @@ import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import type { Survey } from "../methods/ours";
 import { ownedResource } from "../methods/owned";
-import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
+import { OWN } from "../methods/inputs";
+import { type Inputs, isUnknown } from "../methods/schema";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -32,18 +33,9 @@ function takenMessage(inputs: Inputs, taken: ApiRecord): string {
 
 export const memberDescriptor: OwnedDescriptor = {
   contract,
-  extra: {
-    poolId: uuid4,
-    projectId: positiveInteger.optional(),
-    regionId: positiveInteger.optional(),
-    timeouts: timeouts.optional(),
-    importId: uuid4.optional(),
-  },
-  replaces: ["poolId", "projectId", "regionId"],
-  neverDiff: ["importId"],
+  own: { poolId: OWN.poolId, projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
   scoped: true,
   label: (i, id) => `LbPoolMember ${memberKey(i.address, i.protocolPort)} of pool ${String(i.poolId)}${id ? ` (${id})` : ""}`,
-  record: (r) => ({ operatingStatus: r.operating_status }),
   noun: "pool member",
   created: "members",
   createTask: "create_lbmember",

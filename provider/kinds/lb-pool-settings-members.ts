@@ -28,7 +28,6 @@ export const DECLARED_IDS = "declaredMemberIds";
 
 /** Who owns the pool's members: the stack only those it declares, or the whole list. */
 export type Ownership = "declared" | "exclusive";
-export const OWNERSHIPS = ["declared", "exclusive"] as const;
 export const ownershipOf = (i: Inputs): Ownership => (i.membersOwnership === "exclusive" ? "exclusive" : "declared");
 
 /** Address:port -> member id. */

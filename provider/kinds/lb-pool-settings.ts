@@ -7,7 +7,6 @@
 // it removes). Destroy removes the stack's members by id and leaves the pool, its settings and
 // everyone else's members (the service will not delete a subnet a member still uses).
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import { LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
@@ -22,7 +21,8 @@ import { membersMadeAlone } from "./members-alone";
 import { changedFields, type KindDiff, sameValue } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { PartialCreateError } from "../methods/errors";
-import { containsUnknown, type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
+import { OWN } from "../methods/inputs";
+import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { camelKeys, plainRecord } from "../methods/wire";
 import { messageOf, recordsIn, stringsIn } from "../methods/values";
@@ -36,7 +36,6 @@ import {
   type MemberWrites,
   type OwnedIds,
   ownedIds,
-  OWNERSHIPS,
   ownershipOf,
   ownView,
   syncMembers,
@@ -47,14 +46,13 @@ type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwn
 
 export const poolDescriptor: Descriptor = {
   contract,
-  extra: {
-    poolId: uuid4,
-    projectId: positiveInteger.optional(),
-    regionId: positiveInteger.optional(),
-    timeouts: timeouts.optional(),
-    membersOwnership: z.enum(OWNERSHIPS, 'must be "declared" or "exclusive"').optional(),
+  own: {
+    poolId: OWN.poolId,
+    projectId: OWN.projectId,
+    regionId: OWN.regionId,
+    timeouts: OWN.timeouts,
+    membersOwnership: OWN.membersOwnership,
   },
-  replaces: ["poolId", "projectId", "regionId"],
   scoped: true,
   outputsOnlyGiven: true,
   label: (i) => `LbPoolSettings of pool ${String(i.poolId)}`,

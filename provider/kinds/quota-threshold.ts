@@ -13,7 +13,8 @@ import type { KindEntry } from "../methods/kind-entry";
 import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { keepUnknownMembers } from "../methods/wire";
-import { type Inputs, positiveInteger } from "../methods/schema";
+import { OWN } from "../methods/inputs";
+import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 
 /** A client's setting: its inputs once checked. */
@@ -24,8 +25,7 @@ const QUOTA_KEY = "client_id";
 
 export const quotaDescriptor: Descriptor = {
   contract,
-  extra: { clientId: positiveInteger },
-  replaces: ["clientId"],
+  own: { clientId: OWN.clientId },
   scoped: false,
   label: (i) => `QuotaThreshold of client ${String(i.clientId)}`,
   recordKey: QUOTA_KEY,

@@ -10,22 +10,16 @@ import type { Descriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
-import { booleanInput, type Inputs, positiveInteger } from "../methods/schema";
+import { OWN } from "../methods/inputs";
+import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
-import { camelKeys } from "../methods/wire";
 
 /** A policy's chosen state: its inputs once checked. */
 type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
 
 export const policyDescriptor: Descriptor = {
   contract,
-  extra: {
-    policyId: positiveInteger,
-    includeVolumes: booleanInput.optional(),
-    projectId: positiveInteger.optional(),
-    regionId: positiveInteger.optional(),
-  },
-  replaces: ["policyId", "projectId", "regionId"],
+  own: { policyId: OWN.policyId, includeVolumes: OWN.includeVolumes, projectId: OWN.projectId, regionId: OWN.regionId },
   scoped: true,
   label: (i) => `SnapshotPolicyState of policy ${String(i.policyId)}`,
   recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, policy_id: id }),
@@ -44,15 +38,7 @@ export const policyDescriptor: Descriptor = {
     name: (r) => r.name,
     args: (r, fields, scope) => ({ policyId: Number(r.id), ...scope, ...fields }),
   },
-  record: (r) => ({
-    policyId: r.id,
-    action: r.action,
-    userId: r.user_id,
-    schedules: camelKeys(r.schedules ?? []),
-    volumes: r.volumes === undefined ? undefined : camelKeys(r.volumes),
-    projectId: r.project_id,
-    regionId: r.region_id,
-  }),
+  record: (r) => ({ policyId: r.id, projectId: r.project_id, regionId: r.region_id }),
 };
 export const policyTable = resourceTable(policyDescriptor);
 

@@ -12,7 +12,8 @@ import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import type { Survey } from "../methods/ours";
 import { ownedResource } from "../methods/owned";
-import { type Inputs, isUnknown, positiveInteger, timeouts, uuid4 } from "../methods/schema";
+import { OWN } from "../methods/inputs";
+import { type Inputs, isUnknown } from "../methods/schema";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -36,24 +37,12 @@ const known = (...values: unknown[]) => values.every((v) => v !== undefined && !
 
 export const subnetDescriptor: OwnedDescriptor = {
   contract,
-  extra: {
-    projectId: positiveInteger.optional(),
-    regionId: positiveInteger.optional(),
-    timeouts: timeouts.optional(),
-    importId: uuid4.optional(),
-  },
-  replaces: ["projectId", "regionId"],
-  neverDiff: ["importId"],
+  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
   scoped: true,
   patchSpelling: "record",
   label: (i, id) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({
-    totalIps: r.total_ips === undefined || r.total_ips === null ? r.total_ips : String(r.total_ips),
-    readOnlyTags: splitTags(r.tags).readOnly,
-    createdAt: r.created_at,
-    projectId: r.project_id,
-    regionId: r.region_id,
-  }),
+  record: (r) => ({ readOnlyTags: splitTags(r.tags).readOnly, projectId: r.project_id, regionId: r.region_id }),
+  derived: ["readOnlyTags"],
   noun: "subnet",
   created: "subnets",
   createTask: "create_subnet",

@@ -4,11 +4,11 @@
 // own inputs, how messages name a resource, what a record adds to the outputs) and, for a
 // resource that owns its record (owned.ts), where the record lives and how a create
 // recognises the one it made.
-import type { z } from "zod";
 import type { Spelling } from "../../api/canonical";
 import type { Contract } from "../../api/contract";
 import type { Survey } from "./ours";
 import type { Holding } from "./holdings";
+import type { DERIVED, OwnField } from "./inputs";
 import type { Inputs } from "./schema";
 
 type ApiRecord = Record<string, unknown>;
@@ -55,18 +55,23 @@ export interface ImportRow {
 
 export interface Descriptor {
   contract: Contract;
-  /** The provider's own inputs (not sent to the API) and their schemas. */
-  extra: Record<string, z.ZodType>;
-  /** Provider inputs whose change replaces the resource (identity and scope). */
-  replaces: readonly string[];
-  /** Provider inputs that never cause a diff (importId: it matters only when creating). */
-  neverDiff?: readonly string[];
+  /**
+   * The provider's own inputs (not sent to the API), fields like the contract's: their type is
+   * their rule, `set: "create"` replaces, `neverDiff` never a diff (./inputs.ts).
+   */
+  own: Readonly<Record<string, OwnField>>;
   /** projectId/regionId: inputs defaulting to `cims:projectId`/`cims:regionId`. */
   scoped: boolean;
   /** Outputs hold only the fields the program gave (a pool's other settings are not the stack's). */
   outputsOnlyGiven?: boolean;
-  /** Outputs the record adds beyond the contract's fields (created_at, scope...). */
+  /**
+   * What the contract cannot say of the outputs, from the record: the provider's own inputs
+   * read back (the scope, the identity) and `derived` outputs. The record's fields marked
+   * `output` are filled from the contract (table.ts), never here.
+   */
   record?: (record: ApiRecord) => Inputs;
+  /** Outputs `record` derives (./inputs.ts DERIVED): declared by name, so the shape lists them. */
+  derived?: ReadonlyArray<keyof typeof DERIVED>;
   /** How in-place updates spell enum values (`record`: a reference call beyond the spec). */
   patchSpelling?: Spelling;
   /** How messages name a resource from its inputs (`Subnet "app"`, with the id when known). */

@@ -1,76 +1,88 @@
-// The provider's own inputs and outputs, beyond the contract's fields: their words, their
-// schema type (the plugin's schema.json) and their TypeScript type (the generated Args and
-// State). A kind's descriptor says which of the inputs it takes (`extra`).
+// The provider's own inputs and the outputs it derives, in the contract's vocabulary
+// (api/contract/types.ts): each input is a field like any other, with its type (and so its
+// rules: api/schema.ts checks it), its words, whether it is required and who sets it
+// (`create`: a change replaces the resource). A kind's descriptor says which it takes (`own`);
+// its shape (shape.ts) puts them beside the contract's fields for every renderer.
+import { arrayOf, boolean, oneOf, tags, text, uuid4 } from "../../api/contract/common";
+import type { Field, IntegerType, NumberType, ObjectType, RecordField } from "../../api/contract";
 
-export interface ProviderProperty {
-  /** The TypeScript type a program gives or reads. */
-  readonly ts: string;
-  /** The Pulumi package schema's type. */
-  readonly schema: Readonly<Record<string, unknown>>;
-  readonly doc: string;
+/** An input of the provider's own: a contract field, and how it steers what the provider does. */
+export interface OwnField extends Field {
+  /** Never a diff: it matters only when creating (importId). */
+  readonly neverDiff?: true;
+  /** It steers operations and is not state (importId, timeouts): never an output. */
+  readonly notState?: true;
+  /** The resource's scope, the same for every kind (projectId, regionId). */
+  readonly scope?: true;
 }
 
-export const PROVIDER_INPUTS: Readonly<Record<string, ProviderProperty>> = {
+/** An id the service assigns: a positive safe integer. */
+const positiveId = { kind: "integer", min: 1, max: Number.MAX_SAFE_INTEGER } as const satisfies IntegerType;
+const seconds = { kind: "number", unit: "seconds" } as const satisfies NumberType;
+
+export const Timeouts = {
+  kind: "object",
+  name: "Timeouts",
+  doc: "Per-operation deadlines in seconds; each overrides `cims:taskTimeoutSeconds`. The `customTimeouts` resource option bounds the same waits; given both, the smaller wins.",
+  fields: {
+    create: { type: seconds, set: "update", doc: "Seconds to wait for a create's tasks." },
+    update: { type: seconds, set: "update", doc: "Seconds to wait for an update's tasks." },
+    delete: { type: seconds, set: "update", doc: "Seconds to wait for a delete's tasks." },
+  },
+} as const satisfies ObjectType;
+
+export const OWN = {
   projectId: {
-    ts: "number",
-    schema: { type: "integer" },
-    doc: "Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.",
+    type: positiveId,
+    set: "create",
+    scope: true,
+    doc: "Project; default `cims:projectId` (else CIMS_PROJECT_ID).",
   },
   regionId: {
-    ts: "number",
-    schema: { type: "integer" },
-    doc: "Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.",
+    type: positiveId,
+    set: "create",
+    scope: true,
+    doc: "Region; default `cims:regionId` (else CIMS_REGION_ID).",
   },
   timeouts: {
-    ts: "Timeouts",
-    schema: { $ref: "#/types/cims:index:Timeouts" },
+    type: Timeouts,
+    set: "update",
+    notState: true,
     doc:
       "Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. " +
       "On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; " +
       "the dynamic face never receives `customTimeouts`.",
   },
   importId: {
-    ts: "string",
-    schema: { type: "string" },
+    type: uuid4,
+    set: "update",
+    neverDiff: true,
+    notState: true,
     doc:
       "Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot " +
       "change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a " +
       "diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).",
   },
-  poolId: { ts: "string", schema: { type: "string" }, doc: "The load balancer pool (uuid4). Changing it replaces the resource." },
+  poolId: { type: uuid4, required: true, set: "create", doc: "The load balancer pool (uuid4)." },
   membersOwnership: {
-    ts: '"declared" | "exclusive"',
-    // A property takes no `enum` in a Pulumi package schema (only a type does; the engine drops it).
-    schema: { type: "string" },
+    type: oneOf(["declared", "exclusive"]),
+    set: "update",
     doc:
       'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +
       "changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never " +
       'touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every ' +
       "other member (the preview names each): for a pool one stack owns whole.",
   },
-  policyId: { ts: "number", schema: { type: "integer" }, doc: "The snapshot lifecycle policy's id. Changing it replaces the resource." },
-  includeVolumes: {
-    ts: "boolean",
-    schema: { type: "boolean" },
-    doc: "Also read the policy's volumes (the `volumes` output). Default false.",
-  },
-  clientId: {
-    ts: "number",
-    schema: { type: "integer" },
-    doc: "The client whose quota notification threshold this is. Changing it replaces the resource.",
-  },
-};
+  policyId: { type: positiveId, required: true, set: "create", doc: "The snapshot lifecycle policy's id." },
+  includeVolumes: { type: boolean, set: "update", doc: "Also read the policy's volumes (the `volumes` output). Default false." },
+  clientId: { type: positiveId, required: true, set: "create", doc: "The client whose quota notification threshold this is." },
+} as const satisfies Readonly<Record<string, OwnField>>;
 
 /** Outputs the provider derives rather than reads from one record field. */
-export const PROVIDER_OUTPUTS: Readonly<Record<string, ProviderProperty>> = {
+export const DERIVED = {
   readOnlyTags: {
-    ts: "Record<string, string>",
-    schema: { type: "object", additionalProperties: { type: "string" } },
+    type: tags,
     doc: "The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.",
   },
-  taskIds: {
-    ts: "string[]",
-    schema: { type: "array", items: { type: "string" } },
-    doc: "Tasks of the last operation ([] for synchronous calls and in-place updates).",
-  },
-};
+  taskIds: { type: arrayOf(text), doc: "Tasks of the last operation ([] for synchronous calls and in-place updates)." },
+} as const satisfies Readonly<Record<string, RecordField>>;

@@ -3,8 +3,7 @@
 // fields, its create mark a reserved tag). Pulumi's unknown value is accepted anywhere during
 // preview; failures are {property, reason} with camelCase paths such as `members[1].protocolPort`.
 import { z } from "zod";
-import type { BodyContract } from "../../api/contract";
-import { uuid4 as uuid4Type } from "../../api/contract/common";
+import type { BodyContract, Field } from "../../api/contract";
 import { type CheckFailure, contractSchema, programFailures, valueSchema } from "../../api/schema";
 import { CREATE_MARK_TAG } from "./mark";
 
@@ -22,22 +21,25 @@ export function validate(schema: z.ZodType, input: Inputs): CheckFailure[] {
 
 const RESERVED_TAGS = { [CREATE_MARK_TAG]: "pulumi-cims sets it while a create runs" };
 
-/** A resource's inputs: the contract's fields, the provider's own (`extra`), the contract's rules. */
-export function inputsSchema(contract: BodyContract, extra: Record<string, z.ZodType>): z.ZodType {
+const ownSchemas = new WeakMap<object, Record<string, z.ZodType>>();
+
+/**
+ * A resource's inputs: the contract's fields, the provider's own (`own`, each checked by its
+ * type like any field: how timeouts combine with customTimeouts is context.ts deadlineFor),
+ * the contract's rules.
+ */
+export function inputsSchema(contract: BodyContract, own: Readonly<Record<string, Field>>): z.ZodType {
+  let extra = ownSchemas.get(own);
+  if (!extra) {
+    extra = {};
+    for (const [name, f] of Object.entries(own)) {
+      const schema = valueSchema(f.type, { face: "program" });
+      extra[name] = f.required ? schema : schema.optional();
+    }
+    ownSchemas.set(own, extra);
+  }
   return contractSchema(contract, { face: "program", extra, reservedTags: RESERVED_TAGS });
 }
-
-// Provider-only inputs, with messages that name the rule.
-export const positiveInteger = z.number("must be an integer").int("must be an integer").positive("must be a positive integer");
-export const uuid4 = valueSchema(uuid4Type, { face: "program" });
-export const booleanInput = z.boolean("must be true or false");
-
-/** Deadlines: per-resource `timeouts` in seconds (how they combine with customTimeouts: context.ts deadlineFor). */
-export const timeouts = z.strictObject({
-  create: z.number().positive("must be a positive number of seconds").optional(),
-  update: z.number().positive("must be a positive number of seconds").optional(),
-  delete: z.number().positive("must be a positive number of seconds").optional(),
-});
 
 /** Drops Pulumi's bookkeeping before validation. */
 export function userInputs(news: Inputs): Inputs {

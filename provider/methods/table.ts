@@ -5,11 +5,11 @@
 // and the outputs read from a record. Pure: no I/O (what the engine is told, the callers say).
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { Field, FieldType } from "../../api/contract";
+import type { Field, FieldType, RecordField } from "../../api/contract";
 import { absentValue, omission, recordName } from "../../api/contract";
 import { memberKey } from "../../api/members";
 import { canonicalValue } from "../../api/canonical";
-import { toSnake } from "../../api/names";
+import { toCamel, toSnake } from "../../api/names";
 import type { Descriptor } from "./descriptor";
 import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } from "./diff";
 import { type ScopeDefaults, withScope } from "./scope";
@@ -170,30 +170,69 @@ function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
 /** A value as outputs show it: the wire round trip, with nested defaults. */
 const asOutput = (value: unknown, type: FieldType) => fillDefaults(fromWire(toWire(value, type), type), type);
 
+/** Omitted means "as the service has it": the service's choice, or a setting the program does not manage. */
+function leftToService(contract: Descriptor["contract"], f: Field): boolean {
+  const rule = omission(contract, f);
+  return rule === "service" || rule === "unmanaged";
+}
+
+/** The diff rules: the contract's fields, then the provider's own inputs (`set: "create"` replaces; `neverDiff` none). */
+function diffRules(options: Descriptor): FieldRule[] {
+  const { contract } = options;
+  return [
+    ...Object.entries(contract.fields).map(([name, f]) => ({
+      name,
+      replaces: f.set === "create",
+      autoWhenOmitted: leftToService(contract, f),
+      equal: equality(f, contract.omitted === "unmanaged"),
+    })),
+    ...Object.entries(options.own)
+      .filter(([, f]) => !f.neverDiff)
+      .map(([name, f]) => ({ name, replaces: f.set === "create" })),
+  ];
+}
+
+/** Table.fromRecord: the contract's fields, the record's fields marked `output`, then what the kind maps. */
+function recordReader(options: Descriptor): Table["fromRecord"] {
+  const fields = Object.entries(options.contract.fields);
+  const outputsFromRecord = Object.entries(options.contract.record).filter(([, f]) => f.output);
+  return (record, like) => {
+    const out: Inputs = {};
+    for (const [name, f] of fields) {
+      if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
+      // Not in the service's records (create-only instructions): the program's value stands.
+      if (f.notInRecord) continue;
+      const value = fillDefaults(fromWire(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
+      out[name] = like ? inOrderOf(value, like[name], f.type) : value;
+    }
+    for (const [wire, f] of outputsFromRecord) out[toCamel(wire)] = fromWire(record[wire] ?? absentRecordOutput(f), f.type);
+    return plainRecord({ ...out, ...options.record?.(record) });
+  };
+}
+
+/** Table.patch: the changed in-place fields, in the kind's spelling; tags as a merge patch. */
+function patchWriter(options: Descriptor): Table["patch"] {
+  const fields = Object.entries(options.contract.fields);
+  return (olds, news, changed) => {
+    const body: ApiRecord = {};
+    for (const [name, f] of fields) {
+      if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
+      if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
+      if (f.type.kind !== "tags") body[toSnake(name)] = toWire(news[name], f.type, options.patchSpelling ?? "spec");
+      else if (Object.keys(tagPatch(olds[name], news[name])).length > 0) body[toSnake(name)] = tagPatch(olds[name], news[name]);
+    }
+    return body;
+  };
+}
+
 export function resourceTable(options: Descriptor): Table {
   const { contract } = options;
   const manageOnlyGiven = contract.omitted === "unmanaged";
   const fields = Object.entries(contract.fields);
-  /** Omitted means "as the service has it": the service's choice, or a setting the program does not manage. */
-  const leftToService = (f: Field) => {
-    const rule = omission(contract, f);
-    return rule === "service" || rule === "unmanaged";
-  };
-  const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(f)).map(([name]) => name);
-  const rules: FieldRule[] = [
-    ...fields.map(([name, f]) => ({
-      name,
-      replaces: f.set === "create",
-      autoWhenOmitted: leftToService(f),
-      equal: equality(f, manageOnlyGiven),
-    })),
-    ...Object.keys(options.extra)
-      .filter((name) => !options.neverDiff?.includes(name))
-      .map((name) => ({ name, replaces: options.replaces.includes(name) })),
-  ];
+  const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(contract, f)).map(([name]) => name);
   const table: Table = {
-    schema: inputsSchema(contract, options.extra),
-    rules,
+    schema: inputsSchema(contract, options.own),
+    rules: diffRules(options),
     check(olds, news, scope = () => ({})) {
       const given = userInputs(news);
       const scoped = options.scoped ? withScope(given, scope) : { inputs: given, failures: [] };
@@ -202,7 +241,7 @@ export function resourceTable(options: Descriptor): Table {
       return { inputs: plainRecord({ ...news, ...scoped.inputs, ...normalized, ...table.defaults(given) }), failures };
     },
     diff(olds, news, deleteBeforeReplace = false) {
-      return diffResult(changedFields(olds, news, rules), deleteBeforeReplace);
+      return diffResult(changedFields(olds, news, table.rules), deleteBeforeReplace);
     },
     /**
      * Removing such a field from the program means "stop managing it": the service keeps what
@@ -234,30 +273,11 @@ export function resourceTable(options: Descriptor): Table {
       for (const [name, f] of fields) if (inputs[name] !== undefined) body[toSnake(name)] = toWire(inputs[name], f.type, "spec");
       return body;
     },
-    patch(olds, news, changed) {
-      const body: ApiRecord = {};
-      for (const [name, f] of fields) {
-        if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
-        if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
-        if (f.type.kind !== "tags") body[toSnake(name)] = toWire(news[name], f.type, options.patchSpelling ?? "spec");
-        else if (Object.keys(tagPatch(olds[name], news[name])).length > 0) body[toSnake(name)] = tagPatch(olds[name], news[name]);
-      }
-      return body;
-    },
+    patch: patchWriter(options),
     removals(news, changed) {
       return fields.filter(([name, f]) => f.removedByDelete && changed.includes(name) && news[name] === null).map(([name]) => name);
     },
-    fromRecord(record, like) {
-      const out: Inputs = {};
-      for (const [name, f] of fields) {
-        if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
-        // Not in the service's records (create-only instructions): the program's value stands.
-        if (f.notInRecord) continue;
-        const value = fillDefaults(fromWire(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
-        out[name] = like ? inOrderOf(value, like[name], f.type) : value;
-      }
-      return plainRecord({ ...out, ...options.record?.(record) });
-    },
+    fromRecord: recordReader(options),
     outputs(inputs, record, taskIds) {
       const given = userInputs(inputs);
       const state = table.fromRecord(record, inputs);
@@ -280,6 +300,9 @@ export function resourceTable(options: Descriptor): Table {
   };
   return table;
 }
+
+/** A record's output it lacks: a list (a policy's schedules) is empty unless the record may leave it out. */
+const absentRecordOutput = (f: RecordField) => (f.type.kind === "array" && !f.optional ? [] : undefined);
 
 /** A field missing from a record, as outputs show it: its default, else its empty value (tags: none; an object: null). */
 function absentOutput(field: Field): unknown {

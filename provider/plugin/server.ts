@@ -9,7 +9,8 @@
 // properties is an import (import.ts); Diff says which fields change, and whether the old
 // resource must go first; a create that made something it could not finish is recorded
 // (the partial-failure detail the engine knows); CheckConfig and DiffConfig judge the provider's
-// own arguments before it is configured (provider-config.ts).
+// own arguments before it is configured (provider-config.ts). GetSchema answers the package's
+// committed schema.json, read once at start-up: `npm run gen` writes it, package.json ships it.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -21,10 +22,15 @@ import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/errors";
 import { importRead } from "./import";
 import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
-import { packageSchema } from "./schema";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
+
+/**
+ * The package schema, as `npm run gen` wrote it: required by the package's name, as
+ * ../version.ts reads package.json, so the plugin's tarball bundles the same file.
+ */
+const SCHEMA = JSON.stringify(require("pulumi-cims/schema.json"));
 
 type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
 type Done = grpcTypes.sendUnaryData<unknown>;
@@ -124,24 +130,42 @@ function detailedDiff(result: KindDiff): pb.DiffResponse {
   return resp;
 }
 
-export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
-  const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
-  // Progress lines go to the engine's log, under the resource they are about.
-  setLogSink((line, severity) => {
-    if (!engine) return;
-    const req = new enginePb.LogRequest();
-    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.INFO);
-    req.setMessage(line);
-    req.setUrn(current.getStore()?.urn ?? "");
-    return new Promise<void>((resolve) => engine.log(req, () => resolve()));
-  });
+/** Read: an import or a `get` by the id, a refresh from the recorded state (the kind's read). */
+async function readResource(req: pb.ReadRequest): Promise<pb.ReadResponse> {
+  const type = kindOf(req.getUrn());
+  const resp = new providerPb.ReadResponse();
+  const props = fromStruct(req.getProperties());
+  // An import sends no properties; a `get` sends what the program gave (a state, often
+  // none) as both its inputs and its properties, where a refresh sends what was recorded.
+  // Either is read by the id, with the scope the id, that state or the config gives.
+  // (A refresh's inputs hold fewer fields than its properties, so the sizes settle most
+  // reads without converting the inputs.)
+  const get =
+    req.hasInputs() &&
+    req.getInputs()?.getFieldsMap().getLength() === req.getProperties()?.getFieldsMap().getLength() &&
+    isDeepStrictEqual(fromStruct(req.getInputs()), props);
+  if (!req.hasProperties() || get) {
+    const imported = await importRead(type, req.getId(), get ? "read" : "import", props);
+    resp.setId(imported.id);
+    resp.setProperties(toStruct(imported.properties));
+    resp.setInputs(toStruct(imported.inputs));
+    return resp;
+  }
+  const result = await kind(type).methods.read(req.getId(), props);
+  resp.setId(result.id ?? "");
+  resp.setProperties(toStruct(result.props));
+  if (result.inputs) resp.setInputs(toStruct(result.inputs));
+  return resp;
+}
 
-  const handlers = {
+/** The provider's own calls: its info, its schema, its configuration. */
+function providerHandlers() {
+  return {
     getPluginInfo: (_call: Call<unknown>, done: Done) => done(null, new pluginPb.PluginInfo().setVersion(VERSION)),
 
     getSchema: (call: Call<pb.GetSchemaRequest>, done: Done) => {
       if (call.request.getVersion() !== 0) return done(new Error(`unsupported schema version ${call.request.getVersion()}`));
-      done(null, new providerPb.GetSchemaResponse().setSchema(JSON.stringify(packageSchema(VERSION))));
+      done(null, new providerPb.GetSchemaResponse().setSchema(SCHEMA));
     },
 
     // The provider's inputs come back as they came: unchanged, the engine's secret wrapping and all.
@@ -181,7 +205,12 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       resp.setAcceptoutputs(false);
       done(null, resp);
     },
+  };
+}
 
+/** The resources' calls, each to its kind's methods. */
+function resourceHandlers() {
+  return {
     check: serve(
       (req: pb.CheckRequest) => req.getUrn(),
       async (req) => {
@@ -219,35 +248,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       },
     ),
 
-    read: serve(
-      (req: pb.ReadRequest) => req.getUrn(),
-      async (req) => {
-        const type = kindOf(req.getUrn());
-        const resp = new providerPb.ReadResponse();
-        const props = fromStruct(req.getProperties());
-        // An import sends no properties; a `get` sends what the program gave (a state, often
-        // none) as both its inputs and its properties, where a refresh sends what was recorded.
-        // Either is read by the id, with the scope the id, that state or the config gives.
-        // (A refresh's inputs hold fewer fields than its properties, so the sizes settle most
-        // reads without converting the inputs.)
-        const get =
-          req.hasInputs() &&
-          req.getInputs()?.getFieldsMap().getLength() === req.getProperties()?.getFieldsMap().getLength() &&
-          isDeepStrictEqual(fromStruct(req.getInputs()), props);
-        if (!req.hasProperties() || get) {
-          const imported = await importRead(type, req.getId(), get ? "read" : "import", props);
-          resp.setId(imported.id);
-          resp.setProperties(toStruct(imported.properties));
-          resp.setInputs(toStruct(imported.inputs));
-          return resp;
-        }
-        const result = await kind(type).methods.read(req.getId(), props);
-        resp.setId(result.id ?? "");
-        resp.setProperties(toStruct(result.props));
-        if (result.inputs) resp.setInputs(toStruct(result.inputs));
-        return resp;
-      },
-    ),
+    read: serve((req: pb.ReadRequest) => req.getUrn(), readResource),
 
     update: serve(
       (req: pb.UpdateRequest) => req.getUrn(),
@@ -278,6 +279,21 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
       done(null, new emptypb.Empty());
     },
   };
+}
+
+export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
+  const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
+  // Progress lines go to the engine's log, under the resource they are about.
+  setLogSink((line, severity) => {
+    if (!engine) return;
+    const req = new enginePb.LogRequest();
+    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.INFO);
+    req.setMessage(line);
+    req.setUrn(current.getStore()?.urn ?? "");
+    return new Promise<void>((resolve) => engine.log(req, () => resolve()));
+  });
+
+  const handlers = { ...providerHandlers(), ...resourceHandlers() };
   return handlers as unknown as grpcTypes.UntypedServiceImplementation;
 }
 

@@ -4,7 +4,7 @@
 // `preview --expect-no-changes`, `refresh --expect-no-changes`, a change of each, no diff
 // after, destroy. Stack config reaches the plugin (Configure), the key is in no output or
 // state, progress lines show under their resource, and `pulumi package get-schema` reads the
-// schema the plugin generates from the contract.
+// schema the plugin serves (the committed schema.json).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { cimsType, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";

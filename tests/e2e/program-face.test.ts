@@ -18,7 +18,7 @@ const HEAVY = ["/node_modules/zod/", "/node_modules/undici/", "/node_modules/ipa
 
 test("importing pulumi-cims loads none of the provider process's dependencies", () => {
   const loaded = loadedBy('require("pulumi-cims")');
-  expect(loaded.some((f) => f.includes("/dist/provider/resources/subnet.js"))).toBe(true);
+  expect(loaded.some((f) => f.includes("/dist/provider/resources/generated/subnet.js"))).toBe(true);
   expect(loaded.filter((f) => HEAVY.some((h) => f.includes(h)))).toEqual([]);
   expect(loaded.filter((f) => f.includes("/dist/provider/methods/") || f.includes("/dist/provider/client/"))).toEqual([]);
 });

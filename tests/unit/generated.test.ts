@@ -11,13 +11,25 @@ import * as shims from "../../provider/resources/shim";
 const ROOT = path.resolve(__dirname, "../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
-function genCheck(root: string): { status: number | null; output: string } {
-  const result = spawnSync(
-    path.join(ROOT, "node_modules/.bin/ts-node"),
-    ["--transpile-only", path.join(ROOT, "scripts/gen.ts"), "--check", "--root", root],
-    { cwd: ROOT, encoding: "utf8" },
-  );
+function gen(...args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/ts-node"), ["--transpile-only", path.join(ROOT, "scripts/gen.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const genCheck = (root: string) => gen("--check", "--root", root);
+
+/** The `linguist-generated` attribute .gitattributes gives each file. */
+function generatedAttribute(files: readonly string[]): Record<string, string> {
+  const result = spawnSync("git", ["check-attr", "linguist-generated", "--", ...files], { cwd: ROOT, encoding: "utf8" });
+  return Object.fromEntries(
+    result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(": linguist-generated: ") as [string, string]),
+  );
 }
 
 test("every generated file is committed as `npm run gen` writes it", () => {
@@ -28,8 +40,8 @@ test("every generated file is committed as `npm run gen` writes it", () => {
 
 // The emulator's collection index is generated too: a kind left out of it by hand is drift.
 test.each<[string, (text: string) => string]>([
-  ["provider/resources/subnet.ts", (text) => `${text}// edited by hand\n`],
-  ["emulator/collections/index.ts", (text) => text.replace(/^export \{ LbPoolMember \}.*\n/m, "")],
+  ["provider/resources/generated/subnet.ts", (text) => `${text}// edited by hand\n`],
+  ["emulator/generated/collections.ts", (text) => text.replace(/^export \{ LbPoolMember \}.*\n/m, "")],
 ])(
   "the check fails on a generated file edited by hand, naming it (%s)",
   (file, edit) => {
@@ -51,14 +63,46 @@ test.each<[string, (text: string) => string]>([
   120_000,
 );
 
-test.each(KIND_NAMES)("%s has its generated program module, reference page and emulator collection", (type) => {
-  expect(fs.readFileSync(path.join(ROOT, `provider/resources/${kebab(type)}.ts`), "utf8")).toContain(`export class ${type} extends`);
+test.each(KIND_NAMES)("%s has its generated program module, reference page (with the kind's prose) and emulator collection", (type) => {
+  const prose = fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim();
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`## How it behaves\n\n${prose}\n`);
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as {
+    resources: Record<string, { description: string }>;
+  };
+  expect(schema.resources[`cims:index:${type}`].description).toContain(prose);
+  expect(fs.readFileSync(path.join(ROOT, `provider/resources/generated/${kebab(type)}.ts`), "utf8")).toContain(
+    `export class ${type} extends`,
+  );
   expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`# ${type}\n`);
-  expect(fs.readFileSync(path.join(ROOT, "provider/resources/native.ts"), "utf8")).toContain(`"cims:index:${type}"`);
-  expect(fs.readFileSync(path.join(ROOT, "emulator/collections/index.ts"), "utf8")).toContain(
-    `export { ${type} } from "./${kebab(type)}";`,
+  expect(fs.readFileSync(path.join(ROOT, "provider/resources/generated/native.ts"), "utf8")).toContain(`"cims:index:${type}"`);
+  expect(fs.readFileSync(path.join(ROOT, "emulator/generated/collections.ts"), "utf8")).toContain(
+    `export { ${type} } from "../collections/${kebab(type)}";`,
   );
 });
+
+test("every file `npm run gen` writes is marked generated in .gitattributes, and its code sits in generated/ folders", () => {
+  const { status, output } = gen("--list");
+  expect(status).toBe(0);
+  // README.md is written only between its table's markers: the rest is prose.
+  const files = output
+    .trim()
+    .split("\n")
+    .filter((file) => file !== "README.md");
+  const marks = generatedAttribute([
+    ...files,
+    "sdk/python/pulumi_cims/subnet.py",
+    "provider/resources/install.ts",
+    "provider/resources/outputs.ts",
+  ]);
+  expect(
+    Object.entries(marks).filter(
+      ([file, mark]) => (mark === "true" || mark === "set") !== files.concat("sdk/python/pulumi_cims/subnet.py").includes(file),
+    ),
+  ).toEqual([]);
+  // Two paths are fixed: the package's entry point, and the shims existing stacks' state loads.
+  const fixed = ["provider/index.ts", "provider/resources/shim.ts"];
+  expect(files.filter((file) => file.endsWith(".ts") && !file.includes("/generated/") && !fixed.includes(file))).toEqual([]);
+}, 120_000);
 
 // The text of every shim's configure() is stored in the state of every stack that used it: a
 // change would make Pulumi replace every resource. Generating them must keep it to the byte.

@@ -1,14 +1,32 @@
-// The plugin's schema is generated from the contract and the kinds' descriptors; schema.json
-// is that schema, committed for readers and SDK generators (`npm run gen` writes it).
+// The package schema is rendered from each kind's shape by `npm run gen` into schema.json,
+// committed for readers and SDK generators; the plugin serves that file, and the package ships it.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packageSchema } from "../../provider/plugin/schema";
+import { providerPb } from "../../provider/plugin/proto";
+import { providerServer } from "../../provider/plugin/server";
+import { packageSchema } from "../../scripts/package-schema";
 
 const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
 
 test("schema.json is the schema the plugin serves (run `npm run gen` after changing a contract)", () => {
   const committed = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
   expect(committed).toEqual(packageSchema(version));
+});
+
+test("the plugin answers GetSchema with the committed schema.json, which the package ships and exports", async () => {
+  const handlers = providerServer(undefined) as Record<string, (call: unknown, done: (err: unknown, reply: unknown) => void) => void>;
+  const reply = await new Promise<unknown>((resolve, reject) =>
+    handlers.getSchema({ request: new providerPb.GetSchemaRequest() }, (err, r) => (err ? reject(err) : resolve(r))),
+  );
+  const committed: unknown = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
+  expect(reply instanceof providerPb.GetSchemaResponse && JSON.parse(reply.getSchema())).toEqual(committed);
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+    files: string[];
+    exports: Record<string, unknown>;
+  };
+  expect(manifest.files).toContain("schema.json");
+  // By name, as the plugin requires it: from dist/ and from the plugin tarball's bundle alike.
+  expect(manifest.exports["./schema.json"]).toBe("./schema.json");
 });
 
 test("every contract field is an input of its resource, nested objects are named types, int64 numbers are strings", () => {

@@ -1,10 +1,10 @@
 // A resource is one file per layer, each exporting the resource's name: its contract
 // (api/contract/<x>.ts), its kind (provider/kinds/<x>.ts, listed in provider/kinds/index.ts)
-// and its emulator collection (emulator/collections/<x>.ts, listed in emulator/collections/index.ts).
+// and its emulator collection (emulator/collections/<x>.ts, listed in emulator/generated/collections.ts).
 // Every list of kinds is derived from that registry; this test checks each kind has its files.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as collections from "../../emulator/collections";
+import * as collections from "../../emulator/generated/collections";
 import { Collections } from "../../emulator/store/collections";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 
@@ -18,11 +18,13 @@ test("the registry lists the kinds in order, each once", () => {
 /** A module's export by name (jest runs CommonJS: its require, not import()). */
 const exported = (file: string, name: string): unknown => Object.entries(jest.requireActual<object>(file)).find(([n]) => n === name)?.[1];
 
-test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, exporting its name", (type) => {
+test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, exporting its name, its prose beside it", (type) => {
   const contractFile = path.join(ROOT, `api/contract/${kebab(type)}.ts`);
   const kindFile = path.join(ROOT, `provider/kinds/${kebab(type)}.ts`);
   expect(fs.existsSync(contractFile)).toBe(true);
   expect(fs.existsSync(kindFile)).toBe(true);
+  // What it does beyond its table, beside it: its reference page and schema description carry it.
+  expect(fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim()).not.toBe("");
   const contract = exported(contractFile, type);
   const entry = exported(kindFile, type);
   expect(contract).toBe(kind(type).descriptor.contract);

@@ -273,6 +273,10 @@ class BaremetalImage(pulumi.CustomResource):
         """
         A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits for the service's task and reads the new id from it; destroy deletes the image.
 
+        The create, the spec's call, sends `pc`; an update, the reference's, sends `i440`. Image
+        records carry their tags as `tags_v2` (requests send `tags`); the provider reads them from
+        there. Destroy: DELETE and wait.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] architecture: The image's CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
@@ -298,6 +302,10 @@ class BaremetalImage(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits for the service's task and reads the new id from it; destroy deletes the image.
+
+        The create, the spec's call, sends `pc`; an update, the reference's, sends `i440`. Image
+        records carry their tags as `tags_v2` (requests send `tags`); the provider reads them from
+        there. Destroy: DELETE and wait.
 
         :param str resource_name: The name of the resource.
         :param BaremetalImageArgs args: The arguments to use to populate this resource's properties.

@@ -272,6 +272,30 @@ class LbPoolMember(pulumi.CustomResource):
         """
         One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it, destroy removes only it. Don't also manage the pool's members with LbPoolSettings `members`: its whole-list update removes every member it does not list.
 
+        Create POSTs the member and waits for its task, whose `created_resources.members` names it;
+        destroy deletes only it (and waits), so the stack's subnet can go after it; refresh reads it
+        (gone when the service answers 404). The service refuses a second member at one address and
+        port: a member already there fails the preview (when the pool can be read) and the create
+        before its POST, naming it (id, `address:port`); adopt it with `importId: "<member id>"`.
+        Members carry no tags, so only the create's own task shows which member it made: when the
+        answer to the POST is lost, the create fails saying a member at that address and port may
+        exist and how to list the pool's members, and never takes one for its own by address and
+        port (it may be another stack's). Adopt it with `importId`, or delete it, before the next `up`:
+        while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
+        from the member an `up --replace` replaces: both are exactly what the program declares). Two
+        members of one program at one address and port of a pool fail the preview, naming both.
+        On the plugin face, `pulumi import cims:index:LbPoolMember <name> <poolId>/<memberId>` (or
+        `<project>/<region>/<poolId>/<memberId>`) adopts one; `cims-import` does not list members.
+
+        **Beside LbPoolSettings**: an `LbPoolSettings` with the default `membersOwnership`
+        (`"declared"`) writes only the members it lists, so `LbPoolMember` resources of other stacks
+        (or of the same one) can share its pool: each team declares its own members, one way or the
+        other. An `LbPoolSettings` with `membersOwnership: "exclusive"` owns the whole list and fails
+        its check (at preview and `up`, when it is created or its members change) while the pool holds
+        a member a member create task made (`create_lbmember`, found in the scope's tasks), naming the
+        member and its task. The pool's other settings can be managed beside LbPoolMember resources
+        in either case.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] address: The member's IP address. Changing it replaces the resource.
@@ -297,6 +321,30 @@ class LbPoolMember(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it, destroy removes only it. Don't also manage the pool's members with LbPoolSettings `members`: its whole-list update removes every member it does not list.
+
+        Create POSTs the member and waits for its task, whose `created_resources.members` names it;
+        destroy deletes only it (and waits), so the stack's subnet can go after it; refresh reads it
+        (gone when the service answers 404). The service refuses a second member at one address and
+        port: a member already there fails the preview (when the pool can be read) and the create
+        before its POST, naming it (id, `address:port`); adopt it with `importId: "<member id>"`.
+        Members carry no tags, so only the create's own task shows which member it made: when the
+        answer to the POST is lost, the create fails saying a member at that address and port may
+        exist and how to list the pool's members, and never takes one for its own by address and
+        port (it may be another stack's). Adopt it with `importId`, or delete it, before the next `up`:
+        while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
+        from the member an `up --replace` replaces: both are exactly what the program declares). Two
+        members of one program at one address and port of a pool fail the preview, naming both.
+        On the plugin face, `pulumi import cims:index:LbPoolMember <name> <poolId>/<memberId>` (or
+        `<project>/<region>/<poolId>/<memberId>`) adopts one; `cims-import` does not list members.
+
+        **Beside LbPoolSettings**: an `LbPoolSettings` with the default `membersOwnership`
+        (`"declared"`) writes only the members it lists, so `LbPoolMember` resources of other stacks
+        (or of the same one) can share its pool: each team declares its own members, one way or the
+        other. An `LbPoolSettings` with `membersOwnership: "exclusive"` owns the whole list and fails
+        its check (at preview and `up`, when it is created or its members change) while the pool holds
+        a member a member create task made (`create_lbmember`, found in the scope's tasks), naming the
+        member and its task. The pool's other settings can be managed beside LbPoolMember resources
+        in either case.
 
         :param str resource_name: The name of the resource.
         :param LbPoolMemberArgs args: The arguments to use to populate this resource's properties.

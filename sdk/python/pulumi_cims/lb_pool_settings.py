@@ -47,7 +47,7 @@ class LbPoolSettingsArgs:
         :param pulumi.Input['HealthMonitorArgs'] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
         :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] protocol: The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
@@ -169,7 +169,7 @@ class LbPoolSettingsArgs:
     @pulumi.getter(name="membersOwnership")
     def members_ownership(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         """
         return pulumi.get(self, "members_ownership")
 
@@ -325,6 +325,64 @@ class LbPoolSettings(pulumi.CustomResource):
         """
         Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
 
+        Updates write only the fields whose inputs changed between the state and the program (what
+        the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
+        an unrelated update: `pulumi refresh` shows it, and the `up` after it sets it back in the open.
+        Settings other than members go through the pool's PATCH (nested objects whole, `members`
+        never). What you leave out of a health monitor the service fills (for HTTP checks: GET `/`
+        expecting 200 over HTTP/1.0, `maxRetriesDown` 3); those values are never a diff.
+
+        **The pool is shared: which members are the stack's** (`membersOwnership`):
+
+        - `"declared"` (the default), for a pool several teams or stacks share: the stack manages only
+          the members its `members` lists. Each is added (`POST .../loadbalancers/{p}/{r}/pools/{pool_id}/members`),
+          changed (`PATCH .../members/{id}`: a new `weight` in place, same member, no gap) and removed
+          (`DELETE .../members/{id}`) one by one, each waiting for its task, the way `LbPoolMember` does.
+          The stack knows its members by their ids (the state's `declaredMemberIds`, by
+          `address:port`, taken from its own member create task's `created_resources.members`, or from
+          the member the program lists that the pool held when it was adopted), so members anyone else
+          added, with another `LbPoolSettings` or an `LbPoolMember`, are never removed or changed,
+          whatever the update or destroy does. Refresh and outputs show the stack's members only.
+        - `"exclusive"`, for a pool one stack owns whole: the pool holds exactly `members`. A create,
+          and an update that changes `members` (or turns exclusive), also removes, by id, every member
+          the program does not list, whoever added it; the preview reads the pool and warns of each
+          (`address:port` and id), and `cims-lb-pool-keeps-undeclared-members` (policy pack) flags a
+          state whose pool holds members it does not declare. It fails its check while the pool holds a
+          member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
+
+        A create adopts the pool: it changes each given setting and adds the listed members the pool
+        does not hold; a listed member the pool already holds (same address and port: the service
+        refuses a second one) is adopted as it is, with its id, and so is one an update newly lists,
+        since the program names it (its log line says so): list only members that are the stack's. The preview warns of each setting it will change (old -> new); a create
+        that changes nothing says nothing. The warning is a `warning:` line under the resource on the
+        plugin face, and under the stack on the dynamic face (whose provider API does not say which
+        resource a call is for; the line names the pool). A member's subnet is fixed when it is made,
+        so a new `subnetId` removes that member and adds it anew (only it sees a gap); the preview
+        warns of each such member.
+
+        **Destroy** (and the old resource of a replacement) removes the stack's members by id (a DELETE of each, waiting for its task; one
+        gone already is fine) and nothing else: the pool, its settings and everyone else's members
+        stay, also while another stack's member create holds the pool (a lock is waited out and the
+        same DELETE retried: no list is sent). States written by earlier versions hold
+        `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
+        address and port at the first update or destroy. The stack's subnets can then be deleted: the
+        service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
+        `tests/e2e/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
+        it deletes; a renamed resource without an alias) takes on the members it lists, and the old
+        resource's delete after it leaves those members, saying so, rather than take them from the
+        replacement. `pulumi import` of a pool
+        (plugin face) records the members the program it writes lists, with their ids: destroy after
+        it removes those only.
+
+        **Removing a health monitor or session persistence**: set `healthmonitor: null` (the update
+        calls `DELETE .../lbpools/{p}/{r}/{pool_id}/healthmonitor`; one already gone is fine) or
+        `sessionPersistence: null` (sent as `null` in the PATCH). `preview --diff` shows the removal;
+        after `up` there is no diff. Omitting them instead means the stack stops managing them. A
+        PATCH that would change nothing is answered `{"tasks": []}` and nothing is waited for.
+        Members are compared as a set by address (any spelling) and port, and outputs list them in
+        the order of your program, whatever order the service returns.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
@@ -332,7 +390,7 @@ class LbPoolSettings(pulumi.CustomResource):
         :param pulumi.Input[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
         :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -353,6 +411,64 @@ class LbPoolSettings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
+
+        Updates write only the fields whose inputs changed between the state and the program (what
+        the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
+        an unrelated update: `pulumi refresh` shows it, and the `up` after it sets it back in the open.
+        Settings other than members go through the pool's PATCH (nested objects whole, `members`
+        never). What you leave out of a health monitor the service fills (for HTTP checks: GET `/`
+        expecting 200 over HTTP/1.0, `maxRetriesDown` 3); those values are never a diff.
+
+        **The pool is shared: which members are the stack's** (`membersOwnership`):
+
+        - `"declared"` (the default), for a pool several teams or stacks share: the stack manages only
+          the members its `members` lists. Each is added (`POST .../loadbalancers/{p}/{r}/pools/{pool_id}/members`),
+          changed (`PATCH .../members/{id}`: a new `weight` in place, same member, no gap) and removed
+          (`DELETE .../members/{id}`) one by one, each waiting for its task, the way `LbPoolMember` does.
+          The stack knows its members by their ids (the state's `declaredMemberIds`, by
+          `address:port`, taken from its own member create task's `created_resources.members`, or from
+          the member the program lists that the pool held when it was adopted), so members anyone else
+          added, with another `LbPoolSettings` or an `LbPoolMember`, are never removed or changed,
+          whatever the update or destroy does. Refresh and outputs show the stack's members only.
+        - `"exclusive"`, for a pool one stack owns whole: the pool holds exactly `members`. A create,
+          and an update that changes `members` (or turns exclusive), also removes, by id, every member
+          the program does not list, whoever added it; the preview reads the pool and warns of each
+          (`address:port` and id), and `cims-lb-pool-keeps-undeclared-members` (policy pack) flags a
+          state whose pool holds members it does not declare. It fails its check while the pool holds a
+          member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
+
+        A create adopts the pool: it changes each given setting and adds the listed members the pool
+        does not hold; a listed member the pool already holds (same address and port: the service
+        refuses a second one) is adopted as it is, with its id, and so is one an update newly lists,
+        since the program names it (its log line says so): list only members that are the stack's. The preview warns of each setting it will change (old -> new); a create
+        that changes nothing says nothing. The warning is a `warning:` line under the resource on the
+        plugin face, and under the stack on the dynamic face (whose provider API does not say which
+        resource a call is for; the line names the pool). A member's subnet is fixed when it is made,
+        so a new `subnetId` removes that member and adds it anew (only it sees a gap); the preview
+        warns of each such member.
+
+        **Destroy** (and the old resource of a replacement) removes the stack's members by id (a DELETE of each, waiting for its task; one
+        gone already is fine) and nothing else: the pool, its settings and everyone else's members
+        stay, also while another stack's member create holds the pool (a lock is waited out and the
+        same DELETE retried: no list is sent). States written by earlier versions hold
+        `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
+        address and port at the first update or destroy. The stack's subnets can then be deleted: the
+        service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
+        `tests/e2e/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
+        it deletes; a renamed resource without an alias) takes on the members it lists, and the old
+        resource's delete after it leaves those members, saying so, rather than take them from the
+        replacement. `pulumi import` of a pool
+        (plugin face) records the members the program it writes lists, with their ids: destroy after
+        it removes those only.
+
+        **Removing a health monitor or session persistence**: set `healthmonitor: null` (the update
+        calls `DELETE .../lbpools/{p}/{r}/{pool_id}/healthmonitor`; one already gone is fine) or
+        `sessionPersistence: null` (sent as `null` in the PATCH). `preview --diff` shows the removal;
+        after `up` there is no diff. Omitting them instead means the stack stops managing them. A
+        PATCH that would change nothing is answered `{"tasks": []}` and nothing is waited for.
+        Members are compared as a set by address (any spelling) and port, and outputs list them in
+        the order of your program, whatever order the service returns.
 
         :param str resource_name: The name of the resource.
         :param LbPoolSettingsArgs args: The arguments to use to populate this resource's properties.
@@ -501,7 +617,7 @@ class LbPoolSettings(pulumi.CustomResource):
     @pulumi.getter(name="membersOwnership")
     def members_ownership(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
         """
         return pulumi.get(self, "members_ownership")
 

@@ -103,6 +103,10 @@ class QuotaThreshold(pulumi.CustomResource):
         """
         A client's quota notification threshold (percent). Synchronous. Destroy deletes the setting, which the service resets to its default (80).
 
+        Destroy deletes the setting (the service resets it to 80), unless another QuotaThreshold of
+        the same client set it in the same run (`up --replace`, a rename without an alias) or the
+        service holds another threshold than this one set: then it is left as it is.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.int] client_id: The client whose quota notification threshold this is. Changing it replaces the resource.
@@ -118,6 +122,10 @@ class QuotaThreshold(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A client's quota notification threshold (percent). Synchronous. Destroy deletes the setting, which the service resets to its default (80).
+
+        Destroy deletes the setting (the service resets it to 80), unless another QuotaThreshold of
+        the same client set it in the same run (`up --replace`, a rename without an alias) or the
+        service holds another threshold than this one set: then it is left as it is.
 
         :param str resource_name: The name of the resource.
         :param QuotaThresholdArgs args: The arguments to use to populate this resource's properties.

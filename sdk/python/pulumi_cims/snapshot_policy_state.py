@@ -137,6 +137,8 @@ class SnapshotPolicyState(pulumi.CustomResource):
         """
         The name and status of an existing snapshot lifecycle policy (e.g. pause it in dev). Synchronous; destroy leaves the policy as it is.
 
+        Destroy leaves the policy as it is: the resource manages the name and status of a policy that exists anyway, which no stack creates or deletes.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] include_volumes: Also read the policy's volumes (the `volumes` output). Default false.
@@ -154,6 +156,8 @@ class SnapshotPolicyState(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The name and status of an existing snapshot lifecycle policy (e.g. pause it in dev). Synchronous; destroy leaves the policy as it is.
+
+        Destroy leaves the policy as it is: the resource manages the name and status of a policy that exists anyway, which no stack creates or deletes.
 
         :param str resource_name: The name of the resource.
         :param SnapshotPolicyStateArgs args: The arguments to use to populate this resource's properties.

@@ -209,3 +209,16 @@ export interface SessionPersistence {
   /** Seconds a client stays on its member. */
   persistenceTimeout?: number;
 }
+
+/**
+ * Per-operation deadlines in seconds; each overrides `cims:taskTimeoutSeconds`. The `customTimeouts` resource
+ * option bounds the same waits; given both, the smaller wins.
+ */
+export interface Timeouts {
+  /** Seconds to wait for a create's tasks. */
+  create?: number;
+  /** Seconds to wait for an update's tasks. */
+  update?: number;
+  /** Seconds to wait for a delete's tasks. */
+  delete?: number;
+}

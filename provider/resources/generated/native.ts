@@ -6,7 +6,7 @@
 // Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.
 // `Provider` is an explicit provider of that plugin, configured by the program.
 import * as pulumi from "@pulumi/pulumi";
-import { type OutputsOf, outputKeys } from "./outputs";
+import { type OutputsOf, outputKeys } from "../outputs";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
 import { type BaremetalImageArgs, type BaremetalImageState, OUTPUTS as BAREMETAL_IMAGE_OUTPUTS } from "./baremetal-image";
 import { type LbPoolSettingsArgs, type LbPoolSettingsState, OUTPUTS as LB_POOL_SETTINGS_OUTPUTS } from "./lb-pool-settings";

@@ -1,14 +1,16 @@
-// The Pulumi package schema of `pulumi-resource-cims`, generated from the contract
-// (api/contract) and the kinds' descriptors: each kind's inputs (its contract's fields and the
-// provider's own inputs) and outputs (the state create records), nested objects as named
-// types, and the provider's configuration with `apiKey` secret. `pulumi package get-schema`
-// prints it; YAML programs are type-checked against it; `pulumi import` writes code from it.
-import type { Contract, Field, FieldType, ObjectType } from "../../api/contract";
-import { toCamel } from "../../api/names";
-import type { ConfigKey } from "../config";
-import { PROVIDER_INPUTS, PROVIDER_OUTPUTS } from "../methods/inputs";
-import type { Kind } from "../kinds/registry";
-import { KIND_NAMES, kind } from "../kinds/registry";
+// The Pulumi package schema of `pulumi-resource-cims`, rendered by `npm run gen` into
+// schema.json from each kind's shape (provider/methods/shape.ts: its inputs, outputs and
+// nested types with their words) and the provider's configuration with `apiKey` secret. The
+// plugin serves the committed file (`pulumi package get-schema` prints it; YAML programs are
+// type-checked against it; `pulumi import` writes code from it): none of this ships.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Field, FieldType, ObjectType } from "../api/contract";
+import { toCamel } from "../api/names";
+import type { ConfigKey } from "../provider/config";
+import { nestedTypes, shapeOf } from "../provider/methods/shape";
+import type { Kind } from "../provider/kinds/registry";
+import { KIND_NAMES, kind } from "../provider/kinds/registry";
 
 type Json = Record<string, unknown>;
 type Property = Json;
@@ -22,6 +24,8 @@ function typeOf(t: FieldType): Property {
         : { type: "string" };
     case "integer":
       return t.int64 ? { type: "string", description: "A signed 64-bit integer, as its decimal digits." } : { type: "integer" };
+    case "number":
+      return { type: "number" };
     case "boolean":
       return { type: "boolean" };
     case "tags":
@@ -39,22 +43,6 @@ function propertyOf(f: Pick<Field, "type" | "doc">): Property {
   return { ...p, description: typeof p.description === "string" ? `${f.doc} ${p.description}` : f.doc };
 }
 
-/** Every object type nested in a contract's fields and record, each once, by name. */
-function namedTypes(contracts: readonly Contract[]): Map<string, ObjectType> {
-  const found = new Map<string, ObjectType>();
-  const visit = (t: FieldType): void => {
-    if (t.kind === "array") visit(t.items);
-    if (t.kind !== "object") return;
-    const known = found.get(t.name);
-    if (known && known !== t) throw new Error(`two contract types are named ${t.name}`);
-    found.set(t.name, t);
-    for (const f of Object.values(t.fields)) visit(f.type);
-    if (t.members) visit(t.members.type);
-  };
-  for (const c of contracts) for (const f of [...Object.values(c.fields), ...Object.values(c.record)]) visit(f.type);
-  return found;
-}
-
 /** A named object type: its fields, and its members by their Pulumi names. */
 function objectTypeOf(t: ObjectType): Json {
   const description = t.doc;
@@ -67,46 +55,35 @@ function objectTypeOf(t: ObjectType): Json {
   return { type: "object", description, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+/** `LbPoolSettings` -> `lb-pool-settings`: the file name of a kind in every layer. */
+export const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+/** What a kind does beyond its table, in its own words: provider/kinds/<kind>.md, beside its descriptor. */
+export function kindProse(type: Kind): string {
+  return fs.readFileSync(path.join(__dirname, "../provider/kinds", `${kebab(type)}.md`), "utf8").trim();
+}
+
 function resourceOf(type: Kind): Json {
-  const d = kind(type).descriptor;
+  const shape = shapeOf(kind(type).descriptor);
   const inputProperties: Record<string, Property> = {};
-  for (const [name, f] of Object.entries(d.contract.fields)) {
-    const p = propertyOf(f);
-    inputProperties[name] = f.set === "create" ? { ...p, description: `${String(p.description)} Changing it replaces the resource.` } : p;
-  }
-  for (const name of Object.keys(d.extra)) {
-    const extra = PROVIDER_INPUTS[name];
-    if (!extra) throw new Error(`${type}'s input ${name} has no entry in provider/methods/inputs.ts`);
-    inputProperties[name] = { ...extra.schema, description: extra.doc };
+  // The contract's fields first, then the provider's own: the order Python's SDK takes its arguments in.
+  for (const { name, field, change } of [...shape.inputs.filter((i) => !i.own), ...shape.inputs.filter((i) => i.own)]) {
+    const p = propertyOf(field);
+    inputProperties[name] =
+      change === "replaces" ? { ...p, description: `${String(p.description)} Changing it replaces the resource.` } : p;
   }
   const requiredInputs = [
-    ...Object.entries(d.contract.fields)
-      .filter(([, f]) => f.required)
-      .map(([name]) => name),
-    ...Object.entries(d.extra)
-      .filter(([, schema]) => !schema.safeParse(undefined).success)
-      .map(([name]) => name),
+    ...shape.inputs.filter((i) => i.field.required && !i.own),
+    ...shape.inputs.filter((i) => i.field.required && i.own),
   ];
-  // The record's additions to the outputs, by the keys its descriptor maps (read off an empty record).
-  const added = Object.keys(d.record?.({}) ?? {});
-  const recordOutputs = new Map(
-    Object.entries(d.contract.record)
-      .filter(([, f]) => f.output)
-      .map(([wire, f]) => [toCamel(wire), propertyOf(f)]),
-  );
-  const outputOf = (k: string): Property => {
-    const derived = PROVIDER_OUTPUTS[k];
-    const p = inputProperties[k] ?? recordOutputs.get(k) ?? (derived && { ...derived.schema, description: derived.doc });
-    if (!p) throw new Error(`${type}'s output ${k} is neither an input, a record field marked output, nor derived`);
-    return p;
-  };
-  const properties: Json = { ...inputProperties, ...Object.fromEntries([...added, "taskIds"].map((k) => [k, outputOf(k)])) };
+  const properties: Json = { ...inputProperties };
+  for (const o of shape.outputs) properties[o.name] ??= propertyOf(o);
   return {
-    description: d.contract.doc,
+    description: `${shape.contract.doc}\n\n${kindProse(type)}`,
     inputProperties,
-    requiredInputs,
+    requiredInputs: requiredInputs.map((i) => i.name),
     properties,
-    required: [...requiredInputs, "taskIds"],
+    required: [...requiredInputs.map((i) => i.name), "taskIds"],
   };
 }
 
@@ -138,19 +115,9 @@ export const PROVIDER_CONFIG: Readonly<Record<ConfigKey, Property>> = {
 };
 
 export function packageSchema(version: string): Json {
-  const types: Json = {
-    "cims:index:Timeouts": {
-      type: "object",
-      description:
-        "Per-operation deadlines in seconds; each overrides `cims:taskTimeoutSeconds`. The `customTimeouts` resource option bounds the same waits; given both, the smaller wins.",
-      properties: {
-        create: { type: "number", description: "Seconds to wait for a create's tasks." },
-        update: { type: "number", description: "Seconds to wait for an update's tasks." },
-        delete: { type: "number", description: "Seconds to wait for a delete's tasks." },
-      },
-    },
-  };
-  const named = namedTypes(KIND_NAMES.map((type) => kind(type).descriptor.contract));
+  const types: Json = {};
+  const named = new Map<string, ObjectType>();
+  for (const type of KIND_NAMES) nestedTypes(shapeOf(kind(type).descriptor).nested.values(), named);
   for (const [name, t] of [...named].sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = objectTypeOf(t);
   return {
     name: "cims",
