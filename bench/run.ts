@@ -31,10 +31,10 @@ import { closeAllPools } from "../provider/client";
 import { REPO_ROOT, type TestStack } from "../tests/support/harness";
 import { lagChart, median } from "./chart";
 import { benchStack, peakProviderRss, type StateSizes, stateSizes, timed, type Mode } from "./stack-runs";
-import { measureTaskLag, type Waiter } from "./task-lag";
-import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./hints-experiment";
-import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./credentials-probe";
-import { parallelExperiment, parallelMarkdown, type ParallelRow, type RequestTimes } from "./parallel";
+import { measureTaskLag, type Waiter } from "./scenarios/task-lag";
+import { hintsExperiment, hintsMarkdown, type HintsRow, verdicts } from "./scenarios/hints-experiment";
+import { probeAlone, probeExperiment, probeMarkdown, type ProbeRow } from "./scenarios/credentials-probe";
+import { parallelExperiment, parallelMarkdown, type ParallelRow, type RequestTimes } from "./scenarios/parallel";
 
 const Subnet = "pulumi-nodejs:dynamic/cims:Subnet";
 const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";

@@ -3,9 +3,9 @@
 // interleaved rounds on one emulator, so both see the same machine. The run-to-run spread of
 // each side is the noise a difference must beat.
 import type { RunningEmulator } from "pulumi-cims/emulator";
-import type { TestStack } from "../tests/support/harness";
-import { median } from "./chart";
-import { timed } from "./stack-runs";
+import type { TestStack } from "../../tests/support/harness";
+import { median } from "../chart";
+import { timed } from "../stack-runs";
 
 export type HintsMode = "on" | "off";
 

@@ -7,10 +7,10 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { RunningEmulator } from "pulumi-cims/emulator";
-import { REPO_ROOT } from "../tests/support/harness";
-import type { TestStack } from "../tests/support/harness";
-import { median } from "./chart";
-import { timed } from "./stack-runs";
+import { REPO_ROOT } from "../../tests/support/harness";
+import type { TestStack } from "../../tests/support/harness";
+import { median } from "../chart";
+import { timed } from "../stack-runs";
 
 export type ProbeMode = "probe" | "skip";
 export type ProbeFace = "cims" | "plugin";

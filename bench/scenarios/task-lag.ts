@@ -5,7 +5,7 @@
 // it returned, and how many task GETs it made. Same process, same clock, same tasks; each
 // task lasts its nominal duration +/-10%.
 import { setTimeout as sleep } from "node:timers/promises";
-import { CimsClient, DurationHints, waitForTasks, type Task } from "../provider/client";
+import { CimsClient, DurationHints, waitForTasks, type Task } from "../../provider/client";
 import type { RunningEmulator } from "pulumi-cims/emulator";
 
 export type Waiter = "adaptive" | "hints" | "fixed1s" | "fixed3s";

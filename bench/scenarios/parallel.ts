@@ -6,8 +6,8 @@
 // service (the rest is the engine's start and finish, which no pacing changes), requests per
 // subnet, 429 answers and failures.
 import type { RunningEmulator } from "pulumi-cims/emulator";
-import type { TestStack } from "../tests/support/harness";
-import { timed } from "./stack-runs";
+import type { TestStack } from "../../tests/support/harness";
+import { timed } from "../stack-runs";
 
 export type ParallelFace = "dynamic" | "plugin";
 export type ParallelOp = "up" | "refresh" | "destroy";
