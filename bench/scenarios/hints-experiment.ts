@@ -4,27 +4,22 @@
 // each side is the noise a difference must beat.
 import type { RunningEmulator } from "pulumi-cims/emulator";
 import type { TestStack } from "../../tests/support/harness";
-import { median } from "../chart";
+import { type BenchContext, LONG } from "../context";
+import type { HintsMode, HintsRow } from "../report";
 import { timed } from "../stack-runs";
 
-export type HintsMode = "on" | "off";
-
-export interface HintsRow {
-  count: number;
-  upMs: Record<HintsMode, number[]>;
-  taskGets: Record<HintsMode, number[]>;
-}
-
-export interface HintsVerdict {
-  count: number;
-  medianMs: Record<HintsMode, number>;
-  /** max - min of each side's rounds: the noise of this machine for this size. */
-  spreadMs: Record<HintsMode, number>;
-  /** off - on, of the medians: what the hints save (negative: they cost). */
-  savedMs: number;
-  medianTaskGets: Record<HintsMode, number>;
-  /** The saving beats the larger spread of the two sides. */
-  winsBeyondNoise: boolean;
+/** The experiment at the run's sizes: 50 and 200 subnets (50 with --quick, N with --smoke), at least 3 rounds. */
+export function hintsRows(ctx: BenchContext): Promise<HintsRow[]> {
+  const { smoke, quick, N, rounds } = ctx.params;
+  return hintsExperiment({
+    emulator: ctx.emulator,
+    counts: smoke ? [N] : quick ? [50] : [50, 200],
+    rounds: smoke ? 1 : Math.max(3, rounds),
+    stack: (mode, count) => ctx.stack("cims", ctx.cimsConfig(count), mode === "off" ? { CIMS_TASK_HINTS: "off" } : {}),
+    up: (s) => s.up([], LONG),
+    destroy: ctx.clear,
+    log: ctx.log,
+  });
 }
 
 export async function hintsExperiment(opts: {
@@ -61,35 +56,4 @@ function getsSoFar(emulator: RunningEmulator): number {
   return Object.entries(emulator.metrics.snapshot().requests)
     .filter(([k]) => k.startsWith("GET /cloud/v1/tasks/"))
     .reduce((n, [, c]) => n + c, 0);
-}
-
-export function verdicts(rows: HintsRow[]): HintsVerdict[] {
-  return rows.map((r) => {
-    const medianMs = { on: median(r.upMs.on), off: median(r.upMs.off) };
-    const spreadMs = { on: Math.max(...r.upMs.on) - Math.min(...r.upMs.on), off: Math.max(...r.upMs.off) - Math.min(...r.upMs.off) };
-    const savedMs = medianMs.off - medianMs.on;
-    return {
-      count: r.count,
-      medianMs,
-      spreadMs,
-      savedMs,
-      medianTaskGets: { on: median(r.taskGets.on), off: median(r.taskGets.off) },
-      winsBeyondNoise: savedMs > Math.max(spreadMs.on, spreadMs.off),
-    };
-  });
-}
-
-export function hintsMarkdown(rows: HintsRow[]): string[] {
-  const s = (ms: number) => (ms / 1000).toFixed(1);
-  return [
-    "Duration hints: `pulumi up` of N Subnets, proportional schedule with hints (as shipped) and without (`CIMS_TASK_HINTS=off`), interleaved rounds; the spread (slowest - fastest round of a side) is the noise a difference must beat:",
-    "",
-    "| subnets | rounds | hints on: median (spread) | hints off: median (spread) | saved by hints | task GETs per subnet on / off | beyond the noise |",
-    "|---|---|---|---|---|---|---|",
-    ...verdicts(rows).map(
-      (v, i) =>
-        `| ${v.count} | ${rows[i].upMs.on.length} | ${s(v.medianMs.on)} s (${s(v.spreadMs.on)} s) | ${s(v.medianMs.off)} s (${s(v.spreadMs.off)} s) | ${s(v.savedMs)} s | ${v.medianTaskGets.on.toFixed(1)} / ${v.medianTaskGets.off.toFixed(1)} | ${v.winsBeyondNoise ? "yes" : "**no**"} |`,
-    ),
-    "",
-  ];
 }

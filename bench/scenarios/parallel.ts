@@ -7,36 +7,26 @@
 // subnet, 429 answers and failures.
 import type { RunningEmulator } from "pulumi-cims/emulator";
 import type { TestStack } from "../../tests/support/harness";
+import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, type RequestTimes } from "../context";
+import type { ParallelRow } from "../report";
 import { timed } from "../stack-runs";
 
-export type ParallelFace = "dynamic" | "plugin";
-export type ParallelOp = "up" | "refresh" | "destroy";
-
-export interface ParallelRow {
-  count: number;
-  parallel: number;
-  face: ParallelFace;
-  op: ParallelOp;
-  /** Requests a second per key the emulator allowed; null: unlimited. */
-  rateLimit: number | null;
-  ms: number;
-  /** The floor's up at the same P (unlimited rows only: the floor sends no request). */
-  floorMs?: number;
-  /** From the command's start to its first request, and from its last request to its end. */
-  beforeFirstMs: number;
-  afterLastMs: number;
-  requests: number;
-  taskRequests: number;
-  refused: number;
-  /** Resources the command failed (0 is the target everywhere). */
-  failed: number;
-  ok: boolean;
-}
-
-/** When requests reached the emulator (its log hook), for a command's first and last. */
-export interface RequestTimes {
-  first: number | undefined;
-  last: number | undefined;
+/** The experiment at the run's sizes: 50 subnets at 8, 16, 64 and 200 at 8, 16, 64, 200 (50 at 8 and 64 with --quick). */
+export function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
+  return parallelExperiment({
+    emulator: ctx.emulator,
+    seen: ctx.requestTimes,
+    runs: ctx.params.quick
+      ? [{ count: 50, parallel: [8, 64] }]
+      : [
+          { count: 50, parallel: [8, 16, 64] },
+          { count: 200, parallel: [8, 16, 64, 200] },
+        ],
+    rateLimit: RATE_LIMIT_PER_SECOND,
+    stack: (mode, count) => (mode === "floor" ? ctx.stack("floor", ctx.floorConfig(count)) : ctx.stack(mode, ctx.cimsConfig(count))),
+    clear: ctx.clear,
+    log: ctx.log,
+  });
 }
 
 export async function parallelExperiment(opts: {
@@ -108,7 +98,6 @@ export async function parallelExperiment(opts: {
   return rows;
 }
 
-const LONG = { timeoutMs: 30 * 60_000 };
 const FAILING = { ...LONG, allowFailure: true };
 
 const sum = (requests: Record<string, number>, re: RegExp) =>
@@ -126,12 +115,6 @@ export function breakdown(requests: Record<string, number>): string {
 
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
-/**
- * The time the limit itself imposes on a row: the requests it accepted at the rate, less the
- * one second's burst its bucket starts with (a 429 costs the service nothing and is not counted).
- */
-const imposedMs = (r: ParallelRow) => (r.rateLimit === null ? 0 : (Math.max(0, r.requests - r.refused - r.rateLimit) * 1000) / r.rateLimit);
-
 function describe(r: ParallelRow): string {
   const limit = r.rateLimit === null ? "no limit" : `${r.rateLimit}/s`;
   return (
@@ -141,124 +124,3 @@ function describe(r: ParallelRow): string {
     `${r.refused} x 429, ${r.failed} failed, exit ${r.ok ? 0 : "non-zero"}`
   );
 }
-
-/**
- * The wall-time model of an `up` of N resources at parallelism P whose tasks take T:
- * `start + ceil(N / P) * (T + lag) + N * perResource`, fitted by least squares to the rows
- * without a limit (each side's own up). Its largest error says how far the model holds.
- */
-export interface WallModel {
-  startMs: number;
-  /** T + lag: the time a slot holds a resource beyond the engine's own cost. */
-  waveMs: number;
-  perResourceMs: number;
-  worstErrorMs: number;
-}
-
-export function fitWallModel(points: Array<{ count: number; parallel: number; ms: number }>): WallModel | undefined {
-  if (points.length < 3) return undefined;
-  const x = points.map((p) => [1, Math.ceil(p.count / p.parallel), p.count]);
-  const y = points.map((p) => p.ms);
-  // Normal equations (X'X) b = X'y, three unknowns, solved by elimination.
-  const a = [0, 1, 2].map((i) => [0, 1, 2].map((j) => x.reduce((s, r) => s + r[i] * r[j], 0)));
-  const b = [0, 1, 2].map((i) => x.reduce((s, r, k) => s + r[i] * y[k], 0));
-  const solved = solve3(a, b);
-  if (!solved) return undefined;
-  const [startMs, waveMs, perResourceMs] = solved;
-  const worstErrorMs = Math.max(...x.map((r, k) => Math.abs(startMs + waveMs * r[1] + perResourceMs * r[2] - y[k])));
-  return { startMs, waveMs, perResourceMs, worstErrorMs };
-}
-
-/** Gaussian elimination with partial pivoting; undefined when the points do not pin the model down. */
-function solve3(a: number[][], b: number[]): number[] | undefined {
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let col = 0; col < 3; col++) {
-    const pivot = m.slice(col).reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
-    if (Math.abs(m[pivot][col]) < 1e-9) return undefined;
-    [m[col], m[pivot]] = [m[pivot], m[col]];
-    for (let r = 0; r < 3; r++) {
-      if (r === col) continue;
-      const f = m[r][col] / m[col][col];
-      for (let c = col; c < 4; c++) m[r][c] -= f * m[col][c];
-    }
-  }
-  return [0, 1, 2].map((i) => m[i][3] / m[i][i]);
-}
-
-/** The model's lines for the report: ours and the floor, with the lag as the wave's time beyond T. */
-function modelMarkdown(rows: ParallelRow[], taskMs: number | undefined): string[] {
-  const unlimited = rows.filter((r) => r.rateLimit === null);
-  const ours = fitWallModel(unlimited);
-  const floor = fitWallModel(unlimited.map((r) => ({ ...r, ms: r.floorMs ?? r.ms })));
-  if (!ours || !floor) return [];
-  const said = (name: string, m: WallModel) =>
-    `| ${name} | ${s(m.startMs)} | ${(m.waveMs / 1000).toFixed(2)}${taskMs === undefined ? "" : ` (lag ${((m.waveMs - taskMs) / 1000).toFixed(2)})`} | ${m.perResourceMs.toFixed(0)} | ${s(m.worstErrorMs)} |`;
-  return [
-    "",
-    "The wall time of an `up` of N resources at `--parallel` P, `start + ceil(N / P) * (T + lag) + N * engine cost`, fitted",
-    `to the rows above (least squares; T = ${taskMs === undefined ? "the task's duration" : `${(taskMs / 1000).toFixed(1)} s`}):`,
-    "",
-    "| side | start (s) | a wave: T + lag (s) | engine cost per resource (ms) | largest error of the fit (s) |",
-    "|---|---|---|---|---|",
-    said("ours (dynamic face)", ours),
-    said("floor", floor),
-  ];
-}
-
-/** Ours against the floor without a limit; against what the limit imposes under one. */
-export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[] {
-  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-  const unlimited = rows.filter((r) => r.rateLimit === null);
-  const limited = rows.filter((r) => r.rateLimit !== null);
-  const failed = (r: ParallelRow) => `${r.failed}${r.ok ? "" : " (exit non-zero)"}`;
-  const lines = [
-    "",
-    "Without a rate limit: `pulumi up` of the dynamic face against the floor at the same `--parallel` (target <= 1.10x).",
-    "",
-    "| subnets | --parallel | up (s) | floor (s) | ours / floor | requests / subnet | task requests / subnet | failed |",
-    "|---|---|---|---|---|---|---|---|",
-    ...unlimited.map((r) =>
-      row([
-        r.count,
-        r.parallel,
-        s(r.ms),
-        s(r.floorMs ?? 0),
-        ratio(r.ms, r.floorMs ?? r.ms),
-        (r.requests / r.count).toFixed(1),
-        (r.taskRequests / r.count).toFixed(2),
-        failed(r),
-      ]),
-    ),
-    ...modelMarkdown(rows, taskMs),
-    "",
-    "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
-    "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",
-    "first request to the last, the rest of the wall time being the engine's start and finish, which no pacing changes.",
-    "Targets: no resource failed; wall time within 1.2x of the limit's time.",
-    "",
-    "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | requests / subnet | task requests / subnet | 429s | failed |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...limited.map((r) => {
-      const imposed = imposedMs(r);
-      const window = r.ms - r.beforeFirstMs - r.afterLastMs;
-      return row([
-        r.count,
-        r.parallel,
-        r.face,
-        r.op,
-        s(r.ms),
-        s(window),
-        s(imposed),
-        imposed > 0 ? ratio(r.ms, imposed) : "",
-        imposed > 0 ? ratio(window, imposed) : "",
-        (r.requests / r.count).toFixed(1),
-        (r.taskRequests / r.count).toFixed(2),
-        r.refused,
-        failed(r),
-      ]);
-    }),
-  ];
-  return lines;
-}
-
-const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;
