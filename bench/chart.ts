@@ -1,6 +1,7 @@
 // A small SVG bar chart of the task-wait lag (median per waiter and task duration), written
 // by hand: one chart does not justify a plotting dependency.
-import type { LagSample, Waiter } from "./task-lag";
+import type { Waiter } from "./report";
+import type { LagSample } from "./scenarios/task-lag";
 
 const COLORS: Record<Waiter, string> = { adaptive: "#2b6cb0", hints: "#38a169", fixed1s: "#dd6b20", fixed3s: "#718096" };
 const LABELS: Record<Waiter, string> = {

@@ -1,5 +1,5 @@
 // Runs the bench program (bench/program) under the real CLI: timed commands, the peak RSS
-// of the dynamic-provider process, and sizes from the exported state.
+// of the dynamic-provider process, and sizes and recorded properties from the exported state.
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT } from "../tests/support/cims";
@@ -99,4 +99,17 @@ export async function stateSizes(stack: TestStack, type: string): Promise<StateS
     providerBytes: ours.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))),
     stateBytesPerResource: ours.length ? Buffer.byteLength(stdout) / ours.length : 0,
   };
+}
+
+/** The inputs and outputs one resource of `type` in the stack recorded (without `__provider`), for the floor to hold. */
+export async function subnetState(
+  s: TestStack,
+  type: string,
+): Promise<{ inputs: Record<string, unknown>; outputs: Record<string, unknown> }> {
+  const resources = (await s.exportState()).deployment.resources ?? [];
+  const subnet = resources.find((r) => r.type === type);
+  if (!subnet) throw new Error(`the stack ${s.name} holds no ${type}`);
+  const { __provider: _i, ...inputs } = (subnet.inputs ?? {}) as Record<string, unknown>;
+  const { __provider: _o, ...outputs } = (subnet.outputs ?? {}) as Record<string, unknown>;
+  return { inputs, outputs };
 }

@@ -84,7 +84,7 @@ for (let i = 0; i < count; i++) {
     ids.push(new Naive(`n${i}`, { url: config.require("url") }).id);
   } else if (mode === "naive-size") {
     // The naive provider as the engine's own closure serializer writes it into __provider
-    // (deploying it fails: see bench/run.ts), measured without deploying.
+    // (deploying it fails: see bench/scenarios/naive.ts), measured without deploying.
   } else {
     throw new Error(`bench:mode must be cims, plugin, floor, naive or naive-size, not ${mode}`);
   }

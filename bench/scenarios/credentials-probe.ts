@@ -7,20 +7,32 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { RunningEmulator } from "pulumi-cims/emulator";
-import { REPO_ROOT } from "../tests/support/harness";
-import type { TestStack } from "../tests/support/harness";
-import { median } from "./chart";
-import { timed } from "./stack-runs";
+import { REPO_ROOT, type TestStack } from "../../tests/support/harness";
+import type { BenchContext } from "../context";
+import type { ProbeAlone, ProbeFace, ProbeMode, ProbeRow } from "../report";
+import { timed } from "../stack-runs";
 
-export type ProbeMode = "probe" | "skip";
-export type ProbeFace = "cims" | "plugin";
+/** The experiment at the run's size: N subnets, both faces, at least 5 rounds (one with --smoke, unwarmed). */
+export function probeRows(ctx: BenchContext): Promise<ProbeRow[]> {
+  const { smoke, N, rounds } = ctx.params;
+  return probeExperiment({
+    emulator: ctx.emulator,
+    count: N,
+    rounds: smoke ? 1 : Math.max(5, rounds),
+    faces: ["cims", "plugin"],
+    stack: (face) => ctx.stack(face, ctx.cimsConfig(N)),
+    destroy: ctx.clear,
+    log: ctx.log,
+    warm: !smoke,
+  });
+}
 
 /**
  * The probe alone, in a fresh node process each round (as a provider process meets it): its
  * wall time from the call to the proven key, cold (the HTTP client loaded by it, as in a
  * preview that sends nothing else) and warm (a second probe in the same process).
  */
-export async function probeAlone(url: string, apiKey: string, rounds: number): Promise<{ coldMs: number[]; warmMs: number[] }> {
+export async function probeAlone(url: string, apiKey: string, rounds: number): Promise<ProbeAlone> {
   const script = `
 const { proveCredentials } = require(${JSON.stringify(path.join(REPO_ROOT, "dist/provider/client/credentials.js"))});
 const o = { apiUrl: new URL(process.argv[1]), apiKey: process.env.BENCH_KEY, projectId: 1, maxRetries: 5, connectTimeoutMs: 5000, requestTimeoutMs: 120000, taskPath: "/cloud/v1/tasks/{task_id}" };
@@ -42,13 +54,6 @@ const o = { apiUrl: new URL(process.argv[1]), apiKey: process.env.BENCH_KEY, pro
     out.warmMs.push(warm);
   }
   return out;
-}
-
-export interface ProbeRow {
-  face: ProbeFace;
-  count: number;
-  previewMs: Record<ProbeMode, number[]>;
-  probesPerPreview: Record<ProbeMode, number[]>;
 }
 
 export async function probeExperiment(opts: {
@@ -90,28 +95,4 @@ function probes(emulator: RunningEmulator): number {
   return Object.entries(emulator.metrics.snapshot().requests)
     .filter(([k]) => k.startsWith("GET /cloud/v1/projects"))
     .reduce((n, [, c]) => n + c, 0);
-}
-
-export function probeMarkdown(rows: ProbeRow[], alone?: { coldMs: number[]; warmMs: number[] }): string[] {
-  const s = (ms: number) => (ms / 1000).toFixed(2);
-  const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
-  return [
-    "Proving the key at preview: `pulumi preview` of an unchanged stack of N Subnets with the credential probe (as shipped) and without (`CIMS_SKIP_CREDENTIALS_VALIDATION=true`), interleaved rounds; the spread (slowest - fastest round of a side) is the noise a difference must beat:",
-    "",
-    "| face | subnets | rounds | with probe: median (spread) | skipped: median (spread) | probe's cost | probe requests per preview |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map((r) => {
-      const on = median(r.previewMs.probe);
-      const off = median(r.previewMs.skip);
-      const face = r.face === "cims" ? "dynamic" : "plugin";
-      return `| ${face} | ${r.count} | ${r.previewMs.probe.length} | ${s(on)} s (${s(spread(r.previewMs.probe))} s) | ${s(off)} s (${s(spread(r.previewMs.skip))} s) | ${((on - off) / 1000).toFixed(2)} s (${((on / off - 1) * 100).toFixed(1)}%) | ${Math.max(...r.probesPerPreview.probe)} / ${Math.max(...r.probesPerPreview.skip)} |`;
-    }),
-    "",
-    ...(alone
-      ? [
-          `The probe alone (a fresh node process per round, ${alone.coldMs.length} rounds, median): ${median(alone.coldMs).toFixed(0)} ms cold (loading the HTTP client included), ${median(alone.warmMs).toFixed(1)} ms warm.`,
-          "",
-        ]
-      : []),
-  ];
 }

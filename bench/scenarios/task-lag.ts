@@ -5,10 +5,12 @@
 // it returned, and how many task GETs it made. Same process, same clock, same tasks; each
 // task lasts its nominal duration +/-10%.
 import { setTimeout as sleep } from "node:timers/promises";
-import { CimsClient, DurationHints, waitForTasks, type Task } from "../provider/client";
 import type { RunningEmulator } from "pulumi-cims/emulator";
+import { CimsClient, DurationHints, waitForTasks, type Task } from "../../provider/client";
+import { median } from "../chart";
+import { type BenchContext, NETWORK_ID } from "../context";
+import type { LagRow, Waiter } from "../report";
 
-export type Waiter = "adaptive" | "hints" | "fixed1s" | "fixed3s";
 export interface LagSample {
   durationMs: number;
   waiter: Waiter;
@@ -100,4 +102,19 @@ export async function measureTaskLag(
     for (const r of await Promise.all(runs)) samples.push(...r);
   }
   return samples;
+}
+
+/** The lag at the run's task durations: every sample (for the chart) and, per duration, each waiter's medians. */
+export async function lagRows(ctx: BenchContext): Promise<{ samples: LagSample[]; lag: LagRow[] }> {
+  const { lagDurations, lagSamples } = ctx.params;
+  const samples = await measureTaskLag(ctx.emulator, ctx.apiKey, NETWORK_ID, lagDurations, lagSamples);
+  const waiters: Waiter[] = ["adaptive", "hints", "fixed1s", "fixed3s"];
+  const lag = lagDurations.map((d) => {
+    const row = (w: Waiter) => {
+      const of = samples.filter((s) => s.durationMs === d && s.waiter === w);
+      return { medianLagMs: median(of.map((s) => s.lagMs)), medianGets: median(of.map((s) => s.gets)) };
+    };
+    return { durationMs: d, targetLagMs: Math.max(150, 0.05 * d), ...Object.fromEntries(waiters.map((w) => [w, row(w)])) } as LagRow;
+  });
+  return { samples, lag };
 }

@@ -1,0 +1,592 @@
+// bench/results.md from the bench's JSON files: their shapes (what each scenario writes), the
+// figures derived from them (the hints' verdicts, the wall-time model) and every table. Reads
+// nothing but the JSON, so `npm run bench:render` rebuilds the markdown from earlier runs.
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import { REPO_ROOT } from "../tests/support/harness";
+import { median } from "./chart";
+import { RATE_LIMIT_PER_SECOND } from "./context";
+
+// ---- the JSON files' shapes ----
+
+export type Machine = { cpus: number; cpuModel?: string; memoryGiB: number; node: string; pulumi: string; date: string };
+
+/** bench/results.json: the full run. */
+export type Results = {
+  machine: Machine;
+  params: { resources: number; rounds: number; taskMs: number; engineParallelism?: number; lagSamplesPerDuration?: number };
+  stateSize: {
+    resources?: number;
+    providerBytesMax: number;
+    providerTextsDistinct: number;
+    stateBytesPerResource: number;
+    floorProviderBytes: number;
+    naiveProviderBytes: number;
+    naiveOutcome: string;
+  };
+  overhead: { previewMs: Record<string, number[]>; upMs: Record<string, number[]>; previewRatio: number; upRatio: number };
+  lag: LagRow[];
+  connections: { opened: number; peakOpen: number; requests: number; engineParallelism: number };
+  /** `pluginPeakRssBytes` (and `upMs.plugin`) are absent from runs made before the plugin face. */
+  memory: { providerPeakRssBytes: number; floorProviderPeakRssBytes: number; pluginPeakRssBytes?: number };
+  scale: ScaleRow[];
+  /** Absent from runs made before the plugin face was measured at scale. */
+  pluginScale?: PluginScaleRow[];
+  /** Absent from runs made before the Python program was measured. */
+  languages?: Languages;
+  refresh: RefreshRow[];
+  rateLimited: RateLimitedRow[];
+  benchSeconds: number;
+};
+/** bench/faces.json: `--only faces`. `machine` and `peakRssBytes` are absent from runs made before they were recorded. */
+export type FacesRun = {
+  machine?: Machine;
+  previewMs: Record<"cims" | "plugin" | "floor", number[]>;
+  upMs: Record<"cims" | "plugin" | "floor", number[]>;
+  providerBytesMax: number;
+  previewRatio: number;
+  upRatio: number;
+  pluginUpRatio: number;
+  peakRssBytes?: { cims: number; plugin: number };
+  resources?: number;
+};
+/** bench/hints.json (`verdicts`: what `verdicts()` makes of the rows, for a reader of the file). */
+export type HintsRun = { machine?: Machine; rows: HintsRow[]; verdicts?: HintsVerdict[] };
+/** bench/probe-cost.json (`alone`: `--only probe` only). */
+export type ProbeRun = { machine?: Machine; rows: ProbeRow[]; alone?: ProbeAlone };
+export type PluginScaleRun = { machine: Machine; rows: PluginScaleRow[] };
+export type LanguagesRun = Languages & { machine: Machine };
+export type ParallelRun = { machine: Machine; taskMs?: number; rows: ParallelRow[] };
+
+/** The waiters the task-wait lag compares: ours without and with hints, fixed 1 s and 3 s polling. */
+export type Waiter = "adaptive" | "hints" | "fixed1s" | "fixed3s";
+export type LagRow = { durationMs: number; targetLagMs: number } & Record<Waiter, { medianLagMs: number; medianGets: number }>;
+export type ScaleRow = { count: number; upMs: number; floorUpMs: number; peakRssBytes: number; upMsPerResource: number };
+/** `floorLike`: the floor holding a Subnet's inputs and outputs. */
+export type ScaleFace = "plugin" | "floor" | "floorLike";
+/** `rounds`: how many runs of preview and of refresh each median is of (absent: one run, as runs before medians were kept). */
+export type PluginScaleRow = { count: number; rounds?: number } & Record<"previewMs" | "upMs" | "refreshMs", Record<ScaleFace, number>>;
+export type RefreshMode = "cims" | "off" | "floor" | "floorLike";
+export type RefreshCell = { ms: number; requests: number; listsPerScope: number };
+export type RefreshRow = { count: number } & Record<RefreshMode, RefreshCell>;
+/** `pulumi up` of `count` Subnets on the plugin face, a Python program against a TypeScript one: one time per round. */
+export type Languages = { count: number; upMs: { typescript: number[]; python: number[] } };
+export type RateLimitedRow = { mode: "cims" | "off"; ms: number; ok: boolean; failedResources: number; requests: number; refused: number };
+
+export type HintsMode = "on" | "off";
+
+export interface HintsRow {
+  count: number;
+  upMs: Record<HintsMode, number[]>;
+  taskGets: Record<HintsMode, number[]>;
+}
+
+export interface HintsVerdict {
+  count: number;
+  medianMs: Record<HintsMode, number>;
+  /** max - min of each side's rounds: the noise of this machine for this size. */
+  spreadMs: Record<HintsMode, number>;
+  /** off - on, of the medians: what the hints save (negative: they cost). */
+  savedMs: number;
+  medianTaskGets: Record<HintsMode, number>;
+  /** The saving beats the larger spread of the two sides. */
+  winsBeyondNoise: boolean;
+}
+
+export type ProbeMode = "probe" | "skip";
+export type ProbeFace = "cims" | "plugin";
+export interface ProbeRow {
+  face: ProbeFace;
+  count: number;
+  previewMs: Record<ProbeMode, number[]>;
+  probesPerPreview: Record<ProbeMode, number[]>;
+}
+/** The probe alone, in a fresh process per round: cold (loading the HTTP client) and warm. */
+export type ProbeAlone = { coldMs: number[]; warmMs: number[] };
+
+export type ParallelFace = "dynamic" | "plugin";
+export type ParallelOp = "up" | "refresh" | "destroy";
+
+export interface ParallelRow {
+  count: number;
+  parallel: number;
+  face: ParallelFace;
+  op: ParallelOp;
+  /** Requests a second per key the emulator allowed; null: unlimited. */
+  rateLimit: number | null;
+  ms: number;
+  /** The floor's up at the same P (unlimited rows only: the floor sends no request). */
+  floorMs?: number;
+  /** From the command's start to its first request, and from its last request to its end. */
+  beforeFirstMs: number;
+  afterLastMs: number;
+  requests: number;
+  taskRequests: number;
+  refused: number;
+  /** Resources the command failed (0 is the target everywhere). */
+  failed: number;
+  ok: boolean;
+}
+
+// ---- the tables ----
+
+export const met = (b: boolean) => (b ? "met" : "**not met**");
+/** Seconds, one decimal, from ms. */
+const sec = (ms: number) => (ms / 1000).toFixed(1);
+/** MB, whole, from bytes. */
+export const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+
+/** The full run's tables; `rateLimitedCount`: the size whose refresh was also measured under the rate limit. */
+function fullRunMarkdown(r: Results, rateLimitedCount: number): string {
+  return [
+    ...headlineMarkdown(r),
+    ...lagMarkdown(r.lag),
+    ...scaleMarkdown(r.scale),
+    ...pluginScaleMarkdown(r.pluginScale),
+    ...languagesMarkdown(r.languages),
+    ...refreshMarkdown(r.refresh, rateLimitedCount),
+    ...rateLimitedMarkdown(r.rateLimited, rateLimitedCount),
+  ].join("\n");
+}
+
+/** The run's machine and sizes, then state sizes, preview/up against the floor, connections and memory. */
+function headlineMarkdown(r: Results): string[] {
+  const m = r.machine;
+  return [
+    `Measured ${m.date.slice(0, 10)} on ${m.cpus} cores (${m.cpuModel ?? "?"}), ${m.memoryGiB} GiB, Node ${m.node}, Pulumi ${m.pulumi}; ${r.params.resources} resources, task duration ${r.params.taskMs} ms, ${r.params.rounds} interleaved rounds; the bench took ${r.benchSeconds} s.`,
+    "",
+    "| what | measured | target | |",
+    "|---|---|---|---|",
+    `| \`__provider\` per Subnet | ${r.stateSize.providerBytesMax} B (${r.stateSize.providerTextsDistinct} distinct size) | <= 1024 B | ${met(r.stateSize.providerBytesMax <= 1024)} |`,
+    `| whole state per Subnet | ${r.stateSize.stateBytesPerResource} B | | |`,
+    `| \`__provider\` of a naive provider (undici at top level) | ${r.stateSize.naiveProviderBytes} B; deploying it ${r.stateSize.naiveOutcome} | contrast | |`,
+    `| \`__provider\` of the no-op floor resource | ${r.stateSize.floorProviderBytes} B | contrast | |`,
+    `| \`pulumi preview\`, ours / floor (median) | ${sec(median(r.overhead.previewMs.cims))} s / ${sec(median(r.overhead.previewMs.floor))} s = ${r.overhead.previewRatio.toFixed(2)}x | <= 1.15x | ${met(r.overhead.previewRatio <= 1.15)} |`,
+    `| \`pulumi up\`, ours / floor (median) | ${sec(median(r.overhead.upMs.cims))} s / ${sec(median(r.overhead.upMs.floor))} s = ${r.overhead.upRatio.toFixed(2)}x | <= 1.15x | ${met(r.overhead.upRatio <= 1.15)} |`,
+    ...(r.overhead.upMs.plugin && r.memory.pluginPeakRssBytes !== undefined
+      ? facesMarkdown({
+          upMs: r.overhead.upMs,
+          pluginPeakRss: r.memory.pluginPeakRssBytes,
+          peakRss: r.memory.providerPeakRssBytes,
+          resources: r.params.resources,
+        }).slice(2)
+      : []),
+    `| connections open at once (peak) in one up | ${r.connections.peakOpen} | <= ${r.connections.engineParallelism} (engine parallelism) | ${met(r.connections.peakOpen <= r.connections.engineParallelism)} |`,
+    `| connections opened / requests in one up | ${r.connections.opened} / ${r.connections.requests} (idle sockets close after the server's 5 s keep-alive) | not one per request | ${met(r.connections.opened * 10 <= r.connections.requests)} |`,
+    `| dynamic-provider peak RSS, ${r.params.resources}-resource up: ours / floor | ${mb(r.memory.providerPeakRssBytes)} MB / ${mb(r.memory.floorProviderPeakRssBytes)} MB | | |`,
+  ];
+}
+
+function lagMarkdown(lag: LagRow[]): string[] {
+  return [
+    "",
+    "Task-wait lag (median time from the emulator marking a task FINISHED to the waiter returning) and task GETs, the same tasks (nominal duration +/-10%) watched by all four waiters; ours without and with duration hints (learned from a warm-up task and the earlier samples of the same type):",
+    "",
+    "| task | ours, no hints: lag, GETs | ours, hints: lag, GETs | fixed 1 s: lag, GETs | fixed 3 s: lag, GETs | lag target (no hints) | lag | GETs <= fixed 1 s | hints beat no hints (lag lower, GETs not more) |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...lag.map((l) => {
+      const cell = (w: Waiter) => `${Math.round(l[w].medianLagMs)} ms, ${l[w].medianGets}`;
+      const hintsWin = l.hints.medianLagMs < l.adaptive.medianLagMs && l.hints.medianGets <= l.adaptive.medianGets;
+      return `| ${l.durationMs / 1000} s | ${cell("adaptive")} | ${cell("hints")} | ${cell("fixed1s")} | ${cell("fixed3s")} | ${Math.round(l.targetLagMs)} ms | ${met(l.adaptive.medianLagMs <= l.targetLagMs)} | ${met(l.adaptive.medianGets <= l.fixed1s.medianGets)} | ${hintsWin ? "yes" : "**no**"} |`;
+    }),
+  ];
+}
+
+function scaleMarkdown(scale: ScaleRow[]): string[] {
+  return [
+    "",
+    "Scale: `pulumi up` of N Subnets against N floor resources (no-op, sleeping the same task duration), the engine's own cost:",
+    "",
+    "| resources | up: ours | up: floor | ours / floor (target <= 1.10x) | per resource | provider peak RSS |",
+    "|---|---|---|---|---|---|",
+    ...scale.map(
+      (x) =>
+        `| ${x.count} | ${sec(x.upMs)} s | ${sec(x.floorUpMs)} s | ${(x.upMs / x.floorUpMs).toFixed(2)}x ${met(x.upMs <= 1.1 * x.floorUpMs)} | ${x.upMsPerResource.toFixed(0)} ms | ${mb(x.peakRssBytes)} MB |`,
+    ),
+    ...rssGrowth(scale),
+  ];
+}
+
+/** Provider RSS growth from the smallest to the largest size (target <= 50 MB from 10 to 1,000). */
+function rssGrowth(scale: ScaleRow[]): string[] {
+  if (scale.length < 2) return [];
+  const [first, last] = [scale[0], scale[scale.length - 1]];
+  const growth = last.peakRssBytes - first.peakRssBytes;
+  const target = first.count === 10 && last.count === 1000 ? ` (target <= 50 MB: ${met(growth <= 50 * 2 ** 20)})` : "";
+  return ["", `Provider peak RSS grows ${mb(growth)} MB from ${first.count} to ${last.count} resources${target}.`];
+}
+
+/** How many runs the plugin-scale figures are of. */
+function runsSaid(rows: PluginScaleRow[]): string {
+  const rounds = rows[0].rounds ?? 1;
+  return rounds > 1 ? `preview and refresh: medians of ${rounds} runs; up: one run` : "one run of each";
+}
+
+/** The plugin face at scale against the floor with a Subnet's data (the targets) and the bare floor. */
+export function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined): string[] {
+  if (!rows?.length) return [];
+  const ratio = (ours: number, floor: number) => `${sec(ours)} s / ${sec(floor)} s = ${(ours / floor).toFixed(2)}x`;
+  const cell = (x: Record<ScaleFace, number>, target?: number) =>
+    ratio(x.plugin, x.floorLike) +
+    (target ? ` (<= ${target.toFixed(2)}x: ${met(x.plugin / x.floorLike <= target)})` : "") +
+    `; bare floor: ${ratio(x.plugin, x.floor)}`;
+  return [
+    "",
+    `The plugin face at scale: \`pulumi preview\`, \`up\` and \`refresh\` of N Subnets through \`pulumi-resource-cims\` against N floor resources holding a Subnet's recorded inputs and outputs (the same data for the engine to move: the targets are judged against it), and against the bare floor (3 values per resource against a Subnet's 30-odd); the first of the three rotating; ${runsSaid(rows)}:`,
+    "",
+    "| subnets | preview | up | refresh |",
+    "|---|---|---|---|",
+    ...rows.map((x) => `| ${x.count} | ${cell(x.previewMs)} | ${cell(x.upMs, 1.05)} | ${cell(x.refreshMs, 1.1)} |`),
+  ];
+}
+
+/** A Python program's `up` against the TypeScript one's: medians of the interleaved rounds, and their ratio. */
+export function languagesMarkdown(l: Languages | undefined): string[] {
+  if (!l) return [];
+  const [py, ts] = [median(l.upMs.python), median(l.upMs.typescript)];
+  return [
+    "",
+    `A Python program (the \`pulumi_cims\` SDK) against the TypeScript one, \`pulumi up\` of ${l.count} Subnets through the plugin face, the TypeScript program type-checked as it runs as a user's is (${l.upMs.python.length} interleaved rounds, medians): Python ${sec(py)} s, TypeScript ${sec(ts)} s, Python / TypeScript ${(py / ts).toFixed(2)}x.`,
+  ];
+}
+
+/** Refresh with coalescing on and off against both floors; the ratio targets hold at `rateLimitedCount`. */
+function refreshMarkdown(refresh: RefreshRow[], rateLimitedCount: number): string[] {
+  return [
+    "",
+    "Refresh: `pulumi refresh` of N Subnets across 2 scopes: ours (reads coalesced into list requests), the same code with `CIMS_COALESCE_READS=false` (a GET each), and N floor resources whose read() sends nothing, as they are and carrying a Subnet's properties (the same data for the engine to move); medians of interleaved rounds:",
+    "",
+    "| subnets | ours: requests (most lists of a scope), time | coalescing off: requests, time | floor: time | floor with a Subnet's properties: time | ours / floor | ours / floor with properties | requests <= 2 per scope per 1,000 |",
+    "|---|---|---|---|---|---|---|---|",
+    ...refresh.map((x) => {
+      const ratio = x.cims.ms / x.floor.ms;
+      const padded = x.cims.ms / x.floorLike.ms;
+      const target = (v: number) => (x.count === rateLimitedCount ? ` (<= 1.10x: ${met(v <= 1.1)})` : "");
+      return `| ${x.count} | ${x.cims.requests} (${x.cims.listsPerScope}), ${sec(x.cims.ms)} s | ${x.off.requests}, ${sec(x.off.ms)} s | ${sec(x.floor.ms)} s | ${sec(x.floorLike.ms)} s | ${ratio.toFixed(2)}x${target(ratio)} | ${padded.toFixed(2)}x${target(padded)} | ${met(x.cims.listsPerScope <= 2 * Math.ceil(x.count / 2 / 1000))} |`;
+    }),
+  ];
+}
+
+function rateLimitedMarkdown(rows: RateLimitedRow[], rateLimitedCount: number): string[] {
+  return [
+    "",
+    `Refresh of ${rateLimitedCount} Subnets while the emulator allows ${RATE_LIMIT_PER_SECOND} requests per second per key (429 with Retry-After beyond):`,
+    "",
+    "| reads | time | exit | failed resources | requests (429s) |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      (x) =>
+        `| ${x.mode === "cims" ? "ours (coalesced)" : "coalescing off"} | ${sec(x.ms)} s | ${x.ok ? "0" : "non-zero"} | ${x.failedResources} | ${x.requests} (${x.refused}) |`,
+    ),
+    "",
+  ];
+}
+
+/** The date a figure was measured: the file's own, else the commit that last changed it (files written before they carried one). */
+function measuredOn(file: string, m: Machine | undefined): string {
+  if (m) return `measured ${m.date.slice(0, 10)} on ${m.cpus} cores (${m.cpuModel ?? "?"}), ${m.memoryGiB} GiB, Node ${m.node}`;
+  try {
+    const day = execFileSync("git", ["log", "-1", "--format=%cs", "--", `bench/${file}`], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    if (day) return `committed ${day}; the file does not record the machine`;
+  } catch {
+    // not a git checkout: say only what the file says
+  }
+  return "the file does not record when or where";
+}
+
+async function readJson<T>(dir: string, file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(dir, file), "utf8")) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** A section's heading and the command that measured it: `npm run bench -- --only <only>`. */
+function onlyHeading(title: string, file: string, only: string, m: Machine | undefined): string[] {
+  return [`## ${title} (\`${file}\`)`, "", `\`npm run bench -- --only ${only}\`, ${measuredOn(file, m)}.`];
+}
+
+/**
+ * results.md in `dir` from every JSON file of the bench there: one section per file, each
+ * saying when it was measured. `rateLimitedCount`: the refresh size the run measured under
+ * the rate limit (200; 3 in a smoke run).
+ */
+export async function renderResults(dir: string, rateLimitedCount: number): Promise<string> {
+  const results = await readJson<Results>(dir, "results.json");
+  const facesRun = await readJson<FacesRun>(dir, "faces.json");
+  const hintsRun = await readJson<HintsRun>(dir, "hints.json");
+  const probeRun = await readJson<ProbeRun>(dir, "probe-cost.json");
+  const pluginScaleRun = await readJson<PluginScaleRun>(dir, "plugin-scale.json");
+  const languagesRun = await readJson<LanguagesRun>(dir, "languages.json");
+  const parallelRun = await readJson<ParallelRun>(dir, "parallel.json");
+  const lines = [
+    "# Bench results",
+    "",
+    "Written by `bench/run.ts` from the JSON files beside this one (`npm run bench` measures and writes both;",
+    "`npm run bench:render` rebuilds this file from the JSON alone). Do not edit it by hand. What each run does",
+    "and why: [docs/performance.md](../docs/performance.md).",
+    "",
+  ];
+  if (results) {
+    lines.push(
+      "## Full run (`results.json`)",
+      "",
+      fullRunMarkdown(results, rateLimitedCount),
+      "",
+      "![median task-wait lag](task-lag.svg)",
+      "",
+    );
+  }
+  if (facesRun) {
+    lines.push(
+      ...onlyHeading("Faces: dynamic, plugin, floor", "faces.json", "faces", facesRun.machine),
+      "",
+      ...facesRunMarkdown(facesRun),
+      "",
+    );
+  }
+  if (pluginScaleRun) {
+    const heading = onlyHeading("The plugin face at scale", "plugin-scale.json", "plugin-scale", pluginScaleRun.machine);
+    lines.push(...heading, ...pluginScaleMarkdown(pluginScaleRun.rows), "");
+  }
+  if (languagesRun) {
+    const heading = onlyHeading("A Python program against the TypeScript one", "languages.json", "languages", languagesRun.machine);
+    lines.push(...heading, ...languagesMarkdown(languagesRun), "");
+  }
+  if (hintsRun) lines.push(...onlyHeading("Duration hints", "hints.json", "hints", hintsRun.machine), "", ...hintsMarkdown(hintsRun.rows));
+  if (probeRun) {
+    const heading = onlyHeading("Proving the key at preview", "probe-cost.json", "probe", probeRun.machine);
+    lines.push(...heading, "", ...probeMarkdown(probeRun.rows, probeRun.alone));
+  }
+  if (parallelRun) {
+    const heading = onlyHeading("Engine parallelism, with and without the rate limit", "parallel.json", "parallel", parallelRun.machine);
+    lines.push("", ...heading, ...parallelMarkdown(parallelRun.rows, parallelRun.taskMs));
+  }
+  const md = lines.join("\n").replace(/\n+$/, "\n");
+  await writeFile(path.join(dir, "results.md"), md);
+  return md;
+}
+
+/**
+ * The plugin face's row: `pulumi up` of the same N Subnets through `pulumi-resource-cims`
+ * (one long-lived provider process for the stack) against the dynamic face and the floor.
+ */
+function facesMarkdown(f: { upMs: Record<string, number[]>; peakRss: number; pluginPeakRss: number; resources: number }): string[] {
+  const up = (face: string): number => median(f.upMs[face]);
+  return [
+    "| what | measured | target | |",
+    "|---|---|---|---|",
+    `| \`pulumi up\`, plugin face / dynamic face / floor (median) | ${sec(up("plugin"))} s / ${sec(up("cims"))} s / ${sec(up("floor"))} s: plugin / floor ${(up("plugin") / up("floor")).toFixed(2)}x, plugin / dynamic ${(up("plugin") / up("cims")).toFixed(2)}x | | |`,
+    `| provider peak RSS, ${f.resources}-resource up: plugin / dynamic | ${mb(f.pluginPeakRss)} MB / ${mb(f.peakRss)} MB | | |`,
+  ];
+}
+
+/** The `--only faces` rounds: each face's median preview and up against the floor. */
+export function facesRunMarkdown(f: FacesRun): string[] {
+  const faces = ["cims", "plugin", "floor"] as const;
+  const row = (what: string, ms: Record<(typeof faces)[number], number[]>) =>
+    `| ${what} | ${faces.map((face) => `${sec(median(ms[face]))} s`).join(" | ")} |`;
+  const rss = f.peakRssBytes;
+  return [
+    `Interleaved rounds (${f.upMs.cims.length}), medians: N Subnets through the dynamic face, through \`pulumi-resource-cims\` (\`cims.native.Subnet\`, the same methods), and N floor resources${f.resources ? `; N = ${f.resources}` : ""}.`,
+    "",
+    "| | dynamic face | plugin face | floor |",
+    "|---|---|---|---|",
+    row("`pulumi up`", f.upMs),
+    row("`pulumi preview`", f.previewMs),
+    ...(rss ? [`| provider peak RSS in that \`up\` | ${mb(rss.cims)} MB | ${mb(rss.plugin)} MB | |`] : []),
+    "",
+    "| what | measured | target | |",
+    "|---|---|---|---|",
+    `| \`__provider\` per Subnet | ${f.providerBytesMax} B | <= 1024 B | ${met(f.providerBytesMax <= 1024)} |`,
+    `| \`pulumi preview\`, dynamic face / floor | ${f.previewRatio.toFixed(2)}x | <= 1.15x | ${met(f.previewRatio <= 1.15)} |`,
+    `| \`pulumi up\`, dynamic face / floor | ${f.upRatio.toFixed(2)}x | <= 1.15x | ${met(f.upRatio <= 1.15)} |`,
+    `| \`pulumi up\`, plugin face / floor | ${f.pluginUpRatio.toFixed(2)}x | | |`,
+    `| \`pulumi up\`, plugin face / dynamic face | ${(median(f.upMs.plugin) / median(f.upMs.cims)).toFixed(2)}x | | |`,
+  ];
+}
+
+/** Each size's medians, spreads and saving: whether the hints win beyond the noise. */
+export function verdicts(rows: HintsRow[]): HintsVerdict[] {
+  return rows.map((r) => {
+    const medianMs = { on: median(r.upMs.on), off: median(r.upMs.off) };
+    const spreadMs = { on: Math.max(...r.upMs.on) - Math.min(...r.upMs.on), off: Math.max(...r.upMs.off) - Math.min(...r.upMs.off) };
+    const savedMs = medianMs.off - medianMs.on;
+    return {
+      count: r.count,
+      medianMs,
+      spreadMs,
+      savedMs,
+      medianTaskGets: { on: median(r.taskGets.on), off: median(r.taskGets.off) },
+      winsBeyondNoise: savedMs > Math.max(spreadMs.on, spreadMs.off),
+    };
+  });
+}
+
+export function hintsMarkdown(rows: HintsRow[]): string[] {
+  return [
+    "Duration hints: `pulumi up` of N Subnets, proportional schedule with hints (as shipped) and without (`CIMS_TASK_HINTS=off`), interleaved rounds; the spread (slowest - fastest round of a side) is the noise a difference must beat:",
+    "",
+    "| subnets | rounds | hints on: median (spread) | hints off: median (spread) | saved by hints | task GETs per subnet on / off | beyond the noise |",
+    "|---|---|---|---|---|---|---|",
+    ...verdicts(rows).map(
+      (v, i) =>
+        `| ${v.count} | ${rows[i].upMs.on.length} | ${sec(v.medianMs.on)} s (${sec(v.spreadMs.on)} s) | ${sec(v.medianMs.off)} s (${sec(v.spreadMs.off)} s) | ${sec(v.savedMs)} s | ${v.medianTaskGets.on.toFixed(1)} / ${v.medianTaskGets.off.toFixed(1)} | ${v.winsBeyondNoise ? "yes" : "**no**"} |`,
+    ),
+    "",
+  ];
+}
+
+export function probeMarkdown(rows: ProbeRow[], alone?: ProbeAlone): string[] {
+  const s = (ms: number) => (ms / 1000).toFixed(2);
+  const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+  return [
+    "Proving the key at preview: `pulumi preview` of an unchanged stack of N Subnets with the credential probe (as shipped) and without (`CIMS_SKIP_CREDENTIALS_VALIDATION=true`), interleaved rounds; the spread (slowest - fastest round of a side) is the noise a difference must beat:",
+    "",
+    "| face | subnets | rounds | with probe: median (spread) | skipped: median (spread) | probe's cost | probe requests per preview |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((r) => {
+      const on = median(r.previewMs.probe);
+      const off = median(r.previewMs.skip);
+      const face = r.face === "cims" ? "dynamic" : "plugin";
+      return `| ${face} | ${r.count} | ${r.previewMs.probe.length} | ${s(on)} s (${s(spread(r.previewMs.probe))} s) | ${s(off)} s (${s(spread(r.previewMs.skip))} s) | ${((on - off) / 1000).toFixed(2)} s (${((on / off - 1) * 100).toFixed(1)}%) | ${Math.max(...r.probesPerPreview.probe)} / ${Math.max(...r.probesPerPreview.skip)} |`;
+    }),
+    "",
+    ...(alone
+      ? [
+          `The probe alone (a fresh node process per round, ${alone.coldMs.length} rounds, median): ${median(alone.coldMs).toFixed(0)} ms cold (loading the HTTP client included), ${median(alone.warmMs).toFixed(1)} ms warm.`,
+          "",
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The time the limit itself imposes on a row: the requests it accepted at the rate, less the
+ * one second's burst its bucket starts with (a 429 costs the service nothing and is not counted).
+ */
+const imposedMs = (r: ParallelRow) => (r.rateLimit === null ? 0 : (Math.max(0, r.requests - r.refused - r.rateLimit) * 1000) / r.rateLimit);
+
+/**
+ * The wall-time model of an `up` of N resources at parallelism P whose tasks take T:
+ * `start + ceil(N / P) * (T + lag) + N * perResource`, fitted by least squares to the rows
+ * without a limit (each side's own up). Its largest error says how far the model holds.
+ */
+export interface WallModel {
+  startMs: number;
+  /** T + lag: the time a slot holds a resource beyond the engine's own cost. */
+  waveMs: number;
+  perResourceMs: number;
+  worstErrorMs: number;
+}
+
+export function fitWallModel(points: Array<{ count: number; parallel: number; ms: number }>): WallModel | undefined {
+  if (points.length < 3) return undefined;
+  const x = points.map((p) => [1, Math.ceil(p.count / p.parallel), p.count]);
+  const y = points.map((p) => p.ms);
+  // Normal equations (X'X) b = X'y, three unknowns, solved by elimination.
+  const a = [0, 1, 2].map((i) => [0, 1, 2].map((j) => x.reduce((s, r) => s + r[i] * r[j], 0)));
+  const b = [0, 1, 2].map((i) => x.reduce((s, r, k) => s + r[i] * y[k], 0));
+  const solved = solve3(a, b);
+  if (!solved) return undefined;
+  const [startMs, waveMs, perResourceMs] = solved;
+  const worstErrorMs = Math.max(...x.map((r, k) => Math.abs(startMs + waveMs * r[1] + perResourceMs * r[2] - y[k])));
+  return { startMs, waveMs, perResourceMs, worstErrorMs };
+}
+
+/** Gaussian elimination with partial pivoting; undefined when the points do not pin the model down. */
+function solve3(a: number[][], b: number[]): number[] | undefined {
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let col = 0; col < 3; col++) {
+    const pivot = m.slice(col).reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
+    if (Math.abs(m[pivot][col]) < 1e-9) return undefined;
+    [m[col], m[pivot]] = [m[pivot], m[col]];
+    for (let r = 0; r < 3; r++) {
+      if (r === col) continue;
+      const f = m[r][col] / m[col][col];
+      for (let c = col; c < 4; c++) m[r][c] -= f * m[col][c];
+    }
+  }
+  return [0, 1, 2].map((i) => m[i][3] / m[i][i]);
+}
+
+/** The model's lines for the report: ours and the floor, with the lag as the wave's time beyond T. */
+function modelMarkdown(rows: ParallelRow[], taskMs: number | undefined): string[] {
+  const unlimited = rows.filter((r) => r.rateLimit === null);
+  const ours = fitWallModel(unlimited);
+  const floor = fitWallModel(unlimited.map((r) => ({ ...r, ms: r.floorMs ?? r.ms })));
+  if (!ours || !floor) return [];
+  const said = (name: string, m: WallModel) =>
+    `| ${name} | ${sec(m.startMs)} | ${(m.waveMs / 1000).toFixed(2)}${taskMs === undefined ? "" : ` (lag ${((m.waveMs - taskMs) / 1000).toFixed(2)})`} | ${m.perResourceMs.toFixed(0)} | ${sec(m.worstErrorMs)} |`;
+  return [
+    "",
+    "The wall time of an `up` of N resources at `--parallel` P, `start + ceil(N / P) * (T + lag) + N * engine cost`, fitted",
+    `to the rows above (least squares; T = ${taskMs === undefined ? "the task's duration" : `${(taskMs / 1000).toFixed(1)} s`}):`,
+    "",
+    "| side | start (s) | a wave: T + lag (s) | engine cost per resource (ms) | largest error of the fit (s) |",
+    "|---|---|---|---|---|",
+    said("ours (dynamic face)", ours),
+    said("floor", floor),
+  ];
+}
+
+/** Ours against the floor without a limit; against what the limit imposes under one. */
+export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[] {
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  const unlimited = rows.filter((r) => r.rateLimit === null);
+  const limited = rows.filter((r) => r.rateLimit !== null);
+  const failed = (r: ParallelRow) => `${r.failed}${r.ok ? "" : " (exit non-zero)"}`;
+  const lines = [
+    "",
+    "Without a rate limit: `pulumi up` of the dynamic face against the floor at the same `--parallel` (target <= 1.10x).",
+    "",
+    "| subnets | --parallel | up (s) | floor (s) | ours / floor | requests / subnet | task requests / subnet | failed |",
+    "|---|---|---|---|---|---|---|---|",
+    ...unlimited.map((r) =>
+      row([
+        r.count,
+        r.parallel,
+        sec(r.ms),
+        sec(r.floorMs ?? 0),
+        ratio(r.ms, r.floorMs ?? r.ms),
+        (r.requests / r.count).toFixed(1),
+        (r.taskRequests / r.count).toFixed(2),
+        failed(r),
+      ]),
+    ),
+    ...modelMarkdown(rows, taskMs),
+    "",
+    "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
+    "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",
+    "first request to the last, the rest of the wall time being the engine's start and finish, which no pacing changes.",
+    "Targets: no resource failed; wall time within 1.2x of the limit's time.",
+    "",
+    "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | requests / subnet | task requests / subnet | 429s | failed |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...limited.map((r) => {
+      const imposed = imposedMs(r);
+      const window = r.ms - r.beforeFirstMs - r.afterLastMs;
+      return row([
+        r.count,
+        r.parallel,
+        r.face,
+        r.op,
+        sec(r.ms),
+        sec(window),
+        sec(imposed),
+        imposed > 0 ? ratio(r.ms, imposed) : "",
+        imposed > 0 ? ratio(window, imposed) : "",
+        (r.requests / r.count).toFixed(1),
+        (r.taskRequests / r.count).toFixed(2),
+        r.refused,
+        failed(r),
+      ]);
+    }),
+  ];
+  return lines;
+}
+
+const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;

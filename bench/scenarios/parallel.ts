@@ -1,0 +1,126 @@
+// `--only parallel`: N Subnets at several engine parallelisms (`--parallel P`).
+// - Without a rate limit: `pulumi up` of ours (dynamic face) against the floor at the same P.
+// - Under the emulator's rate limit: `pulumi up`, `refresh` and `destroy` on both faces, where
+//   the time the limit itself imposes (requests / rate) is the yardstick.
+// Each row records wall time, when the first and the last request of the command reached the
+// service (the rest is the engine's start and finish, which no pacing changes), requests per
+// subnet, 429 answers and failures.
+import type { RunningEmulator } from "pulumi-cims/emulator";
+import type { TestStack } from "../../tests/support/harness";
+import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, type RequestTimes } from "../context";
+import type { ParallelRow } from "../report";
+import { timed } from "../stack-runs";
+
+/** The experiment at the run's sizes: 50 subnets at 8, 16, 64 and 200 at 8, 16, 64, 200 (50 at 8 and 64 with --quick). */
+export function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
+  return parallelExperiment({
+    emulator: ctx.emulator,
+    seen: ctx.requestTimes,
+    runs: ctx.params.quick
+      ? [{ count: 50, parallel: [8, 64] }]
+      : [
+          { count: 50, parallel: [8, 16, 64] },
+          { count: 200, parallel: [8, 16, 64, 200] },
+        ],
+    rateLimit: RATE_LIMIT_PER_SECOND,
+    stack: (mode, count) => (mode === "floor" ? ctx.stack("floor", ctx.floorConfig(count)) : ctx.stack(mode, ctx.cimsConfig(count))),
+    clear: ctx.clear,
+    log: ctx.log,
+  });
+}
+
+export async function parallelExperiment(opts: {
+  emulator: RunningEmulator;
+  /** Set to undefined before each command; the emulator's log hook fills it. */
+  seen: RequestTimes;
+  runs: Array<{ count: number; parallel: number[] }>;
+  rateLimit: number;
+  stack: (mode: "cims" | "plugin" | "floor", count: number) => Promise<TestStack>;
+  clear: (stack: TestStack) => Promise<void>;
+  log: (line: string) => void;
+}): Promise<ParallelRow[]> {
+  const rows: ParallelRow[] = [];
+  const { emulator, seen } = opts;
+  const measure = async (
+    s: TestStack,
+    what: Omit<ParallelRow, "ms" | "beforeFirstMs" | "afterLastMs" | "requests" | "taskRequests" | "refused" | "failed" | "ok">,
+    floorMs?: number,
+  ) => {
+    const args = ["--parallel", String(what.parallel)];
+    emulator.faults.setRateLimit(what.rateLimit); // a fresh, full bucket
+    emulator.metrics.reset();
+    seen.first = seen.last = undefined;
+    let result = { code: 0 as number | null, stdout: "" };
+    const started = Date.now();
+    const run = { up: () => s.up(args, FAILING), refresh: () => s.refresh(args, FAILING), destroy: () => s.destroy(args, FAILING) }[
+      what.op
+    ];
+    const ms = await timed(async () => (result = await run()));
+    emulator.faults.setRateLimit(null);
+    const m = emulator.metrics.snapshot();
+    const row: ParallelRow = {
+      ...what,
+      ms,
+      floorMs,
+      beforeFirstMs: (seen.first ?? started) - started,
+      afterLastMs: started + ms - (seen.last ?? started + ms),
+      requests: m.total_requests,
+      taskRequests: sum(m.requests, /^GET \/cloud\/v1\/tasks(\/:task_id)? /),
+      refused: sum(m.requests, / 429$/),
+      failed: new Set([...result.stdout.matchAll(/Subnet \(s(\d+)\):\s*\n\s*error/g)].map((x) => x[1])).size,
+      ok: result.code === 0,
+    };
+    rows.push(row);
+    opts.log(`${describe(row)}\n  requests: ${breakdown(m.requests)}`);
+    return row;
+  };
+  for (const { count, parallel } of opts.runs) {
+    const dynamic = await opts.stack("cims", count);
+    const plugin = await opts.stack("plugin", count);
+    const floor = await opts.stack("floor", count);
+    for (const p of parallel) {
+      const floorMs = await timed(() => floor.up(["--parallel", String(p)], LONG));
+      await opts.clear(floor);
+      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, floorMs);
+      await opts.clear(dynamic);
+    }
+    for (const p of parallel) {
+      for (const [face, s] of [
+        ["dynamic", dynamic],
+        ["plugin", plugin],
+      ] as const) {
+        for (const op of ["up", "refresh", "destroy"] as const) {
+          await measure(s, { count, parallel: p, face, op, rateLimit: opts.rateLimit });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+const FAILING = { ...LONG, allowFailure: true };
+
+const sum = (requests: Record<string, number>, re: RegExp) =>
+  Object.entries(requests)
+    .filter(([k]) => re.test(k))
+    .reduce((n, [, c]) => n + c, 0);
+
+/** "GET /cloud/v1/subnets/:project_id/:region_id 200: 51, ..." most first, for the log. */
+export function breakdown(requests: Record<string, number>): string {
+  return Object.entries(requests)
+    .sort(([, a], [, b]) => b - a)
+    .map(([route, n]) => `${route}: ${n}`)
+    .join(", ");
+}
+
+const s = (ms: number) => (ms / 1000).toFixed(1);
+
+function describe(r: ParallelRow): string {
+  const limit = r.rateLimit === null ? "no limit" : `${r.rateLimit}/s`;
+  return (
+    `parallel ${r.count} subnets, P=${r.parallel}, ${r.face} ${r.op}, ${limit}: ${s(r.ms)} s` +
+    `${r.floorMs !== undefined ? ` (floor ${s(r.floorMs)} s)` : ""}, requests from ${s(r.beforeFirstMs)} s to ${s(r.ms - r.afterLastMs)} s, ` +
+    `${(r.requests / r.count).toFixed(1)} requests and ${(r.taskRequests / r.count).toFixed(2)} task requests a subnet, ` +
+    `${r.refused} x 429, ${r.failed} failed, exit ${r.ok ? 0 : "non-zero"}`
+  );
+}
