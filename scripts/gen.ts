@@ -255,15 +255,15 @@ function nativeModule(): string {
     "// Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.\n" +
     "// `Provider` is an explicit provider of that plugin, configured by the program.\n" +
     'import * as pulumi from "@pulumi/pulumi";\n' +
-    'import { type OutputsOf, outputKeys } from "../outputs";\n';
+    'import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";\n';
   for (const type of KIND_NAMES) {
     text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${kebab(type)}";\n`;
   }
   text +=
     "\ntype CustomResourceClass<State> = new (\n  type: string,\n  name: string,\n  props: pulumi.Inputs,\n" +
     "  opts?: pulumi.CustomResourceOptions,\n) => pulumi.CustomResource & OutputsOf<State>;\n\n" +
-    "/** pulumi.CustomResource with an Output property per key of `State`. */\n" +
-    "const custom = <State>() => pulumi.CustomResource as unknown as CustomResourceClass<State>;\n";
+    "/** pulumi.CustomResource (set up without a stack trace per property) with an Output property per key of `State`. */\n" +
+    "const custom = <State>() => CimsCustomResource as unknown as CustomResourceClass<State>;\n";
   for (const type of KIND_NAMES) {
     const outputs = `${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS`;
     const form = [...(kind(type).descriptor.importIdParts ?? []).map((n) => `<${n}>`), "<id>"].join("/");

@@ -14,28 +14,54 @@ type DynamicResourceClass<State> = new (
 ) => pulumi.dynamic.Resource & OutputsOf<State>;
 
 /**
- * pulumi.dynamic.Resource, with one cost taken out of its construction. The SDK wraps the
- * promise of every property a resource is given (a Subnet has about twenty: each output's key,
- * see outputKeys) with a stack trace formatted at once, read only to report a promise the
- * program leaks. Under ts-node each trace is source-mapped frame by frame: measured, 21 ms a
- * Subnet against 4 ms without (200 Subnets on mocks), a second of every 50-subnet preview and
- * up. So those traces are made empty while the SDK sets the resource up, unless
- * PULUMI_DEBUG_PROMISE_LEAKS (the SDK's switch for leak reports) asks for them. The SDK's own
- * source position of the resource raises the limit for itself and is unchanged; an error
- * thrown from the constructor gets its stack back.
+ * One cost taken out of a resource's construction, on both faces. The SDK wraps the promise of
+ * every property a resource is given (a Subnet has about twenty: each output's key, see
+ * outputKeys) with a stack trace formatted at once, read only to report a promise the program
+ * leaks. Under ts-node each trace is source-mapped frame by frame: measured, 21 ms a Subnet
+ * against 4 ms without (200 Subnets on mocks), a second of every 50-subnet preview and up. So
+ * those traces are made empty while the SDK sets the resource up (the super() call between
+ * quiet() and its restore), unless PULUMI_DEBUG_PROMISE_LEAKS (the SDK's switch for leak
+ * reports) asks for them. The SDK's own source position of the resource raises the limit for
+ * itself and is unchanged; an error thrown from the constructor gets its stack back.
  */
+function quiet(): number {
+  const limit = Error.stackTraceLimit;
+  if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+  return limit;
+}
+
+/** The limit quiet() lowered, back; a thrown error's stack taken anew, from the program's call. */
+function restore(limit: number, err?: unknown, from?: abstract new (...args: never[]) => unknown): void {
+  Error.stackTraceLimit = limit;
+  if (err instanceof Error) Error.captureStackTrace(err, from);
+}
+
+/** pulumi.dynamic.Resource, set up quietly (see quiet()). */
 class CimsDynamicResource extends pulumi.dynamic.Resource {
   constructor(...args: ConstructorParameters<typeof pulumi.dynamic.Resource>) {
-    const limit = Error.stackTraceLimit;
-    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+    const limit = quiet();
     try {
       super(...args);
     } catch (err) {
-      Error.stackTraceLimit = limit;
-      if (err instanceof Error) Error.captureStackTrace(err, CimsDynamicResource);
+      restore(limit, err, CimsDynamicResource);
       throw err;
     } finally {
-      Error.stackTraceLimit = limit;
+      restore(limit);
+    }
+  }
+}
+
+/** pulumi.CustomResource (the plugin face's classes), set up quietly (see quiet()). */
+export class CimsCustomResource extends pulumi.CustomResource {
+  constructor(...args: ConstructorParameters<typeof pulumi.CustomResource>) {
+    const limit = quiet();
+    try {
+      super(...args);
+    } catch (err) {
+      restore(limit, err, CimsCustomResource);
+      throw err;
+    } finally {
+      restore(limit);
     }
   }
 }

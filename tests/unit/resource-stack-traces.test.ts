@@ -18,6 +18,9 @@ Error.prepareStackTrace = (err, frames) => {
   return saved ? saved(err, frames) : String(err) + frames.map((f) => "\\n    at " + String(f)).join("");
 };
 new cims.Subnet("a", { name: "a", cidr: "10.1.0.0/24", networkId: "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01" });
+const dynamicTraces = traces;
+new cims.native.Subnet("n", { name: "n", cidr: "10.2.0.0/24", networkId: "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01" });
+const nativeTraces = traces - dynamicTraces;
 Error.prepareStackTrace = saved;
 let thrown;
 try {
@@ -26,7 +29,7 @@ try {
 } catch (err) {
   thrown = err;
 }
-console.log(JSON.stringify({ traces, frames: new Error("x").stack.split("\\n").length, thrown: String(thrown && thrown.stack) }));
+console.log(JSON.stringify({ traces: dynamicTraces, nativeTraces, frames: new Error("x").stack.split("\\n").length, thrown: String(thrown && thrown.stack) }));
 `;
 
 async function construct(env: Record<string, string> = {}) {
@@ -38,12 +41,13 @@ async function construct(env: Record<string, string> = {}) {
       env: { ...process.env, ...env },
     },
   );
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { traces: number; frames: number; thrown: string };
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { traces: number; nativeTraces: number; frames: number; thrown: string };
 }
 
-test("a Subnet's construction formats one trace (the SDK's source position), not one per property", async () => {
-  const { traces, frames, thrown } = await construct();
+test("a Subnet's construction formats one trace (the SDK's source position), not one per property, on both faces", async () => {
+  const { traces, nativeTraces, frames, thrown } = await construct();
   expect(traces).toBeLessThanOrEqual(2);
+  expect(nativeTraces).toBeLessThanOrEqual(2);
   // The limit is back for everything after it.
   expect(frames).toBeGreaterThan(2);
   // An error thrown while the SDK sets the resource up keeps its stack, from the program's call.
@@ -51,6 +55,7 @@ test("a Subnet's construction formats one trace (the SDK's source position), not
 }, 60_000);
 
 test("with PULUMI_DEBUG_PROMISE_LEAKS set, every property's promise keeps its trace", async () => {
-  const { traces } = await construct({ PULUMI_DEBUG_PROMISE_LEAKS: "true" });
+  const { traces, nativeTraces } = await construct({ PULUMI_DEBUG_PROMISE_LEAKS: "true" });
   expect(traces).toBeGreaterThan(10);
+  expect(nativeTraces).toBeGreaterThan(10);
 }, 60_000);

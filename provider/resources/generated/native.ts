@@ -6,7 +6,7 @@
 // Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.
 // `Provider` is an explicit provider of that plugin, configured by the program.
 import * as pulumi from "@pulumi/pulumi";
-import { type OutputsOf, outputKeys } from "../outputs";
+import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
 import { type BaremetalImageArgs, type BaremetalImageState, OUTPUTS as BAREMETAL_IMAGE_OUTPUTS } from "./baremetal-image";
 import { type LbPoolSettingsArgs, type LbPoolSettingsState, OUTPUTS as LB_POOL_SETTINGS_OUTPUTS } from "./lb-pool-settings";
@@ -25,8 +25,8 @@ type CustomResourceClass<State> = new (
   opts?: pulumi.CustomResourceOptions,
 ) => pulumi.CustomResource & OutputsOf<State>;
 
-/** pulumi.CustomResource with an Output property per key of `State`. */
-const custom = <State>() => pulumi.CustomResource as unknown as CustomResourceClass<State>;
+/** pulumi.CustomResource (set up without a stack trace per property) with an Output property per key of `State`. */
+const custom = <State>() => CimsCustomResource as unknown as CustomResourceClass<State>;
 
 /** `cims.Subnet` through the plugin (type `cims:index:Subnet`); `pulumi import cims:index:Subnet <name> <id>` adopts one. */
 export class Subnet extends custom<SubnetState>() {
