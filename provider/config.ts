@@ -195,6 +195,15 @@ export function unknownKeyReason(key: string, naming: KeyNaming): string {
   ].join("");
 }
 
+/**
+ * Why the stack's config is refused for its `cims:` keys that no entry of the table reads (a
+ * typo such as `cims:projectID` would otherwise be ignored), or undefined when there are none.
+ */
+export function unknownStackKeys(keys: Iterable<string>): string | undefined {
+  const unknown = [...keys].filter((k) => k.startsWith("cims:") && !isConfigKey(k.slice("cims:".length)));
+  return unknown.length > 0 ? unknown.map((k) => unknownKeyReason(k.slice("cims:".length), STACK_CONFIG)).join("\n") : undefined;
+}
+
 /** A key's text from the config, else from its environment variable; a blank value counts as absent. */
 function reader(config: ConfigLookup, env: NodeJS.ProcessEnv): (key: ConfigKey) => string | undefined {
   const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());

@@ -14,7 +14,16 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { cancelOperations, redactError, redactText, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
+import {
+  cancelOperations,
+  redactError,
+  redactText,
+  setConfig,
+  setLogSink,
+  type Severity,
+  traceFailure,
+  withEngineTimeout,
+} from "../methods/context";
 import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
@@ -71,7 +80,10 @@ function serve<Req>(urn: (req: Req) => string, work: (req: Req) => Promise<unkno
     current.run({ urn: urn(call.request) }, () =>
       work(call.request).then(
         (reply) => done(null, reply),
-        (err: unknown) => done(failure(err)),
+        (err: unknown) => {
+          const answer = failure(err);
+          void traceFailure(err).finally(() => done(answer));
+        },
       ),
     );
   };
@@ -124,13 +136,19 @@ function detailedDiff(result: KindDiff): pb.DiffResponse {
   return resp;
 }
 
+const SEVERITY: Record<Severity, enginePb.LogSeverity> = {
+  info: enginePb.LogSeverity.INFO,
+  warning: enginePb.LogSeverity.WARNING,
+  debug: enginePb.LogSeverity.DEBUG,
+};
+
 export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
   const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
   // Progress lines go to the engine's log, under the resource they are about.
   setLogSink((line, severity) => {
     if (!engine) return;
     const req = new enginePb.LogRequest();
-    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.INFO);
+    req.setSeverity(SEVERITY[severity]);
     req.setMessage(line);
     req.setUrn(current.getStore()?.urn ?? "");
     return new Promise<void>((resolve) => engine.log(req, () => resolve()));
