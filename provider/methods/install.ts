@@ -17,11 +17,11 @@ export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "
 let sinkSet = false;
 
 /**
- * What the dynamic-provider host prints to the provider's stderr (`${err}: ${err.stack}`, which
- * the CLI shows under the stack) for each failure of check, diff, read and delete it passes on,
- * of the failures passed on and not yet printed. The engine reports each failure under its
- * resource already: printed again, with a trace through the provider's code, it would be said
- * twice more, as noise. See quietHost.
+ * For each failure of check, diff, read or delete passed to the dynamic-provider host and not
+ * yet printed, what the host prints for it on the provider's stderr (`${err}: ${err.stack}`,
+ * which the CLI shows under the stack). The engine reports the failure under its resource
+ * already: printed again, with a trace through the provider's code, it would be said twice
+ * more, as noise. See quietHost.
  */
 const passedOn = new Set<string>();
 const hostText = (err: unknown) => `${String(err)}: ${err instanceof Error ? err.stack : undefined}`;
@@ -84,13 +84,14 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
  * the state recorded, so a fixed typo could not reach them until the next `up`.
  */
 function redacting(methods: Methods, refused: string | undefined): Methods {
+  // hostPrints: the host prints this method's failures (not create's or update's).
   const guard =
-    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>, hostPrints = true) =>
     (...args: A): Promise<R> =>
       method(...args).catch(async (err: unknown) => {
         const redacted = redactError(err);
         await traceFailure(redacted);
-        passedOn.add(hostText(redacted));
+        if (hostPrints) passedOn.add(hostText(redacted));
         throw redacted;
       });
   return {
@@ -100,9 +101,9 @@ function redacting(methods: Methods, refused: string | undefined): Methods {
       return result.failures ? { ...result, failures: result.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : result;
     }),
     diff: guard(methods.diff),
-    create: guard(methods.create),
+    create: guard(methods.create, false),
     read: guard(methods.read),
-    update: guard(methods.update),
+    update: guard(methods.update, false),
     delete: guard(methods.delete),
   };
 }
