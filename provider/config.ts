@@ -1,5 +1,7 @@
 // Provider settings: stack config in the `cims` namespace first, then environment
 // variables, then defaults. Read in the provider process (never captured into state).
+// CONFIG_TABLE is the one statement of the keys: the settings below, both faces' checks
+// (unknown keys included), the plugin's schema and the README's table are made from it.
 import { ConfigurationError } from "./client/errors";
 
 export interface ProviderSettings {
@@ -24,26 +26,6 @@ export interface ProviderSettings {
 /** Looks a `cims:` key up in the provider's configuration (without the namespace). */
 export type ConfigLookup = (key: string) => string | undefined;
 
-/** Every `cims:` key the provider reads, with the environment variable that stands in for it. */
-export const CONFIG_KEYS = {
-  apiUrl: "CIMS_API_URL",
-  apiKey: "CIMS_API_KEY",
-  projectId: "CIMS_PROJECT_ID",
-  regionId: "CIMS_REGION_ID",
-  taskTimeoutSeconds: undefined,
-  taskPath: undefined,
-  maxRetries: undefined,
-  connectTimeoutSeconds: undefined,
-  requestTimeoutSeconds: undefined,
-  coalesceReads: "CIMS_COALESCE_READS",
-  skipCredentialsValidation: "CIMS_SKIP_CREDENTIALS_VALIDATION",
-  maxRequestsPerSecond: "CIMS_MAX_REQUESTS_PER_SECOND",
-} as const satisfies Record<string, string | undefined>;
-
-export type ConfigKey = keyof typeof CONFIG_KEYS;
-
-export const isConfigKey = (key: string): key is ConfigKey => Object.hasOwn(CONFIG_KEYS, key);
-
 /**
  * How the user wrote the keys, so a message names the one to fix as they know it: the stack's
  * `cims:<key>` config (the dynamic face, the plugin's default provider) or an explicit
@@ -54,6 +36,123 @@ export interface KeyNaming {
   /** What to do about a required key that is missing. */
   howToGive(key: "apiKey" | "apiUrl"): string;
 }
+
+/** A value's text (undefined: not given) parsed, or a ConfigurationError naming the key as `name`. */
+type Parse<T> = (value: string | undefined, name: string, naming: KeyNaming) => T;
+
+export interface ConfigEntry {
+  /** The environment variable read when the key is not given. */
+  env?: string;
+  /** Its type in the plugin's schema (a value arrives as text on the dynamic face). */
+  type: "string" | "integer" | "number" | "boolean";
+  /** Its value when given neither way; absent: none, or `required`. */
+  default?: string | number | boolean;
+  required?: true;
+  secret?: true;
+  /** What it does, for the schema's description and the README's table. */
+  words: string;
+  /** Where the README sends a reader for more. */
+  more?: string;
+  parse: Parse<unknown>;
+}
+
+/** A key with a default: absent, it is the default; given, `parse` must accept it. */
+function withDefault<T extends string | number | boolean>(fallback: T, parse: (value: string, name: string) => T) {
+  return {
+    default: fallback,
+    parse: (value: string | undefined, name: string): T => (value === undefined ? fallback : parse(value, name)),
+  };
+}
+
+/** A key without a default: absent, it is undefined. */
+function optional<T>(parse: (value: string, name: string) => T) {
+  return { parse: (value: string | undefined, name: string): T | undefined => (value === undefined ? undefined : parse(value, name)) };
+}
+
+/** Every `cims:` key the provider reads, in the order messages, the schema and the README list them. */
+export const CONFIG_TABLE = {
+  apiUrl: {
+    env: "CIMS_API_URL",
+    type: "string",
+    required: true,
+    words: "Base URL of the CIMS API; it may carry a path prefix.",
+    parse: (value: string | undefined, _name: string, naming: KeyNaming) => parseApiUrl(value, naming),
+  },
+  apiKey: {
+    env: "CIMS_API_KEY",
+    type: "string",
+    required: true,
+    secret: true,
+    words: "API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line.",
+    parse: (value: string | undefined, _name: string, naming: KeyNaming) => requireApiKey(value, naming),
+  },
+  projectId: {
+    env: "CIMS_PROJECT_ID",
+    type: "integer",
+    words: "Default `projectId` of resources.",
+    ...optional((value, name) => integer(name, value, 1)),
+  },
+  regionId: {
+    env: "CIMS_REGION_ID",
+    type: "integer",
+    words: "Default `regionId` of resources.",
+    ...optional((value, name) => integer(name, value, 1)),
+  },
+  taskTimeoutSeconds: {
+    type: "integer",
+    words: "How long to wait for a resource's tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise.",
+    ...withDefault(1800, (value, name) => integer(name, value, 1)),
+  },
+  taskPath: {
+    type: "string",
+    words: "Task status path (the API leaves its prefix open); it contains `{task_id}`.",
+    ...withDefault("/cloud/v1/tasks/{task_id}", (value, name) => parseTaskPath(name, value)),
+  },
+  maxRetries: {
+    type: "integer",
+    words: 'Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline).',
+    ...withDefault(5, (value, name) => integer(name, value, 0)),
+  },
+  connectTimeoutSeconds: {
+    type: "number",
+    words: "HTTP connect timeout, in seconds.",
+    ...withDefault(5, (value, name) => positive(name, value, "seconds")),
+  },
+  requestTimeoutSeconds: {
+    type: "number",
+    words: "HTTP request timeout, in seconds.",
+    ...withDefault(120, (value, name) => positive(name, value, "seconds")),
+  },
+  coalesceReads: {
+    env: "CIMS_COALESCE_READS",
+    type: "boolean",
+    words: "Refresh reads subnets and images through one list request per scope; `false`: a GET each.",
+    more: "docs/api-client.md#coalesced-reads",
+    ...withDefault(true, (value, name) => boolean(name, value)),
+  },
+  skipCredentialsValidation: {
+    env: "CIMS_SKIP_CREDENTIALS_VALIDATION",
+    type: "boolean",
+    words: "`true`: skip the read that proves the key and the URL before the first call.",
+    more: "docs/using.md#the-key-and-the-url-are-proven-at-preview",
+    ...withDefault(false, (value, name) => boolean(name, value)),
+  },
+  maxRequestsPerSecond: {
+    env: "CIMS_MAX_REQUESTS_PER_SECOND",
+    type: "number",
+    words:
+      "At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it.",
+    more: "docs/api-client.md#the-rate-limit",
+    ...optional((value, name) => positive(name, value, "requests per second")),
+  },
+} as const satisfies Record<string, ConfigEntry>;
+
+export type ConfigKey = keyof typeof CONFIG_TABLE;
+
+export const isConfigKey = (key: string): key is ConfigKey => Object.hasOwn(CONFIG_TABLE, key);
+
+/** Every key, in the table's order. */
+export const CONFIG_KEYS: readonly ConfigKey[] = Object.keys(CONFIG_TABLE).filter(isConfigKey);
 
 export const STACK_CONFIG: KeyNaming = {
   name: (key) => `cims:${key}`,
@@ -68,44 +167,56 @@ export const PROVIDER_ARGUMENTS: KeyNaming = {
   howToGive: (key) => (key === "apiKey" ? "give the provider its `apiKey` argument (a secret)" : "give the provider its `apiUrl` argument"),
 };
 
+/** The client's settings when nothing is configured but the key and the URL. */
 export const DEFAULTS = {
-  taskTimeoutSeconds: 1800,
-  taskPath: "/cloud/v1/tasks/{task_id}",
-  maxRetries: 5,
-  connectTimeoutMs: 5_000,
-  requestTimeoutMs: 120_000,
-  coalesceReads: true,
-  skipCredentialsValidation: false,
+  taskTimeoutSeconds: CONFIG_TABLE.taskTimeoutSeconds.default,
+  taskPath: CONFIG_TABLE.taskPath.default,
+  maxRetries: CONFIG_TABLE.maxRetries.default,
+  connectTimeoutMs: CONFIG_TABLE.connectTimeoutSeconds.default * 1000,
+  requestTimeoutMs: CONFIG_TABLE.requestTimeoutSeconds.default * 1000,
+  coalesceReads: CONFIG_TABLE.coalesceReads.default,
+  skipCredentialsValidation: CONFIG_TABLE.skipCredentialsValidation.default,
 } as const;
 
-/** A `cims:` key, else its environment variable; a blank value counts as absent. */
+/**
+ * Why `cims:<key>` (`key` as an explicit provider's argument) is refused, naming the keys read
+ * and the one it most likely meant.
+ */
+export function unknownKeyReason(key: string, naming: KeyNaming): string {
+  const near = CONFIG_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+  const taken = CONFIG_KEYS.map((k) => naming.name(k)).join(", ");
+  const stack = naming === STACK_CONFIG;
+  return [
+    stack
+      ? `\`cims:${key}\` is not a configuration key of the cims provider (it reads ${taken})`
+      : `\`${key}\` is not an argument of the cims provider (it takes ${taken})`,
+    near ? `; did you mean \`${naming.name(near)}\`?` : "",
+    stack ? "; a key not meant for the provider belongs in another namespace than `cims:`" : "",
+  ].join("");
+}
+
+/**
+ * Why the stack's config is refused for its `cims:` keys that no entry of the table reads (a
+ * typo such as `cims:projectID` would otherwise be ignored), or undefined when there are none.
+ */
+export function unknownStackKeys(keys: Iterable<string>): string | undefined {
+  const unknown = [...keys].filter((k) => k.startsWith("cims:") && !isConfigKey(k.slice("cims:".length)));
+  return unknown.length > 0 ? unknown.map((k) => unknownKeyReason(k.slice("cims:".length), STACK_CONFIG)).join("\n") : undefined;
+}
+
+/** A key's text from the config, else from its environment variable; a blank value counts as absent. */
 function reader(config: ConfigLookup, env: NodeJS.ProcessEnv): (key: ConfigKey) => string | undefined {
   const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
   return (key) => {
-    const envName = CONFIG_KEYS[key];
-    return present(config(key)) ?? (envName ? present(env[envName]) : undefined);
+    const entry: ConfigEntry = CONFIG_TABLE[key];
+    return present(config(key)) ?? (entry.env ? present(env[entry.env]) : undefined);
   };
 }
 
-/** Each key's rule: its value parsed, or a ConfigurationError naming the key. The one copy of the rules. */
-function rules(config: ConfigLookup, env: NodeJS.ProcessEnv, naming: KeyNaming) {
+/** A key's value by its table entry's parse (given as `parse`, so its type is kept). */
+function settingOf(config: ConfigLookup, env: NodeJS.ProcessEnv, naming: KeyNaming) {
   const get = reader(config, env);
-  const name = naming.name;
-  return {
-    apiUrl: () => parseApiUrl(get("apiUrl"), naming),
-    projectId: () => optionalInteger(name("projectId"), get("projectId"), 1),
-    regionId: () => optionalInteger(name("regionId"), get("regionId"), 1),
-    taskTimeoutSeconds: () => optionalInteger(name("taskTimeoutSeconds"), get("taskTimeoutSeconds"), 1) ?? DEFAULTS.taskTimeoutSeconds,
-    taskPath: () => parseTaskPath(name("taskPath"), get("taskPath")),
-    maxRetries: () => optionalInteger(name("maxRetries"), get("maxRetries"), 0) ?? DEFAULTS.maxRetries,
-    connectTimeoutSeconds: () => secondsToMs(name("connectTimeoutSeconds"), get("connectTimeoutSeconds")) ?? DEFAULTS.connectTimeoutMs,
-    requestTimeoutSeconds: () => secondsToMs(name("requestTimeoutSeconds"), get("requestTimeoutSeconds")) ?? DEFAULTS.requestTimeoutMs,
-    coalesceReads: () => optionalBoolean(name("coalesceReads"), get("coalesceReads")) ?? DEFAULTS.coalesceReads,
-    skipCredentialsValidation: () =>
-      optionalBoolean(name("skipCredentialsValidation"), get("skipCredentialsValidation")) ?? DEFAULTS.skipCredentialsValidation,
-    maxRequestsPerSecond: () => optionalPositive(name("maxRequestsPerSecond"), get("maxRequestsPerSecond"), "requests per second"),
-    apiKey: () => requireApiKey(get("apiKey"), naming),
-  } satisfies Record<ConfigKey, () => unknown>;
+  return <T>(key: ConfigKey, parse: Parse<T>): T => parse(get(key), naming.name(key), naming);
 }
 
 /**
@@ -116,25 +227,26 @@ export function resolveScope(
   config: ConfigLookup = () => undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): { projectId?: number; regionId?: number } {
-  const rule = rules(config, env, STACK_CONFIG);
-  return { projectId: rule.projectId(), regionId: rule.regionId() };
+  const of = settingOf(config, env, STACK_CONFIG);
+  return { projectId: of("projectId", CONFIG_TABLE.projectId.parse), regionId: of("regionId", CONFIG_TABLE.regionId.parse) };
 }
 
 export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const rule = rules(config, env, STACK_CONFIG);
+  const of = settingOf(config, env, STACK_CONFIG);
+  const t = CONFIG_TABLE;
   const settings: ProviderSettings = {
-    apiUrl: rule.apiUrl(),
-    projectId: rule.projectId(),
-    regionId: rule.regionId(),
-    taskTimeoutSeconds: rule.taskTimeoutSeconds(),
-    taskPath: rule.taskPath(),
-    maxRetries: rule.maxRetries(),
-    connectTimeoutMs: rule.connectTimeoutSeconds(),
-    requestTimeoutMs: rule.requestTimeoutSeconds(),
-    coalesceReads: rule.coalesceReads(),
-    skipCredentialsValidation: rule.skipCredentialsValidation(),
-    maxRequestsPerSecond: rule.maxRequestsPerSecond(),
-    apiKey: rule.apiKey(),
+    apiUrl: of("apiUrl", t.apiUrl.parse),
+    projectId: of("projectId", t.projectId.parse),
+    regionId: of("regionId", t.regionId.parse),
+    taskTimeoutSeconds: of("taskTimeoutSeconds", t.taskTimeoutSeconds.parse),
+    taskPath: of("taskPath", t.taskPath.parse),
+    maxRetries: of("maxRetries", t.maxRetries.parse),
+    connectTimeoutMs: Math.round(of("connectTimeoutSeconds", t.connectTimeoutSeconds.parse) * 1000),
+    requestTimeoutMs: Math.round(of("requestTimeoutSeconds", t.requestTimeoutSeconds.parse) * 1000),
+    coalesceReads: of("coalesceReads", t.coalesceReads.parse),
+    skipCredentialsValidation: of("skipCredentialsValidation", t.skipCredentialsValidation.parse),
+    maxRequestsPerSecond: of("maxRequestsPerSecond", t.maxRequestsPerSecond.parse),
+    apiKey: of("apiKey", t.apiKey.parse),
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
   // key out, so logging or serializing them cannot leak it.
@@ -153,10 +265,11 @@ export function configFailures(
   naming: KeyNaming = STACK_CONFIG,
 ): Array<{ key: ConfigKey; reason: string }> {
   const failures: Array<{ key: ConfigKey; reason: string }> = [];
-  const rule = rules(config, env, naming);
-  for (const key of Object.keys(CONFIG_KEYS).filter(isConfigKey)) {
+  const of = settingOf(config, env, naming);
+  for (const key of CONFIG_KEYS) {
+    const entry: ConfigEntry = CONFIG_TABLE[key];
     try {
-      rule[key]();
+      of(key, entry.parse);
     } catch (err) {
       if (!(err instanceof ConfigurationError)) throw err;
       failures.push({ key, reason: err.message });
@@ -192,14 +305,12 @@ function parseApiUrl(value: string | undefined, naming: KeyNaming): URL {
   return url;
 }
 
-function optionalBoolean(name: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
+function boolean(name: string, value: string): boolean {
   if (value === "true" || value === "false") return value === "true";
   throw new ConfigurationError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
-function optionalInteger(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
+function integer(name: string, value: string, min: number): number {
   const n = Number(value);
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) {
     throw new ConfigurationError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
@@ -207,13 +318,7 @@ function optionalInteger(name: string, value: string | undefined, min: number): 
   return n;
 }
 
-function secondsToMs(name: string, value: string | undefined): number | undefined {
-  const n = optionalPositive(name, value, "seconds");
-  return n === undefined ? undefined : Math.round(n * 1000);
-}
-
-function optionalPositive(name: string, value: string | undefined, unit: string): number | undefined {
-  if (value === undefined) return undefined;
+function positive(name: string, value: string, unit: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) {
     throw new ConfigurationError(`${name} must be a positive number of ${unit}, got ${JSON.stringify(value)}`);
@@ -221,8 +326,7 @@ function optionalPositive(name: string, value: string | undefined, unit: string)
   return n;
 }
 
-function parseTaskPath(name: string, value: string | undefined): string {
-  if (value === undefined) return DEFAULTS.taskPath;
+function parseTaskPath(name: string, value: string): string {
   if (!value.startsWith("/") || !value.includes("{task_id}")) {
     throw new ConfigurationError(`${name} must start with "/" and contain {task_id}, got ${JSON.stringify(value)}`);
   }

@@ -13,6 +13,7 @@ import * as prettier from "prettier";
 import type { Contract, FieldType, ObjectType } from "../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
+import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
 import { emulatorFiles } from "./gen-emulator";
 import { kebab, kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
@@ -288,7 +289,7 @@ function nativeModule(): string {
   return text;
 }
 
-const TS_TYPES: Readonly<Record<string, string>> = { string: "string", integer: "number", boolean: "boolean" };
+const TS_TYPES: Readonly<Record<string, string>> = { string: "string", integer: "number", number: "number", boolean: "boolean" };
 
 /** `cims.native.Provider`: the plugin's configuration (the schema's) as a program gives it. */
 function providerClass(): string {
@@ -449,12 +450,16 @@ function resourceDoc(type: Kind): string {
   return md;
 }
 
-/** README's resource table, between its markers: one row per kind, from its shape (the scope, every kind's, is left out). */
-function readmeTable(readme: string): string {
-  const begin = readme.indexOf("<!-- resources:begin");
-  const end = readme.indexOf("<!-- resources:end -->");
-  if (begin < 0 || end < begin) throw new Error("README.md has no <!-- resources:begin --> ... <!-- resources:end --> markers");
-  const head = readme.slice(0, readme.indexOf("\n", begin) + 1);
+/** README's text with what stands between `<!-- <name>:begin ... -->` and `<!-- <name>:end -->` replaced by `table`. */
+function betweenMarkers(readme: string, name: string, table: string): string {
+  const begin = readme.indexOf(`<!-- ${name}:begin`);
+  const end = readme.indexOf(`<!-- ${name}:end -->`);
+  if (begin < 0 || end < begin) throw new Error(`README.md has no <!-- ${name}:begin --> ... <!-- ${name}:end --> markers`);
+  return readme.slice(0, readme.indexOf("\n", begin) + 1) + table + readme.slice(end);
+}
+
+/** README's resource table: one row per kind, from its shape (the scope, every kind's, is left out). */
+function resourceTable(): string {
   let table = "| resource | what it is | changed in place | a change replaces |\n|---|---|---|---|\n";
   for (const type of KIND_NAMES) {
     const s = shape(type);
@@ -466,7 +471,19 @@ function readmeTable(readme: string): string {
     const what = s.contract.doc.split(/(?<=\.) (?=[A-Z`])/)[0];
     table += `| [\`${type}\`](docs/resources/${kebab(type)}.md) | ${cell(what)} | ${names("in place")} | ${names("replaces")} |\n`;
   }
-  return head + table + readme.slice(end);
+  return table;
+}
+
+/** README's configuration table: one row per key of config.ts's table. */
+function configTable(): string {
+  let table = "| config key | env fallback | type | default | meaning |\n|---|---|---|---|---|\n";
+  for (const key of CONFIG_KEYS) {
+    const e: ConfigEntry = CONFIG_TABLE[key];
+    const given = e.required ? "(required)" : e.default === undefined ? "none" : `\`${String(e.default)}\``;
+    const more = e.more ? ` ([more](${e.more}))` : "";
+    table += `| \`cims:${key}\`${e.secret ? " (secret)" : ""} | ${e.env ? `\`${e.env}\`` : ""} | ${e.type} | ${given} | ${cell(e.words)}${more} |\n`;
+  }
+  return table;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -495,7 +512,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${kebab(type)}.md`, resourceDoc(type));
-  files.set("README.md", readmeTable(fs.readFileSync(path.join(root, "README.md"), "utf8")));
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;

@@ -1,13 +1,13 @@
 // The Pulumi package schema of `pulumi-resource-cims`, rendered by `npm run gen` into
 // schema.json from each kind's shape (provider/methods/shape.ts: its inputs, outputs and
-// nested types with their words) and the provider's configuration with `apiKey` secret. The
+// nested types with their words) and the provider's configuration (config.ts's table) with `apiKey` secret. The
 // plugin serves the committed file (`pulumi package get-schema` prints it; YAML programs are
 // type-checked against it; `pulumi import` writes code from it): none of this ships.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Field, FieldType, ObjectType } from "../api/contract";
 import { toCamel } from "../api/names";
-import type { ConfigKey } from "../provider/config";
+import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
 import type { Kind } from "../provider/kinds/registry";
 import { KIND_NAMES, kind } from "../provider/kinds/registry";
@@ -87,32 +87,21 @@ function resourceOf(type: Kind): Json {
   };
 }
 
-/** The provider's configuration (`cims:<key>`), as the dynamic face reads it: every key config.ts reads. */
-export const PROVIDER_CONFIG: Readonly<Record<ConfigKey, Property>> = {
-  apiUrl: { type: "string", description: "Base URL of the CIMS API (else CIMS_API_URL)." },
-  apiKey: { type: "string", secret: true, description: "API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY)." },
-  projectId: { type: "integer", description: "Default projectId of resources (else CIMS_PROJECT_ID)." },
-  regionId: { type: "integer", description: "Default regionId of resources (else CIMS_REGION_ID)." },
-  taskTimeoutSeconds: {
-    type: "integer",
-    description: "How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.",
-  },
-  taskPath: { type: "string", description: "Task status path (default /cloud/v1/tasks/{task_id})." },
-  maxRetries: { type: "integer", description: "Retries per request (default 5)." },
-  connectTimeoutSeconds: { type: "integer", description: "Connect timeout (default 5)." },
-  requestTimeoutSeconds: { type: "integer", description: "Request timeout (default 120)." },
-  coalesceReads: { type: "boolean", description: "Refresh reads subnets and images through one list request per scope (default true)." },
-  skipCredentialsValidation: {
-    type: "boolean",
-    description:
-      "Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).",
-  },
-  maxRequestsPerSecond: {
-    type: "number",
-    description:
-      "At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.",
-  },
-};
+/** A configuration key's description: its words, its default (or that it is required) and its environment variable. */
+function configDescription(e: ConfigEntry): string {
+  const given = e.required ? "Required" : e.default === undefined ? "" : `Default: ${String(e.default)}`;
+  const fallback = e.env ? `${e.required ? "or" : "else"} the environment variable ${e.env}` : "";
+  const said = [given, fallback].filter(Boolean).join(e.required ? ", " : "; ");
+  return said ? `${e.words} ${said.charAt(0).toUpperCase()}${said.slice(1)}.` : e.words;
+}
+
+/** The provider's configuration (`cims:<key>`), as the dynamic face reads it: every key of config.ts's table. */
+export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = Object.fromEntries(
+  CONFIG_KEYS.map((key) => {
+    const e: ConfigEntry = CONFIG_TABLE[key];
+    return [key, { type: e.type, ...(e.secret ? { secret: true } : {}), description: configDescription(e) }];
+  }),
+);
 
 export function packageSchema(version: string): Json {
   const types: Json = {};

@@ -97,8 +97,11 @@ export async function verifyCredentials(): Promise<void> {
   return probe;
 }
 
-/** A progress line, or a warning: what an `up` will remove or interrupt, said in the preview. */
-export type Severity = "info" | "warning";
+/**
+ * A progress line, or a warning (what an `up` will remove or interrupt, said in the preview),
+ * or a debug line (a failure's stack trace: the CLI shows it with `--debug` only).
+ */
+export type Severity = "info" | "warning" | "debug";
 
 type Sink = (line: string, severity: Severity) => void | Promise<void>;
 
@@ -152,6 +155,17 @@ export function log(message: string): void {
  */
 export async function warn(message: string): Promise<void> {
   await sink(redactText(`cims: ${message}`), "warning");
+}
+
+/**
+ * A failure's stack trace, for whoever debugs the provider rather than for the user, whose
+ * error already says what to do: `pulumi <command> --debug` shows it, and CIMS_DEBUG=1 shows
+ * it always. The failure itself is reported once, by the engine, under its resource.
+ * Settled once the engine has the trace: a failure answered first may end the run.
+ */
+export async function traceFailure(err: unknown): Promise<void> {
+  if (!(err instanceof Error) || !err.stack) return;
+  await sink(redactText(err.stack), process.env.CIMS_DEBUG === "1" ? "info" : "debug");
 }
 
 /** A progress reporter for waitForTasks: one line per task state change. */

@@ -1,6 +1,6 @@
-// The dynamic face's warnings. A provider's stdout reaches the CLI as info lines only, so a
-// warning (what an `up` will remove or interrupt) goes to the engine's log at warning
-// severity instead. The dynamic provider API does not tell a method which resource it serves,
+// The dynamic face's warnings and debug lines. A provider's stdout reaches the CLI as info
+// lines only, so a warning (what an `up` will remove or interrupt) goes to the engine's log at
+// warning severity instead, and a failure's stack trace at debug severity. The dynamic provider API does not tell a method which resource it serves,
 // so the warning carries no URN: the CLI shows it under the stack, and its text names the
 // resource.
 import { enginePb, engineRpc, grpc } from "../plugin/proto";
@@ -10,13 +10,16 @@ export function engineAddress(argv: readonly string[] = process.argv.slice(2)): 
   return [...argv].reverse().find((a) => /^[^-\s]\S*:\d+$/.test(a));
 }
 
-/** Sends warnings to the engine at this address; settles when the engine has taken it (or refused it). */
-export function engineWarnings(address: string): (line: string) => Promise<void> {
+/**
+ * Sends lines to the engine's log at this address, as warnings, or as debug lines (which the
+ * CLI shows with `--debug` only); settles when the engine has taken one (or refused it).
+ */
+export function engineLog(address: string): (line: string, severity: "warning" | "debug") => Promise<void> {
   let client: InstanceType<typeof engineRpc.EngineClient> | undefined;
-  return (line) => {
+  return (line, severity) => {
     client ??= new engineRpc.EngineClient(address, grpc.credentials.createInsecure());
     const req = new enginePb.LogRequest();
-    req.setSeverity(enginePb.LogSeverity.WARNING);
+    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.DEBUG);
     req.setMessage(line);
     req.setUrn("");
     return new Promise<void>((resolve) => client!.log(req, () => resolve()));

@@ -2,9 +2,12 @@
 // then put the kind's methods on the deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";
 import { CANCEL_LOOK_MS } from "../client/tasks";
-import { cancelOperations, redactError, redactText, setConfig, setLogSink } from "./context";
+import { ConfigurationError } from "../client/errors";
+import { unknownStackKeys } from "../config";
+import { isRecord } from "../../api/guards";
+import { cancelOperations, redactError, redactText, setConfig, setLogSink, traceFailure } from "./context";
 import type { KindDiff } from "./diff";
-import { engineAddress, engineWarnings } from "./engine-log";
+import { engineAddress, engineLog } from "./engine-log";
 
 /** A kind's methods, as the dynamic shim and the plugin call them; diff says what changed. */
 export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "create" | "read" | "update" | "delete">> & {
@@ -13,6 +16,34 @@ export type Methods = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "
 
 let sinkSet = false;
 
+/**
+ * For each failure of check, diff, read or delete passed to the dynamic-provider host and not
+ * yet printed, what the host prints for it on the provider's stderr (`${err}: ${err.stack}`,
+ * which the CLI shows under the stack). The engine reports the failure under its resource
+ * already: printed again, with a trace through the provider's code, it would be said twice
+ * more, as noise. See quietHost.
+ */
+const passedOn = new Set<string>();
+const hostText = (err: unknown) => `${String(err)}: ${err instanceof Error ? err.stack : undefined}`;
+
+/** The host's console.error, less its print of a failure of ours (passedOn); anything else it prints as it did. */
+function quietHost(): void {
+  const print = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && passedOn.delete(args[0])) return;
+    print(...args);
+  };
+}
+
+/**
+ * The stack's `cims:` keys the configure request holds. The dynamic provider's Config has only
+ * get(); the host's object keeps the whole stack config beside it (`rawConfig`, a private field
+ * of @pulumi/pulumi's dynamic-provider Config), read here only to find keys no entry reads.
+ */
+function givenKeys(config: pulumi.dynamic.Config): string[] {
+  return "rawConfig" in config && isRecord(config.rawConfig) ? Object.keys(config.rawConfig) : [];
+}
+
 /** How long a cancelled process lets its waits take their last look (tasks.ts: CANCEL_LOOK_MS) before it ends. */
 const CANCEL_GRACE_MS = CANCEL_LOOK_MS + 5_000;
 
@@ -20,12 +51,13 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
   setConfig((key) => req.config.get(key));
   if (!sinkSet) {
     sinkSet = true;
-    // Progress lines stay on stdout (the engine shows them as they come); warnings go to the
-    // engine's log, so the CLI shows them as warnings.
+    quietHost();
+    // Progress lines stay on stdout (the engine shows them as they come); warnings and debug
+    // lines go to the engine's log, so the CLI shows them as such.
     const address = engineAddress();
-    const toEngine = address ? engineWarnings(address) : undefined;
+    const toEngine = address ? engineLog(address) : undefined;
     setLogSink((line, severity) => {
-      if (severity === "warning" && toEngine) return toEngine(line);
+      if (severity !== "info") return toEngine?.(line, severity);
       process.stdout.write(`${line}\n`);
     });
     // The engine's Cancel never reaches a dynamic provider (its server answers it and does
@@ -46,7 +78,7 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
         setTimeout(end, CANCEL_GRACE_MS).unref();
       });
   }
-  Object.assign(target, redacting(methods));
+  Object.assign(target, redacting(methods, unknownStackKeys(givenKeys(req.config))));
 }
 
 /** Methods running now, and what to do once none is (a signal waiting for them to end). */
@@ -65,23 +97,32 @@ async function counted<R>(call: () => Promise<R>): Promise<R> {
 /**
  * The methods with the key's text out of what they tell a person: each failure, and each
  * check failure's reason (both may quote what the service holds). Results are data: as they are.
+ * Each failure is said once (by the engine, under its resource), its trace kept for debugging.
+ * `refused`: why the stack's config is refused (a `cims:` key nothing reads), which check says
+ * before anything else; the other methods serve refresh and destroy, which run with the config
+ * the state recorded, so a fixed typo could not reach them until the next `up`.
  */
-function redacting(methods: Methods): Methods {
+function redacting(methods: Methods, refused: string | undefined): Methods {
+  // hostPrints: the host prints this method's failures (not create's or update's).
   const guard =
-    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>, hostPrints = true) =>
     (...args: A): Promise<R> =>
-      counted(() => method(...args)).catch((err: unknown) => {
-        throw redactError(err);
+      counted(() => method(...args)).catch(async (err: unknown) => {
+        const redacted = redactError(err);
+        await traceFailure(redacted);
+        if (hostPrints) passedOn.add(hostText(redacted));
+        throw redacted;
       });
   return {
     check: guard(async (olds, news) => {
+      if (refused) throw new ConfigurationError(refused);
       const result = await methods.check(olds, news);
       return result.failures ? { ...result, failures: result.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : result;
     }),
     diff: guard(methods.diff),
-    create: guard(methods.create),
+    create: guard(methods.create, false),
     read: guard(methods.read),
-    update: guard(methods.update),
+    update: guard(methods.update, false),
     delete: guard(methods.delete),
   };
 }

@@ -5,7 +5,7 @@
 // the same records; a new default projectId/regionId reaches each resource through its own
 // inputs (check() fills them), where its own diff decides.
 import { isRecord } from "../../api/guards";
-import { CONFIG_KEYS, configFailures, isConfigKey, type KeyNaming, PROVIDER_ARGUMENTS, STACK_CONFIG } from "../config";
+import { configFailures, isConfigKey, type KeyNaming, PROVIDER_ARGUMENTS, STACK_CONFIG, unknownKeyReason } from "../config";
 import { UNKNOWN } from "../methods/schema";
 
 type Json = Record<string, unknown>;
@@ -42,20 +42,6 @@ function namingOf(urn: string): KeyNaming {
   return (urn.split("::")[3] ?? "").startsWith("default") ? STACK_CONFIG : PROVIDER_ARGUMENTS;
 }
 
-function unknownKey(key: string, naming: KeyNaming): string {
-  const keys = Object.keys(CONFIG_KEYS).filter(isConfigKey);
-  const near = keys.find((k) => k.toLowerCase() === key.toLowerCase());
-  const taken = keys.map((k) => naming.name(k)).join(", ");
-  const named = naming === STACK_CONFIG ? `cims:${key}` : key;
-  return [
-    naming === STACK_CONFIG
-      ? `\`${named}\` is not a configuration key of the cims provider (it reads ${taken})`
-      : `\`${named}\` is not an argument of the cims provider (it takes ${taken})`,
-    near ? `; did you mean \`${naming.name(near)}\`?` : "",
-    naming === STACK_CONFIG ? "; a key not meant for the provider belongs in another namespace than `cims:`" : "",
-  ].join("");
-}
-
 export interface ConfigCheckFailure {
   /** The argument the engine shows beside its value; none for the key (whose value it would show) and for unknown keys. */
   property: string;
@@ -74,7 +60,7 @@ export function checkConfig(urn: string, news: Json, env: NodeJS.ProcessEnv = pr
   const values = new Map(given.map(([k, v]) => [k, configValue(v)]));
   const failures: ConfigCheckFailure[] = given
     .filter(([k]) => !isConfigKey(k))
-    .map(([k]) => ({ property: "", reason: unknownKey(k, naming) }));
+    .map(([k]) => ({ property: "", reason: unknownKeyReason(k, naming) }));
   for (const f of configFailures((k) => values.get(k), env, naming)) {
     if (!unknown.has(f.key)) failures.push({ property: f.key === "apiKey" ? "" : f.key, reason: f.reason });
   }

@@ -15,7 +15,16 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { cancelOperations, redactError, redactText, setConfig, setLogSink, withEngineTimeout } from "../methods/context";
+import {
+  cancelOperations,
+  redactError,
+  redactText,
+  setConfig,
+  setLogSink,
+  type Severity,
+  traceFailure,
+  withEngineTimeout,
+} from "../methods/context";
 import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
@@ -77,7 +86,10 @@ function serve<Req>(urn: (req: Req) => string, work: (req: Req) => Promise<unkno
     current.run({ urn: urn(call.request) }, () =>
       work(call.request).then(
         (reply) => done(null, reply),
-        (err: unknown) => done(failure(err)),
+        (err: unknown) => {
+          const answer = failure(err);
+          void traceFailure(err).finally(() => done(answer));
+        },
       ),
     );
   };
@@ -157,6 +169,12 @@ async function readResource(req: pb.ReadRequest): Promise<pb.ReadResponse> {
   if (result.inputs) resp.setInputs(toStruct(result.inputs));
   return resp;
 }
+
+const SEVERITY: Record<Severity, enginePb.LogSeverity> = {
+  info: enginePb.LogSeverity.INFO,
+  warning: enginePb.LogSeverity.WARNING,
+  debug: enginePb.LogSeverity.DEBUG,
+};
 
 /** The provider's own calls: its info, its schema, its configuration. */
 function providerHandlers() {
@@ -287,7 +305,7 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
   setLogSink((line, severity) => {
     if (!engine) return;
     const req = new enginePb.LogRequest();
-    req.setSeverity(severity === "warning" ? enginePb.LogSeverity.WARNING : enginePb.LogSeverity.INFO);
+    req.setSeverity(SEVERITY[severity]);
     req.setMessage(line);
     req.setUrn(current.getStore()?.urn ?? "");
     return new Promise<void>((resolve) => engine.log(req, () => resolve()));

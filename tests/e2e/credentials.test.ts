@@ -3,7 +3,9 @@
 // every resource is unchanged; a URL that does not answer, or answers but is not a CIMS API,
 // fails within 30 s naming cims:apiUrl; a project the key cannot see names cims:projectId;
 // cims:skipCredentialsValidation=true lets the unchanged stack's preview pass with the wrong
-// key. The proof is one GET per provider process, whatever the number of kinds.
+// key. The proof is one GET per provider process, whatever the number of kinds. Each such
+// error is said once, under what it is about, with no stack trace unless `--debug` asks, and
+// then through the package's dist/ files; a typo'd `cims:` key fails with a did-you-mean.
 import * as http from "node:http";
 import * as net from "node:net";
 import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
@@ -38,6 +40,14 @@ function counts(env: CimsTestEnv): { probes: number; writes: number } {
 /** The error lines of a failed command (the engine prints the provider's message there). */
 const said = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
 
+/** The CLI's summary of what went wrong: its Diagnostics section, where each message is said once. */
+const diagnostics = (r: { stdout: string }) => r.stdout.slice(r.stdout.indexOf("\nDiagnostics:"), r.stdout.indexOf("\nResources:"));
+const times = (text: string, part: string) => text.split(part).length - 1;
+
+/** Stack frames through this package's TypeScript sources, which it does not ship. */
+const sourceFrames = (text: string) =>
+  text.split("\n").filter((l) => /\/(provider|api)\/[^\s:()]+\.ts:\d+/.test(l) && !l.includes("node_modules"));
+
 describe.each<Face>(["dynamic", "native"])("on the %s face", (face) => {
   test(
     "an unchanged stack: one probe per preview; a refused key fails the preview naming cims:apiKey and the URL, not the key; skipCredentialsValidation lets it pass",
@@ -59,11 +69,41 @@ describe.each<Face>(["dynamic", "native"])("on the %s face", (face) => {
       expect(said(refused)).toContain("AuthenticationFailed");
       expect(said(refused)).not.toContain(wrongKey);
       expect(counts(env)).toEqual({ probes: 1, writes: 0 });
+      // Said once, as the message alone: no error class, no trace.
+      expect(times(diagnostics(refused), "cims:apiKey was refused by the CIMS API")).toBe(1);
+      expect(said(refused)).not.toMatch(/CredentialsCheckError|^\s+at /m);
+      expect(sourceFrames(said(refused))).toEqual([]);
+
+      // --debug: the trace follows, through the files the package ships.
+      const traced = await env.stack.preview(["--debug"], { allowFailure: true });
+      expect(traced.code).not.toBe(0);
+      expect(said(traced)).toMatch(/at probeFailure \(\S*\/dist\/provider\/client\/credentials\.js:\d+:\d+\)/);
+      expect(sourceFrames(said(traced))).toEqual([]);
+      expect(said(traced)).not.toContain(wrongKey);
 
       await env.stack.setConfig("cims:skipCredentialsValidation", "true");
       env.emulator.metrics.reset();
       await env.stack.preview(["--expect-no-changes"]);
       expect(counts(env)).toEqual({ probes: 0, writes: 0 });
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  test(
+    "a `cims:` key the provider does not read (cims:projectID) fails the preview once with a did-you-mean, before any call; another namespace's is not its own",
+    async () => {
+      const env = await stackOn(face, { "cims:projectID": "1" });
+      const refused = await env.stack.preview([], { allowFailure: true });
+      expect(refused.code).not.toBe(0);
+      const told = diagnostics(refused);
+      expect(times(told, "`cims:projectID` is not a configuration key of the cims provider")).toBe(1);
+      expect(told).toContain("did you mean `cims:projectId`?");
+      expect(said(refused)).not.toMatch(/ConfigurationError|^\s+at /m);
+      expect(counts(env)).toEqual({ probes: 0, writes: 0 });
+
+      await env.stack.run(["config", "rm", "cims:projectID"]);
+      await env.stack.setConfig("other:projectID", "1");
+      await env.stack.preview();
     },
     E2E_TIMEOUT_MS,
   );

@@ -7,7 +7,9 @@
 // - an id that does not exist fails, naming it;
 // - the `import` resource option adopts a subnet and changes its name in the same run;
 // - moving a stack between faces (dynamic Subnet <-> cims:index:Subnet) touches nothing in
-//   the cloud, both ways.
+//   the cloud, both ways;
+// - on the dynamic face, Pulumi's own import fails in the Node.js host with the error
+//   docs/using.md quotes (why that face adopts with importId instead).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
@@ -215,6 +217,23 @@ export const id = new cims.native.Subnet("app", { name: "app", cidr: "10.62.0.0/
     expect((await env.stack.outputs()).id).toBe(id);
     expect(writes(env)).toEqual([]);
     expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([id]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "on the dynamic face `pulumi import` fails in the dynamic-provider host with the error docs/using.md quotes, writing nothing",
+  async () => {
+    const using = await fs.readFile(path.join(__dirname, "../../docs/using.md"), "utf8");
+    const quoted = /dynamic-provider host\s+fails with `([^`]+)`/.exec(using)?.[1];
+    expect(quoted).toBeDefined();
+    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: dynamic-import\nruntime: nodejs\n", "index.ts": "export {};\n" } });
+    expect((await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: LEGACY })] })).status).toBe(204);
+    env.emulator.metrics.reset();
+    const result = await env.stack.run(["import", "pulumi-nodejs:dynamic/cims:Subnet", "legacy", LEGACY, "--yes"], { allowFailure: true });
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}\n${result.stderr}`).toContain(`error: Preview failed: ${quoted}`);
+    expect(writes(env)).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );

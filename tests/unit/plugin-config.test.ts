@@ -7,6 +7,13 @@ import { fromStruct, toStruct } from "../../provider/plugin/values";
 import { UNKNOWN } from "../../provider/methods/schema";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/provider-config";
+import { Config } from "@pulumi/pulumi/cmd/dynamic-provider/config";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ConfigurationError } from "../../provider/client/errors";
+import { CONFIG_KEYS, CONFIG_TABLE } from "../../provider/config";
+import { installMethods, type Methods } from "../../provider/methods/install";
+import { PROVIDER_CONFIG } from "../../scripts/package-schema";
 
 const EXPLICIT = "urn:pulumi:dev::infra::pulumi:providers:cims::prod";
 const DEFAULT = "urn:pulumi:dev::infra::pulumi:providers:cims::default_0_1_0";
@@ -113,6 +120,32 @@ describe("CheckConfig", () => {
     ]);
   });
 
+  test("the dynamic face refuses the stack's unknown `cims:` keys with the plugin's words, at check; other namespaces are not its own", async () => {
+    const checked: unknown[] = [];
+    const notUsed = () => Promise.reject(new Error("not used"));
+    const methods = { diff: notUsed, create: notUsed, read: notUsed, update: notUsed, delete: notUsed };
+    const dynamicCheck = (raw: Record<string, string>) => {
+      const target = {};
+      const check = (_olds: unknown, news: unknown) => {
+        checked.push(news);
+        return Promise.resolve({ inputs: {} });
+      };
+      // The host's own Config object, as the dynamic-provider host builds it from the engine's config.
+      installMethods(target, { ...methods, check } as Methods, { config: new Config(raw, "infra") });
+      return (target as Methods).check({}, { name: "n" });
+    };
+    const refused = await dynamicCheck({ "cims:apiUrl": "http://127.0.0.1:9", "cims:projectID": "2", "infra:projectID": "x" }).catch(
+      (e: unknown) => e,
+    );
+    const plugin = await checkConfig({ apiUrl: "http://127.0.0.1:9", projectID: "2" }, DEFAULT);
+    expect(refused).toBeInstanceOf(ConfigurationError);
+    expect((refused as Error).message).toBe(plugin.failures[0].reason);
+    expect((refused as Error).message).toContain("did you mean `cims:projectId`?");
+    expect(checked).toEqual([]);
+    await dynamicCheck({ "cims:apiUrl": "http://127.0.0.1:9", "cims:projectId": "2", "infra:projectID": "x" });
+    expect(checked).toEqual([{ name: "n" }]);
+  });
+
   test("the key is in no failure, even where it is what is wrong; its failure names no property, whose value the engine would print", async () => {
     const { failures } = await checkConfig({ ...good, apiUrl: `http://user:${KEY}@x.test`, apiKey: UNKNOWN });
     expect(JSON.stringify(failures)).not.toContain(KEY.slice(3));
@@ -176,5 +209,24 @@ describe("DiffConfig", () => {
     const { ADD, DELETE, UPDATE } = providerPb.PropertyDiff.Kind;
     expect(kinds(resp)).toEqual({ apiKey: UPDATE, maxRetries: ADD, version: DELETE });
     expect(resp.getReplacesList()).toEqual([]);
+  });
+});
+
+describe("the configuration table", () => {
+  test("the schema's config and the README's table say each key of the table: its type, default and environment variable; no enum", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    expect(Object.keys(PROVIDER_CONFIG)).toEqual(CONFIG_KEYS);
+    for (const key of CONFIG_KEYS) {
+      const entry: { env?: string; type: string; default?: unknown } = CONFIG_TABLE[key];
+      const property = PROVIDER_CONFIG[key];
+      expect(property).toMatchObject({ type: entry.type });
+      expect(property).not.toHaveProperty("enum");
+      const row = readme.split("\n").find((l) => l.startsWith(`| \`cims:${key}\``));
+      expect(row).toContain(` | ${entry.type} | `);
+      if (entry.env) expect([row, property.description].join("\n").split(entry.env)).toHaveLength(3);
+      if (entry.default !== undefined) expect(row).toContain(`\`${String(entry.default)}\``);
+      if (entry.default !== undefined) expect(property.description).toContain(`Default: ${String(entry.default)}`);
+    }
+    expect(PROVIDER_CONFIG.apiKey).toMatchObject({ secret: true });
   });
 });

@@ -3,7 +3,7 @@
 import { inspect } from "node:util";
 import { redactor } from "../../provider/client/redact";
 import { PartialCreateError } from "../../provider/methods/errors";
-import { log, setConfig, setLogSink, warn } from "../../provider/methods/context";
+import { log, setConfig, setLogSink, type Severity, warn } from "../../provider/methods/context";
 import { installMethods, type Methods } from "../../provider/methods/install";
 
 const KEY = "sk-unit-3b9d-redact";
@@ -66,6 +66,29 @@ describe("the dynamic face's boundary", () => {
     const result = await face.check({}, {});
     expect(result.failures).toEqual([{ property: "name", reason: "taken by [redacted]" }]);
     expect(result.inputs).toEqual({ name: KEY });
+  });
+
+  test("a failure's trace goes to the log for debugging only (debug severity; with CIMS_DEBUG=1, info), without the key", async () => {
+    const face = installed({ delete: () => Promise.reject(new Error(`gone ${KEY}`)) });
+    const said: Array<[string, Severity]> = [];
+    setLogSink((line, severity) => {
+      said.push([line, severity]);
+    });
+    const saved = process.env.CIMS_DEBUG;
+    try {
+      delete process.env.CIMS_DEBUG;
+      await face.delete("id", {}).catch(() => undefined);
+      process.env.CIMS_DEBUG = "1";
+      await face.delete("id", {}).catch(() => undefined);
+    } finally {
+      if (saved === undefined) delete process.env.CIMS_DEBUG;
+      else process.env.CIMS_DEBUG = saved;
+      setLogSink((line) => {
+        lines.push(line);
+      });
+    }
+    expect(said.map(([, severity]) => severity)).toEqual(["debug", "info"]);
+    for (const [line] of said) expect(line).toMatch(/^Error: gone \[redacted\]\n\s+at /);
   });
 
   test("log lines and warnings never show the key", async () => {

@@ -22,30 +22,30 @@ class ProviderArgs:
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
-                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY).
-        :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API (else CIMS_API_URL).
-        :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope (default true).
-        :param pulumi.Input[_builtins.int] connect_timeout_seconds: Connect timeout (default 5).
-        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
-        :param pulumi.Input[_builtins.int] max_retries: Retries per request (default 5).
-        :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
-        :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
-        :param pulumi.Input[_builtins.int] request_timeout_seconds: Request timeout (default 120).
-        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
-        :param pulumi.Input[_builtins.str] task_path: Task status path (default /cloud/v1/tasks/{task_id}).
-        :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
+        :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
+        :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.
+        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
+        :param pulumi.Input[_builtins.int] max_retries: Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
+        :param pulumi.Input[_builtins.int] project_id: Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
+        :param pulumi.Input[_builtins.int] region_id: Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
+        :param pulumi.Input[_builtins.float] request_timeout_seconds: HTTP request timeout, in seconds. Default: 120.
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
+        :param pulumi.Input[_builtins.str] task_path: Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
+        :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -76,7 +76,7 @@ class ProviderArgs:
     @pulumi.getter(name="apiKey")
     def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY).
+        API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
         """
         return pulumi.get(self, "api_key")
 
@@ -88,7 +88,7 @@ class ProviderArgs:
     @pulumi.getter(name="apiUrl")
     def api_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Base URL of the CIMS API (else CIMS_API_URL).
+        Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
         """
         return pulumi.get(self, "api_url")
 
@@ -100,7 +100,7 @@ class ProviderArgs:
     @pulumi.getter(name="coalesceReads")
     def coalesce_reads(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Refresh reads subnets and images through one list request per scope (default true).
+        Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
         """
         return pulumi.get(self, "coalesce_reads")
 
@@ -110,21 +110,21 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="connectTimeoutSeconds")
-    def connect_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+    def connect_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Connect timeout (default 5).
+        HTTP connect timeout, in seconds. Default: 5.
         """
         return pulumi.get(self, "connect_timeout_seconds")
 
     @connect_timeout_seconds.setter
-    def connect_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+    def connect_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "connect_timeout_seconds", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRequestsPerSecond")
     def max_requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+        At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
         """
         return pulumi.get(self, "max_requests_per_second")
 
@@ -136,7 +136,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Retries per request (default 5).
+        Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
         """
         return pulumi.get(self, "max_retries")
 
@@ -148,7 +148,7 @@ class ProviderArgs:
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Default projectId of resources (else CIMS_PROJECT_ID).
+        Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
         """
         return pulumi.get(self, "project_id")
 
@@ -160,7 +160,7 @@ class ProviderArgs:
     @pulumi.getter(name="regionId")
     def region_id(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Default regionId of resources (else CIMS_REGION_ID).
+        Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
         """
         return pulumi.get(self, "region_id")
 
@@ -170,21 +170,21 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="requestTimeoutSeconds")
-    def request_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+    def request_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Request timeout (default 120).
+        HTTP request timeout, in seconds. Default: 120.
         """
         return pulumi.get(self, "request_timeout_seconds")
 
     @request_timeout_seconds.setter
-    def request_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+    def request_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "request_timeout_seconds", value)
 
     @_builtins.property
     @pulumi.getter(name="skipCredentialsValidation")
     def skip_credentials_validation(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+        `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
         """
         return pulumi.get(self, "skip_credentials_validation")
 
@@ -196,7 +196,7 @@ class ProviderArgs:
     @pulumi.getter(name="taskPath")
     def task_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Task status path (default /cloud/v1/tasks/{task_id}).
+        Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
         """
         return pulumi.get(self, "task_path")
 
@@ -208,7 +208,7 @@ class ProviderArgs:
     @pulumi.getter(name="taskTimeoutSeconds")
     def task_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+        How long to wait for a resource's tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
         """
         return pulumi.get(self, "task_timeout_seconds")
 
@@ -226,12 +226,12 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
-                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -241,18 +241,18 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY).
-        :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API (else CIMS_API_URL).
-        :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope (default true).
-        :param pulumi.Input[_builtins.int] connect_timeout_seconds: Connect timeout (default 5).
-        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
-        :param pulumi.Input[_builtins.int] max_retries: Retries per request (default 5).
-        :param pulumi.Input[_builtins.int] project_id: Default projectId of resources (else CIMS_PROJECT_ID).
-        :param pulumi.Input[_builtins.int] region_id: Default regionId of resources (else CIMS_REGION_ID).
-        :param pulumi.Input[_builtins.int] request_timeout_seconds: Request timeout (default 120).
-        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
-        :param pulumi.Input[_builtins.str] task_path: Task status path (default /cloud/v1/tasks/{task_id}).
-        :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
+        :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
+        :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.
+        :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
+        :param pulumi.Input[_builtins.int] max_retries: Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
+        :param pulumi.Input[_builtins.int] project_id: Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
+        :param pulumi.Input[_builtins.int] region_id: Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
+        :param pulumi.Input[_builtins.float] request_timeout_seconds: HTTP request timeout, in seconds. Default: 120.
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
+        :param pulumi.Input[_builtins.str] task_path: Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
+        :param pulumi.Input[_builtins.int] task_timeout_seconds: How long to wait for a resource's tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
         """
         ...
     @overload
@@ -281,12 +281,12 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
-                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 request_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  task_path: pulumi.Input[Optional[_builtins.str]] = None,
                  task_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,

@@ -16,61 +16,61 @@ from .. import _utilities
 
 apiKey: Optional[str]
 """
-API key, sent as `Authorization: apikey <key>` (else CIMS_API_KEY).
+API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
 """
 
 apiUrl: Optional[str]
 """
-Base URL of the CIMS API (else CIMS_API_URL).
+Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
 """
 
 coalesceReads: Optional[bool]
 """
-Refresh reads subnets and images through one list request per scope (default true).
+Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
 """
 
-connectTimeoutSeconds: Optional[int]
+connectTimeoutSeconds: Optional[float]
 """
-Connect timeout (default 5).
+HTTP connect timeout, in seconds. Default: 5.
 """
 
 maxRequestsPerSecond: Optional[float]
 """
-At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
 """
 
 maxRetries: Optional[int]
 """
-Retries per request (default 5).
+Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
 """
 
 projectId: Optional[int]
 """
-Default projectId of resources (else CIMS_PROJECT_ID).
+Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
 """
 
 regionId: Optional[int]
 """
-Default regionId of resources (else CIMS_REGION_ID).
+Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
 """
 
-requestTimeoutSeconds: Optional[int]
+requestTimeoutSeconds: Optional[float]
 """
-Request timeout (default 120).
+HTTP request timeout, in seconds. Default: 120.
 """
 
 skipCredentialsValidation: Optional[bool]
 """
-Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+`true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
 """
 
 taskPath: Optional[str]
 """
-Task status path (default /cloud/v1/tasks/{task_id}).
+Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
 """
 
 taskTimeoutSeconds: Optional[int]
 """
-How long to wait for a resource's tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+How long to wait for a resource's tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
 """
 
