@@ -1,13 +1,15 @@
 // Java programs through the plugin: scripts/java-host builds our pulumi-language-java (its
-// directory goes on PATH beside the CLI), `pulumi package gen-sdk --language java --local`
-// writes the Java SDK from schema.json, and a Maven project compiles the SDK's sources with
-// the program against com.pulumi:pulumi from Maven Central (~/.m2 after the first run). The
-// program deploys a subnet, previews with no changes, renames it in place (one PATCH) and
-// destroys it.
+// directory goes on PATH beside the CLI); the committed Java SDK, sdk/java/, is what
+// `pulumi package gen-sdk --language java --local` writes from schema.json now; a Maven
+// project compiles its sources with the program against com.pulumi:pulumi from Maven Central
+// (~/.m2 after the first run). The program deploys a subnet, previews with no changes, renames
+// it in place (one PATCH) and destroys it.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../scripts/gen-sdk-java";
+import { committedSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
 import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../support/harness";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 
 const stacks = useStacks();
 const JAVA_SDK_VERSION = "1.12.0";
@@ -87,18 +89,20 @@ const writes = (e: CimsTestEnv) =>
 test(
   "a Java program on the generated SDK: deploys a subnet, no changes, a rename is one PATCH, destroy",
   async () => {
-    const { stdout } = await runCommand(path.join(REPO_ROOT, "scripts/java-host"), [], process.env);
-    const hostDir = stdout.trim();
+    const hostDir = javaHostDir();
+    // sdk/java/ is what the generator writes now (npm run gen), stamped with the package's version.
+    const generated = generateJavaSdk(path.join(REPO_ROOT, "schema.json"));
+    expect(sdkDifferences(generated, committedSdk(REPO_ROOT, JAVA_SDK_DIR))).toEqual([]);
+    const { version } = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    expect(generated.get("src/main/resources/com/pulumi/cims/version.txt")).toBe(version);
+    expect(generated.get("src/main/java/com/pulumi/cims/Subnet.java")).toContain('super("cims:index:Subnet"');
+
     const env = await stacks.stack({
       files: { "Pulumi.yaml": PLUGIN_PROJECT("java-program", "java"), "pom.xml": pom, "src/main/java/app/App.java": program },
       env: { PATH: `${hostDir}${path.delimiter}${process.env.PATH ?? ""}` },
     });
     const { stack, emulator } = env;
-    const sdk = path.join(stack.projectDir, "sdk");
-    const gen = await stack.run(["package", "gen-sdk", path.join(REPO_ROOT, "schema.json"), "--language", "java", "--local", "-o", sdk]);
-    expect(gen.stderr).toContain(`SDK has been written to ${path.join(sdk, "java")}`);
-    const subnetClass = await fs.readFile(path.join(sdk, "java/src/main/java/com/pulumi/cims/Subnet.java"), "utf8");
-    expect(subnetClass).toContain('super("cims:index:Subnet"');
+    await fs.cp(path.join(REPO_ROOT, JAVA_SDK_DIR), path.join(stack.projectDir, "sdk/java"), { recursive: true });
 
     const { store } = emulator;
     await stack.up();
