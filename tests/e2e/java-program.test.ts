@@ -3,13 +3,14 @@
 // `pulumi package gen-sdk --language java --local` writes from schema.json now; a Maven
 // project compiles its sources with the program against com.pulumi:pulumi from Maven Central
 // (~/.m2 after the first run). The program deploys a subnet, previews with no changes, renames
-// it in place (one PATCH) and destroys it.
+// it in place (one PATCH); packaged as a jar that runtime.options.binary names, it previews
+// with no changes too; destroy.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../scripts/gen-sdk-java";
 import { committedSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
 import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../support/harness";
 
 const stacks = useStacks();
 const JAVA_SDK_VERSION = "1.12.0";
@@ -53,7 +54,24 @@ const pom = `<?xml version="1.0" encoding="UTF-8"?>
         <groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.5.0</version>
         <configuration><mainClass>app.App</mainClass></configuration>
       </plugin>
+      <plugin>
+        <artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version>
+        <executions>
+          <execution>
+            <phase>package</phase>
+            <goals><goal>copy-dependencies</goal></goals>
+            <configuration><outputDirectory>\${project.build.directory}/lib</outputDirectory></configuration>
+          </execution>
+        </executions>
+      </plugin>
+      <plugin>
+        <artifactId>maven-jar-plugin</artifactId><version>3.4.2</version>
+        <configuration>
+          <archive><manifest><mainClass>app.App</mainClass><addClasspath>true</addClasspath><classpathPrefix>lib/</classpathPrefix></manifest></archive>
+        </configuration>
+      </plugin>
     </plugins>
+    <finalName>app</finalName>
   </build>
 </project>
 `;
@@ -128,6 +146,16 @@ test(
     expect(writes(env)).toEqual(["PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
     expect((await stack.outputs()).subnetId).toBe(outputs.subnetId);
     expect(store.get("subnets", String(outputs.subnetId))?.name).toBe("java-net-2");
+
+    // The same program as a jar (its dependencies in lib/ beside it), run with java -jar: with
+    // the pom.xml gone, no Maven run could have run it.
+    await runCommand("mvn", ["--no-transfer-progress", "-q", "package", "-Dmaven.test.skip=true"], stack.env, { cwd: stack.projectDir });
+    await fs.rm(path.join(stack.projectDir, "pom.xml"));
+    await fs.writeFile(
+      path.join(stack.projectDir, "Pulumi.yaml"),
+      PLUGIN_PROJECT("java-program", "java").replace("runtime: java\n", "runtime:\n  name: java\n  options:\n    binary: target/app.jar\n"),
+    );
+    await stack.preview(["--expect-no-changes"]);
 
     await stack.destroy();
     expect(store.list("subnets").filter((s) => String(s.name).startsWith("java-net"))).toEqual([]);
