@@ -2,7 +2,8 @@
 // (provider/kinds/): each resource's program module (Args with their words, State, OUTPUTS,
 // the class), the nested types, the dynamic shims, the plugin face's classes, the package's
 // index, the resources' path templates (api/resource-paths.ts), schema.json and
-// docs/resources/<kind>.md, then the Python SDK in sdk/python/ (gen-sdk-python.ts).
+// docs/resources/<kind>.md, then the Python SDK in sdk/python/ (gen-sdk-python.ts) and the Java
+// SDK in sdk/java/ (gen-sdk-java.ts).
 // tests/unit/generated.test.ts fails while a
 // committed file differs from what this writes, so a contract change and its effects land
 // together. Nothing here is read at run time: the program's modules load no contract.
@@ -17,6 +18,7 @@ import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config"
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
 import { emulatorFiles } from "./gen-emulator";
 import { kebab, kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
+import { writeJavaSdk } from "./gen-sdk-java";
 import { writePythonSdk } from "./gen-sdk-python";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -545,9 +547,10 @@ async function main(): Promise<void> {
       fs.writeFileSync(target, text);
     }
   }
-  // The Python SDK needs the Pulumi CLI (a Go build), which --check (a unit test) must not:
-  // tests/e2e/python-program.test.ts checks sdk/python/ instead.
-  if (!values.check) stale.push(...writePythonSdk(values.root));
+  // The Python and Java SDKs need the Pulumi CLI and a language host (Go builds), which
+  // --check (a unit test) must not: tests/e2e/python-program.test.ts and java-program.test.ts
+  // check sdk/python/ and sdk/java/ instead.
+  if (!values.check) stale.push(...writePythonSdk(values.root), ...writeJavaSdk(values.root));
   const verb = values.check ? "differs from what npm run gen writes" : "written";
   for (const file of stale) console.log(`${file}: ${verb}`);
   if (values.check && stale.length > 0) process.exitCode = 1;

@@ -197,17 +197,21 @@ test("a failed build says why, keeps its log and leaves the next build a clean s
   }
 }, 60_000);
 
+const CLI_MODULE = path.resolve(__dirname, "../../scripts/pulumi-cli");
+
+/** The module versions a go.mod-style file requires, by module path. */
+const requires = (file: string) =>
+  new Map(
+    fs
+      .readFileSync(path.join(CLI_MODULE, file), "utf8")
+      .split("\n")
+      .map((line) => /^\s+(\S+) (v\S+)/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1], m[2]]),
+  );
+const sums = (file: string) => new Set(fs.readFileSync(path.join(CLI_MODULE, file), "utf8").split("\n").filter(Boolean));
+
 test("yaml.mod (the YAML host's module file) is go.mod plus pulumi-yaml's requirements: the CLI and the host share one graph", () => {
-  const dir = path.resolve(__dirname, "../../scripts/pulumi-cli");
-  const requires = (file: string) =>
-    new Map(
-      fs
-        .readFileSync(path.join(dir, file), "utf8")
-        .split("\n")
-        .map((line) => /^\s+(\S+) (v\S+)/.exec(line))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => [m[1], m[2]]),
-    );
   const cli = requires("go.mod");
   const yaml = requires("yaml.mod");
   // What yaml.mod changes of go.mod: one bump, of a module the CLI uses only to name temporaries.
@@ -215,7 +219,16 @@ test("yaml.mod (the YAML host's module file) is go.mod plus pulumi-yaml's requir
   expect(changed).toEqual(["github.com/pulumi/inflector v0.1.1 -> v0.2.1"]);
   expect(yaml.get("github.com/pulumi/pulumi/pkg/v3")).toBe("v3.248.0");
   expect(yaml.get("github.com/pulumi/pulumi-yaml")).toBe("v1.37.0");
-  const sums = (file: string) => new Set(fs.readFileSync(path.join(dir, file), "utf8").split("\n").filter(Boolean));
   const yamlSums = sums("yaml.sum");
   expect([...sums("go.sum")].filter((line) => !yamlSums.has(line))).toEqual([]);
+});
+
+test("java.mod (the Java host's module file) is go.mod plus pulumi-java v1.12.0, changing none of the CLI's versions", () => {
+  const cli = requires("go.mod");
+  const java = requires("java.mod");
+  expect([...cli].filter(([mod, v]) => java.get(mod) !== v)).toEqual([]);
+  expect([...java.keys()].filter((mod) => !cli.has(mod))).toEqual(["github.com/pulumi/pulumi-java/pkg"]);
+  expect(java.get("github.com/pulumi/pulumi-java/pkg")).toBe("v1.12.0");
+  const javaSums = sums("java.sum");
+  expect([...sums("go.sum")].filter((line) => !javaSums.has(line))).toEqual([]);
 });
