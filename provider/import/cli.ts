@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `cims-import`: reads what a CIMS project and region hold (subnets and bare-metal images,
 // every page; the pools, policies and quota threshold named on the command line) and writes
-// one program that adopts it all (generate.ts), in TypeScript, YAML or Python (--language). Flags with node:util parseArgs;
+// one program that adopts it all (generate.ts), in TypeScript, YAML, Python or Go (--language). Flags with node:util parseArgs;
 // progress on stderr, the module on stdout or --out. The API key is never printed.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -18,6 +18,7 @@ import { messageOf } from "../methods/values";
 import { membersMadeAlone } from "../kinds/members-alone";
 import { type ApiRecord, generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
+import { GO_SDK_PACKAGE } from "./render";
 import { readTerraformState, TerraformStateError } from "./terraform";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
@@ -55,7 +56,7 @@ export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
        cims-import --from-terraform <terraform.tfstate> [--project <id> --region <id>] [options]
 
 ${wrap(
-  "Writes a Pulumi program (a TypeScript module, or with --language a YAML or Python program) that adopts what a CIMS project and region already hold: " +
+  "Writes a Pulumi program (a TypeScript module, or with --language a YAML, Python or Go program) that adopts what a CIMS project and region already hold: " +
     `its ${either(listedKinds().map(many), "and")}, and the ${either(
       namedRows().map(({ named }) => named.what),
       "and",
@@ -77,8 +78,10 @@ Options:
 ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.value}`, filter.help)), ...namedRows().map(({ named }) => optionLine(`--${named.flag} ${named.value}`, named.help))].join("\n")}
   --language <lang>  the program's language: typescript (the default: the dynamic resources,
                      \`new cims.Subnet\`), yaml (\`type: cims:index:Subnet\`, for Main.yaml or
-                     Pulumi.yaml's \`resources:\`) or python (the \`pulumi_cims\` SDK, for
-                     __main__.py); YAML and Python use the provider plugin
+                     Pulumi.yaml's \`resources:\`), python (the \`pulumi_cims\` SDK, for
+                     __main__.py) or go (main.go, on the SDK \`pulumi package gen-sdk\` writes,
+                     imported as ${GO_SDK_PACKAGE}); all but typescript use the
+                     provider plugin
   --out <file>       write the program to this file (default: standard output)
   --no-protect       write no \`protect: true\` (by default every resource has it, so
                      \`pulumi destroy\` fails rather than delete what predates the stack;

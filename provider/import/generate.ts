@@ -1,5 +1,5 @@
 // Records as the service holds them -> one program that adopts them: the resources and their
-// arguments (declarations), which render.ts writes in TypeScript, YAML or Python. Pure: no
+// arguments (declarations), which render.ts writes in TypeScript, YAML, Python or Go. Pure: no
 // network, no clock, so the same records give the same text.
 //
 // The arguments come from the contract's field tables (api/contract), not from a list per

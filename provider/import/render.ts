@@ -1,8 +1,9 @@
 // One adoption program (generate.ts: its resources and their arguments) in each language a
 // team writes Pulumi in: TypeScript on the dynamic face (`new cims.Subnet`), YAML
-// (`type: cims:index:Subnet`) and Python (`pulumi_cims`) on the plugin face. The plugin's inputs
-// have the dynamic face's names (importId, poolId, ...; Python's snake_case of them) and take
-// the same values, so every language adopts alike and its first `pulumi up` writes nothing.
+// (`type: cims:index:Subnet`), Python (`pulumi_cims`) and Go (the generated SDK) on the plugin
+// face. The plugin's inputs have the dynamic face's names (importId, poolId, ...; Python's
+// snake_case of them, Go's exported ones) and take the same values, so every language adopts
+// alike and its first `pulumi up` writes nothing.
 // Only what differs is per language: a comment's mark, a value, a resource's statement; the
 // head, the sections and the comments' wrapping are shared.
 import { isLosslessNumber } from "lossless-json";
@@ -11,7 +12,7 @@ import { toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
 import type { AdoptionProgram, Declaration } from "./generate";
 
-export const LANGUAGES = ["typescript", "yaml", "python"] as const;
+export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 type Obj = Record<string, unknown>;
@@ -32,6 +33,8 @@ interface Renderer {
   /** The indentation of the resources' comments. */
   indent: string;
   declaration: (d: Declaration, protect: boolean) => string;
+  /** After the resources (Go's end of its function). */
+  closing?: string;
 }
 
 /** null, booleans, numbers and strings in a language's words; undefined for a list or an object. */
@@ -166,7 +169,67 @@ const python: Renderer = {
   },
 };
 
-const RENDERERS: Readonly<Record<Language, Renderer>> = { typescript, yaml, python };
+// ---------------------------------------------------------------------------------------
+// Go: the SDK `pulumi package gen-sdk --language go` writes (docs/platform.md), at the import
+// path it gives when the schema names none. Go has no null input: a null field is left out,
+// as Python's None is.
+// ---------------------------------------------------------------------------------------
+
+/** The SDK's package, at the generator's default import path. */
+export const GO_SDK_PACKAGE = "example.com/pulumi-cims/sdk/go/cims";
+const goField = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+const GO_SCALARS: Partial<Record<FieldType["kind"], string>> = { string: "String", integer: "Int", boolean: "Bool" };
+
+/** The Go type of a list of `items`: `pulumi.StringArray`, `cims.PoolMemberArray`, ... */
+function goArrayType(items: FieldType | undefined): string {
+  if (items?.kind === "object") return `cims.${items.name}Array`;
+  const scalarType = items && !(items.kind === "integer" && items.int64) ? GO_SCALARS[items.kind] : "String";
+  return scalarType ? `pulumi.${scalarType}Array` : "pulumi.Array";
+}
+
+/** A value as a Go input expression; `type`: the contract's type of it. */
+function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
+  const s = scalar(value, TS_WORDS);
+  if (s !== undefined) {
+    if (typeof value === "boolean") return `pulumi.Bool(${s})`;
+    if (typeof value === "number" && !(type?.kind === "integer" && type.int64))
+      return `pulumi.${Number.isInteger(value) ? "Int" : "Float64"}(${s})`;
+    return `pulumi.String(${typeof value === "number" ? JSON.stringify(s) : s})`;
+  }
+  if (Array.isArray(value)) {
+    const item = type?.kind === "array" ? type.items : undefined;
+    return bracketed(`${goArrayType(item)}{`, "}", (inner) => value.map((v) => goValue(v, item, inner)), indent, "\t");
+  }
+  const set = entries(value).filter(([, v]) => v !== null);
+  if (type?.kind === "object") {
+    const fields = (inner: string) => set.map(([k, v]) => `${goField(k)}: ${goValue(v, fieldType(type, k), inner)}`);
+    return bracketed(`cims.${type.name}Args{`, "}", fields, indent, "\t");
+  }
+  return bracketed(
+    "pulumi.StringMap{",
+    "}",
+    (inner) => set.map(([k, v]) => `${JSON.stringify(k)}: ${goValue(v, undefined, inner)}`),
+    indent,
+    "\t",
+  );
+}
+
+const go: Renderer = {
+  comment: "//",
+  spelling: { argName: goField, protectOption: "pulumi.Protect(true)" },
+  opening: `package main\n\nimport (\n\t"${GO_SDK_PACKAGE}"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n`,
+  indent: "\t\t",
+  declaration: (d, protect) => {
+    const fields = kind(d.type).descriptor.contract.fields;
+    const set = entries(d.args).filter(([, v]) => v !== null);
+    const body = set.map(([k, v]) => `\t\t\t${goField(k)}: ${goValue(v, fields[k]?.type, "\t\t\t")},\n`).join("");
+    const call = `cims.New${d.type}(ctx, ${JSON.stringify(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
+    return `\t\tif _, err := ${call}; err != nil {\n\t\t\treturn err\n\t\t}\n`;
+  },
+  closing: "\t\treturn nil\n\t})\n}\n",
+};
+
+const RENDERERS: Readonly<Record<Language, Renderer>> = { typescript, yaml, python, go };
 
 /** A comment as lines of at most WIDTH columns, each opened by `mark`. */
 function commentLines(text: string, mark: string): string {
@@ -209,5 +272,5 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
     const comments = (d.comments ?? []).map((c) => `${commentLines(c, `${r.indent}${r.comment}`)}\n`).join("");
     sections.push(comments + r.declaration(d, program.protect));
   }
-  return `${head(r, program).join("\n")}\n${r.opening}${sections.join("")}`;
+  return `${head(r, program).join("\n")}\n${r.opening}${sections.join("")}${r.closing ?? ""}`;
 }

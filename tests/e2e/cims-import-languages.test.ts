@@ -2,14 +2,16 @@
 // (tests/fixtures/terraform/gone.tfstate: subnets, an image, a pool with inline and separate
 // members, a policy) written as YAML (Main.yaml beside the project's Pulumi.yaml), and what a
 // project and region hold (a subnet and an image made by hand, the seed's pool, policy and
-// quota threshold) written as Python (__main__.py, the pulumi_cims SDK). Each program's first
+// quota threshold) written as Python (__main__.py, the pulumi_cims SDK); the state's records
+// again as Go (main.go on the SDK gen-sdk writes, built offline). Each program's first
 // `up` adopts every record with no write (no POST, PATCH, PUT or DELETE), then
 // `preview --expect-no-changes` passes, still with no write.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { cimsImport, writes } from "../support/cims-import";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { GO_ENV, goModule, SDK_MODULE } from "../support/go";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 import { imageRecord, subnetRecord } from "../support/records";
 import { GONE_ADOPTED, terraformSeed, tfState } from "../support/terraform";
@@ -78,6 +80,23 @@ test(
       `SnapshotPolicyState ${SEED.policyId}`,
       `QuotaThreshold ${SEED.clientId}`,
     ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "--from-terraform --language go: main.go on the generated Go SDK adopts every record the state names with no write, then no changes",
+  async () => {
+    const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT("from-terraform-go", "go") }, env: GO_ENV });
+    expect((await api(env, "POST", "/__emulator/seed", terraformSeed())).status).toBe(204);
+    const sdk = path.join(env.stack.root, "sdk");
+    await env.stack.run(["package", "gen-sdk", path.join(REPO_ROOT, "schema.json"), "--language", "go", "-o", sdk]);
+    const written = await cimsImport(["--from-terraform", tfState("gone"), "--language", "go"], env);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain(`\t"${SDK_MODULE}/go/cims"\n`);
+    await goModule(env.stack.projectDir, sdk, written.stdout);
+
+    await adoptsWithoutWrites(env, GONE_ADOPTED);
   },
   E2E_TIMEOUT_MS,
 );

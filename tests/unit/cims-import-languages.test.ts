@@ -140,6 +140,39 @@ describe("Python: the pulumi_cims SDK, snake_case arguments, nested objects as t
   });
 });
 
+describe("Go: the SDK gen-sdk writes, at its default import path; a null field left out", () => {
+  const source = program("go");
+
+  test("the head is comments, then package main and the SDK's import; each resource a checked cims.New<Kind>, protected", () => {
+    expect(source).toContain("// holds (ImportId, PoolId, PolicyId, ClientId)");
+    expect(source).toContain("//   terraform state rm 'gcore_subnet.app'\npackage main\n");
+    expect(source).toContain('\t"example.com/pulumi-cims/sdk/go/cims"\n');
+    expect(source.match(/^\t\tif _, err := cims\.New\w+\(ctx, "[\w-]+", &cims\.\w+Args\{$/gm)).toHaveLength(5);
+    expect(source.match(/^\t\t}, pulumi\.Protect\(true\)\); err != nil \{$/gm)).toHaveLength(5);
+    expect(source).toMatch(/\t\treturn nil\n\t}\)\n}\n$/);
+    expect(program("go", false)).not.toMatch(/Protect\(/);
+  });
+
+  test("a subnet, an image, a pool's settings, a member and a policy's state: typed inputs, Args and Array types", () => {
+    const subnet = resource(source, '"subnet-app"');
+    expect(subnet).toContain(`\t\t\tImportId: pulumi.String("${SUBNET}"),\n`);
+    expect(subnet).toContain("\t\t\tIpVersion: pulumi.Int(4),\n");
+    expect(subnet).toContain('\t\t\tTags: pulumi.StringMap{"team": pulumi.String("net"), "on": pulumi.String("${x}")},\n');
+    expect(subnet).toContain("\t\t\tDnsNameservers: pulumi.StringArray{},\n");
+    expect(subnet).not.toContain("GatewayIp");
+    expect(resource(source, '"image-golden"')).toContain(`\t\t\tImportId: pulumi.String("${IMAGE}"),\n`);
+    const pool = resource(source, '"pool-web-pool"');
+    expect(pool).toContain('\t\t\tHealthmonitor: cims.HealthMonitorArgs{\n\t\t\t\tType: pulumi.String("HTTP"),\n');
+    expect(pool).toContain(
+      '\t\t\tMembers: cims.PoolMemberArray{\n\t\t\t\tcims.PoolMemberArgs{\n\t\t\t\t\tAddress: pulumi.String("10.0.0.11"),\n',
+    );
+    const member = resource(source, '"member-203-0-113-10-443"');
+    expect(member).toContain(`\t\t\tPoolId: pulumi.String("${POOL}"),\n`);
+    expect(member).toContain("\t\t\tAdminStateUp: pulumi.Bool(true),\n");
+    expect(resource(source, '"policy-nightly"')).toContain("\t\t\tPolicyId: pulumi.Int(101),\n");
+  });
+});
+
 test("every language writes the same resources with the same names and the same head lines", () => {
   const names = (source: string) =>
     ["subnet-app", "image-golden", "pool-web-pool", "policy-nightly", "member-203-0-113-10-443"].filter((n) => source.includes(n));
@@ -151,10 +184,11 @@ test("every language writes the same resources with the same names and the same 
   }
 });
 
-test("--language: typescript by default, yaml or python (any case), anything else a usage error naming the choices", () => {
+test("--language: typescript by default, yaml, python or go (any case), anything else a usage error naming the choices", () => {
   const base = ["--project", "1", "--region", "1"];
   expect(parseOptions(base)).toMatchObject({ language: undefined });
   expect(parseOptions([...base, "--language", "YAML"])).toMatchObject({ language: "yaml" });
   expect(parseOptions(["--from-terraform", "s.tfstate", "--language", "python"])).toMatchObject({ language: "python" });
-  expect(() => parseOptions([...base, "--language", "go"])).toThrow('--language must be one of typescript, yaml, python, got "go"');
+  expect(parseOptions([...base, "--language", "go"])).toMatchObject({ language: "go" });
+  expect(() => parseOptions([...base, "--language", "java"])).toThrow('--language must be one of typescript, yaml, python, go, got "java"');
 });
