@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `cims-import`: reads what a CIMS project and region hold (subnets and bare-metal images,
 // every page; the pools, policies and quota threshold named on the command line) and writes
-// one TypeScript module that adopts it all (generate.ts). Flags with node:util parseArgs;
+// one program that adopts it all (generate.ts), in TypeScript, YAML, Python or Go (--language). Flags with node:util parseArgs;
 // progress on stderr, the module on stdout or --out. The API key is never printed.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -16,8 +16,9 @@ import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { messageOf } from "../methods/values";
 import { membersMadeAlone } from "../kinds/members-alone";
-import { type ApiRecord, generateModule, type ImportRecords, type Omission, type Scope } from "./generate";
+import { type ApiRecord, generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
+import { GO_SDK_PACKAGE } from "./render";
 import { readTerraformState, TerraformStateError } from "./terraform";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
@@ -55,7 +56,7 @@ export const USAGE = `Usage: cims-import --project <id> --region <id> [options]
        cims-import --from-terraform <terraform.tfstate> [--project <id> --region <id>] [options]
 
 ${wrap(
-  "Writes a Pulumi program (one TypeScript module) that adopts what a CIMS project and region already hold: " +
+  "Writes a Pulumi program (a TypeScript module, or with --language a YAML, Python or Go program) that adopts what a CIMS project and region already hold: " +
     `its ${either(listedKinds().map(many), "and")}, and the ${either(
       namedRows().map(({ named }) => named.what),
       "and",
@@ -75,7 +76,13 @@ Options:
   --from-terraform <file>
                      adopt what this Terraform state names (\`terraform state pull\` writes it)
 ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.value}`, filter.help)), ...namedRows().map(({ named }) => optionLine(`--${named.flag} ${named.value}`, named.help))].join("\n")}
-  --out <file>       write the module to this file (default: standard output)
+  --language <lang>  the program's language: typescript (the default: the dynamic resources,
+                     \`new cims.Subnet\`), yaml (\`type: cims:index:Subnet\`, for Main.yaml or
+                     Pulumi.yaml's \`resources:\`), python (the \`pulumi_cims\` SDK, for
+                     __main__.py) or go (main.go, on the SDK \`pulumi package gen-sdk\` writes,
+                     imported as ${GO_SDK_PACKAGE}); all but typescript use the
+                     provider plugin
+  --out <file>       write the program to this file (default: standard output)
   --no-protect       write no \`protect: true\` (by default every resource has it, so
                      \`pulumi destroy\` fails rather than delete what predates the stack;
                      later: remove it from the program, or \`pulumi state unprotect <urn>\`)
@@ -102,6 +109,8 @@ export interface Options {
   out?: string;
   /** Each resource with `protect: true` (false: --no-protect; default true). */
   protect?: boolean;
+  /** The program's language (--language; default typescript). */
+  language?: Language;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -112,6 +121,7 @@ export interface TerraformOptions {
   fallback?: Scope;
   out?: string;
   protect: boolean;
+  language?: Language;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -122,6 +132,13 @@ function positiveInteger(flag: string, value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
     throw new UsageError(`${flag} must be an integer >= 1, got ${JSON.stringify(value)}`);
   return n;
+}
+
+function language(value: string | undefined): Language | undefined {
+  if (value === undefined) return undefined;
+  const known = LANGUAGES.find((l) => l === value.toLowerCase());
+  if (known === undefined) throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}, got ${JSON.stringify(value)}`);
+  return known;
 }
 
 function uuid(flag: string, value: string): string {
@@ -141,6 +158,7 @@ export function parseOptions(argv: string[]): Options | TerraformOptions | undef
         ...Object.fromEntries(filterRows().map(({ filter }) => [filter.flag, { type: "string", multiple: true, default: [] }] as const)),
         ...Object.fromEntries(namedRows().map(({ named }) => [named.flag, { type: "string", multiple: named.repeatable }] as const)),
         out: { type: "string" },
+        language: { type: "string" },
         "from-terraform": { type: "string" },
         "no-protect": { type: "boolean", default: false },
         "api-url": { type: "string" },
@@ -166,7 +184,13 @@ export function parseOptions(argv: string[]): Options | TerraformOptions | undef
   };
   const project = text("project");
   const region = text("region");
-  const common = { out: text("out"), protect: given.get("no-protect") !== true, apiUrl: text("api-url"), apiKey: text("api-key") };
+  const common = {
+    out: text("out"),
+    protect: given.get("no-protect") !== true,
+    language: language(text("language")),
+    apiUrl: text("api-url"),
+    apiKey: text("api-key"),
+  };
   const fromTerraform = text("from-terraform");
   if (fromTerraform !== undefined) {
     const chosen = [...filterRows().map(({ filter }) => filter.flag), ...namedRows().map(({ named }) => named.flag)].filter(
@@ -354,7 +378,7 @@ export function describeFailure(err: unknown, options: { scope?: Scope } | undef
   return messageOf(err);
 }
 
-/** The module to --out, else to standard output; `count` says what it holds. */
+/** The program to --out, else to standard output; `count` says what it holds. */
 function write(source: string, out: string | undefined, count: string, progress: (line: string) => void): void {
   if (out) {
     fs.writeFileSync(out, source);
@@ -380,7 +404,7 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
     `${options.fromTerraform}: ${tf.adopted.length} resource(s) to adopt, ${tf.skipped.length} not adopted; reading them from ${client.apiUrl.href}`,
   );
   const header = [`cims-import --from-terraform ${options.fromTerraform}`];
-  const result = await importFromTerraform(client, tf, { header, protect: options.protect });
+  const result = await importFromTerraform(client, tf, { header, protect: options.protect, language: options.language });
   for (const s of result.skipped) progress(`not adopted: ${skippedLine(s)}`);
   for (const r of result.gone) progress(`gone: ${goneLine(r)}`);
   if (result.adopted.length === 0) {
@@ -419,7 +443,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           .join(""),
     ];
     const omit = await poolsManagedByMember(client, options.scope, records, progress);
-    const source = generateModule(records, options.scope, { header, protect: options.protect, omit }, notes);
+    const source = generateModule(records, options.scope, { header, protect: options.protect, omit, language: options.language }, notes);
     for (const note of notes) progress(`note: ${note}`);
     const count = importedKinds()
       .map((type) => counted(type, records[type]?.length ?? 0))

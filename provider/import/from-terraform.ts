@@ -10,7 +10,7 @@ import { memberKey } from "../../api/members";
 import { NotFoundError } from "../client/errors";
 import type { CimsClient } from "../client/http";
 import { kind } from "../kinds/registry";
-import { type ApiRecord, generateModule, type ImportRecords, type Omission } from "./generate";
+import { type ApiRecord, generateModule, type ImportRecords, type Language, type Omission } from "./generate";
 import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
 
 /** What a state's records came to: the program, and what it does not adopt. */
@@ -76,7 +76,7 @@ function poolMembers(pool: ApiRecord, r: AdoptedRecord, separate: Set<string>): 
 export async function importFromTerraform(
   client: CimsClient,
   tf: TerraformRecords,
-  options: { header: string[]; protect: boolean },
+  options: { header: string[]; protect: boolean; language?: Language },
 ): Promise<TerraformImport> {
   const found: Array<[AdoptedRecord, ApiRecord]> = [];
   const gone: AdoptedRecord[] = [];
@@ -112,6 +112,6 @@ export async function importFromTerraform(
     ...(skipped.length > 0 ? ["Not adopted:", ...skipped.map((s) => `  ${skippedLine(s)}`)] : []),
   ];
   const scope = adopted[0]?.scope ?? { projectId: 1, regionId: 1 };
-  const source = generateModule(records, scope, { header, protect: options.protect, omit });
+  const source = generateModule(records, scope, { header, protect: options.protect, omit, language: options.language });
   return { source, adopted, gone, skipped };
 }

@@ -10,20 +10,9 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../support/harness";
-import { terraformSeed, TF, tfState } from "../support/terraform";
-
-const CLI = path.join(REPO_ROOT, "dist/provider/import/cli.js");
-
-function cimsImport(args: string[], e: CimsTestEnv): Promise<RunResult> {
-  const { PATH, HOME } = process.env;
-  return runCommand("node", [CLI, ...args], { PATH, HOME, CIMS_API_URL: e.emulator.url, CIMS_API_KEY: e.apiKey }, { allowFailure: true });
-}
-
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);
+import { cimsImport, writes } from "../support/cims-import";
+import { E2E_TIMEOUT_MS } from "../support/harness";
+import { GONE_ADOPTED, terraformSeed, TF, tfState } from "../support/terraform";
 
 const stacks = useStacks();
 
@@ -59,15 +48,7 @@ test(
     expect(written.stderr).not.toContain(env.apiKey);
     const source = await fs.readFile(program, "utf8");
 
-    await upAdopts(env, [
-      `Subnet ${TF.subnetApp}`,
-      `Subnet ${TF.subnetDb}`,
-      `BaremetalImage ${TF.image}`,
-      `LbPoolSettings ${TF.apiPool}`,
-      `LbPoolMember ${TF.memberPublic}`,
-      `LbPoolMember ${TF.memberApp}`,
-      `SnapshotPolicyState ${SEED.policyId}`,
-    ]);
+    await upAdopts(env, GONE_ADOPTED);
     const preview = await env.stack.preview(["--expect-no-changes", "--diff", "--color", "never"]);
     expect(preview.stdout + preview.stderr).not.toMatch(/warning|removed from the program/i);
     expect(writes(env)).toEqual([]);

@@ -2,19 +2,14 @@
 // our language hosts (the Node.js host's GeneratePackage, and the Go host scripts/pulumi
 // builds beside the CLI). The Node.js SDK compiles with tsc, the Go SDK with `go build`; then
 // a Go program using the Go SDK deploys a subnet through the plugin against the emulator,
-// previews with no changes and destroys. Go runs offline: every module comes from the Go
-// module cache the CLI's build filled, verified against the committed sums.
+// previews with no changes and destroys. Go runs offline (support/go.ts).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
+import { GO_ENV, goModule, SDK_MODULE } from "../support/go";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../support/harness";
 
 const stacks = useStacks("all");
-const GO_CLI = path.join(REPO_ROOT, "scripts/pulumi-cli");
-// Where the Go SDK's import paths start when the schema names no repository (codegen/go's default).
-const SDK_MODULE = "example.com/pulumi-cims/sdk";
-const GO_ENV = { GOTOOLCHAIN: "local", GOFLAGS: "-mod=readonly", GOPROXY: "off" };
-
 /** Each resource of the schema by its name (`Subnet`), as the generators name files. */
 async function schemaResources(): Promise<string[]> {
   const schema = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "schema.json"), "utf8")) as { resources: Record<string, unknown> };
@@ -30,24 +25,6 @@ const camel = (name: string) => name[0].toLowerCase() + name.slice(1);
 async function goPackages(sdkDir: string): Promise<string[]> {
   const files = (await fs.readdir(path.join(sdkDir, "go"), { recursive: true })).filter((f) => f.endsWith(".go"));
   return [...new Set(files.map((f) => `${SDK_MODULE}/go/${path.dirname(f)}`))].sort();
-}
-
-/**
- * A Go module of `main.go` that uses the SDK in `sdkDir`: yaml.mod (the graph the CLI's own
- * modules come from, plus the Go SDK's spf13/cast) as its requirements, so the build needs
- * no module the cache lacks, and yaml.sum to verify them.
- */
-async function goModule(dir: string, sdkDir: string, main: string): Promise<void> {
-  const mod = (await fs.readFile(path.join(GO_CLI, "yaml.mod"), "utf8"))
-    .replace(/^module .*$/m, "module cims-go-program")
-    .replace(/^tool .*$/gm, "");
-  await fs.writeFile(path.join(sdkDir, "go.mod"), `module ${SDK_MODULE}\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n`);
-  await fs.writeFile(
-    path.join(dir, "go.mod"),
-    `${mod}\nrequire ${SDK_MODULE} v0.0.0\n\nreplace ${SDK_MODULE} => ${path.relative(dir, sdkDir)}\n`,
-  );
-  await fs.copyFile(path.join(GO_CLI, "yaml.sum"), path.join(dir, "go.sum"));
-  await fs.writeFile(path.join(dir, "main.go"), main);
 }
 
 const goProgram = `package main

@@ -83,3 +83,14 @@ export const terraformSeed = () => ({
 
 /** The seed's pool and member the v1 state names. */
 export const V1_POOL = { pool: SEED.poolId, member: SEED.keptMemberId };
+
+/** What the gone state's program adopts, as `<Kind> <id>`: every record it names the service still has. */
+export const GONE_ADOPTED = [
+  `Subnet ${TF.subnetApp}`,
+  `Subnet ${TF.subnetDb}`,
+  `BaremetalImage ${TF.image}`,
+  `LbPoolSettings ${TF.apiPool}`,
+  `LbPoolMember ${TF.memberPublic}`,
+  `LbPoolMember ${TF.memberApp}`,
+  `SnapshotPolicyState ${SEED.policyId}`,
+];

@@ -1,0 +1,276 @@
+// One adoption program (generate.ts: its resources and their arguments) in each language a
+// team writes Pulumi in: TypeScript on the dynamic face (`new cims.Subnet`), YAML
+// (`type: cims:index:Subnet`), Python (`pulumi_cims`) and Go (the generated SDK) on the plugin
+// face. The plugin's inputs have the dynamic face's names (importId, poolId, ...; Python's
+// snake_case of them, Go's exported ones) and take the same values, so every language adopts
+// alike and its first `pulumi up` writes nothing.
+// Only what differs is per language: a comment's mark, a value, a resource's statement; the
+// head, the sections and the comments' wrapping are shared.
+import { isLosslessNumber } from "lossless-json";
+import type { FieldType, ObjectType } from "../../api/contract";
+import { toSnake } from "../../api/names";
+import { kind } from "../kinds/registry";
+import type { AdoptionProgram, Declaration } from "./generate";
+
+export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
+/** An object's fields that are set ([] for anything else). */
+const entries = (o: unknown) => (isObject(o) ? Object.entries(o).filter(([, v]) => v !== undefined) : []);
+
+const WIDTH = 100;
+
+interface Renderer {
+  /** What opens a comment line. */
+  comment: string;
+  /** How the head spells an argument and the option that protects, when not as the schema and YAML do (Python). */
+  spelling?: { argName: (name: string) => string; protectOption: string };
+  /** Between the head and the resources: the package's import, or YAML's `resources:`. */
+  opening: string;
+  /** The indentation of the resources' comments. */
+  indent: string;
+  declaration: (d: Declaration, protect: boolean) => string;
+  /** After the resources (Go's end of its function). */
+  closing?: string;
+}
+
+/** null, booleans, numbers and strings in a language's words; undefined for a list or an object. */
+function scalar(value: unknown, words: { nil: string; yes: string; no: string }): string | undefined {
+  if (value === null) return words.nil;
+  if (typeof value === "boolean") return value ? words.yes : words.no;
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value) || isObject(value)) return undefined;
+  // int64 numbers (bigints, lossless numbers) as their decimal digits, as the schema types them.
+  return JSON.stringify(typeof value === "string" ? value : String(value));
+}
+
+/** Items between brackets: on one line when it fits, else one a line, one `step` further in than `indent`. */
+function bracketed(open: string, close: string, items: (inner: string) => string[], indent: string, step: string, pad = ""): string {
+  const inner = indent + step;
+  const parts = items(inner);
+  if (parts.length === 0) return `${open}${close}`;
+  const flat = `${open}${pad}${parts.join(", ")}${pad}${close}`;
+  if (!flat.includes("\n") && indent.length + flat.length <= WIDTH) return flat;
+  return `${open}\n${parts.map((p) => `${inner}${p},\n`).join("")}${indent}${close}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// TypeScript: the dynamic face, two-space indent, one line when short.
+// ---------------------------------------------------------------------------------------
+
+const TS_WORDS = { nil: "null", yes: "true", no: "false" };
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
+
+/** A value as a TypeScript expression; `indent` is the current line's indentation. */
+export function printValue(value: unknown, indent = ""): string {
+  const s = scalar(value, TS_WORDS);
+  if (s !== undefined) return s;
+  if (Array.isArray(value)) return bracketed("[", "]", (inner) => value.map((v) => printValue(v, inner)), indent, "  ");
+  return bracketed("{", "}", (inner) => entries(value).map(([k, v]) => `${tsKey(k)}: ${printValue(v, inner)}`), indent, "  ", " ");
+}
+
+const typescript: Renderer = {
+  comment: "//",
+  opening: 'import * as cims from "pulumi-cims";\n',
+  indent: "",
+  declaration: (d, protect) => {
+    const body = entries(d.args)
+      .map(([k, v]) => `  ${tsKey(k)}: ${printValue(v, "  ")},\n`)
+      .join("");
+    return `new cims.${d.type}(${JSON.stringify(d.name)}, {\n${body}}${protect ? ", { protect: true }" : ""});\n`;
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// YAML: the plugin's types (`cims:index:<Kind>`), block style; scalars as JSON, which YAML reads.
+// ---------------------------------------------------------------------------------------
+
+const YAML_WORDS = { nil: "null", yes: "true", no: "false" };
+/** Words YAML would read as another type, so a key spelled like one is quoted. */
+const YAML_WORD = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+const yamlKey = (k: string) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !YAML_WORD.test(k) ? k : JSON.stringify(k));
+/** A scalar, an empty list or an empty object on its key's line; `${` escaped, as Pulumi YAML reads it as an interpolation. */
+function yamlFlat(value: unknown): string | undefined {
+  const s = scalar(value, YAML_WORDS);
+  if (s !== undefined) return typeof value === "string" ? s.replace(/\$\{/g, () => "$${") : s;
+  if (Array.isArray(value) && value.length === 0) return "[]";
+  if (isObject(value) && entries(value).length === 0) return "{}";
+  return undefined;
+}
+
+/** A list or an object as block lines at `indent` (a list's items each after `- `). */
+function yamlBlock(value: unknown, indent: string): string {
+  if (Array.isArray(value)) {
+    return value
+      .map((item) => {
+        const flat = yamlFlat(item);
+        return flat !== undefined ? `${indent}- ${flat}\n` : `${indent}- ${yamlBlock(item, `${indent}  `).slice(indent.length + 2)}`;
+      })
+      .join("");
+  }
+  return entries(value)
+    .map(([k, v]) => {
+      const flat = yamlFlat(v);
+      return flat !== undefined ? `${indent}${yamlKey(k)}: ${flat}\n` : `${indent}${yamlKey(k)}:\n${yamlBlock(v, `${indent}  `)}`;
+    })
+    .join("");
+}
+
+const yaml: Renderer = {
+  comment: "#",
+  opening: "resources:\n",
+  indent: "  ",
+  declaration: (d, protect) =>
+    `  ${yamlKey(d.name)}:\n    type: cims:index:${d.type}\n` +
+    (entries(d.args).length > 0 ? `    properties:\n${yamlBlock(d.args, "      ")}` : "") +
+    (protect ? "    options:\n      protect: true\n" : ""),
+};
+
+// ---------------------------------------------------------------------------------------
+// Python: the `pulumi_cims` SDK (sdk/python), snake_case arguments, nested objects as their
+// `<Type>Args` classes (the contract's types name them), four-space indent.
+// ---------------------------------------------------------------------------------------
+
+const PY_WORDS = { nil: "None", yes: "True", no: "False" };
+/** The type of an object's field, or of its further members (quota entries). */
+const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fields[name]?.type ?? t.members?.type;
+
+/** A value as a Python expression; `type`: the contract's type of it, which names its Args class. */
+function pyValue(value: unknown, type: FieldType | undefined, indent: string): string {
+  const s = scalar(value, PY_WORDS);
+  if (s !== undefined) return s;
+  if (Array.isArray(value)) {
+    const item = type?.kind === "array" ? type.items : undefined;
+    return bracketed("[", "]", (inner) => value.map((v) => pyValue(v, item, inner)), indent, "    ");
+  }
+  const o = entries(value);
+  if (type?.kind === "object") {
+    const args = (inner: string) => o.map(([k, v]) => `${toSnake(k)}=${pyValue(v, fieldType(type, k), inner)}`);
+    return bracketed(`cims.${type.name}Args(`, ")", args, indent, "    ");
+  }
+  // A map (tags): its keys are data, kept as they are.
+  return bracketed("{", "}", (inner) => o.map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v, undefined, inner)}`), indent, "    ");
+}
+
+const python: Renderer = {
+  comment: "#",
+  spelling: { argName: toSnake, protectOption: "protect=True" },
+  opening: "import pulumi\nimport pulumi_cims as cims\n",
+  indent: "",
+  declaration: (d, protect) => {
+    const fields = kind(d.type).descriptor.contract.fields;
+    const args = entries(d.args).map(([k, v]) => `${toSnake(k)}=${pyValue(v, fields[k]?.type, "    ")}`);
+    const opts = protect ? ["opts=pulumi.ResourceOptions(protect=True)"] : [];
+    return `cims.${d.type}(\n${[JSON.stringify(d.name), ...args, ...opts].map((a) => `    ${a},\n`).join("")})\n`;
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Go: the SDK `pulumi package gen-sdk --language go` writes (docs/platform.md), at the import
+// path it gives when the schema names none. Go has no null input: a null field is left out,
+// as Python's None is.
+// ---------------------------------------------------------------------------------------
+
+/** The SDK's package, at the generator's default import path. */
+export const GO_SDK_PACKAGE = "example.com/pulumi-cims/sdk/go/cims";
+const goField = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+const GO_SCALARS: Partial<Record<FieldType["kind"], string>> = { string: "String", integer: "Int", boolean: "Bool" };
+
+/** The Go type of a list of `items`: `pulumi.StringArray`, `cims.PoolMemberArray`, ... */
+function goArrayType(items: FieldType | undefined): string {
+  if (items?.kind === "object") return `cims.${items.name}Array`;
+  const scalarType = items && !(items.kind === "integer" && items.int64) ? GO_SCALARS[items.kind] : "String";
+  return scalarType ? `pulumi.${scalarType}Array` : "pulumi.Array";
+}
+
+/** A value as a Go input expression; `type`: the contract's type of it. */
+function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
+  const s = scalar(value, TS_WORDS);
+  if (s !== undefined) {
+    if (typeof value === "boolean") return `pulumi.Bool(${s})`;
+    if (typeof value === "number" && !(type?.kind === "integer" && type.int64))
+      return `pulumi.${Number.isInteger(value) ? "Int" : "Float64"}(${s})`;
+    return `pulumi.String(${typeof value === "number" ? JSON.stringify(s) : s})`;
+  }
+  if (Array.isArray(value)) {
+    const item = type?.kind === "array" ? type.items : undefined;
+    return bracketed(`${goArrayType(item)}{`, "}", (inner) => value.map((v) => goValue(v, item, inner)), indent, "\t");
+  }
+  const set = entries(value).filter(([, v]) => v !== null);
+  if (type?.kind === "object") {
+    const fields = (inner: string) => set.map(([k, v]) => `${goField(k)}: ${goValue(v, fieldType(type, k), inner)}`);
+    return bracketed(`cims.${type.name}Args{`, "}", fields, indent, "\t");
+  }
+  return bracketed(
+    "pulumi.StringMap{",
+    "}",
+    (inner) => set.map(([k, v]) => `${JSON.stringify(k)}: ${goValue(v, undefined, inner)}`),
+    indent,
+    "\t",
+  );
+}
+
+const go: Renderer = {
+  comment: "//",
+  spelling: { argName: goField, protectOption: "pulumi.Protect(true)" },
+  opening: `package main\n\nimport (\n\t"${GO_SDK_PACKAGE}"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n`,
+  indent: "\t\t",
+  declaration: (d, protect) => {
+    const fields = kind(d.type).descriptor.contract.fields;
+    const set = entries(d.args).filter(([, v]) => v !== null);
+    const body = set.map(([k, v]) => `\t\t\t${goField(k)}: ${goValue(v, fields[k]?.type, "\t\t\t")},\n`).join("");
+    const call = `cims.New${d.type}(ctx, ${JSON.stringify(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
+    return `\t\tif _, err := ${call}; err != nil {\n\t\t\treturn err\n\t\t}\n`;
+  },
+  closing: "\t\treturn nil\n\t})\n}\n",
+};
+
+const RENDERERS: Readonly<Record<Language, Renderer>> = { typescript, yaml, python, go };
+
+/** A comment as lines of at most WIDTH columns, each opened by `mark`. */
+function commentLines(text: string, mark: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= WIDTH) lines[last] += ` ${word}`;
+    else lines.push(`${mark} ${word}`);
+  }
+  return lines.join("\n");
+}
+
+/** The program's head: what it does, how it protects, and the lines cims-import adds (the command, what Terraform lets go). */
+function head(r: Renderer, program: AdoptionProgram): string[] {
+  const { argName, protectOption } = r.spelling ?? { argName: (name: string) => name, protectOption: "protect: true" };
+  const ids = ["importId", "poolId", "policyId", "clientId"].map(argName).join(", ");
+  return [
+    "Generated by cims-import (pulumi-cims). Each resource adopts a record the service already",
+    `holds (${ids}) with every field as the service holds it, so`,
+    "the first `pulumi up` changes nothing. Edit it from there like any program.",
+    ...(program.protect
+      ? [
+          `Each is protected (\`${protectOption}\`): \`pulumi destroy\` fails rather than delete or reset what`,
+          "predates the stack. To let Pulumi delete one, remove its `protect` (or run",
+          "`pulumi state unprotect <urn>`); cims-import --no-protect writes none.",
+        ]
+      : []),
+    ...program.header,
+  ].map((line) => `${r.comment} ${line}`);
+}
+
+/** The program in `language`: its head, the package's import, each kind's resources under its name. */
+export function renderProgram(program: AdoptionProgram, language: Language): string {
+  const r = RENDERERS[language];
+  const sections: string[] = [];
+  let previous: Declaration["type"] | undefined;
+  for (const d of program.declarations) {
+    if (d.type !== previous) sections.push(`\n${r.indent}${r.comment} ${d.type}\n`);
+    previous = d.type;
+    const comments = (d.comments ?? []).map((c) => `${commentLines(c, `${r.indent}${r.comment}`)}\n`).join("");
+    sections.push(comments + r.declaration(d, program.protect));
+  }
+  return `${head(r, program).join("\n")}\n${r.opening}${sections.join("")}${r.closing ?? ""}`;
+}
