@@ -21,6 +21,10 @@ import javax.annotation.Nullable;
 /**
  * A bare metal-capable image made from a volume. Created asynchronously: `pulumi up` waits for the service&#39;s task and reads the new id from it; destroy deletes the image.
  * 
+ * The create, the spec&#39;s call, sends `pc`; an update, the reference&#39;s, sends `i440`. Image
+ * records carry their tags as `tags_v2` (requests send `tags`); the provider reads them from
+ * there. Destroy: DELETE and wait.
+ * 
  */
 @ResourceType(type="cims:index:BaremetalImage")
 public class BaremetalImage extends com.pulumi.resources.CustomResource {

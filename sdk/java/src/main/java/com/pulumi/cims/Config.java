@@ -14,84 +14,84 @@ public final class Config {
 
     private static final com.pulumi.Config config = com.pulumi.Config.of("cims");
 /**
- * API key, sent as `Authorization: apikey &lt;key&gt;` (else CIMS_API_KEY).
+ * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
  * 
  */
     public Optional<String> apiKey() {
         return Codegen.stringProp("apiKey").config(config).get();
     }
 /**
- * Base URL of the CIMS API (else CIMS_API_URL).
+ * Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
  * 
  */
     public Optional<String> apiUrl() {
         return Codegen.stringProp("apiUrl").config(config).get();
     }
 /**
- * Refresh reads subnets and images through one list request per scope (default true).
+ * Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
  * 
  */
     public Optional<Boolean> coalesceReads() {
         return Codegen.booleanProp("coalesceReads").config(config).get();
     }
 /**
- * Connect timeout (default 5).
+ * HTTP connect timeout, in seconds. Default: 5.
  * 
  */
-    public Optional<Integer> connectTimeoutSeconds() {
-        return Codegen.integerProp("connectTimeoutSeconds").config(config).get();
+    public Optional<Double> connectTimeoutSeconds() {
+        return Codegen.doubleProp("connectTimeoutSeconds").config(config).get();
     }
 /**
- * At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+ * At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
  * 
  */
     public Optional<Double> maxRequestsPerSecond() {
         return Codegen.doubleProp("maxRequestsPerSecond").config(config).get();
     }
 /**
- * Retries per request (default 5).
+ * Retries per request (a 409 &#34;locked by a running task&#34; and a 429 retry until the deadline). Default: 5.
  * 
  */
     public Optional<Integer> maxRetries() {
         return Codegen.integerProp("maxRetries").config(config).get();
     }
 /**
- * Default projectId of resources (else CIMS_PROJECT_ID).
+ * Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
  * 
  */
     public Optional<Integer> projectId() {
         return Codegen.integerProp("projectId").config(config).get();
     }
 /**
- * Default regionId of resources (else CIMS_REGION_ID).
+ * Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
  * 
  */
     public Optional<Integer> regionId() {
         return Codegen.integerProp("regionId").config(config).get();
     }
 /**
- * Request timeout (default 120).
+ * HTTP request timeout, in seconds. Default: 120.
  * 
  */
-    public Optional<Integer> requestTimeoutSeconds() {
-        return Codegen.integerProp("requestTimeoutSeconds").config(config).get();
+    public Optional<Double> requestTimeoutSeconds() {
+        return Codegen.doubleProp("requestTimeoutSeconds").config(config).get();
     }
 /**
- * Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+ * `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
  * 
  */
     public Optional<Boolean> skipCredentialsValidation() {
         return Codegen.booleanProp("skipCredentialsValidation").config(config).get();
     }
 /**
- * Task status path (default /cloud/v1/tasks/{task_id}).
+ * Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
  * 
  */
     public Optional<String> taskPath() {
         return Codegen.stringProp("taskPath").config(config).get();
     }
 /**
- * How long to wait for a resource&#39;s tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+ * How long to wait for a resource&#39;s tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
  * 
  */
     public Optional<Integer> taskTimeoutSeconds() {

@@ -20,6 +20,30 @@ import javax.annotation.Nullable;
 /**
  * One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it, destroy removes only it. Don&#39;t also manage the pool&#39;s members with LbPoolSettings `members`: its whole-list update removes every member it does not list.
  * 
+ * Create POSTs the member and waits for its task, whose `created_resources.members` names it;
+ * destroy deletes only it (and waits), so the stack&#39;s subnet can go after it; refresh reads it
+ * (gone when the service answers 404). The service refuses a second member at one address and
+ * port: a member already there fails the preview (when the pool can be read) and the create
+ * before its POST, naming it (id, `address:port`); adopt it with `importId: &#34;&lt;member id&gt;&#34;`.
+ * Members carry no tags, so only the create&#39;s own task shows which member it made: when the
+ * answer to the POST is lost, the create fails saying a member at that address and port may
+ * exist and how to list the pool&#39;s members, and never takes one for its own by address and
+ * port (it may be another stack&#39;s). Adopt it with `importId`, or delete it, before the next `up`:
+ * while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
+ * from the member an `up --replace` replaces: both are exactly what the program declares). Two
+ * members of one program at one address and port of a pool fail the preview, naming both.
+ * On the plugin face, `pulumi import cims:index:LbPoolMember &lt;name&gt; &lt;poolId&gt;/&lt;memberId&gt;` (or
+ * `&lt;project&gt;/&lt;region&gt;/&lt;poolId&gt;/&lt;memberId&gt;`) adopts one; `cims-import` does not list members.
+ * 
+ * **Beside LbPoolSettings**: an `LbPoolSettings` with the default `membersOwnership`
+ * (`&#34;declared&#34;`) writes only the members it lists, so `LbPoolMember` resources of other stacks
+ * (or of the same one) can share its pool: each team declares its own members, one way or the
+ * other. An `LbPoolSettings` with `membersOwnership: &#34;exclusive&#34;` owns the whole list and fails
+ * its check (at preview and `up`, when it is created or its members change) while the pool holds
+ * a member a member create task made (`create_lbmember`, found in the scope&#39;s tasks), naming the
+ * member and its task. The pool&#39;s other settings can be managed beside LbPoolMember resources
+ * in either case.
+ * 
  */
 @ResourceType(type="cims:index:LbPoolMember")
 public class LbPoolMember extends com.pulumi.resources.CustomResource {

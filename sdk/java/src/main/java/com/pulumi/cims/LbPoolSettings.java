@@ -22,6 +22,64 @@ import javax.annotation.Nullable;
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack&#39;s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` &#34;declared&#34; (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others&#39; members are never touched; with &#34;exclusive&#34; (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack&#39;s members by id and leaves the pool, its settings and other members.
  * 
+ * Updates write only the fields whose inputs changed between the state and the program (what
+ * the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
+ * an unrelated update: `pulumi refresh` shows it, and the `up` after it sets it back in the open.
+ * Settings other than members go through the pool&#39;s PATCH (nested objects whole, `members`
+ * never). What you leave out of a health monitor the service fills (for HTTP checks: GET `/`
+ * expecting 200 over HTTP/1.0, `maxRetriesDown` 3); those values are never a diff.
+ * 
+ * **The pool is shared: which members are the stack&#39;s** (`membersOwnership`):
+ * 
+ * - `&#34;declared&#34;` (the default), for a pool several teams or stacks share: the stack manages only
+ *   the members its `members` lists. Each is added (`POST .../loadbalancers/{p}/{r}/pools/{pool_id}/members`),
+ *   changed (`PATCH .../members/{id}`: a new `weight` in place, same member, no gap) and removed
+ *   (`DELETE .../members/{id}`) one by one, each waiting for its task, the way `LbPoolMember` does.
+ *   The stack knows its members by their ids (the state&#39;s `declaredMemberIds`, by
+ *   `address:port`, taken from its own member create task&#39;s `created_resources.members`, or from
+ *   the member the program lists that the pool held when it was adopted), so members anyone else
+ *   added, with another `LbPoolSettings` or an `LbPoolMember`, are never removed or changed,
+ *   whatever the update or destroy does. Refresh and outputs show the stack&#39;s members only.
+ * - `&#34;exclusive&#34;`, for a pool one stack owns whole: the pool holds exactly `members`. A create,
+ *   and an update that changes `members` (or turns exclusive), also removes, by id, every member
+ *   the program does not list, whoever added it; the preview reads the pool and warns of each
+ *   (`address:port` and id), and `cims-lb-pool-keeps-undeclared-members` (policy pack) flags a
+ *   state whose pool holds members it does not declare. It fails its check while the pool holds a
+ *   member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
+ * 
+ * A create adopts the pool: it changes each given setting and adds the listed members the pool
+ * does not hold; a listed member the pool already holds (same address and port: the service
+ * refuses a second one) is adopted as it is, with its id, and so is one an update newly lists,
+ * since the program names it (its log line says so): list only members that are the stack&#39;s. The preview warns of each setting it will change (old -&gt; new); a create
+ * that changes nothing says nothing. The warning is a `warning:` line under the resource on the
+ * plugin face, and under the stack on the dynamic face (whose provider API does not say which
+ * resource a call is for; the line names the pool). A member&#39;s subnet is fixed when it is made,
+ * so a new `subnetId` removes that member and adds it anew (only it sees a gap); the preview
+ * warns of each such member.
+ * 
+ * **Destroy** (and the old resource of a replacement) removes the stack&#39;s members by id (a DELETE of each, waiting for its task; one
+ * gone already is fine) and nothing else: the pool, its settings and everyone else&#39;s members
+ * stay, also while another stack&#39;s member create holds the pool (a lock is waited out and the
+ * same DELETE retried: no list is sent). States written by earlier versions hold
+ * `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
+ * address and port at the first update or destroy. The stack&#39;s subnets can then be deleted: the
+ * service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
+ * `tests/e2e/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+ * runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
+ * it deletes; a renamed resource without an alias) takes on the members it lists, and the old
+ * resource&#39;s delete after it leaves those members, saying so, rather than take them from the
+ * replacement. `pulumi import` of a pool
+ * (plugin face) records the members the program it writes lists, with their ids: destroy after
+ * it removes those only.
+ * 
+ * **Removing a health monitor or session persistence**: set `healthmonitor: null` (the update
+ * calls `DELETE .../lbpools/{p}/{r}/{pool_id}/healthmonitor`; one already gone is fine) or
+ * `sessionPersistence: null` (sent as `null` in the PATCH). `preview --diff` shows the removal;
+ * after `up` there is no diff. Omitting them instead means the stack stops managing them. A
+ * PATCH that would change nothing is answered `{&#34;tasks&#34;: []}` and nothing is waited for.
+ * Members are compared as a set by address (any spelling) and port, and outputs list them in
+ * the order of your program, whatever order the service returns.
+ * 
  */
 @ResourceType(type="cims:index:LbPoolSettings")
 public class LbPoolSettings extends com.pulumi.resources.CustomResource {
@@ -96,14 +154,14 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.members);
     }
     /**
-     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
      * 
      */
     @Export(name="membersOwnership", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> membersOwnership;
 
     /**
-     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
      * 
      */
     public Output<Optional<String>> membersOwnership() {

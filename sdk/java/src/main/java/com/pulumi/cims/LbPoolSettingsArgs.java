@@ -98,14 +98,14 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
      * 
      */
     @Import(name="membersOwnership")
     private @Nullable Output<String> membersOwnership;
 
     /**
-     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
      * 
      */
     public Optional<Output<String>> membersOwnership() {
@@ -433,7 +433,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
          * 
          * @return builder
          * 
@@ -444,7 +444,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
+         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
          * 
          * @return builder
          * 

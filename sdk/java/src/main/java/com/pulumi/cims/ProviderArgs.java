@@ -19,14 +19,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProviderArgs Empty = new ProviderArgs();
 
     /**
-     * API key, sent as `Authorization: apikey &lt;key&gt;` (else CIMS_API_KEY).
+     * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
      * 
      */
     @Import(name="apiKey")
     private @Nullable Output<String> apiKey;
 
     /**
-     * @return API key, sent as `Authorization: apikey &lt;key&gt;` (else CIMS_API_KEY).
+     * @return API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
      * 
      */
     public Optional<Output<String>> apiKey() {
@@ -34,14 +34,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Base URL of the CIMS API (else CIMS_API_URL).
+     * Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
      * 
      */
     @Import(name="apiUrl")
     private @Nullable Output<String> apiUrl;
 
     /**
-     * @return Base URL of the CIMS API (else CIMS_API_URL).
+     * @return Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
      * 
      */
     public Optional<Output<String>> apiUrl() {
@@ -49,14 +49,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Refresh reads subnets and images through one list request per scope (default true).
+     * Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
      * 
      */
     @Import(name="coalesceReads", json=true)
     private @Nullable Output<Boolean> coalesceReads;
 
     /**
-     * @return Refresh reads subnets and images through one list request per scope (default true).
+     * @return Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
      * 
      */
     public Optional<Output<Boolean>> coalesceReads() {
@@ -64,29 +64,29 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Connect timeout (default 5).
+     * HTTP connect timeout, in seconds. Default: 5.
      * 
      */
     @Import(name="connectTimeoutSeconds", json=true)
-    private @Nullable Output<Integer> connectTimeoutSeconds;
+    private @Nullable Output<Double> connectTimeoutSeconds;
 
     /**
-     * @return Connect timeout (default 5).
+     * @return HTTP connect timeout, in seconds. Default: 5.
      * 
      */
-    public Optional<Output<Integer>> connectTimeoutSeconds() {
+    public Optional<Output<Double>> connectTimeoutSeconds() {
         return Optional.ofNullable(this.connectTimeoutSeconds);
     }
 
     /**
-     * At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+     * At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
      * 
      */
     @Import(name="maxRequestsPerSecond", json=true)
     private @Nullable Output<Double> maxRequestsPerSecond;
 
     /**
-     * @return At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+     * @return At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
      * 
      */
     public Optional<Output<Double>> maxRequestsPerSecond() {
@@ -94,14 +94,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Retries per request (default 5).
+     * Retries per request (a 409 &#34;locked by a running task&#34; and a 429 retry until the deadline). Default: 5.
      * 
      */
     @Import(name="maxRetries", json=true)
     private @Nullable Output<Integer> maxRetries;
 
     /**
-     * @return Retries per request (default 5).
+     * @return Retries per request (a 409 &#34;locked by a running task&#34; and a 429 retry until the deadline). Default: 5.
      * 
      */
     public Optional<Output<Integer>> maxRetries() {
@@ -109,14 +109,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default projectId of resources (else CIMS_PROJECT_ID).
+     * Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
      * 
      */
     @Import(name="projectId", json=true)
     private @Nullable Output<Integer> projectId;
 
     /**
-     * @return Default projectId of resources (else CIMS_PROJECT_ID).
+     * @return Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
      * 
      */
     public Optional<Output<Integer>> projectId() {
@@ -124,14 +124,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default regionId of resources (else CIMS_REGION_ID).
+     * Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
      * 
      */
     @Import(name="regionId", json=true)
     private @Nullable Output<Integer> regionId;
 
     /**
-     * @return Default regionId of resources (else CIMS_REGION_ID).
+     * @return Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
      * 
      */
     public Optional<Output<Integer>> regionId() {
@@ -139,29 +139,29 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Request timeout (default 120).
+     * HTTP request timeout, in seconds. Default: 120.
      * 
      */
     @Import(name="requestTimeoutSeconds", json=true)
-    private @Nullable Output<Integer> requestTimeoutSeconds;
+    private @Nullable Output<Double> requestTimeoutSeconds;
 
     /**
-     * @return Request timeout (default 120).
+     * @return HTTP request timeout, in seconds. Default: 120.
      * 
      */
-    public Optional<Output<Integer>> requestTimeoutSeconds() {
+    public Optional<Output<Double>> requestTimeoutSeconds() {
         return Optional.ofNullable(this.requestTimeoutSeconds);
     }
 
     /**
-     * Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+     * `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
      * 
      */
     @Import(name="skipCredentialsValidation", json=true)
     private @Nullable Output<Boolean> skipCredentialsValidation;
 
     /**
-     * @return Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+     * @return `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
      * 
      */
     public Optional<Output<Boolean>> skipCredentialsValidation() {
@@ -169,14 +169,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Task status path (default /cloud/v1/tasks/{task_id}).
+     * Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
      * 
      */
     @Import(name="taskPath")
     private @Nullable Output<String> taskPath;
 
     /**
-     * @return Task status path (default /cloud/v1/tasks/{task_id}).
+     * @return Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
      * 
      */
     public Optional<Output<String>> taskPath() {
@@ -184,14 +184,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long to wait for a resource&#39;s tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+     * How long to wait for a resource&#39;s tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
      * 
      */
     @Import(name="taskTimeoutSeconds", json=true)
     private @Nullable Output<Integer> taskTimeoutSeconds;
 
     /**
-     * @return How long to wait for a resource&#39;s tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+     * @return How long to wait for a resource&#39;s tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
      * 
      */
     public Optional<Output<Integer>> taskTimeoutSeconds() {
@@ -234,7 +234,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;` (else CIMS_API_KEY).
+         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
          * 
          * @return builder
          * 
@@ -245,7 +245,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;` (else CIMS_API_KEY).
+         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
          * 
          * @return builder
          * 
@@ -255,7 +255,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiUrl Base URL of the CIMS API (else CIMS_API_URL).
+         * @param apiUrl Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
          * 
          * @return builder
          * 
@@ -266,7 +266,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiUrl Base URL of the CIMS API (else CIMS_API_URL).
+         * @param apiUrl Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
          * 
          * @return builder
          * 
@@ -276,7 +276,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param coalesceReads Refresh reads subnets and images through one list request per scope (default true).
+         * @param coalesceReads Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
          * 
          * @return builder
          * 
@@ -287,7 +287,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param coalesceReads Refresh reads subnets and images through one list request per scope (default true).
+         * @param coalesceReads Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
          * 
          * @return builder
          * 
@@ -297,28 +297,28 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param connectTimeoutSeconds Connect timeout (default 5).
+         * @param connectTimeoutSeconds HTTP connect timeout, in seconds. Default: 5.
          * 
          * @return builder
          * 
          */
-        public Builder connectTimeoutSeconds(@Nullable Output<Integer> connectTimeoutSeconds) {
+        public Builder connectTimeoutSeconds(@Nullable Output<Double> connectTimeoutSeconds) {
             $.connectTimeoutSeconds = connectTimeoutSeconds;
             return this;
         }
 
         /**
-         * @param connectTimeoutSeconds Connect timeout (default 5).
+         * @param connectTimeoutSeconds HTTP connect timeout, in seconds. Default: 5.
          * 
          * @return builder
          * 
          */
-        public Builder connectTimeoutSeconds(Integer connectTimeoutSeconds) {
+        public Builder connectTimeoutSeconds(Double connectTimeoutSeconds) {
             return connectTimeoutSeconds(Output.of(connectTimeoutSeconds));
         }
 
         /**
-         * @param maxRequestsPerSecond At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+         * @param maxRequestsPerSecond At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
          * 
          * @return builder
          * 
@@ -329,7 +329,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxRequestsPerSecond At most this many requests a second from the provider (default: as many as the service accepts, learned from its 429 answers; else CIMS_MAX_REQUESTS_PER_SECOND). Stacks that run at once on one key split its budget with it.
+         * @param maxRequestsPerSecond At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
          * 
          * @return builder
          * 
@@ -339,7 +339,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxRetries Retries per request (default 5).
+         * @param maxRetries Retries per request (a 409 &#34;locked by a running task&#34; and a 429 retry until the deadline). Default: 5.
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxRetries Retries per request (default 5).
+         * @param maxRetries Retries per request (a 409 &#34;locked by a running task&#34; and a 429 retry until the deadline). Default: 5.
          * 
          * @return builder
          * 
@@ -360,7 +360,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param projectId Default projectId of resources (else CIMS_PROJECT_ID).
+         * @param projectId Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
          * 
          * @return builder
          * 
@@ -371,7 +371,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param projectId Default projectId of resources (else CIMS_PROJECT_ID).
+         * @param projectId Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
          * 
          * @return builder
          * 
@@ -381,7 +381,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param regionId Default regionId of resources (else CIMS_REGION_ID).
+         * @param regionId Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
          * 
          * @return builder
          * 
@@ -392,7 +392,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param regionId Default regionId of resources (else CIMS_REGION_ID).
+         * @param regionId Default `regionId` of resources. Else the environment variable CIMS_REGION_ID.
          * 
          * @return builder
          * 
@@ -402,28 +402,28 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestTimeoutSeconds Request timeout (default 120).
+         * @param requestTimeoutSeconds HTTP request timeout, in seconds. Default: 120.
          * 
          * @return builder
          * 
          */
-        public Builder requestTimeoutSeconds(@Nullable Output<Integer> requestTimeoutSeconds) {
+        public Builder requestTimeoutSeconds(@Nullable Output<Double> requestTimeoutSeconds) {
             $.requestTimeoutSeconds = requestTimeoutSeconds;
             return this;
         }
 
         /**
-         * @param requestTimeoutSeconds Request timeout (default 120).
+         * @param requestTimeoutSeconds HTTP request timeout, in seconds. Default: 120.
          * 
          * @return builder
          * 
          */
-        public Builder requestTimeoutSeconds(Integer requestTimeoutSeconds) {
+        public Builder requestTimeoutSeconds(Double requestTimeoutSeconds) {
             return requestTimeoutSeconds(Output.of(requestTimeoutSeconds));
         }
 
         /**
-         * @param skipCredentialsValidation Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+         * @param skipCredentialsValidation `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
          * 
          * @return builder
          * 
@@ -434,7 +434,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param skipCredentialsValidation Skip the read that proves the key and the URL before the first call (default false; else CIMS_SKIP_CREDENTIALS_VALIDATION).
+         * @param skipCredentialsValidation `true`: skip the read that proves the key and the URL before the first call. Default: false; else the environment variable CIMS_SKIP_CREDENTIALS_VALIDATION.
          * 
          * @return builder
          * 
@@ -444,7 +444,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taskPath Task status path (default /cloud/v1/tasks/{task_id}).
+         * @param taskPath Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
          * 
          * @return builder
          * 
@@ -455,7 +455,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taskPath Task status path (default /cloud/v1/tasks/{task_id}).
+         * @param taskPath Task status path (the API leaves its prefix open); it contains `{task_id}`. Default: /cloud/v1/tasks/{task_id}.
          * 
          * @return builder
          * 
@@ -465,7 +465,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taskTimeoutSeconds How long to wait for a resource&#39;s tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+         * @param taskTimeoutSeconds How long to wait for a resource&#39;s tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
          * 
          * @return builder
          * 
@@ -476,7 +476,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taskTimeoutSeconds How long to wait for a resource&#39;s tasks (default 1800), unless its `timeouts` or `customTimeouts` say otherwise.
+         * @param taskTimeoutSeconds How long to wait for a resource&#39;s tasks, in seconds, unless its `timeouts` or `customTimeouts` say otherwise. Default: 1800.
          * 
          * @return builder
          * 

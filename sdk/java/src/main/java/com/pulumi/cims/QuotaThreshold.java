@@ -19,6 +19,10 @@ import javax.annotation.Nullable;
 /**
  * A client&#39;s quota notification threshold (percent). Synchronous. Destroy deletes the setting, which the service resets to its default (80).
  * 
+ * Destroy deletes the setting (the service resets it to 80), unless another QuotaThreshold of
+ * the same client set it in the same run (`up --replace`, a rename without an alias) or the
+ * service holds another threshold than this one set: then it is left as it is.
+ * 
  */
 @ResourceType(type="cims:index:QuotaThreshold")
 public class QuotaThreshold extends com.pulumi.resources.CustomResource {

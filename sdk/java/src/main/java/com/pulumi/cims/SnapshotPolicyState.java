@@ -21,6 +21,8 @@ import javax.annotation.Nullable;
 /**
  * The name and status of an existing snapshot lifecycle policy (e.g. pause it in dev). Synchronous; destroy leaves the policy as it is.
  * 
+ * Destroy leaves the policy as it is: the resource manages the name and status of a policy that exists anyway, which no stack creates or deletes.
+ * 
  */
 @ResourceType(type="cims:index:SnapshotPolicyState")
 public class SnapshotPolicyState extends com.pulumi.resources.CustomResource {

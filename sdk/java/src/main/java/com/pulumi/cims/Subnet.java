@@ -22,6 +22,36 @@ import javax.annotation.Nullable;
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service&#39;s task and reads the new id from it; destroy deletes the subnet.
  * 
+ * The service&#39;s records do not carry `connectToNetworkRouter` or `routerIdToConnect` (they are
+ * instructions for the create), so the state keeps the values you gave, across refresh too.
+ * A CIDR that overlaps a subnet already on the network (another team&#39;s, say) fails at preview
+ * and at `up`, before any write, naming that subnet (id, name, CIDR) and what to do: adopt it
+ * with `importId`, or pick another CIDR. Two subnets of the program whose CIDRs overlap on one
+ * network fail the preview too, naming both; a CIDR not known until `up` (another resource&#39;s
+ * output) is judged when `up` checks it (the engine checks each resource as the program declares
+ * it, so `up --skip-preview` may create the first of the two before it checks the second). Subnets under different explicit providers of the
+ * plugin face are checked by different provider processes, so such a pair is not seen at
+ * preview (the second create&#39;s list still sees the first&#39;s subnet once it exists). Destroy:
+ * DELETE and wait; already gone is fine.
+ * 
+ * **Replacements.** A replacement whose CIDR overlaps the old one on the same network (a
+ * changed replace-only field, `replaceOnChanges`) deletes the old subnet first, and the old
+ * subnet is never an obstacle to its own replacement; a subnet of anyone else&#39;s holding the new
+ * CIDR still is. `pulumi up --replace &lt;urn&gt;` (and a tainted resource) replaces without asking
+ * the provider, so the order comes only from the resource option `deleteBeforeReplace`:
+ * `cims.Subnet` and `cims.native.Subnet` (and the LbPoolMember classes) set it to true unless
+ * the program sets it. In YAML and Python programs on the plugin face, give
+ * `deleteBeforeReplace: true` yourself before `up --replace`; without it the create refuses the
+ * old subnet, saying so. Set `deleteBeforeReplace: false` on a subnet that moves to another
+ * network or a CIDR that does not overlap, to create the new one first (needed when an
+ * `LbPoolSettings` member uses it: the service refuses to delete a subnet a member still uses,
+ * and the engine does not delete an in-place-updated pool first). Pulumi&#39;s engine checks
+ * such a replacement like a new resource, naming no old record, so its preview does not refuse a
+ * subnet exactly like the program&#39;s (its own old one); the create still does, before its POST,
+ * if that subnet is still there. On the dynamic face, `replaceOnChanges` has no effect on fields
+ * that change in place: Pulumi&#39;s Node.js dynamic-provider host does not pass on which fields
+ * changed, so the engine cannot match them (use the plugin face, or `up --replace`).
+ * 
  */
 @ResourceType(type="cims:index:Subnet")
 public class Subnet extends com.pulumi.resources.CustomResource {
