@@ -149,7 +149,7 @@ test(
 
     // The same program as a jar (its dependencies in lib/ beside it), run with java -jar: with
     // the pom.xml gone, no Maven run could have run it.
-    await runCommand("mvn", ["--no-transfer-progress", "-q", "package", "-Dmaven.test.skip=true"], stack.env, { cwd: stack.projectDir });
+    await runCommand("mvn", ["--no-transfer-progress", "-q", "package", "-DskipTests"], stack.env, { cwd: stack.projectDir });
     await fs.rm(path.join(stack.projectDir, "pom.xml"));
     await fs.writeFile(
       path.join(stack.projectDir, "Pulumi.yaml"),
