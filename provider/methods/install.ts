@@ -46,6 +46,12 @@ function givenKeys(config: pulumi.dynamic.Config): string[] {
 
 /** How long a cancelled process lets its waits take their last look (tasks.ts: CANCEL_LOOK_MS) before it ends. */
 const CANCEL_GRACE_MS = CANCEL_LOOK_MS + 5_000;
+/**
+ * After the last operation in flight has ended, how long the process stays for the host to send
+ * that operation's answer (the engine records what it says: a create's id, the tasks still
+ * running); ending as the operation settles, the answer was lost ("error reading from server: EOF").
+ */
+const ANSWER_MS = 1_000;
 
 export function installMethods(target: object, methods: Methods, req: pulumi.dynamic.ConfigureRequest): void {
   setConfig((key) => req.config.get(key));
@@ -74,7 +80,7 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
         const end = () => process.kill(process.pid, signal);
         if (inFlight === 0) return end();
         cancelOperations();
-        idle = end;
+        idle = () => setTimeout(end, ANSWER_MS);
         setTimeout(end, CANCEL_GRACE_MS).unref();
       });
   }
