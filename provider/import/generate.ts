@@ -11,26 +11,18 @@
 import type { Kind } from "../kinds/registry";
 import { KIND_NAMES, kind } from "../kinds/registry";
 import { argsOf, type Scope } from "../kinds/program-args";
+import type { AdoptionProgram, Declaration } from "./program";
 import { type Language, renderProgram } from "./render";
 import { compareIds, resourceNames } from "./names";
 
 export type ApiRecord = Record<string, unknown>;
-type Args = Record<string, unknown>;
 
 export type { Scope } from "../kinds/program-args";
+export type { AdoptionProgram, Declaration } from "./program";
 export { type Language, LANGUAGES, printValue } from "./render";
 
 /** What cims-import read, by kind: lists and the records named on the command line. */
 export type ImportRecords = Partial<Record<Kind, ApiRecord[]>>;
-
-/** One resource of the module. */
-export interface Declaration {
-  type: Kind;
-  name: string;
-  args: Args;
-  /** Why an argument the record holds is not written (a comment above the statement). */
-  comments?: string[];
-}
 
 /** An argument of one record left out of its statement, and why (said in a comment above it). */
 export interface Omission {
@@ -76,13 +68,6 @@ export interface ModuleOptions {
   omit?: Omission[];
   /** The program's language (default: TypeScript, the dynamic face). */
   language?: Language;
-}
-
-/** The program before any language: its head's lines and its resources, in order. */
-export interface AdoptionProgram {
-  header: string[];
-  declarations: Declaration[];
-  protect: boolean;
 }
 
 /** What the records come to, whatever language writes it. */

@@ -10,7 +10,7 @@ import { isLosslessNumber } from "lossless-json";
 import type { FieldType, ObjectType } from "../../api/contract";
 import { toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
-import type { AdoptionProgram, Declaration } from "./generate";
+import type { AdoptionProgram, Declaration } from "./program";
 
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
