@@ -1,5 +1,7 @@
 // `--only parallel`: N Subnets at several engine parallelisms (`--parallel P`).
-// - Without a rate limit: `pulumi up` of ours (dynamic face) against the floor at the same P.
+// - Without a rate limit: `pulumi up` of ours (dynamic face) against the floor at the same P,
+//   bare and holding a Subnet's recorded inputs and outputs (the same data for the engine to
+//   move and checkpoint: the target is judged against that floor, as the plugin face's is).
 // - Under the emulator's rate limit: `pulumi up`, `refresh` and `destroy` on both faces, where
 //   the time the limit itself imposes (requests / rate) is the yardstick.
 // Each row records wall time, when the first and the last request of the command reached the
@@ -7,12 +9,17 @@
 // subnet, 429 answers and failures.
 import type { RunningEmulator } from "pulumi-cims/emulator";
 import type { TestStack } from "../../tests/support/harness";
-import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, type RequestTimes } from "../context";
+import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, type RequestTimes, SUBNET } from "../context";
 import type { ParallelRow } from "../report";
-import { timed } from "../stack-runs";
+import { subnetState, timed } from "../stack-runs";
 
 /** The experiment at the run's sizes: 50 subnets at 8, 16, 64 and 200 at 8, 16, 64, 200 (50 at 8 and 64 with --quick). */
-export function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
+export async function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
+  // One Subnet's state on the dynamic face, for the floor to hold.
+  const one = await ctx.stack("cims", ctx.cimsConfig(1));
+  await one.up([], LONG);
+  const like = JSON.stringify(await subnetState(one, SUBNET));
+  await ctx.clear(one);
   return parallelExperiment({
     emulator: ctx.emulator,
     seen: ctx.requestTimes,
@@ -23,7 +30,12 @@ export function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
           { count: 200, parallel: [8, 16, 64, 200] },
         ],
     rateLimit: RATE_LIMIT_PER_SECOND,
-    stack: (mode, count) => (mode === "floor" ? ctx.stack("floor", ctx.floorConfig(count)) : ctx.stack(mode, ctx.cimsConfig(count))),
+    stack: (mode, count) =>
+      mode === "floorLike"
+        ? ctx.stack("floor", { ...ctx.floorConfig(count), "bench:like": like })
+        : mode === "floor"
+          ? ctx.stack("floor", ctx.floorConfig(count))
+          : ctx.stack(mode, ctx.cimsConfig(count)),
     clear: ctx.clear,
     log: ctx.log,
   });
@@ -35,7 +47,7 @@ export async function parallelExperiment(opts: {
   seen: RequestTimes;
   runs: Array<{ count: number; parallel: number[] }>;
   rateLimit: number;
-  stack: (mode: "cims" | "plugin" | "floor", count: number) => Promise<TestStack>;
+  stack: (mode: "cims" | "plugin" | "floor" | "floorLike", count: number) => Promise<TestStack>;
   clear: (stack: TestStack) => Promise<void>;
   log: (line: string) => void;
 }): Promise<ParallelRow[]> {
@@ -44,7 +56,7 @@ export async function parallelExperiment(opts: {
   const measure = async (
     s: TestStack,
     what: Omit<ParallelRow, "ms" | "beforeFirstMs" | "afterLastMs" | "requests" | "taskRequests" | "refused" | "failed" | "ok">,
-    floorMs?: number,
+    floors?: { floorMs: number; floorLikeMs: number },
   ) => {
     const args = ["--parallel", String(what.parallel)];
     emulator.faults.setRateLimit(what.rateLimit); // a fresh, full bucket
@@ -61,7 +73,7 @@ export async function parallelExperiment(opts: {
     const row: ParallelRow = {
       ...what,
       ms,
-      floorMs,
+      ...floors,
       beforeFirstMs: (seen.first ?? started) - started,
       afterLastMs: started + ms - (seen.last ?? started + ms),
       requests: m.total_requests,
@@ -78,10 +90,15 @@ export async function parallelExperiment(opts: {
     const dynamic = await opts.stack("cims", count);
     const plugin = await opts.stack("plugin", count);
     const floor = await opts.stack("floor", count);
+    const floorLike = await opts.stack("floorLike", count);
     for (const p of parallel) {
-      const floorMs = await timed(() => floor.up(["--parallel", String(p)], LONG));
-      await opts.clear(floor);
-      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, floorMs);
+      const floorUp = async (f: TestStack) => {
+        const ms = await timed(() => f.up(["--parallel", String(p)], LONG));
+        await opts.clear(f);
+        return ms;
+      };
+      const floors = { floorMs: await floorUp(floor), floorLikeMs: await floorUp(floorLike) };
+      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, floors);
       await opts.clear(dynamic);
     }
     for (const p of parallel) {
@@ -119,7 +136,7 @@ function describe(r: ParallelRow): string {
   const limit = r.rateLimit === null ? "no limit" : `${r.rateLimit}/s`;
   return (
     `parallel ${r.count} subnets, P=${r.parallel}, ${r.face} ${r.op}, ${limit}: ${s(r.ms)} s` +
-    `${r.floorMs !== undefined ? ` (floor ${s(r.floorMs)} s)` : ""}, requests from ${s(r.beforeFirstMs)} s to ${s(r.ms - r.afterLastMs)} s, ` +
+    `${r.floorMs !== undefined ? ` (floor ${s(r.floorMs)} s${r.floorLikeMs !== undefined ? `, with a Subnet's data ${s(r.floorLikeMs)} s` : ""})` : ""}, requests from ${s(r.beforeFirstMs)} s to ${s(r.ms - r.afterLastMs)} s, ` +
     `${(r.requests / r.count).toFixed(1)} requests and ${(r.taskRequests / r.count).toFixed(2)} task requests a subnet, ` +
     `${r.refused} x 429, ${r.failed} failed, exit ${r.ok ? 0 : "non-zero"}`
   );

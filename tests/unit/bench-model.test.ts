@@ -1,6 +1,6 @@
 // The parallel bench's wall-time model, start + ceil(N / P) * wave + N * perResource, fitted
 // by least squares: exact points give back their parameters; noisy ones a bounded error.
-import { fitWallModel } from "../../bench/report";
+import { fitWallModel, parallelMarkdown } from "../../bench/report";
 
 const runs = [
   [50, 8],
@@ -31,4 +31,29 @@ test("with noise, the largest error of the fit says so", () => {
 test("too few points, or points that cannot tell the terms apart, give no model", () => {
   expect(fitWallModel(at(1, 1, 1).slice(0, 2))).toBeUndefined();
   expect(fitWallModel([50, 50, 50].map((count) => ({ count, parallel: 8, ms: 1_000 })))).toBeUndefined();
+});
+
+test("rows that measured the floor with a Subnet's data are judged against it; older rows against the bare floor", () => {
+  const row = (floorLikeMs?: number) => ({
+    count: 50,
+    parallel: 64,
+    face: "dynamic" as const,
+    op: "up" as const,
+    rateLimit: null,
+    ms: 8_000,
+    floorMs: 6_400,
+    floorLikeMs,
+    beforeFirstMs: 4_000,
+    afterLastMs: 200,
+    requests: 165,
+    taskRequests: 63,
+    refused: 0,
+    failed: 0,
+    ok: true,
+  });
+  const withData = parallelMarkdown([row(7_600)]).join("\n");
+  expect(withData).toContain("| 50 | 64 | 8.0 | 6.4 | 7.6 | 1.25x | 1.05x |");
+  expect(withData).toContain("Target: <= 1.10x of the floor with the data");
+  const older = parallelMarkdown([row()]).join("\n");
+  expect(older).toContain("| 50 | 64 | 8.0 | 6.4 | 1.25x | 3.3 |");
 });
