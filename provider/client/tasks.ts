@@ -147,6 +147,22 @@ export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOp
 }
 
 /** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
+/**
+ * `p`, or a rejection as soon as `signal` aborts. The scope's task list is shared by every wait
+ * of the process (and, while paced, may be a second or more away), so one wait's cancel must not
+ * cancel it: it runs on for the others, and this wait stops waiting for it. Hand-written because
+ * Node offers no race against a signal that also removes its listener when `p` settles (a look
+ * happens many times a wait; `events.once` would leave one listener per look).
+ */
+function orAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 function transient(err: unknown): boolean {
   return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
 }
@@ -183,7 +199,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     lookedAt = clock.now() - started;
     let task: Task;
     try {
-      const listed = await opts.listed?.(id, listedSince);
+      const listed = opts.listed && (await orAborted(opts.listed(id, listedSince), signal));
       if (listed) {
         lookedAt = Math.min(lookedAt, Math.max(0, listed.at - started));
         listedSince = listed.at + 1;

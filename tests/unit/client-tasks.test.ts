@@ -251,6 +251,31 @@ describe("a cancel (the engine's Cancel)", () => {
     expect(looks.length).toBeGreaterThan(2);
   });
 
+  test("a look waiting for the scope's next task list (paced: up to seconds away) ends at once too", async () => {
+    const cancel = new AbortController();
+    let listAsked = 0;
+    // The shared list comes 5 s from now, as a paced list at 2 requests a second would.
+    const listed = () => {
+      listAsked++;
+      return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000).unref());
+    };
+    const waiting = waitForTasks(timedTask(0), ["a"], {
+      deadline: Date.now() + 3_600_000,
+      timeoutSeconds: 3600,
+      signal: cancel.signal,
+      firstPollMs: 50,
+      listed,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listAsked).toBe(1);
+    const cancelledAt = Date.now();
+    cancel.abort();
+    const err = (await waiting.catch((e: unknown) => e)) as CancelledError;
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.tasks?.[0]).toMatchObject({ id: "a", state: "RUNNING" });
+  });
+
   test("a task that ended by the last look ends as usual: FINISHED resolves", async () => {
     const cancel = new AbortController();
     const waiting = waitForTasks(timedTask(0, 500), ["a"], {
