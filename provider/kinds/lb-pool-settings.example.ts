@@ -1,8 +1,8 @@
 // The docs example of LbPoolSettings (docs/resources/lb-pool-settings.md), in every language from this one model.
-import { config, type ExampleProgram, output } from "../import/program";
+import { config, type ExampleProgram } from "../import/program";
 
 export const lbPoolSettingsExample: ExampleProgram = {
-  doc: "The settings of a pool that already exists (its id from the stack's config): its algorithm, an HTTP health check and one member of the stack's own; other members of the pool are left as they are. The stack exports its members as the service holds them (with their ids).",
+  doc: "The settings of a pool that already exists (its id from the stack's config): its algorithm, an HTTP health check and one member of the stack's own; other members of the pool are left as they are.",
   declarations: [
     {
       type: "LbPoolSettings",
@@ -15,5 +15,5 @@ export const lbPoolSettingsExample: ExampleProgram = {
       },
     },
   ],
-  outputs: { poolMembers: output("web-pool", "members") },
+  outputs: {},
 };
