@@ -13,6 +13,9 @@ import { parseArgs } from "node:util";
 import * as prettier from "prettier";
 import type { Contract, FieldType, ObjectType } from "../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
+import { EXAMPLES } from "../provider/kinds/examples";
+import { configValues } from "../provider/import/program";
+import { type Language, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
@@ -386,26 +389,6 @@ function mdType(t: FieldType, mode: Mode): string {
   return t.kind;
 }
 
-function exampleValue(t: FieldType, name: string): string {
-  if (t.kind === "string") {
-    if (t.enum) return JSON.stringify(t.enum[0]);
-    const samples: Record<string, string> = {
-      uuid4: `<${name} uuid>`,
-      ip: "10.0.0.10",
-      cidr: "10.0.0.0/24",
-      urlPath: "/",
-      expectedCodes: "200",
-      dateTime: "2026-01-01T00:00:00Z",
-    };
-    return JSON.stringify((t.format && samples[t.format]) || name);
-  }
-  if (t.kind === "integer") return String(t.enum?.[0] ?? t.min);
-  if (t.kind === "boolean") return "true";
-  if (t.kind === "number") return "60";
-  if (t.kind === "tags") return '{ team: "platform" }';
-  return "[]";
-}
-
 /** What omitting an input means, for the arguments table. */
 function defaultCell({ name, field: f, own }: InputShape, c: Contract): string {
   if (f.default !== undefined) return `\`${JSON.stringify(f.default)}\``;
@@ -436,6 +419,29 @@ function nestedSection(nested: ReadonlyMap<string, ObjectType>): string {
   return md;
 }
 
+const EXAMPLE_BLOCKS: ReadonlyArray<[Language, string, string]> = [
+  ["typescript", "TypeScript", "ts"],
+  ["yaml", "YAML", "yaml"],
+  ["python", "Python", "python"],
+  ["go", "Go", "go"],
+];
+
+/** The kind's example (provider/kinds/<kind>.example.ts) in each language, by cims-import's renderers. */
+function exampleSection(type: Kind): string {
+  const example = EXAMPLES[type];
+  const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
+  let md = `\n## Example\n\n${example.doc}\n\n`;
+  md +=
+    "One program in four languages: TypeScript on the dynamic face, YAML, Python (`pulumi_cims`) and Go (the generated SDK) " +
+    "on the plugin face" +
+    (keys.length > 0 ? `, reading ${keys.join(", ")} from the stack's config (\`pulumi config set <key> <value>\`)` : "") +
+    ", with the provider's own config (`cims:apiUrl`, `cims:apiKey`, `cims:projectId`, `cims:regionId`) set as usual. " +
+    "tests/e2e/docs-examples.test.ts deploys every one against the emulator.\n";
+  for (const [language, title, fence] of EXAMPLE_BLOCKS)
+    md += `\n### ${title}\n\n\`\`\`${fence}\n${renderExample(example, language)}\`\`\`\n`;
+  return md;
+}
+
 function resourceDoc(type: Kind): string {
   const s = shape(type);
   let md = `<!-- ${HEADER.slice(3)} -->\n\n# ${type}\n\n${s.contract.doc}\n\n`;
@@ -447,8 +453,7 @@ function resourceDoc(type: Kind): string {
   const inputNames = new Set(s.inputs.map((i) => i.name));
   for (const o of outputsOf(type).filter((o) => !inputNames.has(o.name))) md += `| \`${o.name}\` | \`${cell(o.ts)}\` | ${cell(o.doc)} |\n`;
   md += nestedSection(s.nested);
-  const required = s.inputs.filter((i) => i.field.required).map((i) => `  ${i.name}: ${exampleValue(i.field.type, i.name)},`);
-  md += `\n## Example\n\n\`\`\`ts\nimport * as cims from "pulumi-cims";\n\nnew cims.${type}("${kebab(type)}", {\n${required.join("\n")}\n});\n\`\`\`\n`;
+  md += exampleSection(type);
   return md;
 }
 

@@ -6,11 +6,16 @@
 // alike and its first `pulumi up` writes nothing.
 // Only what differs is per language: a comment's mark, a value, a resource's statement; the
 // head, the sections and the comments' wrapping are shared.
+// Each kind's docs example (program.ts's ExampleProgram) is written by these renderers too, so
+// the docs' four programs come from one model and follow any change here (an input's new Go
+// type, say). Not `pulumi convert`: it would need each example as PCL text and, at `npm run
+// gen`, the CLI and every language host's program generator (GenerateProgram), to write code
+// unlike the programs cims-import writes, whose tests already hold these renderers.
 import { isLosslessNumber } from "lossless-json";
 import type { FieldType, ObjectType } from "../../api/contract";
 import { toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
-import type { AdoptionProgram, Declaration } from "./program";
+import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "./program";
 
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -28,14 +33,20 @@ interface Renderer {
   comment: string;
   /** How the head spells an argument and the option that protects, when not as the schema and YAML do (Python). */
   spelling?: { argName: (name: string) => string; protectOption: string };
-  /** Between the head and the resources: the package's import, or YAML's `resources:`. */
-  opening: string;
+  /** Between the head and the resources: the package's import (and the config the program reads), or YAML's `resources:`. */
+  opening: (config: readonly ConfigValue[]) => string;
   /** The indentation of the resources' comments. */
   indent: string;
-  declaration: (d: Declaration, protect: boolean) => string;
+  /** A resource's statement; `variable`: the name it is bound to, when the program uses its outputs. */
+  declaration: (d: Declaration, protect: boolean, variable?: string) => string;
+  /** The stack's outputs, after the resources. */
+  exports: (outputs: ReadonlyArray<[string, OutputValue]>) => string;
   /** After the resources (Go's end of its function). */
   closing?: string;
 }
+
+/** A resource's or a config value's name as a variable: `app-subnet` -> `appSubnet`. */
+const camel = (name: string) => name.replace(/[-_ ]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** null, booleans, numbers and strings in a language's words; undefined for a list or an object. */
 function scalar(value: unknown, words: { nil: string; yes: string; no: string }): string | undefined {
@@ -67,22 +78,33 @@ const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
 
 /** A value as a TypeScript expression; `indent` is the current line's indentation. */
 export function printValue(value: unknown, indent = ""): string {
+  if (value instanceof ConfigValue) return camel(value.key);
+  if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) return s;
   if (Array.isArray(value)) return bracketed("[", "]", (inner) => value.map((v) => printValue(v, inner)), indent, "  ");
   return bracketed("{", "}", (inner) => entries(value).map(([k, v]) => `${tsKey(k)}: ${printValue(v, inner)}`), indent, "  ", " ");
 }
 
+const TS_CONFIG = { string: "require", integer: "requireNumber" } as const;
+
 const typescript: Renderer = {
   comment: "//",
-  opening: 'import * as cims from "pulumi-cims";\n',
+  opening: (config) =>
+    (config.length > 0 ? 'import * as pulumi from "@pulumi/pulumi";\n' : "") +
+    'import * as cims from "pulumi-cims";\n' +
+    (config.length > 0
+      ? `\nconst config = new pulumi.Config();\n${config.map((c) => `const ${camel(c.key)} = config.${TS_CONFIG[c.type]}(${JSON.stringify(c.key)});\n`).join("")}`
+      : ""),
   indent: "",
-  declaration: (d, protect) => {
+  declaration: (d, protect, variable) => {
     const body = entries(d.args)
       .map(([k, v]) => `  ${tsKey(k)}: ${printValue(v, "  ")},\n`)
       .join("");
-    return `new cims.${d.type}(${JSON.stringify(d.name)}, {\n${body}}${protect ? ", { protect: true }" : ""});\n`;
+    const bound = variable ? `const ${variable} = ` : "";
+    return `${bound}new cims.${d.type}(${JSON.stringify(d.name)}, {\n${body}}${protect ? ", { protect: true }" : ""});\n`;
   },
+  exports: (outputs) => outputs.map(([name, o]) => `export const ${name} = ${printValue(o)};\n`).join(""),
 };
 
 // ---------------------------------------------------------------------------------------
@@ -95,6 +117,8 @@ const YAML_WORD = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
 const yamlKey = (k: string) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !YAML_WORD.test(k) ? k : JSON.stringify(k));
 /** A scalar, an empty list or an empty object on its key's line; `${` escaped, as Pulumi YAML reads it as an interpolation. */
 function yamlFlat(value: unknown): string | undefined {
+  if (value instanceof ConfigValue) return `\${${value.key}}`;
+  if (value instanceof OutputValue) return `\${${value.resource}.${value.output}}`;
   const s = scalar(value, YAML_WORDS);
   if (s !== undefined) return typeof value === "string" ? s.replace(/\$\{/g, () => "$${") : s;
   if (Array.isArray(value) && value.length === 0) return "[]";
@@ -122,12 +146,15 @@ function yamlBlock(value: unknown, indent: string): string {
 
 const yaml: Renderer = {
   comment: "#",
-  opening: "resources:\n",
+  opening: (config) =>
+    (config.length > 0 ? `config:\n${config.map((c) => `  ${yamlKey(c.key)}:\n    type: ${c.type}\n`).join("")}` : "") + "resources:\n",
   indent: "  ",
   declaration: (d, protect) =>
     `  ${yamlKey(d.name)}:\n    type: cims:index:${d.type}\n` +
     (entries(d.args).length > 0 ? `    properties:\n${yamlBlock(d.args, "      ")}` : "") +
     (protect ? "    options:\n      protect: true\n" : ""),
+  exports: (outputs) =>
+    outputs.length > 0 ? `outputs:\n${outputs.map(([name, o]) => `  ${yamlKey(name)}: ${yamlFlat(o) ?? ""}\n`).join("")}` : "",
 };
 
 // ---------------------------------------------------------------------------------------
@@ -141,6 +168,8 @@ const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fiel
 
 /** A value as a Python expression; `type`: the contract's type of it, which names its Args class. */
 function pyValue(value: unknown, type: FieldType | undefined, indent: string): string {
+  if (value instanceof ConfigValue) return toSnake(value.key);
+  if (value instanceof OutputValue) return `${toSnake(camel(value.resource))}.${toSnake(value.output)}`;
   const s = scalar(value, PY_WORDS);
   if (s !== undefined) return s;
   if (Array.isArray(value)) {
@@ -156,17 +185,25 @@ function pyValue(value: unknown, type: FieldType | undefined, indent: string): s
   return bracketed("{", "}", (inner) => o.map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v, undefined, inner)}`), indent, "    ");
 }
 
+const PY_CONFIG = { string: "require", integer: "require_int" } as const;
+
 const python: Renderer = {
   comment: "#",
   spelling: { argName: toSnake, protectOption: "protect=True" },
-  opening: "import pulumi\nimport pulumi_cims as cims\n",
+  opening: (config) =>
+    "import pulumi\nimport pulumi_cims as cims\n" +
+    (config.length > 0
+      ? `\nconfig = pulumi.Config()\n${config.map((c) => `${toSnake(c.key)} = config.${PY_CONFIG[c.type]}(${JSON.stringify(c.key)})\n`).join("")}`
+      : ""),
   indent: "",
-  declaration: (d, protect) => {
+  declaration: (d, protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
     const args = entries(d.args).map(([k, v]) => `${toSnake(k)}=${pyValue(v, fields[k]?.type, "    ")}`);
     const opts = protect ? ["opts=pulumi.ResourceOptions(protect=True)"] : [];
-    return `cims.${d.type}(\n${[JSON.stringify(d.name), ...args, ...opts].map((a) => `    ${a},\n`).join("")})\n`;
+    const bound = variable ? `${toSnake(variable)} = ` : "";
+    return `${bound}cims.${d.type}(\n${[JSON.stringify(d.name), ...args, ...opts].map((a) => `    ${a},\n`).join("")})\n`;
   },
+  exports: (outputs) => outputs.map(([name, o]) => `pulumi.export(${JSON.stringify(name)}, ${pyValue(o, undefined, "")})\n`).join(""),
 };
 
 // ---------------------------------------------------------------------------------------
@@ -189,6 +226,9 @@ function goArrayType(items: FieldType | undefined): string {
 
 /** A value as a Go input expression; `type`: the contract's type of it. */
 function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
+  if (value instanceof ConfigValue) return `pulumi.${value.type === "integer" ? "Int" : "String"}(${camel(value.key)})`;
+  if (value instanceof OutputValue)
+    return value.output === "id" ? `${camel(value.resource)}.ID()` : `${camel(value.resource)}.${goField(value.output)}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) {
     if (typeof value === "boolean") return `pulumi.Bool(${s})`;
@@ -214,18 +254,28 @@ function goValue(value: unknown, type: FieldType | undefined, indent: string): s
   );
 }
 
+const GO_CONFIG = { string: "Require", integer: "RequireInt" } as const;
+
 const go: Renderer = {
   comment: "//",
   spelling: { argName: goField, protectOption: "pulumi.Protect(true)" },
-  opening: `package main\n\nimport (\n\t"${GO_SDK_PACKAGE}"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n`,
+  opening: (config) =>
+    `package main\n\nimport (\n\t"${GO_SDK_PACKAGE}"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n` +
+    (config.length > 0 ? '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"\n' : "") +
+    ")\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n" +
+    (config.length > 0
+      ? `\t\tcfg := config.New(ctx, "")\n${config.map((c) => `\t\t${camel(c.key)} := cfg.${GO_CONFIG[c.type]}(${JSON.stringify(c.key)})\n`).join("")}`
+      : ""),
   indent: "\t\t",
-  declaration: (d, protect) => {
+  declaration: (d, protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
     const set = entries(d.args).filter(([, v]) => v !== null);
     const body = set.map(([k, v]) => `\t\t\t${goField(k)}: ${goValue(v, fields[k]?.type, "\t\t\t")},\n`).join("");
     const call = `cims.New${d.type}(ctx, ${JSON.stringify(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
+    if (variable) return `\t\t${variable}, err := ${call}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n`;
     return `\t\tif _, err := ${call}; err != nil {\n\t\t\treturn err\n\t\t}\n`;
   },
+  exports: (outputs) => outputs.map(([name, o]) => `\t\tctx.Export(${JSON.stringify(name)}, ${goValue(o, undefined, "")})\n`).join(""),
   closing: "\t\treturn nil\n\t})\n}\n",
 };
 
@@ -272,5 +322,18 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
     const comments = (d.comments ?? []).map((c) => `${commentLines(c, `${r.indent}${r.comment}`)}\n`).join("");
     sections.push(comments + r.declaration(d, program.protect));
   }
-  return `${head(r, program).join("\n")}\n${r.opening}${sections.join("")}${r.closing ?? ""}`;
+  return `${head(r, program).join("\n")}\n${r.opening([])}${sections.join("")}${r.closing ?? ""}`;
+}
+
+/**
+ * A docs example in `language`: the package's import and the config it reads, each resource
+ * after a blank line (bound to a variable when the program uses its outputs), the stack's outputs.
+ */
+export function renderExample(example: ExampleProgram, language: Language): string {
+  const r = RENDERERS[language];
+  const used = referenced(example);
+  const resources = example.declarations.map((d) => `\n${r.declaration(d, false, used.has(d.name) ? camel(d.name) : undefined)}`);
+  const outputs = Object.entries(example.outputs);
+  const exports = outputs.length > 0 ? `\n${r.exports(outputs)}` : "";
+  return `${r.opening(configValues(example.declarations))}${resources.join("")}${exports}${r.closing ?? ""}`;
 }

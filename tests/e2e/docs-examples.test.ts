@@ -1,0 +1,153 @@
+// Every kind's docs example (provider/kinds/<kind>.example.ts, rendered into
+// docs/resources/<kind>.md by cims-import's renderers) deployed in every language the page
+// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The six
+// examples make one program per language (their names do not clash), so four stacks cover
+// them: `up`, then the emulator holds what each example declares (its arguments, read back
+// from the records as cims-import reads them) and the stack exports what the examples say;
+// `preview --expect-no-changes`; `destroy`, then what the examples made is gone and what
+// they only set is as their kinds' docs say destroy leaves it.
+import * as path from "node:path";
+import type { Language } from "../../provider/import/render";
+import { renderExample } from "../../provider/import/render";
+import { combineExamples, ConfigValue, configValues, OutputValue } from "../../provider/import/program";
+import { EXAMPLES } from "../../provider/kinds/examples";
+import { argsOf } from "../../provider/kinds/program-args";
+import { type Kind, KIND_NAMES } from "../../provider/kinds/registry";
+import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
+import { GO_ENV, goModule } from "../support/go";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../support/harness";
+import { pythonSdkVenv } from "../support/python-sdk";
+
+type ApiRecord = Record<string, unknown>;
+type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
+
+const stacks = useStacks();
+
+const PROGRAM = combineExamples(KIND_NAMES.map((k) => EXAMPLES[k]));
+
+/** What the examples read from the stack's config: records the emulator's seed holds, as a team's stack would name its own. */
+const CONFIG: Record<string, string> = {
+  networkId: SEED.networkId,
+  volumeId: SEED.volumeId,
+  poolId: SEED.poolId,
+  policyId: SEED.policyId,
+  clientId: SEED.clientId,
+};
+
+const SCOPE = { projectId: 1, regionId: 1 };
+const configured = (c: ConfigValue) => (c.type === "integer" ? Number(CONFIG[c.key]) : CONFIG[c.key]);
+
+/** Each kind's record as the emulator holds it, found from its resource in the state. */
+const RECORDS: Readonly<Record<Kind, (env: CimsTestEnv, r: StateResource) => ApiRecord | undefined>> = {
+  Subnet: (env, r) => env.emulator.store.get("subnets", r.id),
+  BaremetalImage: (env, r) => env.emulator.store.get("images", r.id),
+  LbPoolSettings: (env, r) => env.emulator.store.get("lbpools", r.outputs?.poolId),
+  LbPoolMember: (env, r) => {
+    const members = env.emulator.store.get("lbpools", r.outputs?.poolId)?.members;
+    const member = Array.isArray(members) ? members.find((m: ApiRecord) => m.id === r.id) : undefined;
+    return member && { ...member, pool_id: r.outputs?.poolId };
+  },
+  SnapshotPolicyState: (env, r) => env.emulator.store.get("lifecycle_policies", r.outputs?.policyId),
+  QuotaThreshold: (env, r) => env.emulator.store.list("client_quotas").find((q) => q.client_id === r.outputs?.clientId),
+};
+
+/** What is left of each example's resource after destroy, as its kind's docs say. */
+const AFTER_DESTROY: Readonly<Record<Kind, (record: ApiRecord | undefined, declared: ApiRecord) => void>> = {
+  Subnet: (record) => expect(record).toBeUndefined(),
+  BaremetalImage: (record) => expect(record).toBeUndefined(),
+  LbPoolMember: (record) => expect(record).toBeUndefined(),
+  // The pool and its settings stay; the stack's members go.
+  LbPoolSettings: (pool, declared) => {
+    const listed = (declared.members as ApiRecord[]).map((m) => `${String(m.address)}:${String(m.protocolPort)}`);
+    const left = (pool?.members as ApiRecord[]).map((m) => `${String(m.address)}:${String(m.protocol_port)}`);
+    expect(left.filter((m) => listed.includes(m))).toEqual([]);
+  },
+  // Destroy leaves the policy as the stack set it.
+  SnapshotPolicyState: (policy, declared) => expect(policy).toMatchObject({ name: declared.name, status: declared.status }),
+  // The service's default again.
+  QuotaThreshold: (quota) => expect(quota).toMatchObject({ threshold: 80 }),
+};
+
+const byName = (resources: StateResource[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`));
+
+/** An output of a resource of the state, as a program reads it (`id` is the resource's id). */
+function outputOf(resources: StateResource[], o: OutputValue): unknown {
+  const r = byName(resources, o.resource);
+  return o.output === "id" ? r?.id : r?.outputs?.[o.output];
+}
+
+/** A declared argument as a matcher of what the record holds: config and outputs resolved, lists and objects as "containing". */
+function matcher(value: unknown, resources: StateResource[]): unknown {
+  if (value instanceof ConfigValue) return configured(value);
+  if (value instanceof OutputValue) return outputOf(resources, value);
+  if (Array.isArray(value)) return expect.arrayContaining(value.map((v) => matcher(v, resources)));
+  if (typeof value === "object" && value !== null)
+    return expect.objectContaining(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, matcher(v, resources)])));
+  return value;
+}
+
+const stateResources = async (env: CimsTestEnv) => (await env.stack.exportState()).deployment.resources ?? [];
+
+async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
+  await env.stack.up();
+  const resources = await stateResources(env);
+  const records = new Map<string, ApiRecord | undefined>();
+  for (const d of PROGRAM.declarations) {
+    const r = byName(resources, d.name);
+    expect(r).toBeDefined();
+    const record = RECORDS[d.type](env, r!);
+    records.set(d.name, record);
+    expect({ [d.name]: record && argsOf(d.type, record, SCOPE) }).toEqual({ [d.name]: matcher(d.args, resources) });
+  }
+  const outputs = await env.stack.outputs();
+  for (const [name, o] of Object.entries(PROGRAM.outputs)) expect({ [name]: outputs[name] }).toEqual({ [name]: outputOf(resources, o) });
+
+  await env.stack.preview(["--expect-no-changes"]);
+
+  await env.stack.destroy();
+  expect((await stateResources(env)).filter((r) => r.type.includes("cims:"))).toEqual([]);
+  for (const d of PROGRAM.declarations) {
+    const r = byName(resources, d.name)!;
+    const resolved = Object.fromEntries(Object.entries(d.args).map(([k, v]) => [k, v instanceof ConfigValue ? configured(v) : v]));
+    AFTER_DESTROY[d.type](RECORDS[d.type](env, r), resolved);
+  }
+}
+
+/** A stack of the examples' program in `language`, its config set, ready for `up`. */
+async function exampleStack(language: Language): Promise<CimsTestEnv> {
+  const source = renderExample(PROGRAM, language);
+  const name = `docs-examples-${language}`;
+  if (language === "typescript")
+    return stacks.stack({ files: { "Pulumi.yaml": faceProject(name, "dynamic"), "index.ts": source }, config: CONFIG });
+  if (language === "yaml")
+    return stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT(name, "yaml"), "Main.yaml": source }, config: CONFIG });
+  if (language === "python") {
+    const [venv, env] = await Promise.all([
+      pythonSdkVenv(),
+      stacks.stack({ files: { "Pulumi.yaml": PYTHON_PROJECT(name, { toolchain: "pip" }), "__main__.py": source }, config: CONFIG }),
+    ]);
+    await linkPythonVenv(env.stack, venv);
+    return env;
+  }
+  const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT(name, "go") }, env: GO_ENV, config: CONFIG });
+  const sdk = path.join(env.stack.root, "sdk");
+  await env.stack.run(["package", "gen-sdk", path.join(REPO_ROOT, "schema.json"), "--language", "go", "-o", sdk]);
+  await goModule(env.stack.projectDir, sdk, source);
+  return env;
+}
+
+test("the examples read exactly the config this test gives", () => {
+  expect(
+    configValues(PROGRAM.declarations)
+      .map((c) => c.key)
+      .sort(),
+  ).toEqual(Object.keys(CONFIG).sort());
+});
+
+test.each<Language>(["typescript", "yaml", "python", "go"])(
+  "%s: every kind's docs example deploys as it says, then no changes, then destroy leaves what its kind's docs say",
+  async (language) => {
+    await deploysAsDocumented(await exampleStack(language));
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,69 @@
+// The docs examples' program model (provider/import/program.ts) as cims-import's renderers write
+// it: config values read once per program, a resource bound to a variable only when its outputs
+// are used (Go refuses an unused one), the stack's outputs; and the examples combined into one
+// program only when their names do not clash. tests/e2e/docs-examples.test.ts runs them.
+import { combineExamples, config, type ExampleProgram, output } from "../../provider/import/program";
+import { renderExample } from "../../provider/import/render";
+import { EXAMPLES } from "../../provider/kinds/examples";
+
+const example: ExampleProgram = {
+  doc: "A subnet and a member on it.",
+  declarations: [
+    { type: "Subnet", name: "app-subnet", args: { name: "app", cidr: "10.9.0.0/24", networkId: config("networkId") } },
+    { type: "Subnet", name: "spare", args: { name: "spare", cidr: "10.8.0.0/24", networkId: config("networkId") } },
+    {
+      type: "LbPoolMember",
+      name: "member",
+      args: { poolId: config("poolId"), address: "10.9.0.5", protocolPort: 80, subnetId: output("app-subnet", "id") },
+    },
+  ],
+  outputs: { gatewayIp: output("app-subnet", "gatewayIp") },
+};
+
+test("TypeScript: config read once, the used subnet bound, the output exported", () => {
+  const ts = renderExample(example, "typescript");
+  expect(ts).toContain('import * as pulumi from "@pulumi/pulumi";\nimport * as cims from "pulumi-cims";\n');
+  expect(ts.match(/config\.require\("networkId"\)/g)).toHaveLength(1);
+  expect(ts).toContain('const appSubnet = new cims.Subnet("app-subnet", {');
+  expect(ts).toContain('\nnew cims.Subnet("spare", {');
+  expect(ts).toContain("  subnetId: appSubnet.id,\n");
+  expect(ts).toContain("export const gatewayIp = appSubnet.gatewayIp;\n");
+});
+
+test("YAML: a config section before the resources, interpolations, outputs", () => {
+  const yaml = renderExample(example, "yaml");
+  expect(yaml).toMatch(/^config:\n {2}networkId:\n {4}type: string\n {2}poolId:\n {4}type: string\nresources:\n/);
+  expect(yaml).toContain("      networkId: ${networkId}\n");
+  expect(yaml).toContain("      subnetId: ${app-subnet.id}\n");
+  expect(yaml).toContain("outputs:\n  gatewayIp: ${app-subnet.gatewayIp}\n");
+});
+
+test("Python: snake_case variables and attributes, pulumi.export", () => {
+  const py = renderExample(example, "python");
+  expect(py).toContain('network_id = config.require("networkId")\n');
+  expect(py).toContain("app_subnet = cims.Subnet(\n");
+  expect(py).toContain("    subnet_id=app_subnet.id,\n");
+  expect(py).toContain('pulumi.export("gatewayIp", app_subnet.gateway_ip)\n');
+});
+
+test("Go: the config package, only the used subnet bound, ID() for an id, ctx.Export before return", () => {
+  const go = renderExample(example, "go");
+  expect(go).toContain('\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"\n');
+  expect(go).toContain('\t\tnetworkId := cfg.Require("networkId")\n');
+  expect(go).toContain('\t\tappSubnet, err := cims.NewSubnet(ctx, "app-subnet", &cims.SubnetArgs{\n');
+  expect(go).toContain('\t\tif _, err := cims.NewSubnet(ctx, "spare", &cims.SubnetArgs{\n');
+  expect(go).toContain("\t\t\tSubnetId: appSubnet.ID(),\n");
+  expect(go).toContain('\t\tctx.Export("gatewayIp", appSubnet.GatewayIp)\n\t\treturn nil\n');
+});
+
+test("the kinds' examples combine into one program; clashing names or config types are refused", () => {
+  expect(combineExamples(Object.values(EXAMPLES)).declarations.length).toBeGreaterThanOrEqual(6);
+  expect(() => combineExamples([example, example])).toThrow("two examples export gatewayIp");
+  expect(() => combineExamples([example, { ...example, outputs: {} }])).toThrow("two examples declare a resource named app-subnet");
+  const integer = {
+    doc: "",
+    declarations: [{ ...example.declarations[2], name: "m2", args: { poolId: config("poolId", "integer") } }],
+    outputs: {},
+  };
+  expect(() => combineExamples([example, integer])).toThrow("config poolId is read as both string and integer");
+});
