@@ -51,6 +51,11 @@ export class Router {
     this.routes.push({ method, pattern, segments: pattern.split("/"), handler });
   }
 
+  /** Every route as `METHOD /path/:param`, in the order added: what the docs' list of calls must name. */
+  list(): string[] {
+    return this.routes.map((r) => `${r.method} ${r.pattern}`);
+  }
+
   match(method: string, path: string): Match {
     const parts = path.split("/");
     const allowed: string[] = [];

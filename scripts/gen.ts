@@ -154,9 +154,17 @@ function outputsOf(type: Kind): Output[] {
  * anyway when it must; `pulumi up --replace` (and a taint) replaces without asking the provider,
  * so only this option orders it. Not for a resource that adopts (`importId`): its replacement
  * adopts the same record again, which must still be there, and the old one's delete leaves it.
+ * A plugin-face class also passes the package's version, as the registry's SDKs do: the engine
+ * then asks for that plugin version, and the state records it on the default provider
+ * (`default_<version>`). Not on the dynamic face, whose provider is the SDK's own plugin.
  */
-const optionsOf = (d: Descriptor) =>
-  isOwned(d) && d.hooks?.exclusive ? "{ deleteBeforeReplace: args.importId === undefined, ...opts }" : "opts";
+const optionsOf = (d: Descriptor, face: "dynamic" | "native" = "dynamic") => {
+  const own = [
+    ...(face === "native" ? ["version: VERSION"] : []),
+    ...(isOwned(d) && d.hooks?.exclusive ? ["deleteBeforeReplace: args.importId === undefined"] : []),
+  ];
+  return own.length === 0 ? "opts" : `{ ${own.join(", ")}, ...opts }`;
+};
 const twinsNote = (d: Descriptor) =>
   isOwned(d) && d.hooks?.exclusive
     ? " A replacement deletes the old record first (the option `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then adopts the same record, and the old resource's delete leaves it): the service refuses both at once."
@@ -261,7 +269,8 @@ function nativeModule(): string {
     "// Pulumi.yaml: `plugins: { providers: [{ name: cims, path: node_modules/pulumi-cims/bin }] }`.\n" +
     "// `Provider` is an explicit provider of that plugin, configured by the program.\n" +
     'import * as pulumi from "@pulumi/pulumi";\n' +
-    'import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";\n';
+    'import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";\n' +
+    'import { VERSION } from "../../version";\n';
   for (const type of KIND_NAMES) {
     text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${kebab(type)}";\n`;
   }
@@ -280,7 +289,7 @@ function nativeModule(): string {
       `  /** The existing record \`opts.id\`, read (a \`get\`): see \`${type}.get\`. */\n` +
       `  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });\n` +
       `  constructor(name: string, args: ${type}Args | Record<string, never>, opts?: pulumi.CustomResourceOptions) {\n` +
-      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, ${optionsOf(kind(type).descriptor)});\n` +
+      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, ${optionsOf(kind(type).descriptor, "native")});\n` +
       "  }\n\n" +
       "  /**\n" +
       "   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is\n" +

@@ -1,10 +1,11 @@
 // `pulumi about`, what a bug report starts from, on stacks of ours: our Node.js host lists the
 // program's dependencies from its lock file as the official host does (no "GetProgramDependencies
-// not implemented"), and a Python program on the generated SDK lists the cims plugin with the
-// package's version (a Go program's: gen-sdk.test.ts).
+// not implemented") and the cims plugin that pulumi-cims's package.json names; a Python program
+// on the generated SDK lists the cims plugin with the package's version (a Go program's:
+// gen-sdk.test.ts); a YAML program lists it at the version the program records.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, useStacks } from "../support/cims";
+import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, type TestStack } from "../support/harness";
 import { pythonSdkVenv } from "../support/python-sdk";
 
@@ -16,7 +17,7 @@ const ours = versionOf(REPO_ROOT);
 const sdk = versionOf(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"));
 
 interface About {
-  plugins: Array<{ name: string; version?: string; kind: string }> | null;
+  plugins: Array<{ name: string; version: string | null; kind: string }> | null;
   dependencies: Array<{ name: string; version: string }> | null;
   errors?: string[];
 }
@@ -47,7 +48,7 @@ const nodeProject = {
 };
 
 test(
-  "a Node.js program: pulumi about lists its direct dependencies with their versions, and no error",
+  "a Node.js program: pulumi about lists the cims plugin at the package's version, its direct dependencies with theirs, and no error",
   async () => {
     const env = await stacks.stack({
       files: {
@@ -62,7 +63,11 @@ test(
       { name: "@pulumi/pulumi", version: sdk },
       { name: "pulumi-cims", version: ours },
     ]);
-    expect(info.plugins).toEqual([{ name: "nodejs", version: "3.248.0", kind: "language" }]);
+    // The package's package.json names its plugin (`pulumi.resource`), as registry packages do.
+    expect(info.plugins).toEqual([
+      { name: "cims", version: ours, kind: "resource" },
+      { name: "nodejs", version: "3.248.0", kind: "language" },
+    ]);
   },
   E2E_TIMEOUT_MS,
 );
@@ -79,6 +84,26 @@ test(
     expect(info.errors ?? []).toEqual([]);
     expect(info.plugins).toEqual(expect.arrayContaining([{ name: "cims", version: ours, kind: "resource" }]));
     expect(info.dependencies).toEqual(expect.arrayContaining([{ name: "pulumi-cims", version: ours }]));
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a YAML program: pulumi about lists the cims plugin, at the package's version once the program records it",
+  async () => {
+    const program = `${PLUGIN_PROJECT("about-yaml", "yaml")}resources:
+  net:
+    type: cims:index:Subnet
+    properties: { name: about-net, cidr: 10.171.0.0/24, networkId: ${SEED.networkId} }
+`;
+    const env = await stacks.stack({ files: { "Pulumi.yaml": program } });
+    // Upstream's YAML host reads a package's version from the program alone, never from the plugin.
+    expect((await about(env.stack)).plugins).toEqual(expect.arrayContaining([{ name: "cims", version: null, kind: "resource" }]));
+    // The package declaration `pulumi package gen-sdk --language yaml` writes records it.
+    await env.stack.run(["package", "gen-sdk", path.join(REPO_ROOT, "schema.json"), "--language", "yaml", "-o", "sdks"]);
+    const info = await about(env.stack);
+    expect(info.errors ?? []).toEqual([]);
+    expect(info.plugins).toEqual(expect.arrayContaining([{ name: "cims", version: ours, kind: "resource" }]));
   },
   E2E_TIMEOUT_MS,
 );

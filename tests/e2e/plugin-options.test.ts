@@ -17,6 +17,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { api, type CimsTestEnv, loggedRequests, PLUGIN_PROJECT, requestLogFile, SEED, useStacks } from "../support/cims";
+import { VERSION } from "../../provider/version";
 import { E2E_TIMEOUT_MS, type RunResult } from "../support/harness";
 import { subnetRecord } from "../support/records";
 
@@ -157,8 +158,12 @@ async function typescriptFace(): Promise<void> {
   const state = JSON.stringify(await env.stack.exportState());
   artifacts.push(state);
   const providers = JSON.parse(state).deployment.resources.filter((r: { type: string }) => r.type === "pulumi:providers:cims");
-  expect(providers.map((p: { urn: string }) => p.urn.split("::").at(-1)).sort()).toEqual(["default", "here", "prod"]);
-  for (const p of providers.filter((r: { urn: string }) => !r.urn.endsWith("::default"))) {
+  // The classes ask for the plugin at the package's version, so the default provider is named
+  // and versioned by it, as a registry SDK's is.
+  const defaultName = `default_${VERSION.replace(/\./g, "_")}`;
+  expect(providers.map((p: { urn: string }) => p.urn.split("::").at(-1)).sort()).toEqual([defaultName, "here", "prod"]);
+  expect(providers.find((r: { urn: string }) => r.urn.endsWith(`::${defaultName}`))?.inputs.version).toBe(VERSION);
+  for (const p of providers.filter((r: { urn: string }) => !r.urn.endsWith(`::${defaultName}`))) {
     expect(p.inputs.apiKey).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
   }
   const before = { img: store.list("images")[0].id, dbr: String(subnet("dbr")?.id) };

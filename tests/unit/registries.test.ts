@@ -4,9 +4,10 @@
 // Every list of kinds is derived from that registry; this test checks each kind has its files.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createApp } from "../../emulator/app";
 import * as collections from "../../emulator/generated/collections";
 import { Collections } from "../../emulator/store/collections";
-import { KIND_NAMES, kind } from "../../provider/kinds/registry";
+import { isKind, KIND_NAMES, kind } from "../../provider/kinds/registry";
 
 const ROOT = path.resolve(__dirname, "../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -74,4 +75,62 @@ test.each(KIND_NAMES)("%s: every request it sends with a body names one of its p
     expect(Object.keys(paths)).toContain(r.path);
     expect(r.sdk).toMatch(/^gcore\.types\.[a-z_.]+\.[A-Z][A-Za-z]+Params$/);
   }
+});
+
+// The docs' own lists follow the registry and the emulator's routes: a kind or a route added
+// without its line in the docs fails here.
+const KIND_SET = [...KIND_NAMES].sort();
+
+/** The kinds a piece of markdown names in backticks (`Subnet`), each once, sorted. */
+const kindsNamed = (text: string): string[] =>
+  [...new Set([...text.matchAll(/`([A-Z][A-Za-z]+)`/g)].map((m) => m[1]).filter(isKind))].sort();
+
+/** A markdown file's paragraphs (blocks between blank lines; a table is one), code blocks left out. */
+function paragraphs(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8").replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
+  return text.split(/\n\s*\n/);
+}
+
+test("README.md's first sentence, and every list of resources in it, names every kind of the registry", () => {
+  const [first] = paragraphs("README.md").filter((p) => !p.startsWith("#"));
+  expect(kindsNamed(first.split(/\.\s/)[0])).toEqual(KIND_SET);
+  const lists = paragraphs("README.md").filter((p) => kindsNamed(p).length >= 3);
+  expect(lists.length).toBeGreaterThanOrEqual(2); // the first sentence and the resource table
+  for (const list of lists) expect({ list, kinds: kindsNamed(list) }).toEqual({ list, kinds: KIND_SET });
+});
+
+test("docs/platform.md's list of the plugin's types names every kind of the registry", () => {
+  const list = paragraphs("docs/platform.md").find((p) => p.includes("`cims:index:<Kind>`"));
+  expect(kindsNamed(list ?? "")).toEqual(KIND_SET);
+});
+
+/** A call as `METHOD /path/{}`: parameters unnamed (the docs abbreviate them), no query. */
+const call = (method: string, route: string) => `${method} ${route.split("?")[0].replace(/\{[^}]*\}|:[a-z_]+/g, "{}")}`;
+
+/** The calls docs/emulator.md's API table names: `GET`, `PATCH`, `DELETE /path` is three. */
+function documentedCalls(): string[] {
+  const text = fs.readFileSync(path.join(ROOT, "docs/emulator.md"), "utf8");
+  const section = text.slice(text.indexOf("## API coverage"), text.indexOf("\n## ", text.indexOf("## API coverage") + 1));
+  const calls: string[] = [];
+  for (const row of section.split("\n").filter((l) => l.startsWith("| `"))) {
+    let methods: string[] = [];
+    for (const [, span] of row.split("|")[1].matchAll(/`([^`]+)`/g)) {
+      const m = /^([A-Z]+)(?: (\/\S+))?$/.exec(span);
+      if (!m) continue;
+      methods.push(m[1]);
+      if (!m[2]) continue;
+      calls.push(...methods.map((method) => call(method, m[2])));
+      methods = [];
+    }
+  }
+  return calls.sort();
+}
+
+test("docs/emulator.md's API table names every route the emulator serves, and no other", () => {
+  const served = createApp({ apiKey: "k" })
+    .api.list()
+    .map((r) => call(r.split(" ")[0], r.split(" ")[1]))
+    .sort();
+  expect(served).toContain("POST /cloud/v1/loadbalancers/{}/{}/pools/{}/members");
+  expect(documentedCalls()).toEqual(served);
 });

@@ -7,6 +7,7 @@
 // `Provider` is an explicit provider of that plugin, configured by the program.
 import * as pulumi from "@pulumi/pulumi";
 import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";
+import { VERSION } from "../../version";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
 import { type BaremetalImageArgs, type BaremetalImageState, OUTPUTS as BAREMETAL_IMAGE_OUTPUTS } from "./baremetal-image";
 import { type LbPoolSettingsArgs, type LbPoolSettingsState, OUTPUTS as LB_POOL_SETTINGS_OUTPUTS } from "./lb-pool-settings";
@@ -38,7 +39,7 @@ export class Subnet extends custom<SubnetState>() {
       "cims:index:Subnet",
       name,
       { ...outputKeys(SUBNET_OUTPUTS), ...args },
-      { deleteBeforeReplace: args.importId === undefined, ...opts },
+      { version: VERSION, deleteBeforeReplace: args.importId === undefined, ...opts },
     );
   }
 
@@ -57,7 +58,7 @@ export class BaremetalImage extends custom<BaremetalImageState>() {
   /** The existing record `opts.id`, read (a `get`): see `BaremetalImage.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: BaremetalImageArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super("cims:index:BaremetalImage", name, { ...outputKeys(BAREMETAL_IMAGE_OUTPUTS), ...args }, opts);
+    super("cims:index:BaremetalImage", name, { ...outputKeys(BAREMETAL_IMAGE_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**
@@ -75,7 +76,7 @@ export class LbPoolSettings extends custom<LbPoolSettingsState>() {
   /** The existing record `opts.id`, read (a `get`): see `LbPoolSettings.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: LbPoolSettingsArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super("cims:index:LbPoolSettings", name, { ...outputKeys(LB_POOL_SETTINGS_OUTPUTS), ...args }, opts);
+    super("cims:index:LbPoolSettings", name, { ...outputKeys(LB_POOL_SETTINGS_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**
@@ -93,7 +94,7 @@ export class SnapshotPolicyState extends custom<SnapshotPolicyStateState>() {
   /** The existing record `opts.id`, read (a `get`): see `SnapshotPolicyState.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: SnapshotPolicyStateArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super("cims:index:SnapshotPolicyState", name, { ...outputKeys(SNAPSHOT_POLICY_STATE_OUTPUTS), ...args }, opts);
+    super("cims:index:SnapshotPolicyState", name, { ...outputKeys(SNAPSHOT_POLICY_STATE_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**
@@ -111,7 +112,7 @@ export class QuotaThreshold extends custom<QuotaThresholdState>() {
   /** The existing record `opts.id`, read (a `get`): see `QuotaThreshold.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: QuotaThresholdArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super("cims:index:QuotaThreshold", name, { ...outputKeys(QUOTA_THRESHOLD_OUTPUTS), ...args }, opts);
+    super("cims:index:QuotaThreshold", name, { ...outputKeys(QUOTA_THRESHOLD_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**
@@ -133,7 +134,7 @@ export class LbPoolMember extends custom<LbPoolMemberState>() {
       "cims:index:LbPoolMember",
       name,
       { ...outputKeys(LB_POOL_MEMBER_OUTPUTS), ...args },
-      { deleteBeforeReplace: args.importId === undefined, ...opts },
+      { version: VERSION, deleteBeforeReplace: args.importId === undefined, ...opts },
     );
   }
 

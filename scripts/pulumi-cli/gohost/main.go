@@ -18,16 +18,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -48,14 +45,9 @@ type host struct {
 }
 
 func main() {
-	flag.String("tracing", "", "accepted for compatibility")
-	flag.Parse()
-	h := &host{Base: hostmain.Base{Version: version}}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[0]
-	}
-
-	hostmain.Serve("pulumi-language-go", h.engineAddress, h)
+	hostmain.Start("pulumi-language-go", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
+		return &host{Base: hostmain.Base{Version: version}, engineAddress: engineAddress}
+	})
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
@@ -90,11 +82,11 @@ func (h *host) GeneratePackage(
 // its environment (sdk/v3/go/pulumi's RunWithContext).
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
 	options := req.GetInfo().GetOptions().AsMap()
-	binary, err := stringOption(options, "binary")
+	binary, err := hostmain.StringOption(options, "binary")
 	if err != nil {
 		return nil, err
 	}
-	buildTarget, err := stringOption(options, "buildTarget")
+	buildTarget, err := hostmain.StringOption(options, "buildTarget")
 	if err != nil {
 		return nil, err
 	}
@@ -121,13 +113,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		}
 	}
 
-	cmd := exec.CommandContext(ctx, program)
-	cmd.Dir = req.GetPwd()
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	// An interrupted engine gives the program the chance to finish its in-flight calls.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 5 * time.Second
+	cmd := hostmain.Command(ctx, req.GetPwd(), env, program)
 	if err := cmd.Run(); err != nil {
 		var exitErr *exec.ExitError
 		if !errors.As(err, &exitErr) {
@@ -176,49 +162,20 @@ func compile(ctx context.Context, dir, outfile string) (string, error) {
 
 // runEnv is the environment sdk/v3/go/pulumi reads a run from: the names are its own.
 func runEnv(req *pulumirpc.RunRequest, engineAddress string) ([]string, error) {
-	config := ""
-	if req.GetConfig() != nil {
-		b, err := json.Marshal(req.GetConfig())
-		if err != nil {
-			return nil, err
-		}
-		config = string(b)
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secrets, err := json.Marshal(secretKeys)
+	config, secrets, err := hostmain.RunConfig(req)
 	if err != nil {
 		return nil, err
 	}
-	env := os.Environ()
-	add := func(k, v string) {
-		if v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	add(pulumi.EnvOrganization, req.GetOrganization())
-	add(pulumi.EnvProject, req.GetProject())
-	add(pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory())
-	add(pulumi.EnvStack, req.GetStack())
-	add(pulumi.EnvConfig, config)
-	add(pulumi.EnvConfigSecretKeys, string(secrets))
-	add(pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun()))
-	add(pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel())))
-	add(pulumi.EnvMonitor, req.GetMonitorAddress())
-	add(pulumi.EnvEngine, engineAddress)
-	return env, nil
-}
-
-func stringOption(options map[string]any, key string) (string, error) {
-	v, ok := options[key]
-	if !ok {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("%s option must be a string", key)
-	}
-	return s, nil
+	return hostmain.Environ([][2]string{
+		{pulumi.EnvOrganization, req.GetOrganization()},
+		{pulumi.EnvProject, req.GetProject()},
+		{pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory()},
+		{pulumi.EnvStack, req.GetStack()},
+		{pulumi.EnvConfig, config},
+		{pulumi.EnvConfigSecretKeys, secrets},
+		{pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun())},
+		{pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel()))},
+		{pulumi.EnvMonitor, req.GetMonitorAddress()},
+		{pulumi.EnvEngine, engineAddress},
+	}), nil
 }

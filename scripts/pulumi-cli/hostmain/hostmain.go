@@ -1,12 +1,15 @@
-// Package hostmain is what our language hosts (langhost, pyhost, gohost) share: starting as the
-// engine expects a language host to start, and the answers that are the same for every
-// language.
+// Package hostmain is what our language hosts (langhost, pyhost, gohost, javahost) share:
+// starting as the engine expects a language host to start, the answers that are the same for
+// every language, and the pieces of a run the Go and Java hosts do alike.
 package hostmain
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"time"
 
@@ -49,6 +52,16 @@ func Serve(name, engineAddress string, h pulumirpc.LanguageRuntimeServer) {
 	}
 }
 
+// Start parses the command line as the engine gives it to a host (flags, then the engine's
+// address; a host declares flags of its own with the flag package before) and serves the host
+// that newHost makes for that address.
+func Start(name string, newHost func(engineAddress string) pulumirpc.LanguageRuntimeServer) {
+	flag.String("tracing", "", "accepted for compatibility")
+	flag.Parse()
+	engineAddress := flag.Arg(0)
+	Serve(name, engineAddress, newHost(engineAddress))
+}
+
 // Fail says what went wrong, naming the host, and exits.
 func Fail(name, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, name+": "+format+"\n", args...)
@@ -77,4 +90,60 @@ func (b *Base) GetRequiredPackages(
 	context.Context, *pulumirpc.GetRequiredPackagesRequest,
 ) (*pulumirpc.GetRequiredPackagesResponse, error) {
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+// RunConfig is the run's stack config and secret keys as the JSON the Go and Java SDKs read from
+// PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS: "" for no config (the variable is then left out),
+// `[]` for no secret keys, never `null`.
+func RunConfig(req *pulumirpc.RunRequest) (config, secretKeys string, err error) {
+	if req.GetConfig() != nil {
+		b, err := json.Marshal(req.GetConfig())
+		if err != nil {
+			return "", "", err
+		}
+		config = string(b)
+	}
+	keys := req.GetConfigSecretKeys()
+	if keys == nil {
+		keys = []string{}
+	}
+	b, err := json.Marshal(keys)
+	return config, string(b), err
+}
+
+// Environ is this process's environment and each name=value of vars whose value is not empty:
+// an SDK reads a variable that is there but empty as a value given.
+func Environ(vars [][2]string) []string {
+	env := os.Environ()
+	for _, v := range vars {
+		if v[1] != "" {
+			env = append(env, v[0]+"="+v[1])
+		}
+	}
+	return env
+}
+
+// Command runs a program in dir with env, its output the user's. A cancelled run (the engine
+// interrupted) interrupts it first, so it can finish its in-flight calls, and kills it 5 s later.
+func Command(ctx context.Context, dir string, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// StringOption is the runtime option key of Pulumi.yaml, which must be a string: "" when absent.
+func StringOption(options map[string]any, key string) (string, error) {
+	v, ok := options[key]
+	if !ok {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s option must be a string", key)
+	}
+	return s, nil
 }

@@ -30,7 +30,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	codegen "github.com/pulumi/pulumi-java/pkg/codegen/java"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -50,14 +49,10 @@ type host struct {
 }
 
 func main() {
-	flag.String("tracing", "", "accepted for compatibility")
 	flag.String("root", "", "accepted for compatibility")
-	flag.Parse()
-	h := &host{Base: hostmain.Base{Version: version}}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[0]
-	}
-	hostmain.Serve("pulumi-language-java", h.engineAddress, h)
+	hostmain.Start("pulumi-language-java", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
+		return &host{Base: hostmain.Base{Version: version}, engineAddress: engineAddress}
+	})
 }
 
 var javaVersion = regexp.MustCompile(`version "([^"]+)"`)
@@ -117,13 +112,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, fmt.Errorf("failed to prepare environment: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	// An interrupted engine gives the program the chance to finish its in-flight calls.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 5 * time.Second
+	cmd := hostmain.Command(ctx, dir, env, name, args...)
 	if err := cmd.Run(); err != nil {
 		line := strings.Join(cmd.Args, " ")
 		var exitErr *exec.ExitError
@@ -140,11 +129,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 // executor is the command that runs the program in dir: the official host's jar executor
 // (runtime.options.binary ending in .jar), else its Maven one (the Maven wrapper first).
 func executor(dir string, options map[string]any) (string, []string, error) {
-	binary, err := stringOption(options, "binary")
+	binary, err := hostmain.StringOption(options, "binary")
 	if err != nil {
 		return "", nil, err
 	}
-	useExecutor, err := stringOption(options, "use-executor")
+	useExecutor, err := hostmain.StringOption(options, "use-executor")
 	if err != nil {
 		return "", nil, err
 	}
@@ -190,49 +179,20 @@ func lookPath(dir, useExecutor string, candidates ...string) (string, error) {
 
 // runEnv is the environment the Java SDK reads a run from, named as the official host names it.
 func runEnv(req *pulumirpc.RunRequest, engineAddress string) ([]string, error) {
-	config := ""
-	if req.GetConfig() != nil {
-		b, err := json.Marshal(req.GetConfig())
-		if err != nil {
-			return nil, err
-		}
-		config = string(b)
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secrets, err := json.Marshal(secretKeys)
+	config, secrets, err := hostmain.RunConfig(req)
 	if err != nil {
 		return nil, err
 	}
-	env := os.Environ()
-	add := func(k, v string) {
-		if v != "" {
-			env = append(env, "PULUMI_"+k+"="+v)
-		}
-	}
-	add("MONITOR", req.GetMonitorAddress())
-	add("ENGINE", engineAddress)
-	add("ORGANIZATION", req.GetOrganization())
-	add("PROJECT", req.GetProject())
-	add("STACK", req.GetStack())
-	add("PWD", req.GetPwd())
-	add("DRY_RUN", strconv.FormatBool(req.GetDryRun()))
-	add("PARALLEL", strconv.Itoa(int(req.GetParallel())))
-	add("CONFIG", config)
-	add("CONFIG_SECRET_KEYS", string(secrets))
-	return env, nil
-}
-
-func stringOption(options map[string]any, key string) (string, error) {
-	v, ok := options[key]
-	if !ok {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("%s option must be a string", key)
-	}
-	return s, nil
+	return hostmain.Environ([][2]string{
+		{"PULUMI_MONITOR", req.GetMonitorAddress()},
+		{"PULUMI_ENGINE", engineAddress},
+		{"PULUMI_ORGANIZATION", req.GetOrganization()},
+		{"PULUMI_PROJECT", req.GetProject()},
+		{"PULUMI_STACK", req.GetStack()},
+		{"PULUMI_PWD", req.GetPwd()},
+		{"PULUMI_DRY_RUN", strconv.FormatBool(req.GetDryRun())},
+		{"PULUMI_PARALLEL", strconv.Itoa(int(req.GetParallel()))},
+		{"PULUMI_CONFIG", config},
+		{"PULUMI_CONFIG_SECRET_KEYS", secrets},
+	}), nil
 }

@@ -13,8 +13,8 @@
 // program directory, and maps its exit code (32 = error already shown to the user).
 // GetProgramDependencies (dependencies.go) lists the program's packages from its lock file for
 // `pulumi about`, with the official host's own code (sdk/v3/nodejs/npm).
-// Plugin discovery returns nothing: programs using this package need no resource
-// plugins (dynamic providers run in the `pulumi-resource-pulumi-nodejs` plugin). RunPlugin
+// GetRequiredPackages (packages.go) reports the resource plugins that the packages in
+// node_modules name in their package.json, as the official host does. RunPlugin
 // (runplugin.go) starts policy packs and other `runtime: nodejs` plugins. If the official
 // host is on PATH, scripts/pulumi prefers it.
 package main
