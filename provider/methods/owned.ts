@@ -16,7 +16,7 @@ import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
-import { forgetList, listNow, markedNamesakes } from "./ours";
+import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import { messageOf } from "./values";
