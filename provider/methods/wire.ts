@@ -6,10 +6,16 @@ import { type Spelling, spelled } from "../../api/canonical";
 import type { Field, FieldTable, FieldType } from "../../api/contract";
 import { toCamel, toSnake } from "../../api/names";
 import { splitTags } from "../../api/tags";
-import { withoutMark } from "./mark";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
+
+/**
+ * Which of a record's tags are its users': the wire knows no tag of a client's own, so a caller
+ * that keeps one on records (the provider's create mark) passes the filter that leaves it out.
+ */
+export type UsersTags = (tags: Record<string, string>) => Record<string, string>;
+const everyTag: UsersTags = (tags) => tags;
 
 /**
  * A Pulumi value of this type as the wire wants it; enum values in the spelling of the call
@@ -65,24 +71,24 @@ const takesNull = (f: Field) => f.nullable === true || f.removedByDelete === tru
  * kept verbatim: their wire name, and their numbers exact. With `program`, the value as a
  * program would write it (see ForProgram): the one conversion from a record to program values.
  */
-export function fromWire(value: unknown, type: FieldType, program?: ForProgram): unknown {
+export function fromWire(value: unknown, type: FieldType, program?: ForProgram, usersTags: UsersTags = everyTag): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
     case "integer":
       return type.int64 ? String(value) : plain(value);
     case "array":
       return Array.isArray(value)
-        ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }))
+        ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }, usersTags))
         : plain(value);
     case "object": {
       if (!isObject(value)) return plain(value);
-      if (program) return { ...programFields(type.fields, value, program), ...programMembers(type, value, program) };
+      if (program) return { ...programFields(type.fields, value, program, usersTags), ...programMembers(type, value, program, usersTags) };
       const out: Json = {};
       for (const [wire, v] of Object.entries(value)) {
         const key = toCamel(wire);
-        if (Object.hasOwn(type.fields, key)) out[key] = fromWire(v, type.fields[key].type);
-        else if (type.members?.names.includes(wire)) out[key] = fromWire(v, type.members.type);
-        else if (type.members) out[wire] = fromWire(v, type.members.type);
+        if (Object.hasOwn(type.fields, key)) out[key] = fromWire(v, type.fields[key].type, undefined, usersTags);
+        else if (type.members?.names.includes(wire)) out[key] = fromWire(v, type.members.type, undefined, usersTags);
+        else if (type.members) out[wire] = fromWire(v, type.members.type, undefined, usersTags);
         else out[key] = plain(camelKeys(v));
       }
       return out;
@@ -90,7 +96,7 @@ export function fromWire(value: unknown, type: FieldType, program?: ForProgram):
     case "tags":
       // Records carry a list of {key, value, read_only}; the users' tags are the editable ones
       // (a create's mark, should one be left on the record, is the provider's, not the user's).
-      return withoutMark(splitTags(value).tags);
+      return usersTags(splitTags(value).tags);
     default:
       return plain(value);
   }
@@ -101,27 +107,27 @@ export function fromWire(value: unknown, type: FieldType, program?: ForProgram):
  * order: create-only instructions the records do not carry and what only the service sets are
  * left out.
  */
-export function programFields(fields: FieldTable, record: Json, program: ForProgram): Json {
+export function programFields(fields: FieldTable, record: Json, program: ForProgram, usersTags: UsersTags = everyTag): Json {
   const out: Json = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.notInRecord || field.set === "read" || program.skip?.includes(name)) continue;
     const raw = record[field.recordName ?? toSnake(name)];
     if (raw === undefined || (raw === null && !takesNull(field))) continue;
     const where = program.where ? `${program.where}.${name}` : name;
-    out[name] = fromWire(raw, field.type, { notes: program.notes, where, skip: SERVICE_SET[name] });
+    out[name] = fromWire(raw, field.type, { notes: program.notes, where, skip: SERVICE_SET[name] }, usersTags);
   }
   return out;
 }
 
 /** An object's members the contract knows, as a program writes them; the others are noted and left out. */
-function programMembers(type: Extract<FieldType, { kind: "object" }>, value: Json, program: ForProgram): Json {
+function programMembers(type: Extract<FieldType, { kind: "object" }>, value: Json, program: ForProgram, usersTags: UsersTags): Json {
   const out: Json = {};
   if (!type.members) return out;
   const known = new Set(Object.entries(type.fields).map(([name, f]) => f.recordName ?? toSnake(name)));
   for (const [wire, v] of Object.entries(value)) {
     if (known.has(wire) || v === undefined) continue;
     const where = `${program.where}.${wire}`;
-    if (type.members.names.includes(wire)) out[toCamel(wire)] = fromWire(v, type.members.type, { notes: program.notes, where });
+    if (type.members.names.includes(wire)) out[toCamel(wire)] = fromWire(v, type.members.type, { notes: program.notes, where }, usersTags);
     else program.notes.push(`${where}: not a ${type.members.what} the contract knows; left out`);
   }
   return out;
