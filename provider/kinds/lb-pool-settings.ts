@@ -24,7 +24,7 @@ import { PartialCreateError } from "../methods/errors";
 import { OWN } from "../methods/inputs";
 import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
-import { camelKeys, plainRecord } from "../methods/wire";
+import { camelKeys, plainRecord } from "../../api/wire";
 import { messageOf, recordsIn, stringsIn } from "../methods/values";
 import {
   claimedByReplacement,

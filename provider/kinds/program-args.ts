@@ -1,9 +1,9 @@
 // A record as the arguments of a program that adopts it: what `cims-import` writes and what
-// the plugin's `pulumi import` answers, from one conversion (../methods/wire.ts programFields)
+// the plugin's `pulumi import` answers, from one conversion (../../api/wire.ts programFields)
 // and each kind's import row (its identity and scope).
 import type { BodyContract } from "../../api/contract";
 import { withoutMark } from "../methods/mark";
-import { programFields } from "../methods/wire";
+import { programFields } from "../../api/wire";
 import { type Kind, kind } from "./registry";
 
 type ApiRecord = Record<string, unknown>;

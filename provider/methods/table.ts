@@ -16,7 +16,7 @@ import { type ScopeDefaults, withScope } from "./scope";
 import { withoutMark } from "./mark";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
 import { isRecord, recordsIn, stringsIn } from "./values";
-import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "./wire";
+import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "../../api/wire";
 
 type ApiRecord = Record<string, unknown>;
 

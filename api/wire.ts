@@ -2,10 +2,10 @@
 // as decimal strings) and the wire (snake_case keys, exact integers), driven by the
 // contract's types. Tag keys are user data and are never renamed.
 import { isLosslessNumber } from "lossless-json";
-import { type Spelling, spelled } from "../../api/canonical";
-import type { Field, FieldTable, FieldType } from "../../api/contract";
-import { toCamel, toSnake } from "../../api/names";
-import { splitTags } from "../../api/tags";
+import { type Spelling, spelled } from "./canonical";
+import type { Field, FieldTable, FieldType } from "./contract";
+import { toCamel, toSnake } from "./names";
+import { splitTags } from "./tags";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
