@@ -4,11 +4,11 @@
 import { isLosslessNumber } from "lossless-json";
 import { type Spelling, spelled } from "./canonical";
 import type { Field, FieldTable, FieldType } from "./contract";
+import { isJsonRecord } from "./json";
 import { toCamel, toSnake } from "./names";
 import { splitTags } from "./tags";
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
 
 /**
  * Which of a record's tags are its users': the wire knows no tag of a client's own, so a caller
@@ -32,7 +32,7 @@ export function toWire(value: unknown, type: FieldType, spelling?: Spelling): un
     case "array":
       return Array.isArray(value) ? value.map((v) => toWire(v, type.items, spelling)) : value;
     case "object": {
-      if (!isObject(value)) return value;
+      if (!isJsonRecord(value)) return value;
       const out: Json = {};
       for (const [key, v] of Object.entries(value)) {
         if (v === undefined) continue;
@@ -81,7 +81,7 @@ export function fromWire(value: unknown, type: FieldType, program?: ForProgram, 
         ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }, usersTags))
         : plain(value);
     case "object": {
-      if (!isObject(value)) return plain(value);
+      if (!isJsonRecord(value)) return plain(value);
       if (program) return { ...programFields(type.fields, value, program, usersTags), ...programMembers(type, value, program, usersTags) };
       const out: Json = {};
       for (const [wire, v] of Object.entries(value)) {
@@ -146,7 +146,7 @@ export function plainRecord(value: Record<string, unknown>): Record<string, unkn
 export function plain(value: unknown): unknown {
   if (typeof value === "bigint" || isLosslessNumber(value)) return String(value);
   if (Array.isArray(value)) return value.map(plain);
-  if (isObject(value))
+  if (isJsonRecord(value))
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, v]) => v !== undefined)
@@ -157,7 +157,7 @@ export function plain(value: unknown): unknown {
 
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
+  if (isJsonRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
   return value;
 }
 
@@ -176,9 +176,9 @@ const stringValues = (o: Json): Record<string, string> =>
  * puts it into `olds` and the program then removes or changes it.
  */
 export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
-  const next = isObject(news) ? stringValues(news) : {};
+  const next = isJsonRecord(news) ? stringValues(news) : {};
   // An older state may hold a record's tag list: its users' tags are what was set.
-  const old = Array.isArray(olds) ? splitTags(olds).tags : isObject(olds) ? stringValues(olds) : {};
+  const old = Array.isArray(olds) ? splitTags(olds).tags : isJsonRecord(olds) ? stringValues(olds) : {};
   const patch: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(next)) if (!Object.hasOwn(old, key) || old[key] !== value) patch[key] = value;
   for (const key of Object.keys(old)) if (!Object.hasOwn(next, key)) patch[key] = null;
@@ -196,7 +196,7 @@ function unknownMember(type: Extract<FieldType, { kind: "object" }>, key: string
  */
 export function knownMembersOnly(value: unknown, type: FieldType): unknown {
   if (type.kind === "array" && Array.isArray(value)) return value.map((v) => knownMembersOnly(v, type.items));
-  if (type.kind !== "object" || !isObject(value)) return value;
+  if (type.kind !== "object" || !isJsonRecord(value)) return value;
   const out: Json = {};
   for (const [key, v] of Object.entries(value)) {
     if (unknownMember(type, key)) continue;
@@ -227,7 +227,7 @@ export function keepUnknownMembers(sent: unknown, held: unknown, type: FieldType
             .map(([k]) => toSnake(k))
         : [];
     const same = (a: unknown, b: unknown) =>
-      isObject(a) && isObject(b) && keys.length > 0 && keys.every((k) => String(a[k]) === String(b[k]));
+      isJsonRecord(a) && isJsonRecord(b) && keys.length > 0 && keys.every((k) => String(a[k]) === String(b[k]));
     return sent.map((item) =>
       keepUnknownMembers(
         item,
@@ -236,7 +236,7 @@ export function keepUnknownMembers(sent: unknown, held: unknown, type: FieldType
       ),
     );
   }
-  if (type.kind !== "object" || !isObject(sent) || !isObject(held)) return sent;
+  if (type.kind !== "object" || !isJsonRecord(sent) || !isJsonRecord(held)) return sent;
   const out: Json = { ...sent };
   for (const [wire, v] of Object.entries(held)) {
     const field = type.fields[toCamel(wire)];

@@ -14,12 +14,13 @@ import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
-import { messageOf } from "../methods/values";
 import { membersMadeAlone } from "../kinds/members-alone";
-import { type ApiRecord, generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
+import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
 import { readTerraformState, TerraformStateError } from "./terraform";
+import { messageOf } from "../../api/errors";
+import type { ApiRecord } from "../../api/guards";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */

@@ -13,8 +13,7 @@ import type { Survey } from "../methods/evidence";
 import { ownedResource } from "../methods/owned";
 import { OWN } from "../methods/inputs";
 import { type Inputs, isUnknown } from "../methods/schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 const params = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: String(i.poolId) });
 

@@ -5,8 +5,8 @@ import type { BodyContract } from "../../api/contract";
 import { withoutMark } from "../methods/mark";
 import { programFields } from "../../api/wire";
 import { type Kind, kind } from "./registry";
+import type { ApiRecord } from "../../api/guards";
 
-type ApiRecord = Record<string, unknown>;
 type Args = Record<string, unknown>;
 
 export interface Scope {

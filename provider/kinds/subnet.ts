@@ -14,8 +14,7 @@ import type { Survey } from "../methods/evidence";
 import { ownedResource } from "../methods/owned";
 import { OWN } from "../methods/inputs";
 import { type Inputs, isUnknown } from "../methods/schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 

@@ -10,9 +10,8 @@ import { differences } from "./drift";
 import { claim } from "./evidence";
 import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
-import { messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** What adoption needs to know of a resource. */
 export interface Adoptable {

@@ -12,9 +12,8 @@ import { inContext, PartialCreateError } from "./errors";
 import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
 import { claim, recover, type Survey, unfinishedIn } from "./evidence";
 import type { Inputs } from "./schema";
-import { isRecord, messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import { type ApiRecord, isRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 export interface CreateCall {
   path: string;

@@ -10,8 +10,7 @@ import type { Survey } from "./evidence";
 import type { Holding } from "./holdings";
 import type { DERIVED, OwnField } from "./inputs";
 import type { Inputs } from "./schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 /** Per-operation deadlines in seconds. */
 export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;

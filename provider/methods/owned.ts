@@ -19,9 +19,8 @@ import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./hold
 import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
-import { messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =

@@ -15,10 +15,8 @@ import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } f
 import { type ScopeDefaults, withScope } from "./scope";
 import { withoutMark } from "./mark";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
-import { isRecord, recordsIn, stringsIn } from "./values";
 import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "../../api/wire";
-
-type ApiRecord = Record<string, unknown>;
+import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
 
 export interface Table {
   schema: z.ZodType;
