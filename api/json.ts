@@ -2,7 +2,8 @@
 // 9223372036854775807, past Number.MAX_SAFE_INTEGER, so JSON.parse would silently round
 // them. lossless-json parses unsafe integers to bigint here (safe ones stay numbers) and
 // writes bigints back digit for digit.
-import { isInteger, LosslessNumber, parse, stringify } from "lossless-json";
+import { isInteger, isLosslessNumber, LosslessNumber, parse, stringify } from "lossless-json";
+import { isRecord } from "./guards";
 
 function parseNumber(text: string): number | bigint | LosslessNumber {
   const value = Number(text);
@@ -24,3 +25,9 @@ export function stringifyJson(value: unknown, space?: number): string {
   if (text === undefined) throw new TypeError("value cannot be written as JSON");
   return text;
 }
+
+/**
+ * A JSON object (guards.ts isRecord) among values parseJson may give: an integer past 2^53
+ * written with a fraction or exponent stays a LosslessNumber, an object that is a number.
+ */
+export const isJsonRecord = (value: unknown): value is Record<string, unknown> => isRecord(value) && !isLosslessNumber(value);

@@ -13,6 +13,7 @@
 // Program code never loads this file: it brings zod.
 import { z } from "zod";
 import type { BodyContract, Field, FieldTable, FieldType, IntegerType, ObjectType, StringType } from "./contract/types";
+import { isRecord } from "./guards";
 import {
   duplicateMessage,
   enumValues,
@@ -70,7 +71,6 @@ interface Build {
   readonly reservedTags: Readonly<Record<string, string>>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInteger = (v: unknown): v is number | bigint => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
 
 /** An issue for a rule broken; `word` when the faces word it their own way. */
@@ -126,7 +126,7 @@ function uniqueItems(unique: "ip" | "member", b: Build) {
   const port = b.name("protocolPort");
   const identity = (entry: unknown): string | undefined => {
     if (unique === "ip") return typeof entry === "string" && isIpAddress(entry) ? canonicalIp(entry) : undefined;
-    if (!isObject(entry) || !isIpAddress(entry.address) || !isInteger(entry[port])) return undefined;
+    if (!isRecord(entry) || !isIpAddress(entry.address) || !isInteger(entry[port])) return undefined;
     return memberKey(entry.address, entry[port]);
   };
   return (items: unknown[], ctx: z.RefinementCtx) => {
@@ -211,7 +211,7 @@ function objectSchema(
     // A catchall passes over an own `__proto__` key (zod keeps it out of what it builds): refused
     // here as any other name, before the rest is read.
     schema = z.preprocess((input, ctx) => {
-      if (isObject(input) && Object.hasOwn(input, "__proto__")) fail(ctx, notMember, ["__proto__"], "member");
+      if (isRecord(input) && Object.hasOwn(input, "__proto__")) fail(ctx, notMember, ["__proto__"], "member");
       return input;
     }, z.object(shape, OBJECT).catchall(other));
   } else {
@@ -223,11 +223,11 @@ function objectSchema(
   const rules = t.rules;
   return schema.superRefine(
     (value, ctx) => {
-      if (!isObject(value)) return;
+      if (!isRecord(value)) return;
       for (const name of rules)
         for (const issue of RULES[name]((camel) => value[b.name(camel)], b.name)) fail(ctx, issue.message, [b.name(issue.field)]);
     },
-    { when: (p) => isObject(p.value) },
+    { when: (p) => isRecord(p.value) },
   );
 }
 
@@ -340,7 +340,7 @@ export type InvalidFields = Record<string, string[]>;
 
 /** The request-body check: field path -> messages ({} when valid). */
 export function wireFailures(schema: z.ZodType, body: unknown): InvalidFields {
-  if (!isObject(body)) return { non_field_errors: [SERVICE_WORDS.notAnObject] };
+  if (!isRecord(body)) return { non_field_errors: [SERVICE_WORDS.notAnObject] };
   const result = schema.safeParse(body);
   // A Map, because paths come from client keys and a key such as "constructor" or
   // "__proto__" must not meet Object.prototype; Object.fromEntries defines own properties.

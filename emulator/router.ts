@@ -1,11 +1,11 @@
 // A small method + path router, the context handlers get, and the helpers they share.
 import { HttpError, locked, notFound, validationError, type InvalidFields } from "./errors";
 import type { Faults } from "./faults";
-import { isObject } from "./store/shapes";
-import type { ApiRecord, Collection, Store } from "./store/store";
+import type { Collection, Store } from "./store/store";
 import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
 import { LIST_PAGE_MAX } from "../api/paths";
+import { type ApiRecord, isRecord } from "../api/guards";
 
 export interface RequestContext {
   method: string;
@@ -110,7 +110,7 @@ export function requireValid(fields: InvalidFields): void {
 }
 
 export function bodyObject(ctx: RequestContext): Record<string, unknown> {
-  if (!isObject(ctx.body)) {
+  if (!isRecord(ctx.body)) {
     throw new HttpError(400, "ValidationError", "Expected a JSON object.", { non_field_errors: ["Expected a JSON object."] });
   }
   return ctx.body;

@@ -21,12 +21,12 @@ import type { Collection, RegionName } from "./collection";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
-import type { ApiRecord } from "../store/store";
 import { recordFields } from "../../api/contract";
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { canonicalBody } from "../validation";
 import { newTags } from "../tags";
 import { osOfVolume } from "../store/complete";
+import type { ApiRecord } from "../../api/guards";
 
 export const validateImageCreate = validator(contract, "create");
 export const validateImagePatch = validator(contract, "patch", Object.keys(contract.record));

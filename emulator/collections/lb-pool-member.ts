@@ -4,7 +4,7 @@
 // uses stays undeletable (subnet.ts) whichever way the member was made. A task locks the
 // pool: its effect is the whole pool record with the member changed.
 import { randomUUID } from "node:crypto";
-import { recordsIn } from "../../api/guards";
+import { type ApiRecord, recordsIn } from "../../api/guards";
 import { applyUpdate, recordFields } from "../../api/contract";
 import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
@@ -23,7 +23,6 @@ import {
   startTask,
   uuidParam,
 } from "../router";
-import type { ApiRecord } from "../store/store";
 import { canonicalBody, validator } from "../validation";
 import type { Collection } from "./collection";
 

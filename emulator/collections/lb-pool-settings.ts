@@ -3,7 +3,7 @@
 // finishes. Members with the same address and port as an existing member are kept as they
 // are (same id, untouched); the others are created anew. A health monitor is set by the
 // PATCH, created by POST .../healthmonitor (the SDK's, a task) and removed by its DELETE.
-import { isRecord, recordsIn } from "../../api/guards";
+import { type ApiRecord, isRecord, recordsIn } from "../../api/guards";
 import type { Collection } from "./collection";
 import { randomUUID } from "node:crypto";
 import {
@@ -19,7 +19,6 @@ import {
   startTask,
 } from "../router";
 import { stringifyJson as stringifyLossless } from "../../api/json";
-import { type ApiRecord, isObject } from "../store/shapes";
 import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
@@ -157,11 +156,11 @@ export const LbPoolSettings: Collection = {
       listeners: refs(record.listeners),
       loadbalancers: refs(record.loadbalancers),
       members: recordsIn(record.members).map((m) => completeMember(m)),
-      ...(isObject(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
+      ...(isRecord(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
     }),
   },
   routes: registerPoolRoutes,
 };
 
 /** References as the service lists them: objects with an id (a seed may give bare ids). */
-const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isObject(r) ? r : { id: String(r) })) : []);
+const refs = (list: unknown) => (Array.isArray(list) ? list.map((r) => (isRecord(r) ? r : { id: String(r) })) : []);

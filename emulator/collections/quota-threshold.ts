@@ -3,12 +3,11 @@
 import { notFound } from "../errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
-import type { ApiRecord } from "../store/store";
 import { canonicalDateTime } from "../../api/canonical";
 import { contractSchema, type InvalidFields, wireFailures } from "../../api/schema";
-import { isObject } from "../store/shapes";
 import { applyUpdate, recordFields } from "../../api/contract";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
+import { type ApiRecord, isRecord } from "../../api/guards";
 
 export const DEFAULT_THRESHOLD = 80;
 
@@ -19,15 +18,15 @@ export const DEFAULT_THRESHOLD = 80;
  * them back.
  */
 export function validateQuotaPut(body: unknown, held?: ApiRecord): InvalidFields {
-  const message = isObject(held?.last_message) ? held.last_message : {};
+  const message = isRecord(held?.last_message) ? held.last_message : {};
   const regional = Array.isArray(message.regional_quotas) ? message.regional_quotas : [];
   const schema = contractSchema(contract, {
     face: "wire",
     mode: "create",
     readOnly: Object.keys(contract.record),
     held: {
-      GlobalQuotas: isObject(message.global_quotas) ? Object.keys(message.global_quotas) : [],
-      RegionalQuotas: [...new Set(regional.flatMap((r: unknown) => (isObject(r) ? Object.keys(r) : [])))],
+      GlobalQuotas: isRecord(message.global_quotas) ? Object.keys(message.global_quotas) : [],
+      RegionalQuotas: [...new Set(regional.flatMap((r: unknown) => (isRecord(r) ? Object.keys(r) : [])))],
     },
   });
   return wireFailures(schema, body);

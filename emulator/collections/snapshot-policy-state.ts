@@ -4,10 +4,10 @@
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
 import type { Collection } from "./collection";
-import type { ApiRecord } from "../store/store";
 import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
+import type { ApiRecord } from "../../api/guards";
 
 export const validatePolicyPatch = validator(contract, "patch", Object.keys(contract.record));
 

@@ -1,5 +1,5 @@
 // Subnets: POST (spec, asynchronous) and GET/PATCH/DELETE by id (public API reference).
-import { recordsIn } from "../../api/guards";
+import { type ApiRecord, recordsIn } from "../../api/guards";
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
 import { HttpError, notFound, validationError } from "../errors";
@@ -19,7 +19,6 @@ import {
 import type { Collection } from "./collection";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
-import type { ApiRecord } from "../store/store";
 import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonicalBody } from "../validation";

@@ -5,7 +5,7 @@
 import type { BodyContract } from "../../api/contract";
 import { applyUpdate } from "../../api/contract";
 import { apiTimestamp } from "../clock";
-import type { ApiRecord, Collection } from "../store/shapes";
+import type { Collection } from "../store/shapes";
 import type { InvalidFields } from "../errors";
 import {
   assertUnlocked,
@@ -19,6 +19,7 @@ import {
 } from "../router";
 import { mergeTags } from "../tags";
 import { canonicalBody } from "../validation";
+import type { ApiRecord } from "../../api/guards";
 
 export interface TaggedItem {
   collection: Collection;

@@ -3,7 +3,7 @@
 import { PATHS } from "../../api/paths";
 import { notFound, validationError } from "../errors";
 import { intParam, listPage, type RequestContext, type Router, type Services } from "../router";
-import type { ApiRecord } from "../store/store";
+import type { ApiRecord } from "../../api/guards";
 
 const ORDERS = ["created_at.asc", "created_at.desc", "name.asc", "name.desc"];
 

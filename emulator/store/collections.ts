@@ -4,8 +4,9 @@
 // effects and the control API all use these names, keys and completions. The emulator builds it (../app.ts)
 // from the registry and hands it to the store, so nothing a collection imports depends on the
 // registry.
-import { type ApiRecord, BASE_COLLECTIONS, type Collection, type StoreSpec } from "./shapes";
+import { BASE_COLLECTIONS, type Collection, type StoreSpec } from "./shapes";
 import { completeProject, completeRegion } from "./complete";
+import type { ApiRecord } from "../../api/guards";
 
 const BASE: Record<(typeof BASE_COLLECTIONS)[number], StoreSpec> = {
   projects: { name: "projects", key: "id", integers: ["id"], complete: completeProject },

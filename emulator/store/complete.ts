@@ -18,7 +18,7 @@
 //   records were (a seed that lists none gets one for each project_id its records name);
 // - regions: the seed's `name` as `display_name`, a core region in EMEA, ACTIVE.
 import { randomUUID } from "node:crypto";
-import { type ApiRecord, isObject } from "./shapes";
+import { type ApiRecord, isRecord } from "../../api/guards";
 
 /** A health monitor as the service keeps it: its id, status and the defaults it fills. */
 export function completeHealthmonitor(monitor: ApiRecord, previous?: ApiRecord | null): ApiRecord {
@@ -107,6 +107,6 @@ export function completeProject(project: ApiRecord): ApiRecord {
 
 /** The image a volume's data makes: what its image metadata says of the operating system. */
 export function osOfVolume(volume: ApiRecord | undefined, osType: unknown): { os_distro: string; os_version: string } {
-  const meta = isObject(volume?.volume_image_metadata) ? volume.volume_image_metadata : {};
+  const meta = isRecord(volume?.volume_image_metadata) ? volume.volume_image_metadata : {};
   return { os_distro: String(meta.os_distro ?? osType ?? "linux"), os_version: String(meta.os_version ?? "") };
 }

@@ -9,7 +9,8 @@ import { messageOf } from "../../api/errors";
 import { parseJson, stringifyJson } from "../../api/json";
 import { plainWords, problemsOf } from "../errors";
 import type { Collections } from "./collections";
-import { type ApiRecord, type Collection, type Effect, RESOURCE_KINDS, type TaskRecord } from "./shapes";
+import { type Collection, type Effect, RESOURCE_KINDS, type TaskRecord } from "./shapes";
+import type { ApiRecord } from "../../api/guards";
 
 /** The seed file format: each collection a list of records (all optional), by the collection's name. */
 export type Seed = Partial<Record<Collection, ApiRecord[]>>;

@@ -1,10 +1,6 @@
 // The shapes of what the store holds: its collections of records (in the API's own snake_case
 // shapes) and its tasks, as the store keeps them and the task engine moves them along.
-
-export type ApiRecord = Record<string, unknown>;
-
-/** A JSON object (not an array, not null). */
-export const isObject = (v: unknown): v is ApiRecord => typeof v === "object" && v !== null && !Array.isArray(v);
+import type { ApiRecord } from "../../api/guards";
 
 /**
  * The collections of the API's own that the resources refer to (a subnet's network, an image's

@@ -5,9 +5,10 @@ import * as fs from "node:fs";
 import type { z } from "zod";
 import type { Collections } from "./collections";
 import { parseSeed, readStateFile, type Seed, seedSchema, type Snapshot, writeStateFile } from "./files";
-import type { ApiRecord, Collection, TaskRecord } from "./shapes";
+import type { Collection, TaskRecord } from "./shapes";
+import type { ApiRecord } from "../../api/guards";
 
-export type { ApiRecord, Collection } from "./shapes";
+export type { Collection } from "./shapes";
 export type { Seed } from "./files";
 
 export class Store {

@@ -1,6 +1,7 @@
 // One keep-alive undici Pool per API origin, shared by every call in the provider process,
 // and the mapping of undici's failures onto our error classes and retry outcomes.
 import type { Pool } from "undici";
+import { messageOf } from "../../api/errors";
 import { ConnectionError, RequestTimeoutError } from "./errors";
 import type { Outcome } from "./retry";
 
@@ -38,7 +39,7 @@ const RESPONSE_TIMEOUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEO
 export function transportFailure(err: unknown, method: string, path: string): { error: ConnectionError; outcome: Outcome } | undefined {
   const code = errorCode(err);
   if (code === undefined) return undefined;
-  const detail = err instanceof Error ? err.message : String(err);
+  const detail = messageOf(err);
   if (code === "UND_ERR_CONNECT_TIMEOUT") {
     return { error: new RequestTimeoutError(method, path, code, `connect timeout: ${detail}`), outcome: { kind: "connect-failed" } };
   }

@@ -14,12 +14,13 @@ import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
-import { messageOf } from "../methods/values";
 import { membersMadeAlone } from "../kinds/members-alone";
-import { type ApiRecord, generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
+import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
 import { readTerraformState, TerraformStateError } from "./terraform";
+import { messageOf } from "../../api/errors";
+import type { ApiRecord } from "../../api/guards";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));
 /** The kinds cims-import lists in the scope (those owning their records), and those the user names by a flag. */
@@ -248,11 +249,30 @@ const counted = (type: Kind, n: number) => {
  */
 export async function readRecords(client: CimsClient, options: Options, progress: (line: string) => void): Promise<ImportRecords> {
   const { projectId, regionId } = options.scope;
-  const scope = { project_id: projectId, region_id: regionId };
   const where = `project ${projectId}, region ${regionId}`;
-  const records: ImportRecords = {};
-
   const owned = listedKinds();
+  const records = await listOwned(client, options, owned, where, progress);
+  const missing = await readNamed(client, options, records, where, progress);
+  const total = countIn(records, KIND_NAMES);
+  const unknownScope = await unknownScopeNote(client, options.scope, records, where);
+  if (missing.length > 0) {
+    throw new ImportError([`${missing.join("; ")}.`, unknownScope, "Nothing was written."].filter(Boolean).join(" "));
+  }
+  if (total === 0) throw nothingFound(options, owned, where, unknownScope);
+  if (unknownScope) progress(`warning: ${unknownScope}`);
+  return records;
+}
+
+/** The records of the kinds that own their records, by their scope's list (filtered by the flags given). */
+async function listOwned(
+  client: CimsClient,
+  options: Options,
+  owned: readonly Kind[],
+  where: string,
+  progress: (line: string) => void,
+): Promise<ImportRecords> {
+  const scope = { project_id: options.scope.projectId, region_id: options.scope.regionId };
+  const records: ImportRecords = {};
   for (const type of owned) {
     const d = kind(type).descriptor;
     if (!isOwned(d)) continue;
@@ -272,9 +292,21 @@ export async function readRecords(client: CimsClient, options: Options, progress
     records[type] = found;
   }
   progress(`${where}: ${owned.map((k) => counted(k, records[k]!.length)).join(", ")}`);
+  return records;
+}
 
+/**
+ * The records named on the command line, read by id into `records`; what is missing (a 404)
+ * is noted and skipped, so every missing record is named at once.
+ */
+async function readNamed(
+  client: CimsClient,
+  options: Options,
+  records: ImportRecords,
+  where: string,
+  progress: (line: string) => void,
+): Promise<string[]> {
   const missing: string[] = [];
-  /** GET by id; a 404 is noted and skipped, so every missing record is named at once. */
   const read = async (path: string, what: string, key?: string): Promise<ApiRecord[]> => {
     try {
       return [await client.record("GET", path, {}, key)];
@@ -295,46 +327,54 @@ export async function readRecords(client: CimsClient, options: Options, progress
   }
   for (const [type, found] of named) records[type] = found;
   if (named.length > 0) progress(`read ${named.map(([type, found]) => counted(type, found.length)).join(", ")}`);
+  return missing;
+}
 
-  const count = (types: readonly Kind[]) => types.reduce((n, t) => n + (records[t]?.length ?? 0), 0);
-  const total = count(KIND_NAMES);
-  // An unknown project or region is no error of the list calls (they answer empty), only of
-  // each GET by id (404). When nothing scoped was found, ask whether the scope holds anything.
-  let unknownScope = "";
+/** How many records of these kinds were found. */
+const countIn = (records: ImportRecords, types: readonly Kind[]) => types.reduce((n, t) => n + (records[t]?.length ?? 0), 0);
+
+/**
+ * An unknown project or region is no error of the list calls (they answer empty), only of
+ * each GET by id (404). When nothing scoped was found, this asks whether the scope holds
+ * anything, and says so when it holds nothing ("" otherwise).
+ */
+async function unknownScopeNote(client: CimsClient, scope: Scope, records: ImportRecords, where: string): Promise<string> {
   // The kinds a project and region hold, and the list call of each.
   const scoped = KIND_NAMES.filter((k) => kind(k).descriptor.scoped && !underParent(k)).map((k) => {
     const d = kind(k).descriptor;
     return { type: k, list: isOwned(d) ? d.paths.list : d.contract.paths.collection };
   });
-  if (count(scoped.map((s) => s.type)) === 0) {
-    const counts = await Promise.all(
-      scoped.map(async ({ list }) => (list ? (await client.page(apiPath(list, scope), { query: { limit: 1, offset: 0 } })).count : 0)),
-    );
-    if (counts.every((n) => Number(n) === 0)) {
-      unknownScope = `${where[0].toUpperCase()}${where.slice(1)} holds no ${either(scoped.map(({ type }) => kind(type).descriptor.import.named?.what ?? many(type)))}: is it an unknown project or region? Check --project and --region.`;
-    }
-  }
-  if (missing.length > 0) {
-    throw new ImportError([`${missing.join("; ")}.`, unknownScope, "Nothing was written."].filter(Boolean).join(" "));
-  }
-  if (total === 0) {
-    const filtered = filterRows().filter(({ filter }) => (options.filters[filter.flag] ?? []).length > 0);
-    const searched = owned.map((type) => {
-      const f = filtered.find((r) => r.type === type)?.filter;
-      return f ? `${many(type)} of ${f.flag}(s) ${options.filters[f.flag].join(", ")}` : many(type);
-    });
-    throw new ImportError(
-      [
-        `nothing to import: searched ${where} for ${either(searched, "and")}, and found none; no ${either(namedRows().map(({ named: n }) => `--${n.flag}`))} was named.`,
-        unknownScope || filtered.map(({ filter }) => `Check --${filter.flag}.`).join(" "),
-        "Nothing was written.",
-      ]
-        .filter(Boolean)
-        .join(" "),
-    );
-  }
-  if (unknownScope) progress(`warning: ${unknownScope}`);
-  return records;
+  if (
+    countIn(
+      records,
+      scoped.map((s) => s.type),
+    ) > 0
+  )
+    return "";
+  const params = { project_id: scope.projectId, region_id: scope.regionId };
+  const counts = await Promise.all(
+    scoped.map(async ({ list }) => (list ? (await client.page(apiPath(list, params), { query: { limit: 1, offset: 0 } })).count : 0)),
+  );
+  if (!counts.every((n) => Number(n) === 0)) return "";
+  return `${where[0].toUpperCase()}${where.slice(1)} holds no ${either(scoped.map(({ type }) => kind(type).descriptor.import.named?.what ?? many(type)))}: is it an unknown project or region? Check --project and --region.`;
+}
+
+/** The error when nothing was found: what was searched, and what to check. */
+function nothingFound(options: Options, owned: readonly Kind[], where: string, unknownScope: string): ImportError {
+  const filtered = filterRows().filter(({ filter }) => (options.filters[filter.flag] ?? []).length > 0);
+  const searched = owned.map((type) => {
+    const f = filtered.find((r) => r.type === type)?.filter;
+    return f ? `${many(type)} of ${f.flag}(s) ${options.filters[f.flag].join(", ")}` : many(type);
+  });
+  return new ImportError(
+    [
+      `nothing to import: searched ${where} for ${either(searched, "and")}, and found none; no ${either(namedRows().map(({ named: n }) => `--${n.flag}`))} was named.`,
+      unknownScope || filtered.map(({ filter }) => `Check --${filter.flag}.`).join(" "),
+      "Nothing was written.",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  );
 }
 
 /**

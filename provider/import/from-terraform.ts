@@ -5,12 +5,12 @@
 // not in the pool's `members` (each would be managed twice, and the pool's list would be sent
 // without the others'); a v1 pool (`gcore_lbpool`) manages no members at all, so its
 // `members` is left out.
-import { recordsIn } from "../../api/guards";
+import { type ApiRecord, recordsIn } from "../../api/guards";
 import { memberKey } from "../../api/members";
 import { NotFoundError } from "../client/errors";
 import type { CimsClient } from "../client/http";
 import { kind } from "../kinds/registry";
-import { type ApiRecord, generateModule, type ImportRecords, type Language, type Omission } from "./generate";
+import { generateModule, type ImportRecords, type Language, type Omission } from "./generate";
 import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
 
 /** What a state's records came to: the program, and what it does not adopt. */

@@ -14,8 +14,7 @@ import { argsOf, type Scope } from "../kinds/program-args";
 import type { AdoptionProgram, Declaration } from "./program";
 import { type Language, renderProgram } from "./render";
 import { compareIds, resourceNames } from "./names";
-
-export type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 export type { Scope } from "../kinds/program-args";
 export type { AdoptionProgram, Declaration } from "./program";

@@ -11,8 +11,8 @@
 // type, say). Not `pulumi convert`: it would need each example as PCL text and, at `npm run
 // gen`, the CLI and every language host's program generator (GenerateProgram), to write code
 // unlike the programs cims-import writes, whose tests already hold these renderers.
-import { isLosslessNumber } from "lossless-json";
 import type { FieldType, ObjectType } from "../../api/contract";
+import { isJsonRecord } from "../../api/json";
 import { toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
 import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "./program";
@@ -20,11 +20,8 @@ import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
 /** An object's fields that are set ([] for anything else). */
-const entries = (o: unknown) => (isObject(o) ? Object.entries(o).filter(([, v]) => v !== undefined) : []);
+const entries = (o: unknown) => (isJsonRecord(o) ? Object.entries(o).filter(([, v]) => v !== undefined) : []);
 
 const WIDTH = 100;
 
@@ -53,7 +50,7 @@ function scalar(value: unknown, words: { nil: string; yes: string; no: string })
   if (value === null) return words.nil;
   if (typeof value === "boolean") return value ? words.yes : words.no;
   if (typeof value === "number") return String(value);
-  if (Array.isArray(value) || isObject(value)) return undefined;
+  if (Array.isArray(value) || isJsonRecord(value)) return undefined;
   // int64 numbers (bigints, lossless numbers) as their decimal digits, as the schema types them.
   return JSON.stringify(typeof value === "string" ? value : String(value));
 }
@@ -122,7 +119,7 @@ function yamlFlat(value: unknown): string | undefined {
   const s = scalar(value, YAML_WORDS);
   if (s !== undefined) return typeof value === "string" ? s.replace(/\$\{/g, () => "$${") : s;
   if (Array.isArray(value) && value.length === 0) return "[]";
-  if (isObject(value) && entries(value).length === 0) return "{}";
+  if (isJsonRecord(value) && entries(value).length === 0) return "{}";
   return undefined;
 }
 

@@ -5,6 +5,7 @@
 // not adopted. Pure: the state's text in, no network. The state gives identities only;
 // what a program writes comes from the service's records (cli's --from-terraform reads them),
 // so a field the state holds stale or leaves out is written as the service holds it.
+import { messageOf } from "../../api/errors";
 import { isRecord, recordsIn } from "../../api/guards";
 import { memberKey } from "../../api/members";
 import type { Kind } from "../kinds/registry";
@@ -152,7 +153,7 @@ export function readTerraformState(text: string, file: string, fallback?: Scope)
   try {
     state = JSON.parse(text);
   } catch (err) {
-    throw new TerraformStateError(`${file} is not JSON (${err instanceof Error ? err.message : String(err)}): is it a Terraform state?`);
+    throw new TerraformStateError(`${file} is not JSON (${messageOf(err)}): is it a Terraform state?`);
   }
   const refused = refusal(state, file);
   if (refused || !isRecord(state)) throw new TerraformStateError(refused);

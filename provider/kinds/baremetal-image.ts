@@ -1,7 +1,7 @@
 // BaremetalImage: POST bmimages from a volume (asynchronous; the id comes from the task),
 // PATCH images/{id} for what can change in place, DELETE (asynchronous), GET for refresh
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
-// create's only by evidence (ours.ts).
+// create's only by evidence (evidence.ts).
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";

@@ -9,12 +9,11 @@ import { memberKey } from "../../api/members";
 import { apiPath } from "../client/path";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import type { Survey } from "../methods/ours";
+import type { Survey } from "../methods/evidence";
 import { ownedResource } from "../methods/owned";
 import { OWN } from "../methods/inputs";
 import { type Inputs, isUnknown } from "../methods/schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 const params = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: String(i.poolId) });
 

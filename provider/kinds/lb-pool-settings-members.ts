@@ -17,9 +17,7 @@ import { createdIdIn } from "../methods/create";
 import { sameValue } from "../methods/diff";
 import type { Scoped } from "../methods/descriptor";
 import type { Inputs } from "../methods/schema";
-import { isRecord, recordsIn, stringsIn } from "../methods/values";
-
-type ApiRecord = Record<string, unknown>;
+import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
 
 /** The state key listing the members (address:port) the program declared: what destroy removes. */
 export const DECLARED = "declaredMembers";

@@ -24,8 +24,7 @@ import { PartialCreateError } from "../methods/errors";
 import { OWN } from "../methods/inputs";
 import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
-import { camelKeys, plainRecord } from "../methods/wire";
-import { messageOf, recordsIn, stringsIn } from "../methods/values";
+import { camelKeys, plainRecord } from "../../api/wire";
 import {
   claimedByReplacement,
   DECLARED,
@@ -40,6 +39,8 @@ import {
   ownView,
   syncMembers,
 } from "./lb-pool-settings-members";
+import { recordsIn, stringsIn } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string }>;

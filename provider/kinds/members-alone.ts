@@ -7,7 +7,7 @@
 import { PATHS } from "../../api/paths";
 import type { CimsClient } from "../client/http";
 import { listAll } from "../client/list";
-import { recordsIn, stringsIn } from "../methods/values";
+import { recordsIn, stringsIn } from "../../api/guards";
 
 /**
  * The members of `members` (a pool's list) that a member create task of the scope made: member

@@ -1,11 +1,12 @@
 // A record as the arguments of a program that adopts it: what `cims-import` writes and what
-// the plugin's `pulumi import` answers, from one conversion (../methods/wire.ts programFields)
+// the plugin's `pulumi import` answers, from one conversion (../../api/wire.ts programFields)
 // and each kind's import row (its identity and scope).
 import type { BodyContract } from "../../api/contract";
-import { programFields } from "../methods/wire";
+import { withoutMark } from "../methods/mark";
+import { programFields } from "../../api/wire";
 import { type Kind, kind } from "./registry";
+import type { ApiRecord } from "../../api/guards";
 
-type ApiRecord = Record<string, unknown>;
 type Args = Record<string, unknown>;
 
 export interface Scope {
@@ -15,7 +16,7 @@ export interface Scope {
 
 /** Arguments of a resource's contract from a record (every field it holds), as a program writes them. */
 export function argsFromRecord(contract: BodyContract, record: ApiRecord, notes: string[] = [], where = ""): Args {
-  return programFields(contract.fields, record, { notes, where });
+  return programFields(contract.fields, record, { notes, where }, withoutMark);
 }
 
 const scopeOf = (record: ApiRecord, scope: Scope) => ({

@@ -12,7 +12,7 @@ import type { Descriptor } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
-import { keepUnknownMembers } from "../methods/wire";
+import { keepUnknownMembers } from "../../api/wire";
 import { OWN } from "../methods/inputs";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";

@@ -3,19 +3,18 @@
 // subnet's own: the service refuses overlapping CIDRs on one network, so a CIDR already taken
 // fails at preview and before the POST (naming the subnet that holds it), and a replacement
 // whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
-// evidence (ours.ts), never by its name and CIDR: another team may make the same a second later.
+// evidence (evidence.ts), never by its name and CIDR: another team may make the same a second later.
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
 import { splitTags } from "../../api/tags";
 import { apiPath } from "../client/path";
 import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import type { Survey } from "../methods/ours";
+import type { Survey } from "../methods/evidence";
 import { ownedResource } from "../methods/owned";
 import { OWN } from "../methods/inputs";
 import { type Inputs, isUnknown } from "../methods/schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
 

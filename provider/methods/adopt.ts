@@ -7,12 +7,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import { apiClient, log } from "./context";
 import { differences } from "./drift";
-import { claim } from "./ours";
+import { claim } from "./evidence";
 import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
-import { messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** What adoption needs to know of a resource. */
 export interface Adoptable {

@@ -12,9 +12,7 @@ import { inContext } from "./errors";
 import type { FieldRule } from "./diff";
 import { type Inputs, userInputs } from "./schema";
 import { refreshedInputs } from "./table";
-import { stringsIn } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import { type ApiRecord, stringsIn } from "../../api/guards";
 
 /**
  * The state key of the tasks of a create recorded before they ended; internal (`__`), so no

@@ -25,8 +25,7 @@
 //   lists. Nothing outlives the provider process, which lives for one command.
 import { LIST_PAGE_MAX } from "../../api/paths";
 import { apiClient, currentSettings, onWrite } from "./context";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 /** How long the first read of a scope waits for others before the list is sent. */
 export const WINDOW_MS = 10;

@@ -1,7 +1,7 @@
 // Creating through a task, and every way it can end: the record read back; recorded though
 // its create did not complete (a task names it); a plain failure (every task ended, none
 // made it); or an unknown outcome, when what the create made is looked for by evidence
-// (ours.ts) and, not found, the error says how to find it. The create carries a mark
+// (evidence.ts) and, not found, the error says how to find it. The create carries a mark
 // (mark.ts) that is removed once it has landed.
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, CimsError, ConnectionError, InvalidResponseError, type SeenTask, TaskFailedError } from "../client/errors";
@@ -10,11 +10,10 @@ import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./cal
 import { apiClient, deadlineFor, log } from "./context";
 import { inContext, PartialCreateError } from "./errors";
 import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
-import { claim, recover, type Survey, unfinishedIn } from "./ours";
+import { claim, recover, type Survey, unfinishedIn } from "./evidence";
 import type { Inputs } from "./schema";
-import { isRecord, messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import { type ApiRecord, isRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 export interface CreateCall {
   path: string;
@@ -26,7 +25,7 @@ export interface CreateCall {
   recordPath: (id: string) => string;
   /** How to find the resource the stack could not record, in words and as the API call that lists it. */
   find: string;
-  /** Where a record it made is listed (ours.ts). */
+  /** Where a record it made is listed (evidence.ts). */
   survey: Survey;
   /** `task`: no mark is sent (the records have no tags) and a lost answer is never recovered. */
   evidence?: "mark" | "task";

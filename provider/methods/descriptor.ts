@@ -6,12 +6,11 @@
 // recognises the one it made.
 import type { Spelling } from "../../api/canonical";
 import type { Contract } from "../../api/contract";
-import type { Survey } from "./ours";
+import type { Survey } from "./evidence";
 import type { Holding } from "./holdings";
 import type { DERIVED, OwnField } from "./inputs";
 import type { Inputs } from "./schema";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 /** Per-operation deadlines in seconds. */
 export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;
@@ -110,7 +109,7 @@ export interface OwnedDescriptor extends Descriptor {
   createTask: string;
   /** Path templates: `create` (POST; also the scope's list), `one` (GET/PATCH/DELETE, with `{<idParam>}`). */
   paths: { create: string; list: string; one: string; idParam: string };
-  /** Where a record its create made is listed (ours.ts). */
+  /** Where a record its create made is listed (evidence.ts). */
   survey: (inputs: Scoped) => Survey;
   /** Where to find what a create may have made, for the message that says so. */
   findHint: (inputs: Scoped) => string;

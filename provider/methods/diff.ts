@@ -3,7 +3,7 @@
 // order never matters; arrays compare in order unless a field says otherwise).
 import type * as pulumi from "@pulumi/pulumi";
 import { type Inputs, UNKNOWN } from "./schema";
-import { isRecord } from "./values";
+import { isRecord } from "../../api/guards";
 
 export interface FieldRule {
   name: string;

@@ -5,8 +5,7 @@
 import type { Inputs } from "./schema";
 import { containsUnknown } from "./schema";
 import type { Table } from "./table";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
 
 /** Fields of the program that differ from the record: those that would replace, and those a PATCH changes. */
 export function differences(table: Table, record: ApiRecord, inputs: Inputs): { replaces: string[]; updates: string[] } {

@@ -69,7 +69,7 @@ export function installMethods(target: object, methods: Methods, req: pulumi.dyn
     // The engine's Cancel never reaches a dynamic provider (its server answers it and does
     // nothing); a SIGINT or SIGTERM sent to this process (a job runner cancelling the run, a
     // terminal's Ctrl-C where the process shares its group) is that cancel: every wait ends
-    // and a create still looking for its record says what may have made it (ours.ts). Then
+    // and a create still looking for its record says what may have made it (evidence.ts). Then
     // the signal does what it would have: at once if it comes again or nothing is in flight,
     // else once the operations in flight have ended (their last look), at the latest after
     // CANCEL_GRACE_MS, so a process told to stop never outlives its caller. The engine ends

@@ -5,23 +5,22 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { toSnake } from "../../api/names";
 import { apiPath, type PathParam } from "../client/path";
-import { adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
 import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
 import { coalescedGet } from "./coalesce";
 import { apiClient, log, scopeDefaults, warn } from "./context";
 import { createViaTask } from "./create";
-import type { OwnedDescriptor, Scoped } from "./descriptor";
+import type { Exclusive, OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
-import { forgetList, listNow, markedNamesakes } from "./ours";
+import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
-import { messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =
@@ -58,9 +57,25 @@ async function warnMarked(d: OwnedDescriptor, inputs: Scoped): Promise<void> {
   }
 }
 
-export function ownedResource(d: OwnedDescriptor): Owned {
+/** What an owned resource's methods share: its descriptor, its table and the paths of its records. */
+interface Parts {
+  d: OwnedDescriptor;
+  table: Table;
+  ex: Exclusive | undefined;
+  /** The scope, and the inputs that fill the paths' further parameters (a member's pool). */
+  scope: (i: Scoped) => Record<string, PathParam>;
+  one: (i: Scoped, id: string) => string;
+  list: (i: Scoped) => string;
+  /**
+   * The in-place update: a PATCH that answers the record, or (updateByTask) tasks waited for
+   * before the record is read back. Nothing to change: the record is read.
+   */
+  patchRecord: (path: string, body: ApiRecord, props: Scoped) => Promise<ApiRecord>;
+  adoptable: Adoptable;
+}
+
+function partsOf(d: OwnedDescriptor): Parts {
   const table = resourceTable(d);
-  // The scope, and the inputs that fill the paths' further parameters (a member's pool).
   const scope = (i: Scoped): Record<string, PathParam> => ({
     project_id: i.projectId,
     region_id: i.regionId,
@@ -68,124 +83,133 @@ export function ownedResource(d: OwnedDescriptor): Owned {
   });
   const one = (i: Scoped, id: string) => apiPath(d.paths.one, { ...scope(i), [d.paths.idParam]: id });
   const list = (i: Scoped) => apiPath(d.paths.list, scope(i));
-  /**
-   * The in-place update: a PATCH that answers the record, or (updateByTask) tasks waited for
-   * before the record is read back. Nothing to change: the record is read.
-   */
   const patchRecord = async (path: string, body: ApiRecord, props: Scoped): Promise<ApiRecord> => {
     if (!d.updateByTask || Object.keys(body).length === 0) return patchOrRead(path, body);
     await callAndWait("PATCH", path, d.label(props), "update", props, { body });
     return apiClient().record("GET", path);
   };
   const adoptable = { table, noun: d.noun, what: (i: Inputs) => d.label(i), recordPath: (i: Inputs, id: string) => one(i as Scoped, id) };
+  return { d, table, ex: d.hooks?.exclusive, scope, one, list, patchRecord, adoptable };
+}
 
-  const ex = d.hooks?.exclusive;
-  /** A record that holds what the inputs would: `replaced` (the id its diff saw) is none. */
-  const holder = (records: ReadonlyArray<ApiRecord>, inputs: Inputs, holding: Holding, replaced?: string) =>
-    records.find((r) => {
-      const held = ex?.heldBy(r);
-      return held !== undefined && ex?.clash(held, holding.value) && String(r.id).toLowerCase() !== replaced?.toLowerCase();
-    });
-  /**
-   * The record exactly as the program declares it, with no create's mark: what a `pulumi up
-   * --replace` (or a taint) replaces. The engine checks such a replacement as a new resource,
-   * with no diff and nothing naming its old record, so preview cannot tell it from another's
-   * twin; create() still refuses a twin before its POST unless it is gone by then (the
-   * replacement deleted it first).
-   */
-  const twin = (record: ApiRecord, inputs: Inputs) => {
-    const { replaces, updates } = differences(table, record, inputs);
-    return replaces.length === 0 && updates.length === 0 && markOf(record) === undefined;
-  };
-  /** At preview: the program's clash, or a record holding it already (a list that fails is no failure yet). */
-  const holdingFailure = async (creating: boolean, inputs: Scoped): Promise<CheckFailure | undefined> => {
+/** A record that holds what the inputs would: `replaced` (the id its diff saw) is none. */
+function holder(ex: Exclusive, records: ReadonlyArray<ApiRecord>, holding: Holding, replaced?: string): ApiRecord | undefined {
+  return records.find((r) => {
+    const held = ex.heldBy(r);
+    return held !== undefined && ex.clash(held, holding.value) && String(r.id).toLowerCase() !== replaced?.toLowerCase();
+  });
+}
+
+/**
+ * The record exactly as the program declares it, with no create's mark: what a `pulumi up
+ * --replace` (or a taint) replaces. The engine checks such a replacement as a new resource,
+ * with no diff and nothing naming its old record, so preview cannot tell it from another's
+ * twin; create() still refuses a twin before its POST unless it is gone by then (the
+ * replacement deleted it first).
+ */
+function twin(table: Table, record: ApiRecord, inputs: Inputs): boolean {
+  const { replaces, updates } = differences(table, record, inputs);
+  return replaces.length === 0 && updates.length === 0 && markOf(record) === undefined;
+}
+
+/** At preview: the program's clash, or a record holding it already (a list that fails is no failure yet). */
+async function holdingFailure({ d, ex, table }: Parts, creating: boolean, inputs: Scoped): Promise<CheckFailure | undefined> {
+  const holding = ex?.holds(inputs);
+  if (!ex || !holding) return undefined;
+  const replaced = creating ? takeDiffed(d.noun, holding) : undefined;
+  const other = hold(d.noun, d.label(inputs), holding, ex.clash, replaced !== undefined);
+  if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
+  if (!creating || inputs.importId !== undefined) return undefined;
+  const records = await listNow(d.survey(inputs)).catch(() => []);
+  const taken = holder(ex, records, holding, replaced);
+  if (!taken || (replaced === undefined && twin(table, taken, inputs))) return undefined;
+  return { property: holding.property, reason: ex.taken(inputs, taken) };
+}
+
+async function check(p: Parts, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  const result = p.table.check(olds, news, scopeDefaults);
+  if (result.failures?.length) return result;
+  const inputs = result.inputs as Scoped;
+  const creating = Object.keys(olds).length === 0;
+  if (creating && inputs.importId === undefined && p.d.evidence !== "task") await warnMarked(p.d, inputs);
+  const held = await holdingFailure(p, creating, inputs);
+  if (held) return { ...result, failures: [held] };
+  return { ...result, failures: await previewAdoption(p.adoptable, olds, inputs) };
+}
+
+async function diff({ d, ex, table }: Parts, id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
+  const note = table.unmanagedNote(olds, news);
+  if (note) log(note);
+  const [before, after] = [ex?.holds(olds), ex?.holds(news)];
+  // A replacement that would hold what its old record holds would be refused while that exists.
+  const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
+  const result = table.diff(olds, news, deleteFirst);
+  // Any change may replace (`replaceOnChanges`): the second check knows its old record.
+  if (result.changes && after) noteDiffed(d.noun, after, id);
+  return result;
+}
+
+async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateResult> {
+  const { d, ex, table } = p;
+  const what = d.label(inputs);
+  if (inputs.importId !== undefined) {
+    return withContext(what, () => adopt(p.adoptable, inputs, (path, body) => p.patchRecord(path, body, inputs)));
+  }
+  return withContext(what, async () => {
+    // Refused here, before any write, when a record holds it already (a subnet's CIDR on its network).
+    const survey = d.survey(inputs);
     const holding = ex?.holds(inputs);
-    if (!ex || !holding) return undefined;
-    const replaced = creating ? takeDiffed(d.noun, holding) : undefined;
-    const other = hold(d.noun, d.label(inputs), holding, ex.clash, replaced !== undefined);
-    if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
-    if (!creating || inputs.importId !== undefined) return undefined;
-    const records = await listNow(d.survey(inputs)).catch(() => []);
-    const taken = holder(records, inputs, holding, replaced);
-    if (!taken || (replaced === undefined && twin(taken, inputs))) return undefined;
-    return { property: holding.property, reason: ex.taken(inputs, taken) };
-  };
+    if (ex && holding) {
+      const existing = await listNow(survey).catch((err: unknown) => {
+        throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
+      });
+      const taken = holder(ex, existing, holding);
+      if (taken) throw new CimsError(ex.taken(inputs, taken) + (twin(table, taken, inputs) ? TWIN_HINT : ""));
+    }
+    const call = {
+      path: apiPath(d.paths.create, p.scope(inputs)),
+      body: table.body(inputs),
+      kind: d.created,
+      taskType: d.createTask,
+      scope: { projectId: inputs.projectId, regionId: inputs.regionId },
+      recordPath: (id: string) => p.one(inputs, id),
+      find: d.findHint(inputs),
+      survey,
+      evidence: d.evidence,
+      meanwhile: d.meanwhile,
+    };
+    return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
+  });
+}
 
+/**
+ * PATCH the fields that changed between the state and the program (after waiting for a
+ * create still running), or read back: the diff the preview showed, nothing else. A field
+ * changed outside Pulumi since the last refresh is not written (nor is one under
+ * `ignoreChanges`: the engine gives it the state's value): a refresh shows it, and the
+ * `up` after it sets it back as its diff says. Outputs: table.updated().
+ */
+async function update({ d, table, one, patchRecord }: Parts, id: string, olds: Scoped, news: Scoped): Promise<pulumi.dynamic.UpdateResult> {
+  const what = d.label(news, id);
+  return withContext(what, async () => {
+    await settlePending(what, olds);
+    const path = one(news, id);
+    const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
+    let record: ApiRecord = await patchRecord(path, table.patch(olds, news, changed), news);
+    // A create recorded before it removed its mark (mark.ts) leaves it to this update.
+    if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
+    return { outs: table.updated(table.outputs(news, record, []), olds, news, changed) };
+  });
+}
+
+export function ownedResource(d: OwnedDescriptor): Owned {
+  const p = partsOf(d);
+  const { table, ex, one, list } = p;
   const methods: Owned["methods"] = {
-    async check(olds, news) {
-      const result = table.check(olds, news, scopeDefaults);
-      if (result.failures?.length) return result;
-      const inputs = result.inputs as Scoped;
-      const creating = Object.keys(olds).length === 0;
-      if (creating && inputs.importId === undefined && d.evidence !== "task") await warnMarked(d, inputs);
-      const held = await holdingFailure(creating, inputs);
-      if (held) return { ...result, failures: [held] };
-      return { ...result, failures: await previewAdoption(adoptable, olds, inputs) };
-    },
-
-    async diff(id, olds, news) {
-      const note = table.unmanagedNote(olds, news);
-      if (note) log(note);
-      const [before, after] = [ex?.holds(olds), ex?.holds(news)];
-      // A replacement that would hold what its old record holds would be refused while that exists.
-      const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
-      const result = table.diff(olds, news, deleteFirst);
-      // Any change may replace (`replaceOnChanges`): the second check knows its old record.
-      if (result.changes && after) noteDiffed(d.noun, after, id);
-      return result;
-    },
-
-    async create(inputs) {
-      const what = d.label(inputs);
-      if (inputs.importId !== undefined) {
-        return withContext(what, () => adopt(adoptable, inputs, (path, body) => patchRecord(path, body, inputs)));
-      }
-      return withContext(what, async () => {
-        // Refused here, before any write, when a record holds it already (a subnet's CIDR on its network).
-        const survey = d.survey(inputs);
-        const holding = ex?.holds(inputs);
-        if (ex && holding) {
-          const existing = await listNow(survey).catch((err: unknown) => {
-            throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
-          });
-          const taken = holder(existing, inputs, holding);
-          if (taken) throw new CimsError(ex.taken(inputs, taken) + (twin(taken, inputs) ? TWIN_HINT : ""));
-        }
-        const call = {
-          path: apiPath(d.paths.create, scope(inputs)),
-          body: table.body(inputs),
-          kind: d.created,
-          taskType: d.createTask,
-          scope: { projectId: inputs.projectId, regionId: inputs.regionId },
-          recordPath: (id: string) => one(inputs, id),
-          find: d.findHint(inputs),
-          survey,
-          evidence: d.evidence,
-          meanwhile: d.meanwhile,
-        };
-        return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
-      });
-    },
-
-    /**
-     * PATCH the fields that changed between the state and the program (after waiting for a
-     * create still running), or read back: the diff the preview showed, nothing else. A field
-     * changed outside Pulumi since the last refresh is not written (nor is one under
-     * `ignoreChanges`: the engine gives it the state's value): a refresh shows it, and the
-     * `up` after it sets it back as its diff says. Outputs: table.updated().
-     */
-    async update(id, olds, news) {
-      const what = d.label(news, id);
-      return withContext(what, async () => {
-        await settlePending(what, olds);
-        const path = one(news, id);
-        const changed = changedFields(olds, news, table.rules).map((rule) => rule.name);
-        let record: ApiRecord = await patchRecord(path, table.patch(olds, news, changed), news);
-        // A create recorded before it removed its mark (mark.ts) leaves it to this update.
-        if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
-        return { outs: table.updated(table.outputs(news, record, []), olds, news, changed) };
-      });
-    },
+    check: (olds, news) => check(p, olds, news),
+    diff: (id, olds, news) => diff(p, id, olds, news),
+    create: (inputs) => create(p, inputs),
+    update: (id, olds, news) => update(p, id, olds, news),
 
     /** DELETE and wait; a record this run's replacement adopted is left. */
     async delete(id, props) {

@@ -13,11 +13,10 @@ import { toCamel, toSnake } from "../../api/names";
 import type { Descriptor } from "./descriptor";
 import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } from "./diff";
 import { type ScopeDefaults, withScope } from "./scope";
+import { withoutMark } from "./mark";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
-import { isRecord, recordsIn, stringsIn } from "./values";
-import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "./wire";
-
-type ApiRecord = Record<string, unknown>;
+import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "../../api/wire";
+import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
 
 export interface Table {
   schema: z.ZodType;
@@ -167,8 +166,11 @@ function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
   return [...value].sort((a, b) => rank(a) - rank(b));
 }
 
+/** A wire value as outputs show it: the users' tags leave out the provider's create mark. */
+const shown = (value: unknown, type: FieldType) => fromWire(value, type, undefined, withoutMark);
+
 /** A value as outputs show it: the wire round trip, with nested defaults. */
-const asOutput = (value: unknown, type: FieldType) => fillDefaults(fromWire(toWire(value, type), type), type);
+const asOutput = (value: unknown, type: FieldType) => fillDefaults(shown(toWire(value, type), type), type);
 
 /** Omitted means "as the service has it": the service's choice, or a setting the program does not manage. */
 function leftToService(contract: Descriptor["contract"], f: Field): boolean {
@@ -202,10 +204,10 @@ function recordReader(options: Descriptor): Table["fromRecord"] {
       if (options.outputsOnlyGiven && like && like[name] === undefined) continue;
       // Not in the service's records (create-only instructions): the program's value stands.
       if (f.notInRecord) continue;
-      const value = fillDefaults(fromWire(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
+      const value = fillDefaults(shown(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
       out[name] = like ? inOrderOf(value, like[name], f.type) : value;
     }
-    for (const [wire, f] of outputsFromRecord) out[toCamel(wire)] = fromWire(record[wire] ?? absentRecordOutput(f), f.type);
+    for (const [wire, f] of outputsFromRecord) out[toCamel(wire)] = shown(record[wire] ?? absentRecordOutput(f), f.type);
     return plainRecord({ ...out, ...options.record?.(record) });
   };
 }

@@ -34,6 +34,7 @@ import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
+import { messageOf } from "../../api/errors";
 
 /**
  * The package schema, as `npm run gen` wrote it: required by the package's name, as
@@ -62,7 +63,7 @@ function kindOf(urnOrType: string): Kind {
 /** A failure as gRPC says it; a partial create carries its id and properties, so the engine records the resource. */
 function failure(thrown: unknown): grpcTypes.ServiceError {
   const err = redactError(thrown);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   const metadata = new grpc.Metadata();
   if (err instanceof PartialCreateError) {
     const detail = new providerPb.ErrorResourceInitFailed();

@@ -2,6 +2,7 @@
 // objects. The engine sends plain values (the plugin does not accept secrets or resources),
 // but any field may be unset, and an unknown may come as any of the engine's typed sentinels;
 // what goes back must hold no `undefined` and no bigint, which Struct cannot encode.
+import { isRecord } from "../../api/guards";
 import { UNKNOWN } from "../methods/schema";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { structpb } from "./proto";
@@ -21,8 +22,6 @@ type Json = Record<string, unknown>;
 /** What Struct encodes. */
 type StructValue = null | number | string | boolean | StructValue[] | { [key: string]: StructValue };
 
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Every typed unknown as the one the methods know. In place: `toJavaScript` made the value
  * for this call alone, and a refresh converts two Structs per resource, so copying them again
@@ -32,7 +31,7 @@ function normalized(value: unknown): unknown {
   if (typeof value === "string") return UNKNOWNS.has(value) ? UNKNOWN : value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = normalized(value[i]);
-  } else if (isJson(value)) {
+  } else if (isRecord(value)) {
     for (const key of Object.keys(value)) value[key] = normalized(value[key]);
   }
   return value;
@@ -41,7 +40,7 @@ function normalized(value: unknown): unknown {
 /** A request's Struct as an object; an unset one (Read on import) is empty. */
 export function fromStruct(struct: Struct | undefined): Json {
   const value = struct ? normalized(struct.toJavaScript()) : {};
-  if (!isJson(value)) throw new TypeError("the engine sent properties that are not an object");
+  if (!isRecord(value)) throw new TypeError("the engine sent properties that are not an object");
   return value;
 }
 

@@ -21,8 +21,8 @@ new cims.native.QuotaThreshold("quota", { clientId: ${SEED.clientId}, threshold:
 const providersOf = async (env: Awaited<ReturnType<typeof stacks.stack>>) =>
   new Set(
     ((await env.stack.exportState()).deployment.resources ?? [])
-      .filter((r: { type: string }) => r.type.startsWith("cims:"))
-      .map((r: { provider?: string }) => r.provider?.split("::")[3]),
+      .filter((r) => r.type.startsWith("cims:"))
+      .map((r) => /pulumi:providers:cims::([^:]+)::/.exec(JSON.stringify(r))?.[1]),
   );
 
 test(

@@ -8,7 +8,7 @@ import { BaremetalImage } from "../../api/contract/baremetal-image";
 import { Subnet } from "../../api/contract/subnet";
 import { declarations, generateModule, type ImportRecords, printValue } from "../../provider/import/generate";
 import { argsFromRecord, argsOf } from "../../provider/kinds/program-args";
-import { fromWire } from "../../provider/methods/wire";
+import { fromWire } from "../../api/wire";
 import { resourceNames, slug } from "../../provider/import/names";
 import { toSnake } from "../../api/names";
 import { main, parseOptions, readRecords, USAGE } from "../../provider/import/cli";

@@ -9,7 +9,7 @@ import { recordName } from "../../api/contract";
 import { toSnake } from "../../api/names";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 import { shapeOf } from "../../provider/methods/shape";
-import { toWire } from "../../provider/methods/wire";
+import { toWire } from "../../api/wire";
 
 const ROOT = path.resolve(__dirname, "../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();

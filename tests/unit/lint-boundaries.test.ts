@@ -52,3 +52,23 @@ test("the same kind of import of api/ is fine on both sides", () => {
     status: 0,
   });
 });
+
+describe("functions stay short: at most 80 lines of code in shipped code", () => {
+  /** A function of `code` lines of code, plus `comments` comment lines. */
+  const fn = (code: number, comments = 0) =>
+    `export function planted(): number {\n  let n = 0;\n${"  // why\n".repeat(comments)}${"  n += 1;\n".repeat(code - 4)}  return n;\n}\n`;
+
+  test("a longer function is an error in api/, provider/, emulator/ and scripts/", () => {
+    for (const file of ["api/planted.ts", "provider/methods/planted.ts", "emulator/routes/planted.ts", "scripts/planted.ts"]) {
+      const { status, output } = lint(file, fn(81));
+      expect(status).toBe(1);
+      expect(output).toContain("max-lines-per-function");
+    }
+  });
+
+  test("blank and comment lines do not count; tests and generated code are not held to it", () => {
+    expect(lint("provider/methods/planted.ts", fn(80, 30))).toMatchObject({ status: 0 });
+    expect(lint("tests/unit/planted.test.ts", fn(120))).toMatchObject({ status: 0 });
+    expect(lint("provider/resources/generated/planted.ts", fn(120))).toMatchObject({ status: 0 });
+  });
+});

@@ -15,7 +15,7 @@
 import { TaskFailedError } from "../../provider/client/errors";
 import { PartialCreateError } from "../../provider/methods/errors";
 import { CREATE_MARK_TAG } from "../../provider/methods/mark";
-import { RECOVER_GRACE_MS } from "../../provider/methods/ours";
+import { RECOVER_GRACE_MS } from "../../provider/methods/evidence";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
 import { forgetHoldings } from "../../provider/methods/holdings";

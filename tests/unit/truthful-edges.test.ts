@@ -8,7 +8,7 @@ import { listAll } from "../../provider/client/list";
 import { closeAllPools } from "../../provider/client/transport";
 import { setConfig } from "../../provider/methods/context";
 import { quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
-import { keepUnknownMembers, knownMembersOnly } from "../../provider/methods/wire";
+import { keepUnknownMembers, knownMembersOnly } from "../../api/wire";
 import { install } from "../../provider/resources/install";
 import { KIND_NAMES } from "../../provider/kinds/registry";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";

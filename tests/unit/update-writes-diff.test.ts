@@ -13,7 +13,7 @@ import { quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
 import { snapshotPolicyStateMethods } from "../../provider/kinds/snapshot-policy-state";
 import { subnetMethods } from "../../provider/kinds/subnet";
 import { setConfig } from "../../provider/methods/context";
-import { tagPatch } from "../../provider/methods/wire";
+import { tagPatch } from "../../api/wire";
 import { SEED, SEED_FILE } from "../support/cims";
 
 const KEY = "unit-update-key-0123456789";

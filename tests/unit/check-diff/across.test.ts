@@ -6,7 +6,7 @@ import { quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
 import { UNKNOWN } from "../../../provider/methods/schema";
 import { snapshotPolicyStateMethods } from "../../../provider/kinds/snapshot-policy-state";
 import { subnetMethods, subnetTable } from "../../../provider/kinds/subnet";
-import { camelKeys, plain } from "../../../provider/methods/wire";
+import { camelKeys, plain } from "../../../api/wire";
 import { NET, POOL, withScopeConfig } from "../../support/check-diff";
 
 withScopeConfig();

@@ -9,7 +9,7 @@ import {
   poolTable,
 } from "../../../provider/kinds/lb-pool-settings";
 import { sameMembers } from "../../../provider/methods/table";
-import { recordsIn } from "../../../provider/methods/values";
+import { recordsIn } from "../../../api/guards";
 import { ownedIds, ownView } from "../../../provider/kinds/lb-pool-settings-members";
 import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
 

@@ -14,9 +14,8 @@ import { listAll } from "../client/list";
 import { apiClient, cancelSignal, log, progress } from "./context";
 import { CREATE_MARK_TAG, markOf } from "./mark";
 import type { Inputs } from "./schema";
-import { messageOf } from "./values";
-
-type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from "../../api/guards";
+import { messageOf } from "../../api/errors";
 
 /** The list call where a create's record appears (a network's subnets, a scope's images). */
 export interface Survey {

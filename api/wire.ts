@@ -2,14 +2,20 @@
 // as decimal strings) and the wire (snake_case keys, exact integers), driven by the
 // contract's types. Tag keys are user data and are never renamed.
 import { isLosslessNumber } from "lossless-json";
-import { type Spelling, spelled } from "../../api/canonical";
-import type { Field, FieldTable, FieldType } from "../../api/contract";
-import { toCamel, toSnake } from "../../api/names";
-import { splitTags } from "../../api/tags";
-import { withoutMark } from "./mark";
+import { type Spelling, spelled } from "./canonical";
+import type { Field, FieldTable, FieldType } from "./contract";
+import { isJsonRecord } from "./json";
+import { toCamel, toSnake } from "./names";
+import { splitTags } from "./tags";
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
+
+/**
+ * Which of a record's tags are its users': the wire knows no tag of a client's own, so a caller
+ * that keeps one on records (the provider's create mark) passes the filter that leaves it out.
+ */
+export type UsersTags = (tags: Record<string, string>) => Record<string, string>;
+const everyTag: UsersTags = (tags) => tags;
 
 /**
  * A Pulumi value of this type as the wire wants it; enum values in the spelling of the call
@@ -26,7 +32,7 @@ export function toWire(value: unknown, type: FieldType, spelling?: Spelling): un
     case "array":
       return Array.isArray(value) ? value.map((v) => toWire(v, type.items, spelling)) : value;
     case "object": {
-      if (!isObject(value)) return value;
+      if (!isJsonRecord(value)) return value;
       const out: Json = {};
       for (const [key, v] of Object.entries(value)) {
         if (v === undefined) continue;
@@ -65,24 +71,24 @@ const takesNull = (f: Field) => f.nullable === true || f.removedByDelete === tru
  * kept verbatim: their wire name, and their numbers exact. With `program`, the value as a
  * program would write it (see ForProgram): the one conversion from a record to program values.
  */
-export function fromWire(value: unknown, type: FieldType, program?: ForProgram): unknown {
+export function fromWire(value: unknown, type: FieldType, program?: ForProgram, usersTags: UsersTags = everyTag): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
     case "integer":
       return type.int64 ? String(value) : plain(value);
     case "array":
       return Array.isArray(value)
-        ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }))
+        ? value.map((v, i) => fromWire(v, type.items, program && { ...program, where: `${program.where}[${i}]` }, usersTags))
         : plain(value);
     case "object": {
-      if (!isObject(value)) return plain(value);
-      if (program) return { ...programFields(type.fields, value, program), ...programMembers(type, value, program) };
+      if (!isJsonRecord(value)) return plain(value);
+      if (program) return { ...programFields(type.fields, value, program, usersTags), ...programMembers(type, value, program, usersTags) };
       const out: Json = {};
       for (const [wire, v] of Object.entries(value)) {
         const key = toCamel(wire);
-        if (Object.hasOwn(type.fields, key)) out[key] = fromWire(v, type.fields[key].type);
-        else if (type.members?.names.includes(wire)) out[key] = fromWire(v, type.members.type);
-        else if (type.members) out[wire] = fromWire(v, type.members.type);
+        if (Object.hasOwn(type.fields, key)) out[key] = fromWire(v, type.fields[key].type, undefined, usersTags);
+        else if (type.members?.names.includes(wire)) out[key] = fromWire(v, type.members.type, undefined, usersTags);
+        else if (type.members) out[wire] = fromWire(v, type.members.type, undefined, usersTags);
         else out[key] = plain(camelKeys(v));
       }
       return out;
@@ -90,7 +96,7 @@ export function fromWire(value: unknown, type: FieldType, program?: ForProgram):
     case "tags":
       // Records carry a list of {key, value, read_only}; the users' tags are the editable ones
       // (a create's mark, should one be left on the record, is the provider's, not the user's).
-      return withoutMark(splitTags(value).tags);
+      return usersTags(splitTags(value).tags);
     default:
       return plain(value);
   }
@@ -101,27 +107,27 @@ export function fromWire(value: unknown, type: FieldType, program?: ForProgram):
  * order: create-only instructions the records do not carry and what only the service sets are
  * left out.
  */
-export function programFields(fields: FieldTable, record: Json, program: ForProgram): Json {
+export function programFields(fields: FieldTable, record: Json, program: ForProgram, usersTags: UsersTags = everyTag): Json {
   const out: Json = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.notInRecord || field.set === "read" || program.skip?.includes(name)) continue;
     const raw = record[field.recordName ?? toSnake(name)];
     if (raw === undefined || (raw === null && !takesNull(field))) continue;
     const where = program.where ? `${program.where}.${name}` : name;
-    out[name] = fromWire(raw, field.type, { notes: program.notes, where, skip: SERVICE_SET[name] });
+    out[name] = fromWire(raw, field.type, { notes: program.notes, where, skip: SERVICE_SET[name] }, usersTags);
   }
   return out;
 }
 
 /** An object's members the contract knows, as a program writes them; the others are noted and left out. */
-function programMembers(type: Extract<FieldType, { kind: "object" }>, value: Json, program: ForProgram): Json {
+function programMembers(type: Extract<FieldType, { kind: "object" }>, value: Json, program: ForProgram, usersTags: UsersTags): Json {
   const out: Json = {};
   if (!type.members) return out;
   const known = new Set(Object.entries(type.fields).map(([name, f]) => f.recordName ?? toSnake(name)));
   for (const [wire, v] of Object.entries(value)) {
     if (known.has(wire) || v === undefined) continue;
     const where = `${program.where}.${wire}`;
-    if (type.members.names.includes(wire)) out[toCamel(wire)] = fromWire(v, type.members.type, { notes: program.notes, where });
+    if (type.members.names.includes(wire)) out[toCamel(wire)] = fromWire(v, type.members.type, { notes: program.notes, where }, usersTags);
     else program.notes.push(`${where}: not a ${type.members.what} the contract knows; left out`);
   }
   return out;
@@ -140,7 +146,7 @@ export function plainRecord(value: Record<string, unknown>): Record<string, unkn
 export function plain(value: unknown): unknown {
   if (typeof value === "bigint" || isLosslessNumber(value)) return String(value);
   if (Array.isArray(value)) return value.map(plain);
-  if (isObject(value))
+  if (isJsonRecord(value))
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, v]) => v !== undefined)
@@ -151,7 +157,7 @@ export function plain(value: unknown): unknown {
 
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
+  if (isJsonRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
   return value;
 }
 
@@ -170,9 +176,9 @@ const stringValues = (o: Json): Record<string, string> =>
  * puts it into `olds` and the program then removes or changes it.
  */
 export function tagPatch(olds: unknown, news: unknown): Record<string, string | null> {
-  const next = isObject(news) ? stringValues(news) : {};
+  const next = isJsonRecord(news) ? stringValues(news) : {};
   // An older state may hold a record's tag list: its users' tags are what was set.
-  const old = Array.isArray(olds) ? splitTags(olds).tags : isObject(olds) ? stringValues(olds) : {};
+  const old = Array.isArray(olds) ? splitTags(olds).tags : isJsonRecord(olds) ? stringValues(olds) : {};
   const patch: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(next)) if (!Object.hasOwn(old, key) || old[key] !== value) patch[key] = value;
   for (const key of Object.keys(old)) if (!Object.hasOwn(next, key)) patch[key] = null;
@@ -190,7 +196,7 @@ function unknownMember(type: Extract<FieldType, { kind: "object" }>, key: string
  */
 export function knownMembersOnly(value: unknown, type: FieldType): unknown {
   if (type.kind === "array" && Array.isArray(value)) return value.map((v) => knownMembersOnly(v, type.items));
-  if (type.kind !== "object" || !isObject(value)) return value;
+  if (type.kind !== "object" || !isJsonRecord(value)) return value;
   const out: Json = {};
   for (const [key, v] of Object.entries(value)) {
     if (unknownMember(type, key)) continue;
@@ -221,7 +227,7 @@ export function keepUnknownMembers(sent: unknown, held: unknown, type: FieldType
             .map(([k]) => toSnake(k))
         : [];
     const same = (a: unknown, b: unknown) =>
-      isObject(a) && isObject(b) && keys.length > 0 && keys.every((k) => String(a[k]) === String(b[k]));
+      isJsonRecord(a) && isJsonRecord(b) && keys.length > 0 && keys.every((k) => String(a[k]) === String(b[k]));
     return sent.map((item) =>
       keepUnknownMembers(
         item,
@@ -230,7 +236,7 @@ export function keepUnknownMembers(sent: unknown, held: unknown, type: FieldType
       ),
     );
   }
-  if (type.kind !== "object" || !isObject(sent) || !isObject(held)) return sent;
+  if (type.kind !== "object" || !isJsonRecord(sent) || !isJsonRecord(held)) return sent;
   const out: Json = { ...sent };
   for (const [wire, v] of Object.entries(held)) {
     const field = type.fields[toCamel(wire)];
