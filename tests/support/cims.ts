@@ -157,7 +157,12 @@ export const cimsType = (kind: string, face: Face = "dynamic"): string =>
 export const isKind = (type: string, kind: string): boolean => type === cimsType(kind, "dynamic") || type === cimsType(kind, "native");
 
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */
-export async function api(env: CimsTestEnv, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(
+  env: Pick<CimsTestEnv, "emulator" | "apiKey">,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const send = () =>
     fetch(`${env.emulator.url}${p}`, {
       method,

@@ -23,13 +23,13 @@ describe("test order", () => {
       .sort([
         file("tests/unit/echo.test.ts", 5_000),
         file("tests/e2e/subnet.test.ts", 4_000),
-        file("tests/e2e/faults-delete-refresh.test.ts", 400),
+        file("tests/e2e/faults/engine-dynamic.test.ts", 400),
         file("tests/e2e/not-timed-yet.test.ts", 100),
       ])
       .map((t) => path.relative(REPO_ROOT, t.path));
     // The two timed files in the order of their committed seconds, whatever those are today.
     const seconds = JSON.parse(readFileSync(path.join(REPO_ROOT, "tests/support/test-seconds.json"), "utf8")) as Record<string, number>;
-    const timed = ["tests/e2e/faults-delete-refresh.test.ts", "tests/e2e/subnet.test.ts"].sort((a, b) => seconds[b] - seconds[a]);
+    const timed = ["tests/e2e/faults/engine-dynamic.test.ts", "tests/e2e/subnet.test.ts"].sort((a, b) => seconds[b] - seconds[a]);
     expect(order).toEqual(["tests/e2e/not-timed-yet.test.ts", ...timed, "tests/unit/echo.test.ts"]);
   });
 });

@@ -1,4 +1,0 @@
-// Fault matrix, LbPoolMember refresh (GET), the rows on one stack: see faults-member-create.test.ts.
-import { LB_POOL_MEMBER, matrix } from "./faults";
-
-matrix(LB_POOL_MEMBER, "refresh");

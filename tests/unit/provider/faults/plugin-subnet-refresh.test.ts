@@ -1,0 +1,5 @@
+// The fault matrix's request faults on the plugin face, in process, Subnet refresh: see
+// plugin-subnet-create.test.ts.
+import { matrix } from "./matrix";
+
+matrix("Subnet", "refresh", "native", "recovers");
