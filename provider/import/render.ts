@@ -204,7 +204,8 @@ function goArrayType(items: FieldType | undefined): string {
 function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
   // An enum field takes the enum's type (`cims.LbAlgorithmInput`), which pulumi.String is not.
   const named = enumMember(value, type);
-  if (named) return `cims.${named.type}${named.member}`;
+  // Go's generator puts `_` between the two names when the value's holds one (`ImageArchitecture_X86_64`).
+  if (named) return `cims.${named.type}${named.member.includes("_") ? "_" : ""}${named.member}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) {
     if (typeof value === "boolean") return `pulumi.Bool(${s})`;

@@ -164,6 +164,7 @@ describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as 
     expect(subnet).toContain("\t\t\tDnsNameservers: pulumi.StringArray{},\n");
     expect(subnet).not.toContain("GatewayIp");
     expect(resource(source, '"image-golden"')).toContain(`\t\t\tImportId: pulumi.String("${IMAGE}"),\n`);
+    expect(resource(source, '"image-golden"')).toContain("\t\t\tArchitecture: cims.ImageArchitecture_X86_64,\n");
     const pool = resource(source, '"pool-web-pool"');
     expect(pool).toContain("\t\t\tLbAlgorithm: cims.LbAlgorithmRoundRobin,\n");
     expect(pool).toContain("\t\t\tHealthmonitor: cims.HealthMonitorArgs{\n\t\t\t\tType: cims.LbHealthMonitorTypeHttp,\n");
