@@ -19,8 +19,8 @@ type Enum = StringType & { enum: readonly string[] };
 
 /**
  * A string with a fixed set of values. An integer one (a subnet's `ipVersion`, 4 or 6) stays an
- * integer: pulumi-yaml's type check refuses every number given to an integer enum (it compares
- * the schema's int32 values as float64), so YAML programs could not set it.
+ * integer: pulumi-yaml's type check (v1.37.0) takes no number for an integer enum (it reads the
+ * schema's int32 values as float64) and warns of an internal error on every YAML program that sets it.
  */
 const isEnum = (t: FieldType): t is Enum => t.kind === "string" && t.enum !== undefined;
 

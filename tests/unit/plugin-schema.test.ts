@@ -123,7 +123,7 @@ test("every field with a fixed set of values is an enum type of the schema, name
       { value: "SOURCE_IP", name: "SourceIp" },
     ],
   });
-  // An integer with a fixed set of values stays an integer (pulumi-yaml's type check refuses numbers for an integer enum).
+  // An integer with a fixed set of values stays an integer (pulumi-yaml's type check takes no number for an integer enum).
   expect(schema.resources["cims:index:Subnet"].inputProperties.ipVersion).toMatchObject({ type: "integer" });
   expect(schema.types["cims:index:ImageHwMachineType"].enum?.map((e) => e.name)).toEqual(["Pc", "Q35", "I440"]);
 });
