@@ -11,6 +11,19 @@ export function toSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/**
+ * An enum value's name in the SDKs, from its words: `ROUND_ROBIN` -> `RoundRobin`, `TLS-HELLO` ->
+ * `TlsHello`, `x86_64` -> `X86_64`, `1.0` -> `V1_0` (a name starts with a letter).
+ */
+export function enumMemberName(value: string): string {
+  let name = "";
+  for (const w of value.split(/[^A-Za-z0-9]+/).filter(Boolean)) {
+    const word = w[0].toUpperCase() + w.slice(1).toLowerCase();
+    name += /[0-9]$/.test(name) && /^[0-9]/.test(word) ? `_${word}` : word;
+  }
+  return /^[0-9]/.test(name) ? `V${name}` : name;
+}
+
 /** A field path from the service (`members[1].protocol_port`) as users wrote it. */
 export function camelPath(path: string): string {
   return toCamel(path);

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
-import type { Contract, FieldType, ObjectType } from "../api/contract";
+import type { Contract, FieldType, ObjectType, StringType } from "../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
 import { configValues } from "../provider/import/program";
@@ -358,10 +358,13 @@ function indexModule(typeNames: readonly string[]): string {
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+/** Where an enum's SDK type is named: Go's, Python's and Java's `<name>` (schema.json's `cims:index:<name>`). */
+const enumNote = (t: StringType) => (t.name ? ` (the SDKs' enum \`${t.name}\`)` : "");
+
 function ruleOf(t: FieldType): string {
   switch (t.kind) {
     case "string":
-      if (t.enum) return `one of ${[...t.enum, ...Object.keys(t.aliases ?? {})].map((v) => `\`${v}\``).join(", ")}`;
+      if (t.enum) return `one of ${[...t.enum, ...Object.keys(t.aliases ?? {})].map((v) => `\`${v}\``).join(", ")}${enumNote(t)}`;
       if (t.format)
         return {
           uuid4: "a uuid4",

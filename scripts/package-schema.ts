@@ -5,8 +5,8 @@
 // type-checked against it; `pulumi import` writes code from it): none of this ships.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Field, FieldType, ObjectType } from "../api/contract";
-import { toCamel } from "../api/names";
+import type { Field, FieldType, ObjectType, StringType } from "../api/contract";
+import { enumMemberName, toCamel } from "../api/names";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
 import type { Kind } from "../provider/kinds/registry";
@@ -15,13 +15,27 @@ import { KIND_NAMES, kind } from "../provider/kinds/registry";
 type Json = Record<string, unknown>;
 type Property = Json;
 
-/** The schema type of a contract type (int64: decimal strings; nested objects: their named type). */
+type Enum = StringType & { enum: readonly string[] };
+
+/**
+ * A string with a fixed set of values. An integer one (a subnet's `ipVersion`, 4 or 6) stays an
+ * integer: pulumi-yaml's type check (v1.37.0) takes no number for an integer enum (it reads the
+ * schema's int32 values as float64) and warns of an internal error on every YAML program that sets it.
+ */
+const isEnum = (t: FieldType): t is Enum => t.kind === "string" && t.enum !== undefined;
+
+/** An enum's name in the SDKs, which the contract gives it. */
+function enumName(t: Enum): string {
+  if (!t.name) throw new Error(`the enum of ${t.enum.join(", ")} has no name: give oneOf() the name the SDKs call it`);
+  return t.name;
+}
+
+/** The schema type of a contract type (int64: decimal strings; enums and nested objects: their named types). */
 function typeOf(t: FieldType): Property {
+  if (isEnum(t)) return { $ref: `#/types/cims:index:${enumName(t)}` };
   switch (t.kind) {
     case "string":
-      return t.enum
-        ? { type: "string", description: `One of: ${[...t.enum, ...Object.keys(t.aliases ?? {})].join(", ")}.` }
-        : { type: "string" };
+      return { type: "string" };
     case "integer":
       return t.int64 ? { type: "string", description: "A signed 64-bit integer, as its decimal digits." } : { type: "integer" };
     case "number":
@@ -37,7 +51,7 @@ function typeOf(t: FieldType): Property {
   }
 }
 
-/** A field's schema property: its type, described by the contract's words (and an enum's values). */
+/** A field's schema property: its type, described by the contract's words. */
 function propertyOf(f: Pick<Field, "type" | "doc">): Property {
   const p = typeOf(f.type);
   return { ...p, description: typeof p.description === "string" ? `${f.doc} ${p.description}` : f.doc };
@@ -63,6 +77,33 @@ export function kindProse(type: Kind): string {
   return fs.readFileSync(path.join(__dirname, "../provider/kinds", `${kebab(type)}.md`), "utf8").trim();
 }
 
+/**
+ * An enum type: its values, each named as the SDKs spell it (`RoundRobin`: Go's
+ * `cims.LbAlgorithmRoundRobin`, Python's `cims.LbAlgorithm.ROUND_ROBIN`), other spellings too.
+ */
+function enumTypeOf(t: Enum, doc: string): Json {
+  const values = [
+    ...t.enum.map((value) => ({ value, name: enumMemberName(value) })),
+    ...Object.entries(t.aliases ?? {}).map(([value, same]) => ({
+      value,
+      name: enumMemberName(value),
+      description: `The same as \`${same}\`.`,
+    })),
+  ];
+  return { type: "string", description: doc, enum: values };
+}
+
+/** Every enum the fields of `fields` reach (nested objects' too), by name, described by the first field of it. */
+function enumTypes(fields: Iterable<Pick<Field, "type" | "doc">>, into: Map<string, Json>): Map<string, Json> {
+  const visit = (t: FieldType, doc: string): void => {
+    if (isEnum(t) && !into.has(enumName(t))) into.set(enumName(t), enumTypeOf(t, doc));
+    if (t.kind === "array") visit(t.items, doc);
+    if (t.kind === "object") for (const f of Object.values(t.fields)) visit(f.type, f.doc);
+  };
+  for (const f of fields) visit(f.type, f.doc);
+  return into;
+}
+
 function resourceOf(type: Kind): Json {
   const shape = shapeOf(kind(type).descriptor);
   const inputProperties: Record<string, Property> = {};
@@ -83,7 +124,8 @@ function resourceOf(type: Kind): Json {
     inputProperties,
     requiredInputs: requiredInputs.map((i) => i.name),
     properties,
-    required: [...requiredInputs.map((i) => i.name), "taskIds"],
+    // What every state holds (shape.ts: `always`), so Go's SDK gives plain outputs, not pointers.
+    required: shape.outputs.filter((o) => o.always).map((o) => o.name),
   };
 }
 
@@ -103,11 +145,42 @@ export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = Object.fromEn
   }),
 );
 
+/** Where package.json says the project lives: `https://github.com/<owner>/<name>`, its homepage and its Go SDK's import path. */
+function repository(): { url: string; homepage: string; goImportBasePath: string } {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8")) as {
+    homepage: string;
+    repository: { url: string };
+  };
+  const url = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+  return { url, homepage: manifest.homepage, goImportBasePath: `${new URL(url).host}${new URL(url).pathname}/sdk/go/cims` };
+}
+
+/**
+ * The Python SDK's metadata beyond the schema's own: the `pulumi` SDK range it runs with
+ * (docs/versions.md) and the oldest Python. The SDK carries the schema's version
+ * (respectSchemaVersion), so a program asks for this plugin's version; without it the
+ * generator writes 0.0.0 for a release step to replace.
+ */
+const PYTHON = {
+  packageName: "pulumi_cims",
+  respectSchemaVersion: true,
+  requires: { pulumi: ">=3.231.0,<4.0.0" },
+  pythonRequires: ">=3.9",
+  pyproject: { enabled: true },
+};
+
 export function packageSchema(version: string): Json {
   const types: Json = {};
   const named = new Map<string, ObjectType>();
-  for (const type of KIND_NAMES) nestedTypes(shapeOf(kind(type).descriptor).nested.values(), named);
-  for (const [name, t] of [...named].sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = objectTypeOf(t);
+  const enums = new Map<string, Json>();
+  for (const type of KIND_NAMES) {
+    const shape = shapeOf(kind(type).descriptor);
+    nestedTypes(shape.nested.values(), named);
+    enumTypes([...shape.inputs.map((i) => i.field), ...shape.outputs], enums);
+  }
+  const all: Array<[string, Json]> = [...[...named].map(([name, t]): [string, Json] => [name, objectTypeOf(t)]), ...enums];
+  for (const [name, t] of all.sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = t;
+  const repo = repository();
   return {
     name: "cims",
     displayName: "CIMS",
@@ -115,12 +188,13 @@ export function packageSchema(version: string): Json {
     description: `The Cloud Infrastructure Management Service (CIMS): ${KIND_NAMES.join(", ")}.`,
     keywords: ["pulumi", "cims", "category/cloud"],
     license: "Apache-2.0",
+    homepage: repo.homepage,
+    repository: repo.url,
     config: { variables: PROVIDER_CONFIG },
     provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: PROVIDER_CONFIG },
     types,
     resources: Object.fromEntries(KIND_NAMES.map((type) => [`cims:index:${type}`, resourceOf(type)])),
-    // The Python SDK (sdk/python) carries this version, so a program asks for this plugin's
-    // version; without it the generator writes 0.0.0 for a release step to replace.
-    language: { python: { packageName: "pulumi_cims", respectSchemaVersion: true, pyproject: { enabled: true } } },
+    // Go's import path is the repository's (`go get` once it is published; docs/platform.md, "Go").
+    language: { python: PYTHON, go: { importBasePath: repo.goImportBasePath } },
   };
 }

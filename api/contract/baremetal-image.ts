@@ -9,9 +9,14 @@ export const BaremetalImage = {
   fields: {
     name: { type: name, required: true, set: "update", doc: "Image name, not empty." },
     volumeId: { type: uuid4, required: true, set: "create", doc: "Volume to make the image from (uuid4)." },
-    architecture: { type: oneOf(["aarch64", "x86_64"]), set: "create", default: "x86_64", doc: "The image's CPU architecture." },
+    architecture: {
+      type: oneOf("ImageArchitecture", ["aarch64", "x86_64"]),
+      set: "create",
+      default: "x86_64",
+      doc: "The image's CPU architecture.",
+    },
     hwFirmwareType: {
-      type: oneOf(["bios", "uefi"]),
+      type: oneOf("ImageHwFirmwareType", ["bios", "uefi"]),
       nullable: true,
       set: "update",
       default: null,
@@ -19,17 +24,27 @@ export const BaremetalImage = {
     },
     // The spec's `pc` is the vendor SDK's `i440`: records (and the reference's image update) spell it so.
     hwMachineType: {
-      type: oneOfSpelled(["pc", "q35"], { aliases: { i440: "pc" }, recordSpelling: { pc: "i440" } }),
+      type: oneOfSpelled("ImageHwMachineType", ["pc", "q35"], { aliases: { i440: "pc" }, recordSpelling: { pc: "i440" } }),
       nullable: true,
       set: "update",
       default: null,
       doc: "The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.",
     },
     isBaremetal: { type: boolean, set: "update", default: false, doc: "Whether bare metal servers will use the image." },
-    osType: { type: oneOf(["linux", "windows"]), set: "update", default: "linux", doc: "The image's operating system family." },
-    source: { type: oneOf(["volume"]), set: "create", default: "volume", doc: "What the image is made from: only a volume." },
+    osType: {
+      type: oneOf("ImageOsType", ["linux", "windows"]),
+      set: "update",
+      default: "linux",
+      doc: "The image's operating system family.",
+    },
+    source: {
+      type: oneOf("ImageSource", ["volume"]),
+      set: "create",
+      default: "volume",
+      doc: "What the image is made from: only a volume.",
+    },
     sshKey: {
-      type: oneOf(["allow", "deny", "required"]),
+      type: oneOf("ImageSshKey", ["allow", "deny", "required"]),
       set: "update",
       default: "allow",
       doc: "Whether servers from the image take an SSH key.",
@@ -45,7 +60,7 @@ export const BaremetalImage = {
   },
   record: {
     id: { type: uuid4, doc: "The image's id." },
-    status: { type: text, output: true, doc: "The service's image status, e.g. `active`." },
+    status: { type: text, output: true, inEveryRecord: true, doc: "The service's image status, e.g. `active`." },
     visibility: { type: text, doc: "Who may use the image." },
     disk_format: { type: text, doc: "The image's disk format." },
     min_disk: { type: count, doc: "The smallest disk, in GiB, the image needs." },
@@ -56,7 +71,7 @@ export const BaremetalImage = {
     region: { type: text, doc: "The region's name." },
     creator_task_id: { type: uuid4, doc: "The task that created the image." },
     task_id: { type: uuid4, doc: "The image's last task." },
-    created_at: { type: dateTime, output: true, doc: "When the service created the image (ISO 8601)." },
+    created_at: { type: dateTime, output: true, inEveryRecord: true, doc: "When the service created the image (ISO 8601)." },
     updated_at: { type: dateTime, doc: "When the service last changed the image." },
     project_id: { type: count, doc: "The image's project." },
     region_id: { type: count, doc: "The image's region." },

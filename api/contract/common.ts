@@ -10,16 +10,18 @@ export const cidr = { kind: "string", format: "cidr" } as const satisfies String
 export const boolean = { kind: "boolean" } as const satisfies BooleanType;
 export const tags = { kind: "tags" } as const satisfies TagsType;
 
-export function oneOf<const T extends readonly string[]>(values: T) {
-  return { kind: "string", enum: values } as const satisfies StringType;
+/** An enum, by its name in the SDKs (`LbAlgorithm`: the vendor SDK's where it has one). */
+export function oneOf<const T extends readonly string[]>(name: string, values: T) {
+  return { kind: "string", name, enum: values } as const satisfies StringType;
 }
 
 /** An enum whose values have other spellings too (`aliases`), and that records spell their own way. */
 export function oneOfSpelled<const T extends readonly string[], const A extends Readonly<Record<string, T[number]>>>(
+  name: string,
   values: T,
   spellings: { aliases: A; recordSpelling: Readonly<Record<string, string>> },
 ) {
-  return { kind: "string", enum: values, ...spellings } as const satisfies StringType;
+  return { kind: "string", name, enum: values, ...spellings } as const satisfies StringType;
 }
 
 export function integer(min: number, max: number, unit?: string): IntegerType & { readonly kind: "integer" } {

@@ -53,7 +53,7 @@ export const LbPoolMember = {
   rules: ["memberTarget"],
   record: {
     id: { type: uuid4, doc: "The member's id." },
-    operating_status: { type: text, output: true, doc: "The member's operating status (ONLINE, NO_MONITOR, ...)." },
+    operating_status: { type: text, output: true, inEveryRecord: true, doc: "The member's operating status (ONLINE, NO_MONITOR, ...)." },
     provisioning_status: { type: text, doc: "The member's provisioning status (ACTIVE, PENDING_CREATE, ...)." },
   },
   paths: {

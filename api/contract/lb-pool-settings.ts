@@ -27,7 +27,7 @@ export const HealthMonitor = {
   doc: "A pool's health monitor. What an HTTP check leaves out, the service fills (GET `/`, 200, HTTP/1.0, `maxRetriesDown` 3); those values are never a diff.",
   fields: {
     type: {
-      type: oneOf(["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]),
+      type: oneOf("LbHealthMonitorType", ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]),
       required: true,
       set: "update",
       doc: "How members are checked.",
@@ -37,7 +37,7 @@ export const HealthMonitor = {
     maxRetries: { type: integer(1, 10), required: true, set: "update", doc: "Checks that must pass before a member is up." },
     maxRetriesDown: { type: integer(1, 10), set: "update", doc: "Checks that must fail before a member is down." },
     httpMethod: {
-      type: oneOf(["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]),
+      type: oneOf("HttpMethod", ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]),
       set: "update",
       doc: "The HTTP method of an HTTP check.",
     },
@@ -48,7 +48,7 @@ export const HealthMonitor = {
       doc: 'Status codes that pass an HTTP check: codes 100-599 or ranges ("200,202", "200-204").',
     },
     // The vendor's reference: HTTP version of the check, the Host it sends, and whether it runs.
-    httpVersion: { type: oneOf(["1.0", "1.1"]), set: "update", doc: "The HTTP version of an HTTP check." },
+    httpVersion: { type: oneOf("HttpVersion", ["1.0", "1.1"]), set: "update", doc: "The HTTP version of an HTTP check." },
     domainName: { type: text, set: "update", doc: "The Host an HTTP check sends." },
     adminStateUp: { type: boolean, set: "update", doc: "Whether the monitor runs." },
   },
@@ -59,7 +59,12 @@ export const SessionPersistence = {
   name: "SessionPersistence",
   doc: "How a pool keeps a client on one member.",
   fields: {
-    type: { type: oneOf(["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]), required: true, set: "update", doc: "What identifies a client." },
+    type: {
+      type: oneOf("LbSessionPersistenceType", ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]),
+      required: true,
+      set: "update",
+      doc: "What identifies a client.",
+    },
     cookieName: { type: text, set: "update", doc: "The cookie of APP_COOKIE persistence." },
     persistenceGranularity: { type: text, set: "update", doc: "The netmask that groups clients of SOURCE_IP persistence." },
     persistenceTimeout: { type: integer(0, INT32_MAX, "seconds"), set: "update", doc: "Seconds a client stays on its member." },
@@ -74,11 +79,15 @@ export const LbPoolSettings = {
   fields: {
     name: { type: name, set: "update", doc: "Pool name." },
     lbAlgorithm: {
-      type: oneOf(["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]),
+      type: oneOf("LbAlgorithm", ["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]),
       set: "update",
       doc: "How the pool spreads connections.",
     },
-    protocol: { type: oneOf(["HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"]), set: "update", doc: "The protocol members speak." },
+    protocol: {
+      type: oneOf("LbPoolProtocol", ["HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"]),
+      set: "update",
+      doc: "The protocol members speak.",
+    },
     caSecretId: { type: uuid4, nullable: true, set: "update", doc: "CA certificate bundle secret (uuid4), or null for none." },
     crlSecretId: { type: uuid4, nullable: true, set: "update", doc: "CA revocation list secret (uuid4), or null for none." },
     secretId: {

@@ -54,17 +54,22 @@ export const SnapshotPolicyState = {
   name: "SnapshotPolicyState",
   doc: "The name and status of an existing snapshot lifecycle policy (e.g. pause it in dev). Synchronous; destroy leaves the policy as it is.",
   fields: {
-    name: { type: name, set: "update", doc: "New policy name, not empty. Omitted: left as it is." },
-    status: { type: oneOf(["active", "paused"]), set: "update", doc: "Whether the policy runs. Omitted: left as it is." },
+    name: { type: name, set: "update", inEveryRecord: true, doc: "New policy name, not empty. Omitted: left as it is." },
+    status: {
+      type: oneOf("SnapshotPolicyStatus", ["active", "paused"]),
+      set: "update",
+      inEveryRecord: true,
+      doc: "Whether the policy runs. Omitted: left as it is.",
+    },
   },
   omitted: "unmanaged",
   record: {
     id: { type: count, doc: "The policy's id." },
-    action: { type: text, output: true, doc: "What the policy does (`volume_snapshot`)." },
+    action: { type: text, output: true, inEveryRecord: true, doc: "What the policy does (`volume_snapshot`)." },
     project_id: { type: count, doc: "The policy's project." },
     region_id: { type: count, doc: "The policy's region." },
-    user_id: { type: count, output: true, doc: "The user who owns the policy." },
-    schedules: { type: arrayOf(PolicySchedule), output: true, doc: "The policy's schedules, camelCased." },
+    user_id: { type: count, output: true, inEveryRecord: true, doc: "The user who owns the policy." },
+    schedules: { type: arrayOf(PolicySchedule), output: true, inEveryRecord: true, doc: "The policy's schedules, camelCased." },
     volumes: {
       type: arrayOf(PolicyVolume),
       output: true,

@@ -55,6 +55,7 @@ export const Subnet = {
       type: { kind: "integer", min: 4, max: 6, enum: [4, 6] },
       set: "create",
       serviceDefault: true,
+      inEveryRecord: true,
       doc: "4 or 6; default: the version of `cidr`, which it must match.",
     },
     routerIdToConnect: {
@@ -80,7 +81,7 @@ export const Subnet = {
     has_router: { type: boolean, doc: "Whether a router is connected." },
     creator_task_id: { type: uuid4, doc: "The task that created the subnet." },
     task_id: { type: uuid4, doc: "The subnet's last task." },
-    created_at: { type: dateTime, output: true, doc: "When the service created the subnet (ISO 8601)." },
+    created_at: { type: dateTime, output: true, inEveryRecord: true, doc: "When the service created the subnet (ISO 8601)." },
     updated_at: { type: dateTime, doc: "When the service last changed the subnet." },
     project_id: { type: count, doc: "The subnet's project." },
     region_id: { type: count, doc: "The subnet's region." },

@@ -15,6 +15,11 @@ export interface StringType {
   readonly kind: "string";
   readonly format?: Format;
   readonly enum?: readonly string[];
+  /**
+   * An enum's name in the SDKs: schema.json's enum type `cims:index:<name>` (Go's `cims.<name>`,
+   * Python's `cims.<name>`, Java's `com.pulumi.cims.enums.<name>`). The vendor SDK's name where it has one.
+   */
+  readonly name?: string;
   readonly nonBlank?: boolean;
   /**
    * Other spellings of enum values, accepted wherever the value is, and the same value:
@@ -96,6 +101,11 @@ export interface Field {
   readonly serviceDefault?: true;
   /** The service's records do not carry it (a create-only instruction, such as which router to connect). */
   readonly notInRecord?: true;
+  /**
+   * Every record carries it, never null (the vendor SDK's model, and the spec's response schema
+   * where it has one, require it): schema.json marks the output required.
+   */
+  readonly inEveryRecord?: true;
   /** The service's records carry it under another name than requests do (an image's tags: `tags_v2`). */
   readonly recordName?: string;
   /**
@@ -118,6 +128,11 @@ export interface RecordField {
   readonly output?: true;
   /** Not in every record (a policy's volumes, read only when asked for). */
   readonly optional?: true;
+  /**
+   * Every record carries it, never null (the vendor SDK's model, and the spec's response schema
+   * where it has one, require it): schema.json marks the output required.
+   */
+  readonly inEveryRecord?: true;
 }
 
 /** The service's own fields in the records it returns, by wire (snake_case) name. */

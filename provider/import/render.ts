@@ -13,7 +13,7 @@
 // unlike the programs cims-import writes, whose tests already hold these renderers.
 import type { FieldType, ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
-import { toSnake } from "../../api/names";
+import { enumMemberName, toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
 import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "./program";
 
@@ -160,6 +160,16 @@ const yaml: Renderer = {
 // ---------------------------------------------------------------------------------------
 
 const PY_WORDS = { nil: "None", yes: "True", no: "False" };
+
+/**
+ * A value of a named enum as the SDKs name it: the enum's and the value's name (`LbAlgorithm`,
+ * `RoundRobin`), as schema.json's enum types give them; undefined for any other value.
+ */
+function enumMember(value: unknown, type: FieldType | undefined): { type: string; member: string } | undefined {
+  if (type?.kind !== "string" || !type.name || typeof value !== "string") return undefined;
+  const values = [...(type.enum ?? []), ...Object.keys(type.aliases ?? {})];
+  return values.includes(value) ? { type: type.name, member: enumMemberName(value) } : undefined;
+}
 /** The type of an object's field, or of its further members (quota entries). */
 const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fields[name]?.type ?? t.members?.type;
 
@@ -167,6 +177,9 @@ const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fiel
 function pyValue(value: unknown, type: FieldType | undefined, indent: string): string {
   if (value instanceof ConfigValue) return toSnake(value.key);
   if (value instanceof OutputValue) return `${toSnake(camel(value.resource))}.${toSnake(value.output)}`;
+  const named = enumMember(value, type);
+  // Python's enum members are the value's name in capitals: `cims.LbAlgorithm.ROUND_ROBIN`.
+  if (named) return `cims.${named.type}.${named.member.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}`;
   const s = scalar(value, PY_WORDS);
   if (s !== undefined) return s;
   if (Array.isArray(value)) {
@@ -205,12 +218,12 @@ const python: Renderer = {
 
 // ---------------------------------------------------------------------------------------
 // Go: the SDK `pulumi package gen-sdk --language go` writes (docs/platform.md), at the import
-// path it gives when the schema names none. Go has no null input: a null field is left out,
+// path schema.json gives it (the repository's). Go has no null input: a null field is left out,
 // as Python's None is.
 // ---------------------------------------------------------------------------------------
 
-/** The SDK's package, at the generator's default import path. */
-export const GO_SDK_PACKAGE = "example.com/pulumi-cims/sdk/go/cims";
+/** The SDK's package: schema.json's `language.go.importBasePath`. */
+export const GO_SDK_PACKAGE = "github.com/pulumi-cims/pulumi-cims/sdk/go/cims";
 const goField = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
 const GO_SCALARS: Partial<Record<FieldType["kind"], string>> = { string: "String", integer: "Int", boolean: "Bool" };
 
@@ -226,6 +239,10 @@ function goValue(value: unknown, type: FieldType | undefined, indent: string): s
   if (value instanceof ConfigValue) return `pulumi.${value.type === "integer" ? "Int" : "String"}(${camel(value.key)})`;
   if (value instanceof OutputValue)
     return value.output === "id" ? `${camel(value.resource)}.ID()` : `${camel(value.resource)}.${goField(value.output)}`;
+  // An enum field takes the enum's type (`cims.LbAlgorithmInput`), which pulumi.String is not.
+  const named = enumMember(value, type);
+  // Go's generator puts `_` between the two names when the value's holds one (`ImageArchitecture_X86_64`).
+  if (named) return `cims.${named.type}${named.member.includes("_") ? "_" : ""}${named.member}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) {
     if (typeof value === "boolean") return `pulumi.Bool(${s})`;

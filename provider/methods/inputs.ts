@@ -65,7 +65,7 @@ export const OWN = {
   },
   poolId: { type: uuid4, required: true, set: "create", doc: "The load balancer pool (uuid4)." },
   membersOwnership: {
-    type: oneOf(["declared", "exclusive"]),
+    type: oneOf("MembersOwnership", ["declared", "exclusive"]),
     set: "update",
     doc:
       'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +

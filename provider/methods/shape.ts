@@ -27,6 +27,12 @@ export interface OutputShape {
   readonly nullable: boolean;
   /** Not every state holds it. */
   readonly optional: boolean;
+  /**
+   * Every state holds it, never null: a required input, a default the provider writes when the
+   * record lacks it, a field every record carries (`inEveryRecord`), or what the provider derives.
+   * schema.json marks it required (Go's SDK then has a plain output, not a pointer).
+   */
+  readonly always: boolean;
 }
 
 export interface KindShape {
@@ -56,20 +62,23 @@ function inputsOf(d: Descriptor): InputShape[] {
 function outputsOf(d: Descriptor, inputs: readonly InputShape[]): OutputShape[] {
   const out = new Map<string, OutputShape>();
   const add = (o: OutputShape) => out.has(o.name) || out.set(o.name, o);
-  const fromInput = ({ name, field, own }: InputShape): OutputShape => ({
-    name,
-    type: field.type,
-    doc: field.doc,
-    nullable: field.nullable === true || field.removedByDelete === true,
-    optional: !own && d.outputsOnlyGiven === true,
-  });
+  const fromInput = ({ name, field, own }: InputShape): OutputShape => {
+    const nullable = field.nullable === true || field.removedByDelete === true;
+    const optional = !own && d.outputsOnlyGiven === true;
+    const held =
+      field.required === true || (!own && ((field.default !== undefined && field.default !== null) || field.inEveryRecord === true));
+    return { name, type: field.type, doc: field.doc, nullable, optional, always: held && !nullable && !optional };
+  };
   const state = (i: InputShape) => !(i.own && (d.own[i.name].notState || !i.field.required));
   for (const i of inputs.filter(state)) add(fromInput(i));
   for (const [wire, f] of Object.entries(d.contract.record))
-    if (f.output) add({ name: toCamel(wire), type: f.type, doc: f.doc, nullable: false, optional: f.optional === true });
-  for (const name of d.derived ?? []) add({ name, ...DERIVED[name], nullable: false, optional: false });
+    if (f.output) {
+      const always = f.inEveryRecord === true && f.optional !== true;
+      add({ name: toCamel(wire), type: f.type, doc: f.doc, nullable: false, optional: f.optional === true, always });
+    }
+  for (const name of d.derived ?? []) add({ name, ...DERIVED[name], nullable: false, optional: false, always: true });
   for (const i of inputs.filter((i) => i.own && !i.field.required && !d.own[i.name].notState)) add(fromInput(i));
-  add({ name: "taskIds", ...DERIVED.taskIds, nullable: false, optional: false });
+  add({ name: "taskIds", ...DERIVED.taskIds, nullable: false, optional: false, always: true });
   return [...out.values()];
 }
 

@@ -1,7 +1,8 @@
 // SDKs of the plugin for other languages, from its schema: `pulumi package gen-sdk` through
 // our language hosts (the Node.js host's GeneratePackage, and the Go host scripts/pulumi
-// builds beside the CLI). The Node.js SDK compiles with tsc, the Go SDK with `go build`; then
-// a Go program using the Go SDK deploys a subnet through the plugin against the emulator,
+// builds beside the CLI). The Node.js SDK compiles with tsc, the Go SDK with `go build` and
+// `go vet`; then a Go program using the Go SDK deploys a subnet (a required output) and pauses a
+// policy (an enum) through the plugin against the emulator,
 // previews with no changes and destroys. Go runs offline (support/go.ts).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
@@ -46,8 +47,18 @@ func main() {
 		if err != nil {
 			return err
 		}
+		// An enum field takes the enum's constant.
+		if _, err := cims.NewSnapshotPolicyState(ctx, "policy", &cims.SnapshotPolicyStateArgs{
+			PolicyId: pulumi.Int(${SEED.policyId}),
+			Status:   cims.SnapshotPolicyStatusPaused,
+		}); err != nil {
+			return err
+		}
 		ctx.Export("subnetId", net.ID())
 		ctx.Export("totalIps", net.TotalIps)
+		// The service always returns it: a plain output, not a pointer.
+		var created pulumi.StringOutput = net.CreatedAt
+		ctx.Export("createdAt", created)
 		ctx.Export("where", pulumi.Sprintf("%s/%s region %s", ctx.Project(), ctx.Stack(), config.Get(ctx, "cims:regionId")))
 		return nil
 	})
@@ -55,7 +66,7 @@ func main() {
 `;
 
 test(
-  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build compiles; a Go program on it deploys, has no changes, destroys",
+  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build and go vet pass; a Go program on it (an enum, a required output) deploys, has no changes, destroys",
   async () => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": PLUGIN_PROJECT("go-program", "go") },
@@ -81,10 +92,13 @@ test(
     await fs.symlink(path.join(REPO_ROOT, "node_modules"), path.join(nodeSdk, "node_modules"), "dir");
     await goModule(env.stack.projectDir, sdk, goProgram);
     const goEnv = { ...process.env, ...GO_ENV };
+    const goSdk = await goPackages(sdk);
     await Promise.all([
       runCommand(path.join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", nodeSdk], process.env),
-      runCommand("go", ["build", "-trimpath", ...(await goPackages(sdk))], goEnv, { cwd: env.stack.projectDir }),
+      runCommand("go", ["build", "-trimpath", ...goSdk], goEnv, { cwd: env.stack.projectDir }),
     ]);
+    // The SDK and the program on it (an enum, a required output) pass go vet too.
+    await runCommand("go", ["vet", ...goSdk, "."], goEnv, { cwd: env.stack.projectDir });
     for (const name of resources) await fs.access(path.join(nodeSdk, "bin", `${camel(name)}.js`));
 
     // The Go host builds the program and runs it; the engine reaches the plugin from
@@ -93,6 +107,7 @@ test(
     await env.stack.up();
     const outputs = await env.stack.outputs();
     expect(outputs.totalIps).toBe("254");
+    expect(outputs.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     // The host passed the run's project, stack and config to the program.
     expect(outputs.where).toBe("go-program/e2e region 1");
     expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({
@@ -100,6 +115,7 @@ test(
       cidr: "10.190.0.0/24",
       tags: expect.arrayContaining([expect.objectContaining({ key: "env", value: "dev" })]),
     });
+    expect(store.get("lifecycle_policies", Number(SEED.policyId))?.status).toBe("paused");
     const state = await env.stack.exportState();
     expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)?.type).toBe("cims:index:Subnet");
 

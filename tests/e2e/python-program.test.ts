@@ -68,7 +68,7 @@ cims.LbPoolSettings(
     pool_id="${SEED.poolId}",
     members=[cims.PoolMemberArgs(address="10.180.0.10", protocol_port=8080, weight=2, subnet_id=network.subnet.id)],
 )
-cims.SnapshotPolicyState("policy", policy_id=${SEED.policyId}, status="paused")
+cims.SnapshotPolicyState("policy", policy_id=${SEED.policyId}, status=cims.SnapshotPolicyStatus.PAUSED)
 quota = cims.QuotaThreshold("quota", client_id=${SEED.clientId}, threshold=90 if step == "update" else 85)
 api_net = cims.Subnet("api-net", name="py-api", cidr="10.99.0.0/24", network_id="${PROD_NET}", project_id=2, region_id=3)
 member = cims.LbPoolMember(

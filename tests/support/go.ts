@@ -3,12 +3,13 @@
 // committed sums.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { GO_SDK_PACKAGE } from "../../provider/import/render";
 import { REPO_ROOT } from "./harness";
 
 const GO_CLI = path.join(REPO_ROOT, "scripts/pulumi-cli");
 
-/** Where the Go SDK's import paths start when the schema names no repository (codegen/go's default). */
-export const SDK_MODULE = "example.com/pulumi-cims/sdk";
+/** The Go SDK's module: the import path of its package (`<module>/go/cims`, schema.json's) less `/go/cims`. */
+export const SDK_MODULE = GO_SDK_PACKAGE.replace(/\/go\/cims$/, "");
 
 /** The environment `go` runs in: the local toolchain, the committed sums, no proxy. */
 export const GO_ENV = { GOTOOLCHAIN: "local", GOFLAGS: "-mod=readonly", GOPROXY: "off" };

@@ -129,24 +129,27 @@ describe("Python: the pulumi_cims SDK, snake_case arguments, nested objects as t
     const pool = resource(source, '    "pool-web-pool",');
     expect(pool).toContain(`    pool_id="${POOL}",\n`);
     expect(pool).toContain('    members=[cims.PoolMemberArgs(address="10.0.0.11", protocol_port=8080, weight=3)],\n');
-    expect(pool).toMatch(/ {4}healthmonitor=cims\.HealthMonitorArgs\(\n {8}type="HTTP",\n {8}delay=5,[\s\S]*max_retries_down=3,/);
+    expect(pool).toContain("    lb_algorithm=cims.LbAlgorithm.ROUND_ROBIN,\n");
+    expect(pool).toMatch(
+      / {4}healthmonitor=cims\.HealthMonitorArgs\(\n {8}type=cims\.LbHealthMonitorType\.HTTP,\n {8}delay=5,[\s\S]*max_retries_down=3,/,
+    );
     const member = resource(source, '    "member-203-0-113-10-443",');
     expect(member).toContain(`    import_id="${MEMBER}",\n`);
     expect(member).toContain("    protocol_port=443,\n");
     expect(member).toContain("    admin_state_up=True,\n");
     const policy = resource(source, '    "policy-nightly",');
     expect(policy).toContain("    policy_id=101,\n");
-    expect(policy).toContain('    status="paused",\n');
+    expect(policy).toContain("    status=cims.SnapshotPolicyStatus.PAUSED,\n");
   });
 });
 
-describe("Go: the SDK gen-sdk writes, at its default import path; a null field left out", () => {
+describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as their constants; a null field left out", () => {
   const source = program("go");
 
   test("the head is comments, then package main and the SDK's import; each resource a checked cims.New<Kind>, protected", () => {
     expect(source).toContain("// holds (ImportId, PoolId, PolicyId, ClientId)");
     expect(source).toContain("//   terraform state rm 'gcore_subnet.app'\npackage main\n");
-    expect(source).toContain('\t"example.com/pulumi-cims/sdk/go/cims"\n');
+    expect(source).toContain('\t"github.com/pulumi-cims/pulumi-cims/sdk/go/cims"\n');
     expect(source.match(/^\t\tif _, err := cims\.New\w+\(ctx, "[\w-]+", &cims\.\w+Args\{$/gm)).toHaveLength(5);
     expect(source.match(/^\t\t}, pulumi\.Protect\(true\)\); err != nil \{$/gm)).toHaveLength(5);
     expect(source).toMatch(/\t\treturn nil\n\t}\)\n}\n$/);
@@ -161,8 +164,10 @@ describe("Go: the SDK gen-sdk writes, at its default import path; a null field l
     expect(subnet).toContain("\t\t\tDnsNameservers: pulumi.StringArray{},\n");
     expect(subnet).not.toContain("GatewayIp");
     expect(resource(source, '"image-golden"')).toContain(`\t\t\tImportId: pulumi.String("${IMAGE}"),\n`);
+    expect(resource(source, '"image-golden"')).toContain("\t\t\tArchitecture: cims.ImageArchitecture_X86_64,\n");
     const pool = resource(source, '"pool-web-pool"');
-    expect(pool).toContain('\t\t\tHealthmonitor: cims.HealthMonitorArgs{\n\t\t\t\tType: pulumi.String("HTTP"),\n');
+    expect(pool).toContain("\t\t\tLbAlgorithm: cims.LbAlgorithmRoundRobin,\n");
+    expect(pool).toContain("\t\t\tHealthmonitor: cims.HealthMonitorArgs{\n\t\t\t\tType: cims.LbHealthMonitorTypeHttp,\n");
     expect(pool).toContain(
       '\t\t\tMembers: cims.PoolMemberArray{\n\t\t\t\tcims.PoolMemberArgs{\n\t\t\t\t\tAddress: pulumi.String("10.0.0.11"),\n',
     );

@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .baremetal_image import *
 from .lb_pool_member import *
 from .lb_pool_settings import *

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'GlobalQuotasArgs',
@@ -345,9 +346,9 @@ class HealthMonitorArgsDict(TypedDict):
     """
     Seconds a check may take.
     """
-    type: pulumi.Input[_builtins.str]
+    type: pulumi.Input['LbHealthMonitorType']
     """
-    How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+    How members are checked.
     """
     admin_state_up: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -361,13 +362,13 @@ class HealthMonitorArgsDict(TypedDict):
     """
     Status codes that pass an HTTP check: codes 100-599 or ranges ("200,202", "200-204").
     """
-    http_method: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    http_method: NotRequired[pulumi.Input[Optional['HttpMethod']]]
     """
-    The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+    The HTTP method of an HTTP check.
     """
-    http_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    http_version: NotRequired[pulumi.Input[Optional['HttpVersion']]]
     """
-    The HTTP version of an HTTP check. One of: 1.0, 1.1.
+    The HTTP version of an HTTP check.
     """
     max_retries_down: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -384,12 +385,12 @@ class HealthMonitorArgs:
                  delay: pulumi.Input[_builtins.int],
                  max_retries: pulumi.Input[_builtins.int],
                  timeout: pulumi.Input[_builtins.int],
-                 type: pulumi.Input[_builtins.str],
+                 type: pulumi.Input['LbHealthMonitorType'],
                  admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
                  expected_codes: pulumi.Input[Optional[_builtins.str]] = None,
-                 http_method: pulumi.Input[Optional[_builtins.str]] = None,
-                 http_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 http_method: pulumi.Input[Optional['HttpMethod']] = None,
+                 http_version: pulumi.Input[Optional['HttpVersion']] = None,
                  max_retries_down: pulumi.Input[Optional[_builtins.int]] = None,
                  url_path: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -398,12 +399,12 @@ class HealthMonitorArgs:
         :param pulumi.Input[_builtins.int] delay: Seconds between checks.
         :param pulumi.Input[_builtins.int] max_retries: Checks that must pass before a member is up.
         :param pulumi.Input[_builtins.int] timeout: Seconds a check may take.
-        :param pulumi.Input[_builtins.str] type: How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+        :param pulumi.Input['LbHealthMonitorType'] type: How members are checked.
         :param pulumi.Input[_builtins.bool] admin_state_up: Whether the monitor runs.
         :param pulumi.Input[_builtins.str] domain_name: The Host an HTTP check sends.
         :param pulumi.Input[_builtins.str] expected_codes: Status codes that pass an HTTP check: codes 100-599 or ranges ("200,202", "200-204").
-        :param pulumi.Input[_builtins.str] http_method: The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
-        :param pulumi.Input[_builtins.str] http_version: The HTTP version of an HTTP check. One of: 1.0, 1.1.
+        :param pulumi.Input['HttpMethod'] http_method: The HTTP method of an HTTP check.
+        :param pulumi.Input['HttpVersion'] http_version: The HTTP version of an HTTP check.
         :param pulumi.Input[_builtins.int] max_retries_down: Checks that must fail before a member is down.
         :param pulumi.Input[_builtins.str] url_path: The path an HTTP check requests (starts with /).
         """
@@ -464,14 +465,14 @@ class HealthMonitorArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input['LbHealthMonitorType']:
         """
-        How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+        How members are checked.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input['LbHealthMonitorType']):
         pulumi.set(self, "type", value)
 
     @_builtins.property
@@ -512,26 +513,26 @@ class HealthMonitorArgs:
 
     @_builtins.property
     @pulumi.getter(name="httpMethod")
-    def http_method(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def http_method(self) -> pulumi.Input[Optional['HttpMethod']]:
         """
-        The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+        The HTTP method of an HTTP check.
         """
         return pulumi.get(self, "http_method")
 
     @http_method.setter
-    def http_method(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def http_method(self, value: pulumi.Input[Optional['HttpMethod']]):
         pulumi.set(self, "http_method", value)
 
     @_builtins.property
     @pulumi.getter(name="httpVersion")
-    def http_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def http_version(self) -> pulumi.Input[Optional['HttpVersion']]:
         """
-        The HTTP version of an HTTP check. One of: 1.0, 1.1.
+        The HTTP version of an HTTP check.
         """
         return pulumi.get(self, "http_version")
 
     @http_version.setter
-    def http_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def http_version(self, value: pulumi.Input[Optional['HttpVersion']]):
         pulumi.set(self, "http_version", value)
 
     @_builtins.property
@@ -2905,9 +2906,9 @@ class SessionPersistenceArgsDict(TypedDict):
     """
     How a pool keeps a client on one member.
     """
-    type: pulumi.Input[_builtins.str]
+    type: pulumi.Input['LbSessionPersistenceType']
     """
-    What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+    What identifies a client.
     """
     cookie_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2925,14 +2926,14 @@ class SessionPersistenceArgsDict(TypedDict):
 @pulumi.input_type
 class SessionPersistenceArgs:
     def __init__(__self__, *,
-                 type: pulumi.Input[_builtins.str],
+                 type: pulumi.Input['LbSessionPersistenceType'],
                  cookie_name: pulumi.Input[Optional[_builtins.str]] = None,
                  persistence_granularity: pulumi.Input[Optional[_builtins.str]] = None,
                  persistence_timeout: pulumi.Input[Optional[_builtins.int]] = None):
         """
         How a pool keeps a client on one member.
 
-        :param pulumi.Input[_builtins.str] type: What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+        :param pulumi.Input['LbSessionPersistenceType'] type: What identifies a client.
         :param pulumi.Input[_builtins.str] cookie_name: The cookie of APP_COOKIE persistence.
         :param pulumi.Input[_builtins.str] persistence_granularity: The netmask that groups clients of SOURCE_IP persistence.
         :param pulumi.Input[_builtins.int] persistence_timeout: Seconds a client stays on its member.
@@ -2947,14 +2948,14 @@ class SessionPersistenceArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input['LbSessionPersistenceType']:
         """
-        What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+        What identifies a client.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input['LbSessionPersistenceType']):
         pulumi.set(self, "type", value)
 
     @_builtins.property

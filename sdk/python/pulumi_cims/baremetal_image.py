@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['BaremetalImageArgs', 'BaremetalImage']
@@ -23,16 +24,16 @@ class BaremetalImageArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  volume_id: pulumi.Input[_builtins.str],
-                 architecture: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_firmware_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_machine_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
+                 hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_baremetal: pulumi.Input[Optional[_builtins.bool]] = None,
-                 os_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 os_type: pulumi.Input[Optional['ImageOsType']] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 source: pulumi.Input[Optional[_builtins.str]] = None,
-                 ssh_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional['ImageSource']] = None,
+                 ssh_key: pulumi.Input[Optional['ImageSshKey']] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
@@ -40,16 +41,16 @@ class BaremetalImageArgs:
 
         :param pulumi.Input[_builtins.str] name: Image name, not empty.
         :param pulumi.Input[_builtins.str] volume_id: Volume to make the image from (uuid4). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] architecture: The image's CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] hw_firmware_type: The firmware the image boots with, or null for none. One of: bios, uefi.
-        :param pulumi.Input[_builtins.str] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff. One of: pc, q35, i440.
+        :param pulumi.Input['ImageArchitecture'] architecture: The image's CPU architecture. Changing it replaces the resource.
+        :param pulumi.Input['ImageHwFirmwareType'] hw_firmware_type: The firmware the image boots with, or null for none.
+        :param pulumi.Input['ImageHwMachineType'] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
         :param pulumi.Input[_builtins.bool] is_baremetal: Whether bare metal servers will use the image.
-        :param pulumi.Input[_builtins.str] os_type: The image's operating system family. One of: linux, windows.
+        :param pulumi.Input['ImageOsType'] os_type: The image's operating system family.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] source: What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] ssh_key: Whether servers from the image take an SSH key. One of: allow, deny, required.
+        :param pulumi.Input['ImageSource'] source: What the image is made from: only a volume. Changing it replaces the resource.
+        :param pulumi.Input['ImageSshKey'] ssh_key: Whether servers from the image take an SSH key.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Your key-value tags, keys and values up to 255 characters. The service's own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         """
@@ -106,38 +107,38 @@ class BaremetalImageArgs:
 
     @_builtins.property
     @pulumi.getter
-    def architecture(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def architecture(self) -> pulumi.Input[Optional['ImageArchitecture']]:
         """
-        The image's CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+        The image's CPU architecture. Changing it replaces the resource.
         """
         return pulumi.get(self, "architecture")
 
     @architecture.setter
-    def architecture(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def architecture(self, value: pulumi.Input[Optional['ImageArchitecture']]):
         pulumi.set(self, "architecture", value)
 
     @_builtins.property
     @pulumi.getter(name="hwFirmwareType")
-    def hw_firmware_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def hw_firmware_type(self) -> pulumi.Input[Optional['ImageHwFirmwareType']]:
         """
-        The firmware the image boots with, or null for none. One of: bios, uefi.
+        The firmware the image boots with, or null for none.
         """
         return pulumi.get(self, "hw_firmware_type")
 
     @hw_firmware_type.setter
-    def hw_firmware_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def hw_firmware_type(self, value: pulumi.Input[Optional['ImageHwFirmwareType']]):
         pulumi.set(self, "hw_firmware_type", value)
 
     @_builtins.property
     @pulumi.getter(name="hwMachineType")
-    def hw_machine_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def hw_machine_type(self) -> pulumi.Input[Optional['ImageHwMachineType']]:
         """
-        The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff. One of: pc, q35, i440.
+        The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
         """
         return pulumi.get(self, "hw_machine_type")
 
     @hw_machine_type.setter
-    def hw_machine_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def hw_machine_type(self, value: pulumi.Input[Optional['ImageHwMachineType']]):
         pulumi.set(self, "hw_machine_type", value)
 
     @_builtins.property
@@ -166,14 +167,14 @@ class BaremetalImageArgs:
 
     @_builtins.property
     @pulumi.getter(name="osType")
-    def os_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def os_type(self) -> pulumi.Input[Optional['ImageOsType']]:
         """
-        The image's operating system family. One of: linux, windows.
+        The image's operating system family.
         """
         return pulumi.get(self, "os_type")
 
     @os_type.setter
-    def os_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def os_type(self, value: pulumi.Input[Optional['ImageOsType']]):
         pulumi.set(self, "os_type", value)
 
     @_builtins.property
@@ -202,26 +203,26 @@ class BaremetalImageArgs:
 
     @_builtins.property
     @pulumi.getter
-    def source(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def source(self) -> pulumi.Input[Optional['ImageSource']]:
         """
-        What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+        What the image is made from: only a volume. Changing it replaces the resource.
         """
         return pulumi.get(self, "source")
 
     @source.setter
-    def source(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def source(self, value: pulumi.Input[Optional['ImageSource']]):
         pulumi.set(self, "source", value)
 
     @_builtins.property
     @pulumi.getter(name="sshKey")
-    def ssh_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def ssh_key(self) -> pulumi.Input[Optional['ImageSshKey']]:
         """
-        Whether servers from the image take an SSH key. One of: allow, deny, required.
+        Whether servers from the image take an SSH key.
         """
         return pulumi.get(self, "ssh_key")
 
     @ssh_key.setter
-    def ssh_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def ssh_key(self, value: pulumi.Input[Optional['ImageSshKey']]):
         pulumi.set(self, "ssh_key", value)
 
     @_builtins.property
@@ -255,17 +256,17 @@ class BaremetalImage(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 architecture: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_firmware_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_machine_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
+                 hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_baremetal: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 os_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 os_type: pulumi.Input[Optional['ImageOsType']] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 source: pulumi.Input[Optional[_builtins.str]] = None,
-                 ssh_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional['ImageSource']] = None,
+                 ssh_key: pulumi.Input[Optional['ImageSshKey']] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -279,17 +280,17 @@ class BaremetalImage(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] architecture: The image's CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] hw_firmware_type: The firmware the image boots with, or null for none. One of: bios, uefi.
-        :param pulumi.Input[_builtins.str] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff. One of: pc, q35, i440.
+        :param pulumi.Input['ImageArchitecture'] architecture: The image's CPU architecture. Changing it replaces the resource.
+        :param pulumi.Input['ImageHwFirmwareType'] hw_firmware_type: The firmware the image boots with, or null for none.
+        :param pulumi.Input['ImageHwMachineType'] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
         :param pulumi.Input[_builtins.bool] is_baremetal: Whether bare metal servers will use the image.
         :param pulumi.Input[_builtins.str] name: Image name, not empty.
-        :param pulumi.Input[_builtins.str] os_type: The image's operating system family. One of: linux, windows.
+        :param pulumi.Input['ImageOsType'] os_type: The image's operating system family.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] source: What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] ssh_key: Whether servers from the image take an SSH key. One of: allow, deny, required.
+        :param pulumi.Input['ImageSource'] source: What the image is made from: only a volume. Changing it replaces the resource.
+        :param pulumi.Input['ImageSshKey'] ssh_key: Whether servers from the image take an SSH key.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Your key-value tags, keys and values up to 255 characters. The service's own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         :param pulumi.Input[_builtins.str] volume_id: Volume to make the image from (uuid4). Changing it replaces the resource.
@@ -322,17 +323,17 @@ class BaremetalImage(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 architecture: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_firmware_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 hw_machine_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
+                 hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_baremetal: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 os_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 os_type: pulumi.Input[Optional['ImageOsType']] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 source: pulumi.Input[Optional[_builtins.str]] = None,
-                 ssh_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional['ImageSource']] = None,
+                 ssh_key: pulumi.Input[Optional['ImageSshKey']] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -411,15 +412,15 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def architecture(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def architecture(self) -> pulumi.Output['ImageArchitecture']:
         """
-        The image's CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+        The image's CPU architecture. Changing it replaces the resource.
         """
         return pulumi.get(self, "architecture")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def created_at(self) -> pulumi.Output[_builtins.str]:
         """
         When the service created the image (ISO 8601).
         """
@@ -427,17 +428,17 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="hwFirmwareType")
-    def hw_firmware_type(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def hw_firmware_type(self) -> pulumi.Output[Optional['ImageHwFirmwareType']]:
         """
-        The firmware the image boots with, or null for none. One of: bios, uefi.
+        The firmware the image boots with, or null for none.
         """
         return pulumi.get(self, "hw_firmware_type")
 
     @_builtins.property
     @pulumi.getter(name="hwMachineType")
-    def hw_machine_type(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def hw_machine_type(self) -> pulumi.Output[Optional['ImageHwMachineType']]:
         """
-        The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff. One of: pc, q35, i440.
+        The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
         """
         return pulumi.get(self, "hw_machine_type")
 
@@ -451,7 +452,7 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="isBaremetal")
-    def is_baremetal(self) -> pulumi.Output[Optional[_builtins.bool]]:
+    def is_baremetal(self) -> pulumi.Output[_builtins.bool]:
         """
         Whether bare metal servers will use the image.
         """
@@ -467,9 +468,9 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="osType")
-    def os_type(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def os_type(self) -> pulumi.Output['ImageOsType']:
         """
-        The image's operating system family. One of: linux, windows.
+        The image's operating system family.
         """
         return pulumi.get(self, "os_type")
 
@@ -483,7 +484,7 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="readOnlyTags")
-    def read_only_tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+    def read_only_tags(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
         The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.
         """
@@ -499,23 +500,23 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def source(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def source(self) -> pulumi.Output['ImageSource']:
         """
-        What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+        What the image is made from: only a volume. Changing it replaces the resource.
         """
         return pulumi.get(self, "source")
 
     @_builtins.property
     @pulumi.getter(name="sshKey")
-    def ssh_key(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def ssh_key(self) -> pulumi.Output['ImageSshKey']:
         """
-        Whether servers from the image take an SSH key. One of: allow, deny, required.
+        Whether servers from the image take an SSH key.
         """
         return pulumi.get(self, "ssh_key")
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def status(self) -> pulumi.Output[_builtins.str]:
         """
         The service's image status, e.g. `active`.
         """
@@ -523,7 +524,7 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+    def tags(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
         Your key-value tags, keys and values up to 255 characters. The service's own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
         """

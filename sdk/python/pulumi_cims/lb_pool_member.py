@@ -456,7 +456,7 @@ class LbPoolMember(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="adminStateUp")
-    def admin_state_up(self) -> pulumi.Output[Optional[_builtins.bool]]:
+    def admin_state_up(self) -> pulumi.Output[_builtins.bool]:
         """
         Whether the member takes traffic (false disables it).
         """
@@ -464,7 +464,7 @@ class LbPoolMember(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def backup(self) -> pulumi.Output[Optional[_builtins.bool]]:
+    def backup(self) -> pulumi.Output[_builtins.bool]:
         """
         A backup member takes traffic only when every other member is unreachable.
         """
@@ -504,7 +504,7 @@ class LbPoolMember(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="operatingStatus")
-    def operating_status(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def operating_status(self) -> pulumi.Output[_builtins.str]:
         """
         The member's operating status (ONLINE, NO_MONITOR, ...).
         """
@@ -568,7 +568,7 @@ class LbPoolMember(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def weight(self) -> pulumi.Output[Optional[_builtins.int]]:
+    def weight(self) -> pulumi.Output[_builtins.int]:
         """
         The member's share of traffic, 1-256.
         """

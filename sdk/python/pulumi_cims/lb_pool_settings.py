@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['LbPoolSettingsArgs', 'LbPoolSettings']
@@ -25,12 +26,12 @@ class LbPoolSettingsArgs:
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional['HealthMonitorArgs']] = None,
-                 lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
+                 lb_algorithm: pulumi.Input[Optional['LbAlgorithm']] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input['PoolMemberArgs']]]] = None,
-                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
+                 members_ownership: pulumi.Input[Optional['MembersOwnership']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 protocol: pulumi.Input[Optional[_builtins.str]] = None,
+                 protocol: pulumi.Input[Optional['LbPoolProtocol']] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  session_persistence: pulumi.Input[Optional['SessionPersistenceArgs']] = None,
@@ -45,12 +46,12 @@ class LbPoolSettingsArgs:
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input['HealthMonitorArgs'] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
-        :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+        :param pulumi.Input['LbAlgorithm'] lb_algorithm: How the pool spreads connections.
         :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+        :param pulumi.Input['MembersOwnership'] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] protocol: The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+        :param pulumi.Input['LbPoolProtocol'] protocol: The protocol members speak.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] secret_id: Secret for TLS client authentication to members (uuid4), or null for none.
         :param pulumi.Input['SessionPersistenceArgs'] session_persistence: Session persistence settings (sent whole when changed); null removes them.
@@ -143,14 +144,14 @@ class LbPoolSettingsArgs:
 
     @_builtins.property
     @pulumi.getter(name="lbAlgorithm")
-    def lb_algorithm(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def lb_algorithm(self) -> pulumi.Input[Optional['LbAlgorithm']]:
         """
-        How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+        How the pool spreads connections.
         """
         return pulumi.get(self, "lb_algorithm")
 
     @lb_algorithm.setter
-    def lb_algorithm(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def lb_algorithm(self, value: pulumi.Input[Optional['LbAlgorithm']]):
         pulumi.set(self, "lb_algorithm", value)
 
     @_builtins.property
@@ -167,14 +168,14 @@ class LbPoolSettingsArgs:
 
     @_builtins.property
     @pulumi.getter(name="membersOwnership")
-    def members_ownership(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def members_ownership(self) -> pulumi.Input[Optional['MembersOwnership']]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         """
         return pulumi.get(self, "members_ownership")
 
     @members_ownership.setter
-    def members_ownership(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def members_ownership(self, value: pulumi.Input[Optional['MembersOwnership']]):
         pulumi.set(self, "members_ownership", value)
 
     @_builtins.property
@@ -203,14 +204,14 @@ class LbPoolSettingsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def protocol(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def protocol(self) -> pulumi.Input[Optional['LbPoolProtocol']]:
         """
-        The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+        The protocol members speak.
         """
         return pulumi.get(self, "protocol")
 
     @protocol.setter
-    def protocol(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def protocol(self, value: pulumi.Input[Optional['LbPoolProtocol']]):
         pulumi.set(self, "protocol", value)
 
     @_builtins.property
@@ -307,13 +308,13 @@ class LbPoolSettings(pulumi.CustomResource):
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
-                 lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
+                 lb_algorithm: pulumi.Input[Optional['LbAlgorithm']] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]]] = None,
-                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
+                 members_ownership: pulumi.Input[Optional['MembersOwnership']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 protocol: pulumi.Input[Optional[_builtins.str]] = None,
+                 protocol: pulumi.Input[Optional['LbPoolProtocol']] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  session_persistence: pulumi.Input[Optional[Union['SessionPersistenceArgs', 'SessionPersistenceArgsDict']]] = None,
@@ -388,13 +389,13 @@ class LbPoolSettings(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
-        :param pulumi.Input[_builtins.str] lb_algorithm: How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+        :param pulumi.Input['LbAlgorithm'] lb_algorithm: How the pool spreads connections.
         :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
-        :param pulumi.Input[_builtins.str] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+        :param pulumi.Input['MembersOwnership'] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] protocol: The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+        :param pulumi.Input['LbPoolProtocol'] protocol: The protocol members speak.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] secret_id: Secret for TLS client authentication to members (uuid4), or null for none.
         :param pulumi.Input[Union['SessionPersistenceArgs', 'SessionPersistenceArgsDict']] session_persistence: Session persistence settings (sent whole when changed); null removes them.
@@ -488,13 +489,13 @@ class LbPoolSettings(pulumi.CustomResource):
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
-                 lb_algorithm: pulumi.Input[Optional[_builtins.str]] = None,
+                 lb_algorithm: pulumi.Input[Optional['LbAlgorithm']] = None,
                  members: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]]] = None,
-                 members_ownership: pulumi.Input[Optional[_builtins.str]] = None,
+                 members_ownership: pulumi.Input[Optional['MembersOwnership']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 protocol: pulumi.Input[Optional[_builtins.str]] = None,
+                 protocol: pulumi.Input[Optional['LbPoolProtocol']] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  session_persistence: pulumi.Input[Optional[Union['SessionPersistenceArgs', 'SessionPersistenceArgsDict']]] = None,
@@ -599,9 +600,9 @@ class LbPoolSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lbAlgorithm")
-    def lb_algorithm(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def lb_algorithm(self) -> pulumi.Output[Optional['LbAlgorithm']]:
         """
-        How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+        How the pool spreads connections.
         """
         return pulumi.get(self, "lb_algorithm")
 
@@ -615,9 +616,9 @@ class LbPoolSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="membersOwnership")
-    def members_ownership(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def members_ownership(self) -> pulumi.Output[Optional['MembersOwnership']]:
         """
-        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+        Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         """
         return pulumi.get(self, "members_ownership")
 
@@ -647,9 +648,9 @@ class LbPoolSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def protocol(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def protocol(self) -> pulumi.Output[Optional['LbPoolProtocol']]:
         """
-        The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+        The protocol members speak.
         """
         return pulumi.get(self, "protocol")
 

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GlobalQuotas',
@@ -293,12 +294,12 @@ class HealthMonitor(dict):
                  delay: _builtins.int,
                  max_retries: _builtins.int,
                  timeout: _builtins.int,
-                 type: _builtins.str,
+                 type: 'LbHealthMonitorType',
                  admin_state_up: Optional[_builtins.bool] = None,
                  domain_name: Optional[_builtins.str] = None,
                  expected_codes: Optional[_builtins.str] = None,
-                 http_method: Optional[_builtins.str] = None,
-                 http_version: Optional[_builtins.str] = None,
+                 http_method: Optional['HttpMethod'] = None,
+                 http_version: Optional['HttpVersion'] = None,
                  max_retries_down: Optional[_builtins.int] = None,
                  url_path: Optional[_builtins.str] = None):
         """
@@ -307,12 +308,12 @@ class HealthMonitor(dict):
         :param _builtins.int delay: Seconds between checks.
         :param _builtins.int max_retries: Checks that must pass before a member is up.
         :param _builtins.int timeout: Seconds a check may take.
-        :param _builtins.str type: How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+        :param 'LbHealthMonitorType' type: How members are checked.
         :param _builtins.bool admin_state_up: Whether the monitor runs.
         :param _builtins.str domain_name: The Host an HTTP check sends.
         :param _builtins.str expected_codes: Status codes that pass an HTTP check: codes 100-599 or ranges ("200,202", "200-204").
-        :param _builtins.str http_method: The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
-        :param _builtins.str http_version: The HTTP version of an HTTP check. One of: 1.0, 1.1.
+        :param 'HttpMethod' http_method: The HTTP method of an HTTP check.
+        :param 'HttpVersion' http_version: The HTTP version of an HTTP check.
         :param _builtins.int max_retries_down: Checks that must fail before a member is down.
         :param _builtins.str url_path: The path an HTTP check requests (starts with /).
         """
@@ -361,9 +362,9 @@ class HealthMonitor(dict):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> _builtins.str:
+    def type(self) -> 'LbHealthMonitorType':
         """
-        How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+        How members are checked.
         """
         return pulumi.get(self, "type")
 
@@ -393,17 +394,17 @@ class HealthMonitor(dict):
 
     @_builtins.property
     @pulumi.getter(name="httpMethod")
-    def http_method(self) -> Optional[_builtins.str]:
+    def http_method(self) -> Optional['HttpMethod']:
         """
-        The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+        The HTTP method of an HTTP check.
         """
         return pulumi.get(self, "http_method")
 
     @_builtins.property
     @pulumi.getter(name="httpVersion")
-    def http_version(self) -> Optional[_builtins.str]:
+    def http_version(self) -> Optional['HttpVersion']:
         """
-        The HTTP version of an HTTP check. One of: 1.0, 1.1.
+        The HTTP version of an HTTP check.
         """
         return pulumi.get(self, "http_version")
 
@@ -2464,14 +2465,14 @@ class SessionPersistence(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 type: _builtins.str,
+                 type: 'LbSessionPersistenceType',
                  cookie_name: Optional[_builtins.str] = None,
                  persistence_granularity: Optional[_builtins.str] = None,
                  persistence_timeout: Optional[_builtins.int] = None):
         """
         How a pool keeps a client on one member.
 
-        :param _builtins.str type: What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+        :param 'LbSessionPersistenceType' type: What identifies a client.
         :param _builtins.str cookie_name: The cookie of APP_COOKIE persistence.
         :param _builtins.str persistence_granularity: The netmask that groups clients of SOURCE_IP persistence.
         :param _builtins.int persistence_timeout: Seconds a client stays on its member.
@@ -2486,9 +2487,9 @@ class SessionPersistence(dict):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> _builtins.str:
+    def type(self) -> 'LbSessionPersistenceType':
         """
-        What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+        What identifies a client.
         """
         return pulumi.get(self, "type")
 

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = ['SnapshotPolicyStateArgs', 'SnapshotPolicyState']
 
@@ -25,7 +26,7 @@ class SnapshotPolicyStateArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 status: pulumi.Input[Optional[_builtins.str]] = None):
+                 status: pulumi.Input[Optional['SnapshotPolicyStatus']] = None):
         """
         The set of arguments for constructing a SnapshotPolicyState resource.
 
@@ -34,7 +35,7 @@ class SnapshotPolicyStateArgs:
         :param pulumi.Input[_builtins.str] name: New policy name, not empty. Omitted: left as it is.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] status: Whether the policy runs. Omitted: left as it is. One of: active, paused.
+        :param pulumi.Input['SnapshotPolicyStatus'] status: Whether the policy runs. Omitted: left as it is.
         """
         pulumi.set(__self__, "policy_id", policy_id)
         if include_volumes is not None:
@@ -110,14 +111,14 @@ class SnapshotPolicyStateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def status(self) -> pulumi.Input[Optional['SnapshotPolicyStatus']]:
         """
-        Whether the policy runs. Omitted: left as it is. One of: active, paused.
+        Whether the policy runs. Omitted: left as it is.
         """
         return pulumi.get(self, "status")
 
     @status.setter
-    def status(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def status(self, value: pulumi.Input[Optional['SnapshotPolicyStatus']]):
         pulumi.set(self, "status", value)
 
 
@@ -132,7 +133,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
                  policy_id: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 status: pulumi.Input[Optional[_builtins.str]] = None,
+                 status: pulumi.Input[Optional['SnapshotPolicyStatus']] = None,
                  __props__=None):
         """
         The name and status of an existing snapshot lifecycle policy (e.g. pause it in dev). Synchronous; destroy leaves the policy as it is.
@@ -146,7 +147,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] policy_id: The snapshot lifecycle policy's id. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] status: Whether the policy runs. Omitted: left as it is. One of: active, paused.
+        :param pulumi.Input['SnapshotPolicyStatus'] status: Whether the policy runs. Omitted: left as it is.
         """
         ...
     @overload
@@ -179,7 +180,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
                  policy_id: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
-                 status: pulumi.Input[Optional[_builtins.str]] = None,
+                 status: pulumi.Input[Optional['SnapshotPolicyStatus']] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -239,7 +240,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def action(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def action(self) -> pulumi.Output[_builtins.str]:
         """
         What the policy does (`volume_snapshot`).
         """
@@ -255,7 +256,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def name(self) -> pulumi.Output[_builtins.str]:
         """
         New policy name, not empty. Omitted: left as it is.
         """
@@ -287,7 +288,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def schedules(self) -> pulumi.Output[Optional[Sequence['outputs.PolicySchedule']]]:
+    def schedules(self) -> pulumi.Output[Sequence['outputs.PolicySchedule']]:
         """
         The policy's schedules, camelCased.
         """
@@ -295,9 +296,9 @@ class SnapshotPolicyState(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def status(self) -> pulumi.Output['SnapshotPolicyStatus']:
         """
-        Whether the policy runs. Omitted: left as it is. One of: active, paused.
+        Whether the policy runs. Omitted: left as it is.
         """
         return pulumi.get(self, "status")
 
@@ -311,7 +312,7 @@ class SnapshotPolicyState(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="userId")
-    def user_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+    def user_id(self) -> pulumi.Output[_builtins.int]:
         """
         The user who owns the policy.
         """

@@ -493,7 +493,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="connectToNetworkRouter")
-    def connect_to_network_router(self) -> pulumi.Output[Optional[_builtins.bool]]:
+    def connect_to_network_router(self) -> pulumi.Output[_builtins.bool]:
         """
         Give the network's router a gateway in this subnet; must be false when `gatewayIp` is null. Changing it replaces the resource.
         """
@@ -501,7 +501,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def created_at(self) -> pulumi.Output[_builtins.str]:
         """
         When the service created the subnet (ISO 8601).
         """
@@ -517,7 +517,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enableDhcp")
-    def enable_dhcp(self) -> pulumi.Output[Optional[_builtins.bool]]:
+    def enable_dhcp(self) -> pulumi.Output[_builtins.bool]:
         """
         DHCP on or off (false is sent, never dropped).
         """
@@ -549,7 +549,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="ipVersion")
-    def ip_version(self) -> pulumi.Output[Optional[_builtins.int]]:
+    def ip_version(self) -> pulumi.Output[_builtins.int]:
         """
         4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         """
@@ -581,7 +581,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="readOnlyTags")
-    def read_only_tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+    def read_only_tags(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
         The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.
         """
@@ -605,7 +605,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+    def tags(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
         Your key-value tags, keys and values up to 255 characters. The service's own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
         """

@@ -5,6 +5,12 @@ package com.pulumi.cims;
 
 import com.pulumi.cims.BaremetalImageArgs;
 import com.pulumi.cims.Utilities;
+import com.pulumi.cims.enums.ImageArchitecture;
+import com.pulumi.cims.enums.ImageHwFirmwareType;
+import com.pulumi.cims.enums.ImageHwMachineType;
+import com.pulumi.cims.enums.ImageOsType;
+import com.pulumi.cims.enums.ImageSource;
+import com.pulumi.cims.enums.ImageSshKey;
 import com.pulumi.cims.outputs.Timeouts;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
@@ -29,59 +35,59 @@ import javax.annotation.Nullable;
 @ResourceType(type="cims:index:BaremetalImage")
 public class BaremetalImage extends com.pulumi.resources.CustomResource {
     /**
-     * The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+     * The image&#39;s CPU architecture. Changing it replaces the resource.
      * 
      */
-    @Export(name="architecture", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> architecture;
+    @Export(name="architecture", refs={ImageArchitecture.class}, tree="[0]")
+    private Output<ImageArchitecture> architecture;
 
     /**
-     * @return The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+     * @return The image&#39;s CPU architecture. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<String>> architecture() {
-        return Codegen.optional(this.architecture);
+    public Output<ImageArchitecture> architecture() {
+        return this.architecture;
     }
     /**
      * When the service created the image (ISO 8601).
      * 
      */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> createdAt;
+    private Output<String> createdAt;
 
     /**
      * @return When the service created the image (ISO 8601).
      * 
      */
-    public Output<Optional<String>> createdAt() {
-        return Codegen.optional(this.createdAt);
+    public Output<String> createdAt() {
+        return this.createdAt;
     }
     /**
-     * The firmware the image boots with, or null for none. One of: bios, uefi.
+     * The firmware the image boots with, or null for none.
      * 
      */
-    @Export(name="hwFirmwareType", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> hwFirmwareType;
+    @Export(name="hwFirmwareType", refs={ImageHwFirmwareType.class}, tree="[0]")
+    private Output</* @Nullable */ ImageHwFirmwareType> hwFirmwareType;
 
     /**
-     * @return The firmware the image boots with, or null for none. One of: bios, uefi.
+     * @return The firmware the image boots with, or null for none.
      * 
      */
-    public Output<Optional<String>> hwFirmwareType() {
+    public Output<Optional<ImageHwFirmwareType>> hwFirmwareType() {
         return Codegen.optional(this.hwFirmwareType);
     }
     /**
-     * The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+     * The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
      * 
      */
-    @Export(name="hwMachineType", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> hwMachineType;
+    @Export(name="hwMachineType", refs={ImageHwMachineType.class}, tree="[0]")
+    private Output</* @Nullable */ ImageHwMachineType> hwMachineType;
 
     /**
-     * @return The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+     * @return The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
      * 
      */
-    public Output<Optional<String>> hwMachineType() {
+    public Output<Optional<ImageHwMachineType>> hwMachineType() {
         return Codegen.optional(this.hwMachineType);
     }
     /**
@@ -103,14 +109,14 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="isBaremetal", refs={Boolean.class}, tree="[0]")
-    private Output</* @Nullable */ Boolean> isBaremetal;
+    private Output<Boolean> isBaremetal;
 
     /**
      * @return Whether bare metal servers will use the image.
      * 
      */
-    public Output<Optional<Boolean>> isBaremetal() {
-        return Codegen.optional(this.isBaremetal);
+    public Output<Boolean> isBaremetal() {
+        return this.isBaremetal;
     }
     /**
      * Image name, not empty.
@@ -127,18 +133,18 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
-     * The image&#39;s operating system family. One of: linux, windows.
+     * The image&#39;s operating system family.
      * 
      */
-    @Export(name="osType", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> osType;
+    @Export(name="osType", refs={ImageOsType.class}, tree="[0]")
+    private Output<ImageOsType> osType;
 
     /**
-     * @return The image&#39;s operating system family. One of: linux, windows.
+     * @return The image&#39;s operating system family.
      * 
      */
-    public Output<Optional<String>> osType() {
-        return Codegen.optional(this.osType);
+    public Output<ImageOsType> osType() {
+        return this.osType;
     }
     /**
      * Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -159,14 +165,14 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="readOnlyTags", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output</* @Nullable */ Map<String,String>> readOnlyTags;
+    private Output<Map<String,String>> readOnlyTags;
 
     /**
      * @return The service&#39;s own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.
      * 
      */
-    public Output<Optional<Map<String,String>>> readOnlyTags() {
-        return Codegen.optional(this.readOnlyTags);
+    public Output<Map<String,String>> readOnlyTags() {
+        return this.readOnlyTags;
     }
     /**
      * Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
@@ -183,60 +189,60 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.regionId);
     }
     /**
-     * What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+     * What the image is made from: only a volume. Changing it replaces the resource.
      * 
      */
-    @Export(name="source", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> source;
+    @Export(name="source", refs={ImageSource.class}, tree="[0]")
+    private Output<ImageSource> source;
 
     /**
-     * @return What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+     * @return What the image is made from: only a volume. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<String>> source() {
-        return Codegen.optional(this.source);
+    public Output<ImageSource> source() {
+        return this.source;
     }
     /**
-     * Whether servers from the image take an SSH key. One of: allow, deny, required.
+     * Whether servers from the image take an SSH key.
      * 
      */
-    @Export(name="sshKey", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> sshKey;
+    @Export(name="sshKey", refs={ImageSshKey.class}, tree="[0]")
+    private Output<ImageSshKey> sshKey;
 
     /**
-     * @return Whether servers from the image take an SSH key. One of: allow, deny, required.
+     * @return Whether servers from the image take an SSH key.
      * 
      */
-    public Output<Optional<String>> sshKey() {
-        return Codegen.optional(this.sshKey);
+    public Output<ImageSshKey> sshKey() {
+        return this.sshKey;
     }
     /**
      * The service&#39;s image status, e.g. `active`.
      * 
      */
     @Export(name="status", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> status;
+    private Output<String> status;
 
     /**
      * @return The service&#39;s image status, e.g. `active`.
      * 
      */
-    public Output<Optional<String>> status() {
-        return Codegen.optional(this.status);
+    public Output<String> status() {
+        return this.status;
     }
     /**
      * Your key-value tags, keys and values up to 255 characters. The service&#39;s own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
      * 
      */
     @Export(name="tags", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output</* @Nullable */ Map<String,String>> tags;
+    private Output<Map<String,String>> tags;
 
     /**
      * @return Your key-value tags, keys and values up to 255 characters. The service&#39;s own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
      * 
      */
-    public Output<Optional<Map<String,String>>> tags() {
-        return Codegen.optional(this.tags);
+    public Output<Map<String,String>> tags() {
+        return this.tags;
     }
     /**
      * Tasks of the last operation ([] for synchronous calls and in-place updates).

@@ -3,6 +3,12 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.enums.ImageArchitecture;
+import com.pulumi.cims.enums.ImageHwFirmwareType;
+import com.pulumi.cims.enums.ImageHwMachineType;
+import com.pulumi.cims.enums.ImageOsType;
+import com.pulumi.cims.enums.ImageSource;
+import com.pulumi.cims.enums.ImageSshKey;
 import com.pulumi.cims.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -21,47 +27,47 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
     public static final BaremetalImageArgs Empty = new BaremetalImageArgs();
 
     /**
-     * The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+     * The image&#39;s CPU architecture. Changing it replaces the resource.
      * 
      */
     @Import(name="architecture")
-    private @Nullable Output<String> architecture;
+    private @Nullable Output<ImageArchitecture> architecture;
 
     /**
-     * @return The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+     * @return The image&#39;s CPU architecture. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<String>> architecture() {
+    public Optional<Output<ImageArchitecture>> architecture() {
         return Optional.ofNullable(this.architecture);
     }
 
     /**
-     * The firmware the image boots with, or null for none. One of: bios, uefi.
+     * The firmware the image boots with, or null for none.
      * 
      */
     @Import(name="hwFirmwareType")
-    private @Nullable Output<String> hwFirmwareType;
+    private @Nullable Output<ImageHwFirmwareType> hwFirmwareType;
 
     /**
-     * @return The firmware the image boots with, or null for none. One of: bios, uefi.
+     * @return The firmware the image boots with, or null for none.
      * 
      */
-    public Optional<Output<String>> hwFirmwareType() {
+    public Optional<Output<ImageHwFirmwareType>> hwFirmwareType() {
         return Optional.ofNullable(this.hwFirmwareType);
     }
 
     /**
-     * The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+     * The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
      * 
      */
     @Import(name="hwMachineType")
-    private @Nullable Output<String> hwMachineType;
+    private @Nullable Output<ImageHwMachineType> hwMachineType;
 
     /**
-     * @return The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+     * @return The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
      * 
      */
-    public Optional<Output<String>> hwMachineType() {
+    public Optional<Output<ImageHwMachineType>> hwMachineType() {
         return Optional.ofNullable(this.hwMachineType);
     }
 
@@ -111,17 +117,17 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * The image&#39;s operating system family. One of: linux, windows.
+     * The image&#39;s operating system family.
      * 
      */
     @Import(name="osType")
-    private @Nullable Output<String> osType;
+    private @Nullable Output<ImageOsType> osType;
 
     /**
-     * @return The image&#39;s operating system family. One of: linux, windows.
+     * @return The image&#39;s operating system family.
      * 
      */
-    public Optional<Output<String>> osType() {
+    public Optional<Output<ImageOsType>> osType() {
         return Optional.ofNullable(this.osType);
     }
 
@@ -156,32 +162,32 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+     * What the image is made from: only a volume. Changing it replaces the resource.
      * 
      */
     @Import(name="source")
-    private @Nullable Output<String> source;
+    private @Nullable Output<ImageSource> source;
 
     /**
-     * @return What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+     * @return What the image is made from: only a volume. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<String>> source() {
+    public Optional<Output<ImageSource>> source() {
         return Optional.ofNullable(this.source);
     }
 
     /**
-     * Whether servers from the image take an SSH key. One of: allow, deny, required.
+     * Whether servers from the image take an SSH key.
      * 
      */
     @Import(name="sshKey")
-    private @Nullable Output<String> sshKey;
+    private @Nullable Output<ImageSshKey> sshKey;
 
     /**
-     * @return Whether servers from the image take an SSH key. One of: allow, deny, required.
+     * @return Whether servers from the image take an SSH key.
      * 
      */
-    public Optional<Output<String>> sshKey() {
+    public Optional<Output<ImageSshKey>> sshKey() {
         return Optional.ofNullable(this.sshKey);
     }
 
@@ -268,65 +274,65 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param architecture The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+         * @param architecture The image&#39;s CPU architecture. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder architecture(@Nullable Output<String> architecture) {
+        public Builder architecture(@Nullable Output<ImageArchitecture> architecture) {
             $.architecture = architecture;
             return this;
         }
 
         /**
-         * @param architecture The image&#39;s CPU architecture. One of: aarch64, x86_64. Changing it replaces the resource.
+         * @param architecture The image&#39;s CPU architecture. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder architecture(String architecture) {
+        public Builder architecture(ImageArchitecture architecture) {
             return architecture(Output.of(architecture));
         }
 
         /**
-         * @param hwFirmwareType The firmware the image boots with, or null for none. One of: bios, uefi.
+         * @param hwFirmwareType The firmware the image boots with, or null for none.
          * 
          * @return builder
          * 
          */
-        public Builder hwFirmwareType(@Nullable Output<String> hwFirmwareType) {
+        public Builder hwFirmwareType(@Nullable Output<ImageHwFirmwareType> hwFirmwareType) {
             $.hwFirmwareType = hwFirmwareType;
             return this;
         }
 
         /**
-         * @param hwFirmwareType The firmware the image boots with, or null for none. One of: bios, uefi.
+         * @param hwFirmwareType The firmware the image boots with, or null for none.
          * 
          * @return builder
          * 
          */
-        public Builder hwFirmwareType(String hwFirmwareType) {
+        public Builder hwFirmwareType(ImageHwFirmwareType hwFirmwareType) {
             return hwFirmwareType(Output.of(hwFirmwareType));
         }
 
         /**
-         * @param hwMachineType The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+         * @param hwMachineType The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
          * 
          * @return builder
          * 
          */
-        public Builder hwMachineType(@Nullable Output<String> hwMachineType) {
+        public Builder hwMachineType(@Nullable Output<ImageHwMachineType> hwMachineType) {
             $.hwMachineType = hwMachineType;
             return this;
         }
 
         /**
-         * @param hwMachineType The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff. One of: pc, q35, i440.
+         * @param hwMachineType The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor&#39;s SDK and the service&#39;s records spell it so): either spelling, no diff.
          * 
          * @return builder
          * 
          */
-        public Builder hwMachineType(String hwMachineType) {
+        public Builder hwMachineType(ImageHwMachineType hwMachineType) {
             return hwMachineType(Output.of(hwMachineType));
         }
 
@@ -394,23 +400,23 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param osType The image&#39;s operating system family. One of: linux, windows.
+         * @param osType The image&#39;s operating system family.
          * 
          * @return builder
          * 
          */
-        public Builder osType(@Nullable Output<String> osType) {
+        public Builder osType(@Nullable Output<ImageOsType> osType) {
             $.osType = osType;
             return this;
         }
 
         /**
-         * @param osType The image&#39;s operating system family. One of: linux, windows.
+         * @param osType The image&#39;s operating system family.
          * 
          * @return builder
          * 
          */
-        public Builder osType(String osType) {
+        public Builder osType(ImageOsType osType) {
             return osType(Output.of(osType));
         }
 
@@ -457,44 +463,44 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param source What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+         * @param source What the image is made from: only a volume. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder source(@Nullable Output<String> source) {
+        public Builder source(@Nullable Output<ImageSource> source) {
             $.source = source;
             return this;
         }
 
         /**
-         * @param source What the image is made from: only a volume. One of: volume. Changing it replaces the resource.
+         * @param source What the image is made from: only a volume. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder source(String source) {
+        public Builder source(ImageSource source) {
             return source(Output.of(source));
         }
 
         /**
-         * @param sshKey Whether servers from the image take an SSH key. One of: allow, deny, required.
+         * @param sshKey Whether servers from the image take an SSH key.
          * 
          * @return builder
          * 
          */
-        public Builder sshKey(@Nullable Output<String> sshKey) {
+        public Builder sshKey(@Nullable Output<ImageSshKey> sshKey) {
             $.sshKey = sshKey;
             return this;
         }
 
         /**
-         * @param sshKey Whether servers from the image take an SSH key. One of: allow, deny, required.
+         * @param sshKey Whether servers from the image take an SSH key.
          * 
          * @return builder
          * 
          */
-        public Builder sshKey(String sshKey) {
+        public Builder sshKey(ImageSshKey sshKey) {
             return sshKey(Output.of(sshKey));
         }
 

@@ -66,28 +66,28 @@ public class LbPoolMember extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="adminStateUp", refs={Boolean.class}, tree="[0]")
-    private Output</* @Nullable */ Boolean> adminStateUp;
+    private Output<Boolean> adminStateUp;
 
     /**
      * @return Whether the member takes traffic (false disables it).
      * 
      */
-    public Output<Optional<Boolean>> adminStateUp() {
-        return Codegen.optional(this.adminStateUp);
+    public Output<Boolean> adminStateUp() {
+        return this.adminStateUp;
     }
     /**
      * A backup member takes traffic only when every other member is unreachable.
      * 
      */
     @Export(name="backup", refs={Boolean.class}, tree="[0]")
-    private Output</* @Nullable */ Boolean> backup;
+    private Output<Boolean> backup;
 
     /**
      * @return A backup member takes traffic only when every other member is unreachable.
      * 
      */
-    public Output<Optional<Boolean>> backup() {
-        return Codegen.optional(this.backup);
+    public Output<Boolean> backup() {
+        return this.backup;
     }
     /**
      * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
@@ -150,14 +150,14 @@ public class LbPoolMember extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="operatingStatus", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> operatingStatus;
+    private Output<String> operatingStatus;
 
     /**
      * @return The member&#39;s operating status (ONLINE, NO_MONITOR, ...).
      * 
      */
-    public Output<Optional<String>> operatingStatus() {
-        return Codegen.optional(this.operatingStatus);
+    public Output<String> operatingStatus() {
+        return this.operatingStatus;
     }
     /**
      * The load balancer pool (uuid4). Changing it replaces the resource.
@@ -262,14 +262,14 @@ public class LbPoolMember extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="weight", refs={Integer.class}, tree="[0]")
-    private Output</* @Nullable */ Integer> weight;
+    private Output<Integer> weight;
 
     /**
      * @return The member&#39;s share of traffic, 1-256.
      * 
      */
-    public Output<Optional<Integer>> weight() {
-        return Codegen.optional(this.weight);
+    public Output<Integer> weight() {
+        return this.weight;
     }
 
     /**

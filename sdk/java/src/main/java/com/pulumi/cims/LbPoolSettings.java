@@ -5,6 +5,9 @@ package com.pulumi.cims;
 
 import com.pulumi.cims.LbPoolSettingsArgs;
 import com.pulumi.cims.Utilities;
+import com.pulumi.cims.enums.LbAlgorithm;
+import com.pulumi.cims.enums.LbPoolProtocol;
+import com.pulumi.cims.enums.MembersOwnership;
 import com.pulumi.cims.outputs.HealthMonitor;
 import com.pulumi.cims.outputs.PoolMember;
 import com.pulumi.cims.outputs.SessionPersistence;
@@ -126,17 +129,17 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.healthmonitor);
     }
     /**
-     * How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+     * How the pool spreads connections.
      * 
      */
-    @Export(name="lbAlgorithm", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> lbAlgorithm;
+    @Export(name="lbAlgorithm", refs={LbAlgorithm.class}, tree="[0]")
+    private Output</* @Nullable */ LbAlgorithm> lbAlgorithm;
 
     /**
-     * @return How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+     * @return How the pool spreads connections.
      * 
      */
-    public Output<Optional<String>> lbAlgorithm() {
+    public Output<Optional<LbAlgorithm>> lbAlgorithm() {
         return Codegen.optional(this.lbAlgorithm);
     }
     /**
@@ -154,17 +157,17 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.members);
     }
     /**
-     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
      * 
      */
-    @Export(name="membersOwnership", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> membersOwnership;
+    @Export(name="membersOwnership", refs={MembersOwnership.class}, tree="[0]")
+    private Output</* @Nullable */ MembersOwnership> membersOwnership;
 
     /**
-     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
      * 
      */
-    public Output<Optional<String>> membersOwnership() {
+    public Output<Optional<MembersOwnership>> membersOwnership() {
         return Codegen.optional(this.membersOwnership);
     }
     /**
@@ -210,17 +213,17 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.projectId);
     }
     /**
-     * The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+     * The protocol members speak.
      * 
      */
-    @Export(name="protocol", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> protocol;
+    @Export(name="protocol", refs={LbPoolProtocol.class}, tree="[0]")
+    private Output</* @Nullable */ LbPoolProtocol> protocol;
 
     /**
-     * @return The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+     * @return The protocol members speak.
      * 
      */
-    public Output<Optional<String>> protocol() {
+    public Output<Optional<LbPoolProtocol>> protocol() {
         return Codegen.optional(this.protocol);
     }
     /**

@@ -3,6 +3,9 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.enums.LbAlgorithm;
+import com.pulumi.cims.enums.LbPoolProtocol;
+import com.pulumi.cims.enums.MembersOwnership;
 import com.pulumi.cims.inputs.HealthMonitorArgs;
 import com.pulumi.cims.inputs.PoolMemberArgs;
 import com.pulumi.cims.inputs.SessionPersistenceArgs;
@@ -68,17 +71,17 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+     * How the pool spreads connections.
      * 
      */
     @Import(name="lbAlgorithm")
-    private @Nullable Output<String> lbAlgorithm;
+    private @Nullable Output<LbAlgorithm> lbAlgorithm;
 
     /**
-     * @return How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+     * @return How the pool spreads connections.
      * 
      */
-    public Optional<Output<String>> lbAlgorithm() {
+    public Optional<Output<LbAlgorithm>> lbAlgorithm() {
         return Optional.ofNullable(this.lbAlgorithm);
     }
 
@@ -98,17 +101,17 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+     * Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
      * 
      */
     @Import(name="membersOwnership")
-    private @Nullable Output<String> membersOwnership;
+    private @Nullable Output<MembersOwnership> membersOwnership;
 
     /**
-     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+     * @return Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
      * 
      */
-    public Optional<Output<String>> membersOwnership() {
+    public Optional<Output<MembersOwnership>> membersOwnership() {
         return Optional.ofNullable(this.membersOwnership);
     }
 
@@ -158,17 +161,17 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+     * The protocol members speak.
      * 
      */
     @Import(name="protocol")
-    private @Nullable Output<String> protocol;
+    private @Nullable Output<LbPoolProtocol> protocol;
 
     /**
-     * @return The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+     * @return The protocol members speak.
      * 
      */
-    public Optional<Output<String>> protocol() {
+    public Optional<Output<LbPoolProtocol>> protocol() {
         return Optional.ofNullable(this.protocol);
     }
 
@@ -381,23 +384,23 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param lbAlgorithm How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+         * @param lbAlgorithm How the pool spreads connections.
          * 
          * @return builder
          * 
          */
-        public Builder lbAlgorithm(@Nullable Output<String> lbAlgorithm) {
+        public Builder lbAlgorithm(@Nullable Output<LbAlgorithm> lbAlgorithm) {
             $.lbAlgorithm = lbAlgorithm;
             return this;
         }
 
         /**
-         * @param lbAlgorithm How the pool spreads connections. One of: LEAST_CONNECTIONS, ROUND_ROBIN, SOURCE_IP.
+         * @param lbAlgorithm How the pool spreads connections.
          * 
          * @return builder
          * 
          */
-        public Builder lbAlgorithm(String lbAlgorithm) {
+        public Builder lbAlgorithm(LbAlgorithm lbAlgorithm) {
             return lbAlgorithm(Output.of(lbAlgorithm));
         }
 
@@ -433,23 +436,23 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
          * 
          * @return builder
          * 
          */
-        public Builder membersOwnership(@Nullable Output<String> membersOwnership) {
+        public Builder membersOwnership(@Nullable Output<MembersOwnership> membersOwnership) {
             $.membersOwnership = membersOwnership;
             return this;
         }
 
         /**
-         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole. One of: declared, exclusive.
+         * @param membersOwnership Which of the pool&#39;s members the stack manages. &#34;declared&#34; (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack&#39;s LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. &#34;exclusive&#34;: the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
          * 
          * @return builder
          * 
          */
-        public Builder membersOwnership(String membersOwnership) {
+        public Builder membersOwnership(MembersOwnership membersOwnership) {
             return membersOwnership(Output.of(membersOwnership));
         }
 
@@ -517,23 +520,23 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param protocol The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+         * @param protocol The protocol members speak.
          * 
          * @return builder
          * 
          */
-        public Builder protocol(@Nullable Output<String> protocol) {
+        public Builder protocol(@Nullable Output<LbPoolProtocol> protocol) {
             $.protocol = protocol;
             return this;
         }
 
         /**
-         * @param protocol The protocol members speak. One of: HTTP, HTTPS, PROXY, PROXYV2, TCP, UDP.
+         * @param protocol The protocol members speak.
          * 
          * @return builder
          * 
          */
-        public Builder protocol(String protocol) {
+        public Builder protocol(LbPoolProtocol protocol) {
             return protocol(Output.of(protocol));
         }
 

@@ -5,6 +5,7 @@ package com.pulumi.cims;
 
 import com.pulumi.cims.SnapshotPolicyStateArgs;
 import com.pulumi.cims.Utilities;
+import com.pulumi.cims.enums.SnapshotPolicyStatus;
 import com.pulumi.cims.outputs.PolicySchedule;
 import com.pulumi.cims.outputs.PolicyVolume;
 import com.pulumi.core.Output;
@@ -31,14 +32,14 @@ public class SnapshotPolicyState extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="action", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> action;
+    private Output<String> action;
 
     /**
      * @return What the policy does (`volume_snapshot`).
      * 
      */
-    public Output<Optional<String>> action() {
-        return Codegen.optional(this.action);
+    public Output<String> action() {
+        return this.action;
     }
     /**
      * Also read the policy&#39;s volumes (the `volumes` output). Default false.
@@ -59,14 +60,14 @@ public class SnapshotPolicyState extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> name;
+    private Output<String> name;
 
     /**
      * @return New policy name, not empty. Omitted: left as it is.
      * 
      */
-    public Output<Optional<String>> name() {
-        return Codegen.optional(this.name);
+    public Output<String> name() {
+        return this.name;
     }
     /**
      * The snapshot lifecycle policy&#39;s id. Changing it replaces the resource.
@@ -115,28 +116,28 @@ public class SnapshotPolicyState extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="schedules", refs={List.class,PolicySchedule.class}, tree="[0,1]")
-    private Output</* @Nullable */ List<PolicySchedule>> schedules;
+    private Output<List<PolicySchedule>> schedules;
 
     /**
      * @return The policy&#39;s schedules, camelCased.
      * 
      */
-    public Output<Optional<List<PolicySchedule>>> schedules() {
-        return Codegen.optional(this.schedules);
+    public Output<List<PolicySchedule>> schedules() {
+        return this.schedules;
     }
     /**
-     * Whether the policy runs. Omitted: left as it is. One of: active, paused.
+     * Whether the policy runs. Omitted: left as it is.
      * 
      */
-    @Export(name="status", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> status;
+    @Export(name="status", refs={SnapshotPolicyStatus.class}, tree="[0]")
+    private Output<SnapshotPolicyStatus> status;
 
     /**
-     * @return Whether the policy runs. Omitted: left as it is. One of: active, paused.
+     * @return Whether the policy runs. Omitted: left as it is.
      * 
      */
-    public Output<Optional<String>> status() {
-        return Codegen.optional(this.status);
+    public Output<SnapshotPolicyStatus> status() {
+        return this.status;
     }
     /**
      * Tasks of the last operation ([] for synchronous calls and in-place updates).
@@ -157,14 +158,14 @@ public class SnapshotPolicyState extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="userId", refs={Integer.class}, tree="[0]")
-    private Output</* @Nullable */ Integer> userId;
+    private Output<Integer> userId;
 
     /**
      * @return The user who owns the policy.
      * 
      */
-    public Output<Optional<Integer>> userId() {
-        return Codegen.optional(this.userId);
+    public Output<Integer> userId() {
+        return this.userId;
     }
     /**
      * The volumes the policy snapshots; read only with `includeVolumes: true`.

@@ -3,6 +3,7 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.enums.SnapshotPolicyStatus;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -94,17 +95,17 @@ public final class SnapshotPolicyStateArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * Whether the policy runs. Omitted: left as it is. One of: active, paused.
+     * Whether the policy runs. Omitted: left as it is.
      * 
      */
     @Import(name="status")
-    private @Nullable Output<String> status;
+    private @Nullable Output<SnapshotPolicyStatus> status;
 
     /**
-     * @return Whether the policy runs. Omitted: left as it is. One of: active, paused.
+     * @return Whether the policy runs. Omitted: left as it is.
      * 
      */
-    public Optional<Output<String>> status() {
+    public Optional<Output<SnapshotPolicyStatus>> status() {
         return Optional.ofNullable(this.status);
     }
 
@@ -243,23 +244,23 @@ public final class SnapshotPolicyStateArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param status Whether the policy runs. Omitted: left as it is. One of: active, paused.
+         * @param status Whether the policy runs. Omitted: left as it is.
          * 
          * @return builder
          * 
          */
-        public Builder status(@Nullable Output<String> status) {
+        public Builder status(@Nullable Output<SnapshotPolicyStatus> status) {
             $.status = status;
             return this;
         }
 
         /**
-         * @param status Whether the policy runs. Omitted: left as it is. One of: active, paused.
+         * @param status Whether the policy runs. Omitted: left as it is.
          * 
          * @return builder
          * 
          */
-        public Builder status(String status) {
+        public Builder status(SnapshotPolicyStatus status) {
             return status(Output.of(status));
         }
 

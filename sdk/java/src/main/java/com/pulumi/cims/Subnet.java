@@ -74,28 +74,28 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="connectToNetworkRouter", refs={Boolean.class}, tree="[0]")
-    private Output</* @Nullable */ Boolean> connectToNetworkRouter;
+    private Output<Boolean> connectToNetworkRouter;
 
     /**
      * @return Give the network&#39;s router a gateway in this subnet; must be false when `gatewayIp` is null. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<Boolean>> connectToNetworkRouter() {
-        return Codegen.optional(this.connectToNetworkRouter);
+    public Output<Boolean> connectToNetworkRouter() {
+        return this.connectToNetworkRouter;
     }
     /**
      * When the service created the subnet (ISO 8601).
      * 
      */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> createdAt;
+    private Output<String> createdAt;
 
     /**
      * @return When the service created the subnet (ISO 8601).
      * 
      */
-    public Output<Optional<String>> createdAt() {
-        return Codegen.optional(this.createdAt);
+    public Output<String> createdAt() {
+        return this.createdAt;
     }
     /**
      * DNS servers advertised via DHCP, no duplicates. Omitted: the service&#39;s default; null or []: none.
@@ -116,14 +116,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="enableDhcp", refs={Boolean.class}, tree="[0]")
-    private Output</* @Nullable */ Boolean> enableDhcp;
+    private Output<Boolean> enableDhcp;
 
     /**
      * @return DHCP on or off (false is sent, never dropped).
      * 
      */
-    public Output<Optional<Boolean>> enableDhcp() {
-        return Codegen.optional(this.enableDhcp);
+    public Output<Boolean> enableDhcp() {
+        return this.enableDhcp;
     }
     /**
      * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
@@ -172,14 +172,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="ipVersion", refs={Integer.class}, tree="[0]")
-    private Output</* @Nullable */ Integer> ipVersion;
+    private Output<Integer> ipVersion;
 
     /**
      * @return 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<Integer>> ipVersion() {
-        return Codegen.optional(this.ipVersion);
+    public Output<Integer> ipVersion() {
+        return this.ipVersion;
     }
     /**
      * Subnet name, not empty.
@@ -228,14 +228,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="readOnlyTags", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output</* @Nullable */ Map<String,String>> readOnlyTags;
+    private Output<Map<String,String>> readOnlyTags;
 
     /**
      * @return The service&#39;s own read-only tags: never diffed or changed, and their keys cannot be used in `tags`.
      * 
      */
-    public Output<Optional<Map<String,String>>> readOnlyTags() {
-        return Codegen.optional(this.readOnlyTags);
+    public Output<Map<String,String>> readOnlyTags() {
+        return this.readOnlyTags;
     }
     /**
      * Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
@@ -270,14 +270,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="tags", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output</* @Nullable */ Map<String,String>> tags;
+    private Output<Map<String,String>> tags;
 
     /**
      * @return Your key-value tags, keys and values up to 255 characters. The service&#39;s own read-only tags are not here but in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
      * 
      */
-    public Output<Optional<Map<String,String>>> tags() {
-        return Codegen.optional(this.tags);
+    public Output<Map<String,String>> tags() {
+        return this.tags;
     }
     /**
      * Tasks of the last operation ([] for synchronous calls and in-place updates).

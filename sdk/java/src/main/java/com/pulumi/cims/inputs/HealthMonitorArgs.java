@@ -3,6 +3,9 @@
 
 package com.pulumi.cims.inputs;
 
+import com.pulumi.cims.enums.HttpMethod;
+import com.pulumi.cims.enums.HttpVersion;
+import com.pulumi.cims.enums.LbHealthMonitorType;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -83,32 +86,32 @@ public final class HealthMonitorArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+     * The HTTP method of an HTTP check.
      * 
      */
     @Import(name="httpMethod")
-    private @Nullable Output<String> httpMethod;
+    private @Nullable Output<HttpMethod> httpMethod;
 
     /**
-     * @return The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+     * @return The HTTP method of an HTTP check.
      * 
      */
-    public Optional<Output<String>> httpMethod() {
+    public Optional<Output<HttpMethod>> httpMethod() {
         return Optional.ofNullable(this.httpMethod);
     }
 
     /**
-     * The HTTP version of an HTTP check. One of: 1.0, 1.1.
+     * The HTTP version of an HTTP check.
      * 
      */
     @Import(name="httpVersion")
-    private @Nullable Output<String> httpVersion;
+    private @Nullable Output<HttpVersion> httpVersion;
 
     /**
-     * @return The HTTP version of an HTTP check. One of: 1.0, 1.1.
+     * @return The HTTP version of an HTTP check.
      * 
      */
-    public Optional<Output<String>> httpVersion() {
+    public Optional<Output<HttpVersion>> httpVersion() {
         return Optional.ofNullable(this.httpVersion);
     }
 
@@ -158,17 +161,17 @@ public final class HealthMonitorArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+     * How members are checked.
      * 
      */
     @Import(name="type", required=true)
-    private Output<String> type;
+    private Output<LbHealthMonitorType> type;
 
     /**
-     * @return How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+     * @return How members are checked.
      * 
      */
-    public Output<String> type() {
+    public Output<LbHealthMonitorType> type() {
         return this.type;
     }
 
@@ -306,44 +309,44 @@ public final class HealthMonitorArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param httpMethod The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+         * @param httpMethod The HTTP method of an HTTP check.
          * 
          * @return builder
          * 
          */
-        public Builder httpMethod(@Nullable Output<String> httpMethod) {
+        public Builder httpMethod(@Nullable Output<HttpMethod> httpMethod) {
             $.httpMethod = httpMethod;
             return this;
         }
 
         /**
-         * @param httpMethod The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+         * @param httpMethod The HTTP method of an HTTP check.
          * 
          * @return builder
          * 
          */
-        public Builder httpMethod(String httpMethod) {
+        public Builder httpMethod(HttpMethod httpMethod) {
             return httpMethod(Output.of(httpMethod));
         }
 
         /**
-         * @param httpVersion The HTTP version of an HTTP check. One of: 1.0, 1.1.
+         * @param httpVersion The HTTP version of an HTTP check.
          * 
          * @return builder
          * 
          */
-        public Builder httpVersion(@Nullable Output<String> httpVersion) {
+        public Builder httpVersion(@Nullable Output<HttpVersion> httpVersion) {
             $.httpVersion = httpVersion;
             return this;
         }
 
         /**
-         * @param httpVersion The HTTP version of an HTTP check. One of: 1.0, 1.1.
+         * @param httpVersion The HTTP version of an HTTP check.
          * 
          * @return builder
          * 
          */
-        public Builder httpVersion(String httpVersion) {
+        public Builder httpVersion(HttpVersion httpVersion) {
             return httpVersion(Output.of(httpVersion));
         }
 
@@ -411,23 +414,23 @@ public final class HealthMonitorArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param type How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+         * @param type How members are checked.
          * 
          * @return builder
          * 
          */
-        public Builder type(Output<String> type) {
+        public Builder type(Output<LbHealthMonitorType> type) {
             $.type = type;
             return this;
         }
 
         /**
-         * @param type How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+         * @param type How members are checked.
          * 
          * @return builder
          * 
          */
-        public Builder type(String type) {
+        public Builder type(LbHealthMonitorType type) {
             return type(Output.of(type));
         }
 

@@ -3,6 +3,7 @@
 
 package com.pulumi.cims.inputs;
 
+import com.pulumi.cims.enums.LbSessionPersistenceType;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -67,17 +68,17 @@ public final class SessionPersistenceArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+     * What identifies a client.
      * 
      */
     @Import(name="type", required=true)
-    private Output<String> type;
+    private Output<LbSessionPersistenceType> type;
 
     /**
-     * @return What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+     * @return What identifies a client.
      * 
      */
-    public Output<String> type() {
+    public Output<LbSessionPersistenceType> type() {
         return this.type;
     }
 
@@ -172,23 +173,23 @@ public final class SessionPersistenceArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param type What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+         * @param type What identifies a client.
          * 
          * @return builder
          * 
          */
-        public Builder type(Output<String> type) {
+        public Builder type(Output<LbSessionPersistenceType> type) {
             $.type = type;
             return this;
         }
 
         /**
-         * @param type What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+         * @param type What identifies a client.
          * 
          * @return builder
          * 
          */
-        public Builder type(String type) {
+        public Builder type(LbSessionPersistenceType type) {
             return type(Output.of(type));
         }
 

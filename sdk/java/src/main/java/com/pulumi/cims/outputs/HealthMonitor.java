@@ -3,6 +3,9 @@
 
 package com.pulumi.cims.outputs;
 
+import com.pulumi.cims.enums.HttpMethod;
+import com.pulumi.cims.enums.HttpVersion;
+import com.pulumi.cims.enums.LbHealthMonitorType;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
@@ -35,15 +38,15 @@ public final class HealthMonitor {
      */
     private @Nullable String expectedCodes;
     /**
-     * @return The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+     * @return The HTTP method of an HTTP check.
      * 
      */
-    private @Nullable String httpMethod;
+    private @Nullable HttpMethod httpMethod;
     /**
-     * @return The HTTP version of an HTTP check. One of: 1.0, 1.1.
+     * @return The HTTP version of an HTTP check.
      * 
      */
-    private @Nullable String httpVersion;
+    private @Nullable HttpVersion httpVersion;
     /**
      * @return Checks that must pass before a member is up.
      * 
@@ -60,10 +63,10 @@ public final class HealthMonitor {
      */
     private Integer timeout;
     /**
-     * @return How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+     * @return How members are checked.
      * 
      */
-    private String type;
+    private LbHealthMonitorType type;
     /**
      * @return The path an HTTP check requests (starts with /).
      * 
@@ -100,17 +103,17 @@ public final class HealthMonitor {
         return Optional.ofNullable(this.expectedCodes);
     }
     /**
-     * @return The HTTP method of an HTTP check. One of: CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE.
+     * @return The HTTP method of an HTTP check.
      * 
      */
-    public Optional<String> httpMethod() {
+    public Optional<HttpMethod> httpMethod() {
         return Optional.ofNullable(this.httpMethod);
     }
     /**
-     * @return The HTTP version of an HTTP check. One of: 1.0, 1.1.
+     * @return The HTTP version of an HTTP check.
      * 
      */
-    public Optional<String> httpVersion() {
+    public Optional<HttpVersion> httpVersion() {
         return Optional.ofNullable(this.httpVersion);
     }
     /**
@@ -135,10 +138,10 @@ public final class HealthMonitor {
         return this.timeout;
     }
     /**
-     * @return How members are checked. One of: HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT.
+     * @return How members are checked.
      * 
      */
-    public String type() {
+    public LbHealthMonitorType type() {
         return this.type;
     }
     /**
@@ -162,12 +165,12 @@ public final class HealthMonitor {
         private Integer delay;
         private @Nullable String domainName;
         private @Nullable String expectedCodes;
-        private @Nullable String httpMethod;
-        private @Nullable String httpVersion;
+        private @Nullable HttpMethod httpMethod;
+        private @Nullable HttpVersion httpVersion;
         private Integer maxRetries;
         private @Nullable Integer maxRetriesDown;
         private Integer timeout;
-        private String type;
+        private LbHealthMonitorType type;
         private @Nullable String urlPath;
         public Builder() {}
         public Builder(HealthMonitor defaults) {
@@ -212,13 +215,13 @@ public final class HealthMonitor {
             return this;
         }
         @CustomType.Setter
-        public Builder httpMethod(@Nullable String httpMethod) {
+        public Builder httpMethod(@Nullable HttpMethod httpMethod) {
 
             this.httpMethod = httpMethod;
             return this;
         }
         @CustomType.Setter
-        public Builder httpVersion(@Nullable String httpVersion) {
+        public Builder httpVersion(@Nullable HttpVersion httpVersion) {
 
             this.httpVersion = httpVersion;
             return this;
@@ -246,7 +249,7 @@ public final class HealthMonitor {
             return this;
         }
         @CustomType.Setter
-        public Builder type(String type) {
+        public Builder type(LbHealthMonitorType type) {
             if (type == null) {
               throw new MissingRequiredPropertyException("HealthMonitor", "type");
             }

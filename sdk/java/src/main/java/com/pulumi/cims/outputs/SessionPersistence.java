@@ -3,6 +3,7 @@
 
 package com.pulumi.cims.outputs;
 
+import com.pulumi.cims.enums.LbSessionPersistenceType;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Integer;
@@ -29,10 +30,10 @@ public final class SessionPersistence {
      */
     private @Nullable Integer persistenceTimeout;
     /**
-     * @return What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+     * @return What identifies a client.
      * 
      */
-    private String type;
+    private LbSessionPersistenceType type;
 
     private SessionPersistence() {}
     /**
@@ -57,10 +58,10 @@ public final class SessionPersistence {
         return Optional.ofNullable(this.persistenceTimeout);
     }
     /**
-     * @return What identifies a client. One of: APP_COOKIE, HTTP_COOKIE, SOURCE_IP.
+     * @return What identifies a client.
      * 
      */
-    public String type() {
+    public LbSessionPersistenceType type() {
         return this.type;
     }
 
@@ -76,7 +77,7 @@ public final class SessionPersistence {
         private @Nullable String cookieName;
         private @Nullable String persistenceGranularity;
         private @Nullable Integer persistenceTimeout;
-        private String type;
+        private LbSessionPersistenceType type;
         public Builder() {}
         public Builder(SessionPersistence defaults) {
     	      Objects.requireNonNull(defaults);
@@ -105,7 +106,7 @@ public final class SessionPersistence {
             return this;
         }
         @CustomType.Setter
-        public Builder type(String type) {
+        public Builder type(LbSessionPersistenceType type) {
             if (type == null) {
               throw new MissingRequiredPropertyException("SessionPersistence", "type");
             }
