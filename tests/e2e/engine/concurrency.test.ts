@@ -1,8 +1,8 @@
 // 50 subnets in one stack under the engine's default parallelism, against an emulator that
 // answers about 10% of all requests with 429 or 503: `up` succeeds and every subnet exists
 // exactly once, in the service and in the state.
-import { api, SEED, subnetsSeen, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, SEED, subnetsSeen, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

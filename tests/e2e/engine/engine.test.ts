@@ -3,9 +3,9 @@
 // through up/preview/refresh/destroy, and runs the repo's own demo project.
 // The packed-tarball variant is in tarball.test.ts (a separate file, so it runs in parallel).
 import * as path from "node:path";
-import { SEED, useStacks } from "../support/cims";
-import { expectEchoLifecycle } from "./echo-lifecycle";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { SEED, useStacks } from "../../support/cims";
+import { expectEchoLifecycle } from "../support/echo-lifecycle";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
 
 const fixture = path.join(REPO_ROOT, "tests/fixtures/echo-program");
 

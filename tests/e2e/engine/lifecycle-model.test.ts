@@ -3,11 +3,11 @@
 // (tests/model/), and after every command the emulator's records and the exported state
 // must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
 // runs long ones and prints the shrunk sequence of any failure.
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../model/commands";
-import { FAULTS } from "../model/faults";
-import { destroyWhileOtherCreates, otherMemberWeight, otherStackAddsMember } from "../model/pool-sharing";
-import { runLifecycle, runSequence } from "../model/run";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
+import { FAULTS } from "../../model/faults";
+import { destroyWhileOtherCreates, otherMemberWeight, otherStackAddsMember } from "../../model/pool-sharing";
+import { runLifecycle, runSequence } from "../../model/run";
 
 test(
   "lifecycle model, fixed seed: every command keeps the service, the state and the program in agreement",

@@ -1,5 +1,5 @@
 // The exact text of `pulumi preview --diff` on both faces, against committed golden files
-// (tests/e2e/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
+// (tests/e2e/support/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
 // then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
 // what changes: no argument a refresh dropped, no field a pool member's service fills, no
 // bookkeeping; and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
@@ -10,11 +10,11 @@
 // concurrency varies: they are put in URN order); `UPDATE_GOLDEN=1` rewrites the files.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { api, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
 
 const stacks = useStacks();
-const GOLDEN = path.join(REPO_ROOT, "tests/e2e/golden");
+const GOLDEN = path.join(REPO_ROOT, "tests/e2e/support/golden");
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";

@@ -2,8 +2,8 @@
 // `refresh` and `destroy` of 40 subnets at `--parallel 40` succeed on each face: the pacer
 // slows every request of the provider process instead of letting one fail, and task waits go
 // through the scope's task list (about one request per task).
-import { type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 const COUNT = 40;

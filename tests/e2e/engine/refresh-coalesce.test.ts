@@ -2,8 +2,8 @@
 // them through at most 2 list requests per scope, not a GET each; a subnet deleted
 // out-of-band is dropped only after its own GET says 404, a renamed one records the drift;
 // with the list call failing, the refresh still converges through GETs by id.
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const PROD_NET = "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3"; // project 2, region 3 in the seed
 

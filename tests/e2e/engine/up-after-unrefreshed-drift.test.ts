@@ -6,8 +6,8 @@
 // made; the first fix set every drifted field back at each update, which wrote fields no
 // preview had shown (a tag added outside Pulumi was deleted by a rename, `ignoreChanges`
 // fields were overwritten). The pool still sets drift back (its last test).
-import { api, type CimsTestEnv, type Face, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, type Face, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -1,11 +1,11 @@
-// The bad-input catalogue (tests/e2e/bad-inputs/) on the dynamic face: every case through
+// The bad-input catalogue (tests/e2e/support/bad-inputs/) on the dynamic face: every case through
 // the dynamic provider's Check over gRPC (through-check.ts says why), a sample through
 // `pulumi preview`; and valid edge values of every resource passing preview with no write.
-import { ALL } from "./bad-inputs/all";
-import { catalogue, VALID, withField } from "./bad-inputs/catalogue";
-import { THROUGH_THE_CLI, throughCheck } from "./bad-inputs/through-check";
-import { useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { ALL } from "../support/bad-inputs/all";
+import { catalogue, VALID, withField } from "../support/bad-inputs/catalogue";
+import { THROUGH_THE_CLI, throughCheck } from "../support/bad-inputs/through-check";
+import { useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 throughCheck("bad inputs: every case through the dynamic provider's Check", "dynamic", ALL);
 

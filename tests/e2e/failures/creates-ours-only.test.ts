@@ -14,9 +14,9 @@
 //   the image its own create made;
 // - an image POST answered by a gateway's 503 page is not repeated, and the error says how
 //   to find the image.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
 
 const CREATE_MARK_TAG = "pulumi-cims-create-mark";
 

@@ -11,8 +11,8 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, PULUMI } from "../support/harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, PULUMI } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -7,10 +7,10 @@
 // up`); the dynamic provider a SIGTERM of its own (as a job runner's cancel signals every
 // process of the job), since the engine's Cancel never reaches it.
 import { randomUUID } from "node:crypto";
-import { api, type CimsTestEnv, type Face, faceProject, isKind, onFace, SEED, useStacks } from "../support/cims";
-import { descendants, upInBackground, whileRunning } from "../support/background";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { imageRecord, subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, type Face, faceProject, isKind, onFace, SEED, useStacks } from "../../support/cims";
+import { descendants, upInBackground, whileRunning } from "../../support/background";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { imageRecord, subnetRecord } from "../../support/records";
 
 const stacks = useStacks();
 

@@ -2,8 +2,8 @@
 // subnet, either Pulumi records it (its id is known: a task lists it) and the next `up`
 // continues from it, or the error says where to find it. Each ends with the stack equal to
 // the service after the next `up`, and one subnet.
-import { api, type CimsTestEnv, SEED, stateOf, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

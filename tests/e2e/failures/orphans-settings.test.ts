@@ -3,8 +3,8 @@
 // create that never reached the service fails plainly, with nothing recorded.
 import * as fs from "node:fs/promises";
 import * as net from "node:net";
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

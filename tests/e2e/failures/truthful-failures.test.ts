@@ -8,9 +8,9 @@
 // - a `lastSending` with an hour-only offset (`+02`) is stored as the instant it names, and
 //   then shows no diff.
 import * as fs from "node:fs/promises";
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
 
 const LEGACY_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 

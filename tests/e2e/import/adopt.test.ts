@@ -4,9 +4,9 @@
 // removing importId later changes nothing, destroy deletes (retainOnDelete keeps), and a
 // create whose answer was lost finds its subnet instead of making a second.
 import * as fs from "node:fs/promises";
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { imageRecord, subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { imageRecord, subnetRecord } from "../../support/records";
 
 const SUBNET_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const IMAGE_ID = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";

@@ -8,13 +8,13 @@
 // `preview --expect-no-changes` passes, still with no write.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
-import { cimsImport, writes } from "../support/cims-import";
-import { GO_ENV, goModule, SDK_MODULE } from "../support/go";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
-import { imageRecord, subnetRecord } from "../support/records";
-import { GONE_ADOPTED, terraformSeed, tfState } from "../support/terraform";
+import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
+import { cimsImport, writes } from "../../support/cims-import";
+import { GO_ENV, goModule, SDK_MODULE } from "../../support/go";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
+import { imageRecord, subnetRecord } from "../../support/records";
+import { GONE_ADOPTED, terraformSeed, tfState } from "../../support/terraform";
 
 const SUBNET = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const IMAGE = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";

@@ -16,8 +16,8 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "pulumi-cims/emulator";
-import { api, type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../support/harness";
+import { api, type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../../support/harness";
 
 const CLI = path.join(REPO_ROOT, "dist/provider/import/cli.js");
 const V6_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -5,10 +5,10 @@
 // policy's includeVolumes: false, which the table alone does not fill).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { imageRecord, subnetRecord } from "../support/records";
-import { KIND_NAMES } from "../../provider/kinds/registry";
+import { api, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { imageRecord, subnetRecord } from "../../support/records";
+import { KIND_NAMES } from "../../../provider/kinds/registry";
 
 const stacks = useStacks();
 const LEGACY = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -12,9 +12,9 @@
 //   docs/using.md quotes (why that face adopts with importId instead).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, type StackExport } from "../support/harness";
-import { imageRecord, subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, type StackExport } from "../../support/harness";
+import { imageRecord, subnetRecord } from "../../support/records";
 
 const LEGACY = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const IMAGE = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";
@@ -224,7 +224,7 @@ export const id = new cims.native.Subnet("app", { name: "app", cidr: "10.62.0.0/
 test(
   "on the dynamic face `pulumi import` fails in the dynamic-provider host with the error docs/using.md quotes, writing nothing",
   async () => {
-    const using = await fs.readFile(path.join(__dirname, "../../docs/using.md"), "utf8");
+    const using = await fs.readFile(path.join(__dirname, "../../../docs/using.md"), "utf8");
     const quoted = /dynamic-provider host\s+fails with `([^`]+)`/.exec(using)?.[1];
     expect(quoted).toBeDefined();
     const env = await stacks.stack({ files: { "Pulumi.yaml": "name: dynamic-import\nruntime: nodejs\n", "index.ts": "export {};\n" } });

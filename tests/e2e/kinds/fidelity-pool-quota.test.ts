@@ -3,8 +3,8 @@
 // {"tasks": []}, a health monitor is removed with DELETE .../healthmonitor and session
 // persistence with null, and a last-sending time with a zone comes back zone-less in UTC.
 // Each: create, preview and refresh with no changes, then the change, and no diff after.
-import { api, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";

@@ -4,8 +4,8 @@
 // spellings come back canonical, host routes in the service's order, and an IPv6 /64
 // counts 2^64 addresses. Each fact: create, preview and refresh with no changes, then a
 // change, and no diff after it.
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";

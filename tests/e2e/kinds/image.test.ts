@@ -1,7 +1,7 @@
 // BaremetalImage under the real engine: create from a seeded volume, no-op preview,
 // in-place update, replacement (architecture, then another volume), drift via refresh, destroy.
-import { api, SEED, stateOf, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -4,8 +4,8 @@
 // service did not act on it (no task, no image), yet the client retried a POST only after
 // 429, 503 or a refused connection, so `pulumi up` failed. Now a POST refused for a lock
 // waits for it and is repeated, as every other call is (provider/client/retry.ts).
-import { SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -1,7 +1,7 @@
 // SnapshotPolicyState and QuotaThreshold under the real engine (both synchronous): create,
 // no-op preview, in-place update, replacement, drift via refresh, destroy.
-import { api, SEED, stateOf, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -5,8 +5,8 @@
 // back only after refresh); exclusive ownership names in its preview each member it removes
 // and removes exactly those; destroy while another stack's member create holds the pool lock
 // leaves that member; `pulumi import` then destroy leaves the members others added.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks, warningLines } from "../support/cims";
-import { E2E_TIMEOUT_MS, type TestStack } from "../support/harness";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks, warningLines } from "../../support/cims";
+import { E2E_TIMEOUT_MS, type TestStack } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -4,8 +4,8 @@
 // weight changes in place; destroy removes the stack's member only, so the subnet can go (the
 // service refuses to delete a subnet a member still uses), and the pool keeps its settings and
 // another team's member.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks, warningLines } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks, warningLines } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 

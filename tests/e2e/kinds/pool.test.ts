@@ -2,8 +2,8 @@
 // order-insensitive no-op preview, in-place update (a member's weight in place, same id), replacement (another pool), drift via
 // refresh, and destroy (of a replaced resource, and of the stack) removing the stack's members
 // and leaving the pool and its settings.
-import { api, SEED, stateOf, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { api, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const OTHER_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
 const stacks = useStacks();

@@ -6,9 +6,9 @@
 // both, with no write; a new CIDR another team's subnet holds is still refused.
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, stateOf, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { subnetRecord } from "../support/records";
+import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
 
 const stacks = useStacks();
 

@@ -13,9 +13,9 @@
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type CimsTestEnv, requestLogFile, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { runVendorScript } from "../support/vendor-sdk";
+import { api, type CimsTestEnv, requestLogFile, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { runVendorScript } from "../../support/vendor-sdk";
 
 const VOLUME_2 = "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8";
 

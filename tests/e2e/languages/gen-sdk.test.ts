@@ -5,9 +5,9 @@
 // previews with no changes and destroys. Go runs offline (support/go.ts).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { GO_ENV, goModule, SDK_MODULE } from "../support/go";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../support/harness";
+import { PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { GO_ENV, goModule, SDK_MODULE } from "../../support/go";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
 
 const stacks = useStacks("all");
 /** Each resource of the schema by its name (`Subnet`), as the generators name files. */

@@ -7,10 +7,10 @@
 // with no changes too; destroy.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../scripts/gen-sdk-java";
-import { committedSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
-import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../support/harness";
+import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../../scripts/gen-sdk-java";
+import { committedSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
+import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
 
 const stacks = useStacks();
 const JAVA_SDK_VERSION = "1.12.0";

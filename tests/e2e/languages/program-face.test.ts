@@ -3,7 +3,7 @@
 // loads it through the one frozen entry point. Checked on the built package, as a program
 // resolves it (node_modules/pulumi-cims).
 import { execFileSync } from "node:child_process";
-import { REPO_ROOT } from "../support/harness";
+import { REPO_ROOT } from "../../support/harness";
 
 function loadedBy(script: string): string[] {
   const out = execFileSync(process.execPath, ["-e", `${script}; console.log(JSON.stringify(Object.keys(require.cache)))`], {

@@ -12,11 +12,11 @@
 // removes what the stack made.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../scripts/gen-sdk-python";
-import { api, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
-import { subnetRecord } from "../support/records";
+import { committedPythonSdk, generatePythonSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
+import { api, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
+import { subnetRecord } from "../../support/records";
 
 const stacks = useStacks();
 const LEGACY = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -6,8 +6,8 @@
 // with `timeouts.create: 60`: the smaller wins, so the wait ends at ~8 s with the same
 // partly-created outcome, and the next `up` settles it.
 import { spawn } from "node:child_process";
-import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, PULUMI } from "../support/harness";
+import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, PULUMI } from "../../support/harness";
 
 const stacks = useStacks();
 

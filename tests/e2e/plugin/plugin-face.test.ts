@@ -7,9 +7,9 @@
 // schema the plugin serves (the committed schema.json).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { cimsType, PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
-import { KIND_NAMES } from "../../provider/kinds/registry";
+import { cimsType, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+import { KIND_NAMES } from "../../../provider/kinds/registry";
 
 const program = (o: { name: string; weight: number; threshold: number; status: string; tag: string }) => `
 import * as cims from "pulumi-cims";

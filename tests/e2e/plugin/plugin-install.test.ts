@@ -7,10 +7,10 @@
 // Node language host's RunPlugin.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { writePluginTarball } from "../../scripts/plugin-tarball";
-import { type CimsTestEnv, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
+import { writePluginTarball } from "../../../scripts/plugin-tarball";
+import { type CimsTestEnv, linkPythonVenv, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
 
 const stacks = useStacks();
 const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };

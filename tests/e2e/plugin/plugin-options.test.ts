@@ -16,9 +16,9 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type CimsTestEnv, loggedRequests, PLUGIN_PROJECT, requestLogFile, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, type RunResult } from "../support/harness";
-import { subnetRecord } from "../support/records";
+import { api, type CimsTestEnv, loggedRequests, PLUGIN_PROJECT, requestLogFile, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, type RunResult } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
 
 const stacks = useStacks();
 

@@ -4,8 +4,8 @@
 // subnet exists exactly once in the service and in the state. How often a list is read again
 // (a list is reused for 2 s) and how often a task is polled are timing, which a loaded machine
 // shifts: both faces poll every task, and neither more than three times a task on average.
-import { type CimsTestEnv, type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { type CimsTestEnv, type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 const COUNT = 50;

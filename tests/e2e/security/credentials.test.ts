@@ -8,9 +8,9 @@
 // then through the package's dist/ files; a typo'd `cims:` key fails with a did-you-mean.
 import * as http from "node:http";
 import * as net from "node:net";
-import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { closedPort } from "../support/test-server";
+import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { closedPort } from "../../support/test-server";
 
 const stacks = useStacks();
 

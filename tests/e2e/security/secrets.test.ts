@@ -4,8 +4,8 @@
 // record of its default pulumi-nodejs provider: --show-secrets reveals it there and only
 // there. Given as CIMS_API_KEY, it is in no state at all, even with --show-secrets.
 import * as path from "node:path";
-import { api, type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult } from "../support/harness";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult } from "../../support/harness";
 
 const stacks = useStacks();
 

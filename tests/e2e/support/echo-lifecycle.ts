@@ -1,6 +1,6 @@
 // The Echo lifecycle every engine test runs: up, no-op preview and refresh, in-place update,
 // destroy; with checks on outputs and on the serialized provider stored in state.
-import { REPO_ROOT, TestStack } from "../support/harness";
+import { REPO_ROOT, TestStack } from "../../support/harness";
 
 export async function expectEchoLifecycle(stack: TestStack, message: string): Promise<void> {
   await stack.setConfig("message", message);

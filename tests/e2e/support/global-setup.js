@@ -8,7 +8,7 @@ const os = require("node:os");
 const path = require("node:path");
 
 module.exports = async function globalSetup() {
-  const root = path.resolve(__dirname, "../..");
+  const root = path.resolve(__dirname, "../../..");
   if (!fs.existsSync(path.join(root, "dist/provider/index.js"))) {
     throw new Error("dist/ is missing: run `npm run build` (npm test does it for you) before the e2e tests");
   }

@@ -8,8 +8,8 @@
 //   the test that ran it and the diagnostics.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { PROGRAMS_DIR_ENV, typeCheckPrograms } from "../support/programs";
-import { runVendorScript } from "../support/vendor-sdk";
+import { PROGRAMS_DIR_ENV, typeCheckPrograms } from "../../support/programs";
+import { runVendorScript } from "../../support/vendor-sdk";
 
 export default async function globalTeardown(): Promise<void> {
   const errors: unknown[] = [];

@@ -4,9 +4,9 @@
 // package's version (a Go program's: gen-sdk.test.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, type TestStack } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
+import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type TestStack } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
 
 const stacks = useStacks();
 

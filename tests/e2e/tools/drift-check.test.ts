@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type Face, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, type TestStack } from "../support/harness";
+import { api, type Face, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, type TestStack } from "../../support/harness";
 
 const stacks = useStacks();
 

@@ -2,8 +2,8 @@
 // same program, with Pulumi.<stack>.yaml deciding project, region and sizes. Only the
 // endpoint and key are pointed at the test's emulator.
 import * as path from "node:path";
-import { api, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { api, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
 
 const stacks = useStacks();
 

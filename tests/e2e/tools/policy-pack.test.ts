@@ -6,9 +6,9 @@
 // stack whose refreshed state shows a pool member its LbPoolSettings does not declare fails.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
+import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
 
 const stacks = useStacks();
 const PACK = "node_modules/pulumi-cims/policy";

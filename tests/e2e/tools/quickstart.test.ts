@@ -3,8 +3,8 @@
 // preview --expect-no-changes, an update, refresh --expect-no-changes and destroy against
 // the emulator; and the state never holds the API key.
 import * as path from "node:path";
-import { api, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../support/harness";
+import { api, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
 
 const stacks = useStacks();
 

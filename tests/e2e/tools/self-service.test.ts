@@ -4,8 +4,8 @@
 // on PATH: here a one-line `pulumi` that runs scripts/pulumi (the pinned CLI it builds).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, PULUMI, REPO_ROOT, runCommand } from "../support/harness";
+import { api, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, PULUMI, REPO_ROOT, runCommand } from "../../support/harness";
 
 const stacks = useStacks();
 const TEAM = "payments";

@@ -3,9 +3,9 @@
 // own. What one deploys the other previews and refreshes with no changes, and of two `up`s
 // of one stack started at once exactly one runs: the other fails at once on the stack's lock,
 // and the state and the service agree afterwards.
-import { SEED, subnetsSeen, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, type RunResult, type TestStack } from "../support/harness";
-import { anotherMachine, type S3Server, startS3Server } from "../support/s3";
+import { SEED, subnetsSeen, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, type RunResult, type TestStack } from "../../support/harness";
+import { anotherMachine, type S3Server, startS3Server } from "../../support/s3";
 
 const stacks = useStacks();
 let s3: S3Server;

@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { expectEchoLifecycle } from "./echo-lifecycle";
-import { SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, packTarball, REPO_ROOT, runCommand } from "../support/harness";
+import { expectEchoLifecycle } from "../support/echo-lifecycle";
+import { SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, packTarball, REPO_ROOT, runCommand } from "../../support/harness";
 
 const fixture = path.join(REPO_ROOT, "tests/fixtures/echo-program");
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];

@@ -16,8 +16,8 @@
 // show that nothing was created twice and that preview and refresh wrote nothing.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { type CimsTestEnv, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "../support/harness";
+import { type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "../../support/harness";
 
 const FIXTURE_DIR = path.join(REPO_ROOT, "tests/fixtures/upgrade");
 const OLD_TARBALL = path.join(FIXTURE_DIR, "pulumi-cims-0.1.0-fb77119.tgz");

@@ -4,13 +4,13 @@
 // fails the build. (Outputs need no check: each class's state type and output keys are
 // made from the same table.)
 import type * as pulumi from "@pulumi/pulumi";
-import type { ObjectOf } from "../../api/contract";
-import type { BaremetalImage } from "../../api/contract/baremetal-image";
-import type { LbPoolMember } from "../../api/contract/lb-pool-member";
-import type { LbPoolSettings } from "../../api/contract/lb-pool-settings";
-import type { QuotaThreshold } from "../../api/contract/quota-threshold";
-import type { SnapshotPolicyState } from "../../api/contract/snapshot-policy-state";
-import type { Subnet } from "../../api/contract/subnet";
+import type { ObjectOf } from "../../../api/contract";
+import type { BaremetalImage } from "../../../api/contract/baremetal-image";
+import type { LbPoolMember } from "../../../api/contract/lb-pool-member";
+import type { LbPoolSettings } from "../../../api/contract/lb-pool-settings";
+import type { QuotaThreshold } from "../../../api/contract/quota-threshold";
+import type { SnapshotPolicyState } from "../../../api/contract/snapshot-policy-state";
+import type { Subnet } from "../../../api/contract/subnet";
 import type {
   BaremetalImageArgs,
   LbPoolMemberArgs,

@@ -2,17 +2,17 @@
 // (api/contract): an input the provider refuses at preview is one the service would refuse,
 // at the same field (camelCase there, snake_case here), with the same rule. The first rows
 // are the disagreements that once passed preview and failed at `up` with a 400.
-import { toSnake } from "../../api/names";
-import { setConfig } from "../../provider/methods/context";
-import { imageTable } from "../../provider/kinds/baremetal-image";
-import { lbPoolSettingsMethods, poolTable } from "../../provider/kinds/lb-pool-settings";
-import { subnetMethods, subnetTable } from "../../provider/kinds/subnet";
-import { quotaTable, quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
-import { baremetalImageMethods } from "../../provider/kinds/baremetal-image";
-import { validateImageCreate } from "../../emulator/collections/baremetal-image";
-import { validatePoolPatch } from "../../emulator/collections/lb-pool-settings";
-import { validateQuotaPut } from "../../emulator/collections/quota-threshold";
-import { validateSubnetCreate } from "../../emulator/collections/subnet";
+import { toSnake } from "../../../api/names";
+import { setConfig } from "../../../provider/methods/context";
+import { imageTable } from "../../../provider/kinds/baremetal-image";
+import { lbPoolSettingsMethods, poolTable } from "../../../provider/kinds/lb-pool-settings";
+import { subnetMethods, subnetTable } from "../../../provider/kinds/subnet";
+import { quotaTable, quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
+import { baremetalImageMethods } from "../../../provider/kinds/baremetal-image";
+import { validateImageCreate } from "../../../emulator/collections/baremetal-image";
+import { validatePoolPatch } from "../../../emulator/collections/lb-pool-settings";
+import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
+import { validateSubnetCreate } from "../../../emulator/collections/subnet";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const VOL = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";

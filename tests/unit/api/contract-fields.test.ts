@@ -12,13 +12,13 @@ import {
   recordFields,
   recordName,
   updatable,
-} from "../../api/contract";
-import { BaremetalImage } from "../../api/contract/baremetal-image";
-import { Subnet } from "../../api/contract/subnet";
-import { type Kind, KIND_NAMES, kind } from "../../provider/kinds/registry";
-import { canonicalValue } from "../../api/canonical";
-import { toSnake } from "../../api/names";
-import { parseJson, stringifyJson } from "../../provider/client";
+} from "../../../api/contract";
+import { BaremetalImage } from "../../../api/contract/baremetal-image";
+import { Subnet } from "../../../api/contract/subnet";
+import { type Kind, KIND_NAMES, kind } from "../../../provider/kinds/registry";
+import { canonicalValue } from "../../../api/canonical";
+import { toSnake } from "../../../api/names";
+import { parseJson, stringifyJson } from "../../../provider/client";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 
 const CONTRACTS: Array<[Kind, BodyContract]> = KIND_NAMES.map((k) => [k, kind(k).descriptor.contract]);

@@ -1,12 +1,12 @@
 // The one interpreter of the contract (api/schema.ts): its schemas are built once per
 // contract and options, and check()'s failures say what a value must be in the contract's
 // words, also where zod alone would answer in its own.
-import { LbPoolSettings } from "../../api/contract/lb-pool-settings";
-import { QuotaThreshold } from "../../api/contract/quota-threshold";
-import { Subnet } from "../../api/contract/subnet";
-import { contractSchema } from "../../api/schema";
-import { inputsSchema, validate } from "../../provider/methods/schema";
-import { validateQuotaPut } from "../../emulator/collections/quota-threshold";
+import { LbPoolSettings } from "../../../api/contract/lb-pool-settings";
+import { QuotaThreshold } from "../../../api/contract/quota-threshold";
+import { Subnet } from "../../../api/contract/subnet";
+import { contractSchema } from "../../../api/schema";
+import { inputsSchema, validate } from "../../../provider/methods/schema";
+import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const SUBNET = { name: "app", cidr: "10.0.0.0/24", networkId: NET };

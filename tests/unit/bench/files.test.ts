@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 test("no bench module shares its name with a results file", () => {
-  const dir = path.resolve(__dirname, "../../bench");
+  const dir = path.resolve(__dirname, "../../../bench");
   const stems = (ext: string) =>
     new Set(
       fs

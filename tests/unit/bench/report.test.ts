@@ -1,6 +1,6 @@
 // The parallel bench's wall-time model, start + ceil(N / P) * wave + N * perResource, fitted
 // by least squares: exact points give back their parameters; noisy ones a bounded error.
-import { fitWallModel } from "../../bench/report";
+import { fitWallModel } from "../../../bench/report";
 
 const runs = [
   [50, 8],

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const DIRS = ["api", "provider", "emulator"];
 const CEILING = 16;
 /** Trust boundaries: files that must hold no cast at all. Grows as boundaries are cleaned. */

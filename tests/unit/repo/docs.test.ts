@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const README_MAX_LINES = 200;
 const SKIP_DIRS = new Set(["node_modules", "dist", ".git", "coverage"]);
 

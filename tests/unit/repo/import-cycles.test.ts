@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const DIRS = ["api", "provider", "emulator"];
 
 function sources(dir: string): string[] {

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const ESLINT = path.join(ROOT, "node_modules/.bin/eslint");
 
 /** Lints `source` as if it were the file at `file` (nothing is written). */

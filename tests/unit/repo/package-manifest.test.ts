@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 interface Manifest {

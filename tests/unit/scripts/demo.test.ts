@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-const steps = path.resolve(__dirname, "../../scripts/steps.sh");
+const steps = path.resolve(__dirname, "../../../scripts/steps.sh");
 
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string } {
   const result = spawnSync("bash", ["--norc", "--noprofile", "-c", `set -euo pipefail; source ${JSON.stringify(steps)}; ${script}`], {

@@ -5,10 +5,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { KIND_NAMES } from "../../provider/kinds/registry";
-import * as shims from "../../provider/resources/shim";
+import { KIND_NAMES } from "../../../provider/kinds/registry";
+import * as shims from "../../../provider/resources/shim";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 function gen(...args: string[]): { status: number | null; output: string } {

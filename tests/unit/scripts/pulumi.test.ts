@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-const script = path.resolve(__dirname, "../../scripts/pulumi");
+const script = path.resolve(__dirname, "../../../scripts/pulumi");
 
 test("scripts/pulumi explains what to install when Go is missing", () => {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-nocache-"));
@@ -197,7 +197,7 @@ test("a failed build says why, keeps its log and leaves the next build a clean s
   }
 }, 60_000);
 
-const CLI_MODULE = path.resolve(__dirname, "../../scripts/pulumi-cli");
+const CLI_MODULE = path.resolve(__dirname, "../../../scripts/pulumi-cli");
 
 /** The module versions a go.mod-style file requires, by module path. */
 const requires = (file: string) =>

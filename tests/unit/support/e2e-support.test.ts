@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { keepProgram, typeCheckPrograms } from "../support/programs";
-import { REPO_ROOT } from "../support/harness";
+import { keepProgram, typeCheckPrograms } from "../../support/programs";
+import { REPO_ROOT } from "../../support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const LongestFirst = require("../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
+const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
 
 describe("test order", () => {
   // A fresh clone: jest has no timings of its own (cache off), as on a first run.
@@ -21,16 +21,16 @@ describe("test order", () => {
   test("the longest files by the committed timings start first, whatever their size; unknown files before them", () => {
     const order = new LongestFirst()
       .sort([
-        file("tests/unit/echo.test.ts", 5_000),
-        file("tests/e2e/subnet.test.ts", 4_000),
-        file("tests/e2e/faults-delete-refresh.test.ts", 400),
+        file("tests/unit/provider/testing/echo.test.ts", 5_000),
+        file("tests/e2e/kinds/subnet.test.ts", 4_000),
+        file("tests/e2e/engine/lifecycle-model.test.ts", 400),
         file("tests/e2e/not-timed-yet.test.ts", 100),
       ])
       .map((t) => path.relative(REPO_ROOT, t.path));
     // The two timed files in the order of their committed seconds, whatever those are today.
     const seconds = JSON.parse(readFileSync(path.join(REPO_ROOT, "tests/support/test-seconds.json"), "utf8")) as Record<string, number>;
-    const timed = ["tests/e2e/faults-delete-refresh.test.ts", "tests/e2e/subnet.test.ts"].sort((a, b) => seconds[b] - seconds[a]);
-    expect(order).toEqual(["tests/e2e/not-timed-yet.test.ts", ...timed, "tests/unit/echo.test.ts"]);
+    const timed = ["tests/e2e/engine/lifecycle-model.test.ts", "tests/e2e/kinds/subnet.test.ts"].sort((a, b) => seconds[b] - seconds[a]);
+    expect(order).toEqual(["tests/e2e/not-timed-yet.test.ts", ...timed, "tests/unit/provider/testing/echo.test.ts"]);
   });
 });
 

@@ -4,7 +4,7 @@
 // force-exited at the end of the run.
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { REPO_ROOT } from "../support/harness";
+import { REPO_ROOT } from "../../support/harness";
 
 // A process that starts the server, sends one request whose reply waits 60 s, closes the
 // server once the request arrived, and then has nothing left to do.

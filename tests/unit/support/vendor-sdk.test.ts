@@ -1,6 +1,6 @@
 // The conformance suite's venv setup: without a usable python3 it fails at once, saying what to
 // install (it never skips the suite).
-import { vendorPython } from "../support/vendor-sdk";
+import { vendorPython } from "../../support/vendor-sdk";
 
 const saved = process.env.PYTHON;
 afterEach(() => {

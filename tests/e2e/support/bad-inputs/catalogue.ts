@@ -4,9 +4,9 @@
 // (catalogue() here). Programs are transpiled only, so wrong JSON types reach check()
 // exactly as they would from a JavaScript program or a typo'd config value.
 import * as fs from "node:fs/promises";
-import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
-import { E2E_TIMEOUT_MS } from "../../support/harness";
-import type { Kind } from "../../../provider/kinds/registry";
+import { type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../../support/harness";
+import type { Kind } from "../../../../provider/kinds/registry";
 
 export interface BadCase {
   /** What is wrong, for the test name. */

@@ -1,6 +1,6 @@
 // Bad-input catalogue, part 1: Subnet and BaremetalImage.
 import { type BadCase, withField } from "./catalogue";
-import { SEED } from "../../support/cims";
+import { SEED } from "../../../support/cims";
 
 const s = (field: string, value: string) => withField("subnet", field, value);
 const i = (field: string, value: string) => withField("image", field, value);

@@ -14,11 +14,11 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { serializeProperties, specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { type RunningEmulator, startEmulator } from "pulumi-cims/emulator";
-import { grpc, providerPb, providerRpc, structpb } from "../../../provider/plugin/proto";
-import { KIND_NAMES, type Kind } from "../../../provider/kinds/registry";
+import { grpc, providerPb, providerRpc, structpb } from "../../../../provider/plugin/proto";
+import { KIND_NAMES, type Kind } from "../../../../provider/kinds/registry";
 import { type BadCase, VALID } from "./catalogue";
-import { cimsType, type Face, faceProject, SEED_FILE, useStacks } from "../../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+import { cimsType, type Face, faceProject, SEED_FILE, useStacks } from "../../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../../support/harness";
 
 /** One case of each kind, and each way a JSON type can be wrong (null, a string, an array, a lossy number). */
 export const THROUGH_THE_CLI = [

@@ -3,11 +3,11 @@
 // read answered `[]`, `"x"` or `{}` writes nothing into state; a task poll, a page and an
 // operation's task ids are checked the same way. Checking keeps the answer as parsed: a
 // quota beyond 2^53 stays exact.
-import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../provider/client";
-import { setConfig } from "../../provider/methods/context";
-import { quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
-import { subnetMethods } from "../../provider/kinds/subnet";
-import { type Reply, startTestServer, type TestServer } from "../support/test-server";
+import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../../../provider/client";
+import { setConfig } from "../../../../provider/methods/context";
+import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
+import { subnetMethods } from "../../../../provider/kinds/subnet";
+import { type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const KEY = "sk-answers-5d1e7c2b-secret";
 const NET = "8f2e7c1a-3b4d-4e5f-9a6b-7c8d9e0f1a2b";

@@ -1,12 +1,12 @@
 // The credential probe: one cheap authenticated read before a run's first call, and what its
 // failure says to fix (the key, the URL or the project), against a scripted loopback server;
 // once per process and configuration, shared by concurrent callers; after check()'s rules.
-import { closeAllPools, CredentialsCheckError } from "../../provider/client";
-import { probeRequest, proveCredentials } from "../../provider/client/credentials";
-import { resolveSettings } from "../../provider/config";
-import { apiClient, setConfig, verifyCredentials } from "../../provider/methods/context";
-import { kind } from "../../provider/kinds/registry";
-import { closedPort, type Reply, startTestServer, type TestServer } from "../support/test-server";
+import { closeAllPools, CredentialsCheckError } from "../../../../provider/client";
+import { probeRequest, proveCredentials } from "../../../../provider/client/credentials";
+import { resolveSettings } from "../../../../provider/config";
+import { apiClient, setConfig, verifyCredentials } from "../../../../provider/methods/context";
+import { kind } from "../../../../provider/kinds/registry";
+import { closedPort, type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const KEY = "unit-probe-key-8f3a1c";
 const PROJECT = { id: 5, client_id: 1, name: "p", description: null, is_default: true, state: "ACTIVE", created_at: "2026-05-01T08:00:00" };

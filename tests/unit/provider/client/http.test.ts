@@ -18,8 +18,8 @@ import {
   RequestTimeoutError,
   apiPath,
   type ClientOptions,
-} from "../../provider/client";
-import { closedPort, startTestServer, type Handler, type TestServer } from "../support/test-server";
+} from "../../../../provider/client";
+import { closedPort, startTestServer, type Handler, type TestServer } from "../../../support/test-server";
 
 const KEY = "sk-test-7f3c9a1e-secret";
 

@@ -1,9 +1,9 @@
 // The pacer: free while nothing limits, everyone paused by a 429's Retry-After (with jitter),
 // then spaced at the rate the service accepted; a cap from config from the start. And the
 // client under a real rate limit: a burst of requests far over it all succeed.
-import { CimsClient, closeAllPools } from "../../provider/client";
-import { Pacer } from "../../provider/client/pacer";
-import { startTestServer, type TestServer } from "../support/test-server";
+import { CimsClient, closeAllPools } from "../../../../provider/client";
+import { Pacer } from "../../../../provider/client/pacer";
+import { startTestServer, type TestServer } from "../../../support/test-server";
 
 /** A clock the test moves; turn() still really sleeps, so waits are measured by how far it is asked to. */
 function fakeClock() {

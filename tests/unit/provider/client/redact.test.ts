@@ -1,10 +1,10 @@
 // The key out of every message, never out of data: the redactor itself, and the provider's
 // boundaries on the dynamic face (a failure, a check failure's reason, a log line or warning).
 import { inspect } from "node:util";
-import { redactor } from "../../provider/client/redact";
-import { PartialCreateError } from "../../provider/methods/errors";
-import { log, setConfig, setLogSink, type Severity, warn } from "../../provider/methods/context";
-import { installMethods, type Methods } from "../../provider/methods/install";
+import { redactor } from "../../../../provider/client/redact";
+import { PartialCreateError } from "../../../../provider/methods/errors";
+import { log, setConfig, setLogSink, type Severity, warn } from "../../../../provider/methods/context";
+import { installMethods, type Methods } from "../../../../provider/methods/install";
 
 const KEY = "sk-unit-3b9d-redact";
 

@@ -1,8 +1,8 @@
 import { inspect } from "node:util";
 // Pure pieces of the client: the retry policy, exact-integer JSON, and settings.
-import { ConfigurationError, parseJson, stringifyJson } from "../../provider/client";
-import { retryDelayMs, shouldRetry, type Outcome } from "../../provider/client/retry";
-import { resolveSettings } from "../../provider/config";
+import { ConfigurationError, parseJson, stringifyJson } from "../../../../provider/client";
+import { retryDelayMs, shouldRetry, type Outcome } from "../../../../provider/client/retry";
+import { resolveSettings } from "../../../../provider/config";
 
 describe("shouldRetry", () => {
   const status = (s: number): Outcome => ({ kind: "status", status: s });

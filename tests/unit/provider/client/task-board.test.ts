@@ -1,10 +1,10 @@
 // Task waits through the task list: a scope's running tasks answered by one list request per
 // look, each ended task read once; other teams' tasks in the list are not ours; a service
 // without the list falls back to a read per task.
-import { CimsClient, closeAllPools, listAll } from "../../provider/client";
-import { LIST_GAP_MS, listGapMs, TaskBoard, type TaskScope } from "../../provider/client/task-board";
-import { DurationHints } from "../../provider/client/task-hints";
-import { startTestServer, type TestServer } from "../support/test-server";
+import { CimsClient, closeAllPools, listAll } from "../../../../provider/client";
+import { LIST_GAP_MS, listGapMs, TaskBoard, type TaskScope } from "../../../../provider/client/task-board";
+import { DurationHints } from "../../../../provider/client/task-hints";
+import { startTestServer, type TestServer } from "../../../support/test-server";
 
 let server: TestServer | undefined;
 afterEach(async () => {

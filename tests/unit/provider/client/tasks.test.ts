@@ -16,8 +16,8 @@ import {
   type Task,
   type TaskProgress,
   type WaitOptions,
-} from "../../provider/client";
-import { startTestServer, type TestServer } from "../support/test-server";
+} from "../../../../provider/client";
+import { startTestServer, type TestServer } from "../../../support/test-server";
 
 /**
  * A clock that advances only when the waiter sleeps: simulates minutes in milliseconds. It

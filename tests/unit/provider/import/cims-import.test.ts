@@ -3,22 +3,22 @@
 // module type-checks against the package's own types.
 import * as path from "node:path";
 import * as ts from "typescript";
-import type { BodyContract, FieldTable } from "../../api/contract";
-import { BaremetalImage } from "../../api/contract/baremetal-image";
-import { Subnet } from "../../api/contract/subnet";
-import { declarations, generateModule, type ImportRecords, printValue } from "../../provider/import/generate";
-import { argsFromRecord, argsOf } from "../../provider/kinds/program-args";
-import { fromWire } from "../../provider/methods/wire";
-import { resourceNames, slug } from "../../provider/import/names";
-import { toSnake } from "../../api/names";
-import { main, parseOptions, readRecords, USAGE } from "../../provider/import/cli";
-import { CimsClient } from "../../provider/client/http";
-import { closeAllPools } from "../../provider/client/transport";
-import { DEFAULTS } from "../../provider/config";
+import type { BodyContract, FieldTable } from "../../../../api/contract";
+import { BaremetalImage } from "../../../../api/contract/baremetal-image";
+import { Subnet } from "../../../../api/contract/subnet";
+import { declarations, generateModule, type ImportRecords, printValue } from "../../../../provider/import/generate";
+import { argsFromRecord, argsOf } from "../../../../provider/kinds/program-args";
+import { fromWire } from "../../../../provider/methods/wire";
+import { resourceNames, slug } from "../../../../provider/import/names";
+import { toSnake } from "../../../../api/names";
+import { main, parseOptions, readRecords, USAGE } from "../../../../provider/import/cli";
+import { CimsClient } from "../../../../provider/client/http";
+import { closeAllPools } from "../../../../provider/client/transport";
+import { DEFAULTS } from "../../../../provider/config";
 import { startEmulator } from "pulumi-cims/emulator";
-import { parseJson } from "../../api/json";
+import { parseJson } from "../../../../api/json";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../../..");
 const scope = { projectId: 1, regionId: 1 };
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const TASK = "0f0e0d0c-0b0a-4908-8706-050403020100";

@@ -2,9 +2,9 @@
 // pool's settings, a member and a policy's state written by the TypeScript, YAML and Python
 // renderers with the same inputs (importId, scope, every field), protected, and the same head
 // (the command, what Terraform lets go). Key lines only; the e2e tests run the programs.
-import { generateModule, type ImportRecords, type Language, LANGUAGES } from "../../provider/import/generate";
-import { parseOptions } from "../../provider/import/cli";
-import { imageRecord, memberRecord, subnetRecord } from "../support/records";
+import { generateModule, type ImportRecords, type Language, LANGUAGES } from "../../../../provider/import/generate";
+import { parseOptions } from "../../../../provider/import/cli";
+import { imageRecord, memberRecord, subnetRecord } from "../../../support/records";
 
 const scope = { projectId: 1, regionId: 1 };
 const SUBNET = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -8,10 +8,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
-import { main, parseOptions } from "../../provider/import/cli";
-import { readTerraformState, TerraformStateError } from "../../provider/import/terraform";
-import { SEED, SEED_FILE } from "../support/cims";
-import { terraformSeed, TF, tfState, V1_POOL } from "../support/terraform";
+import { main, parseOptions } from "../../../../provider/import/cli";
+import { readTerraformState, TerraformStateError } from "../../../../provider/import/terraform";
+import { SEED, SEED_FILE } from "../../../support/cims";
+import { terraformSeed, TF, tfState, V1_POOL } from "../../../support/terraform";
 
 const read = (name: Parameters<typeof tfState>[0]) => readTerraformState(fs.readFileSync(tfState(name), "utf8"), `${name}.tfstate`);
 const adopted = (name: Parameters<typeof tfState>[0]) => read(name).adopted.map((r) => `${r.address} ${r.kind} ${r.id}`);

@@ -1,13 +1,13 @@
 // check() and diff() of every resource, and its mapping to and from the wire (no engine, no network).
-import { parseJson } from "../../../api/json";
-import { baremetalImageMethods } from "../../../provider/kinds/baremetal-image";
-import { lbPoolSettingsMethods } from "../../../provider/kinds/lb-pool-settings";
-import { quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
-import { UNKNOWN } from "../../../provider/methods/schema";
-import { snapshotPolicyStateMethods } from "../../../provider/kinds/snapshot-policy-state";
-import { subnetMethods, subnetTable } from "../../../provider/kinds/subnet";
-import { camelKeys, plain } from "../../../provider/methods/wire";
-import { NET, POOL, withScopeConfig } from "../../support/check-diff";
+import { parseJson } from "../../../../api/json";
+import { baremetalImageMethods } from "../../../../provider/kinds/baremetal-image";
+import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
+import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
+import { UNKNOWN } from "../../../../provider/methods/schema";
+import { snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
+import { subnetMethods, subnetTable } from "../../../../provider/kinds/subnet";
+import { camelKeys, plain } from "../../../../provider/methods/wire";
+import { NET, POOL, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

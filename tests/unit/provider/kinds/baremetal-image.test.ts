@@ -1,6 +1,6 @@
 // check() and diff() of BaremetalImage, and its mapping to and from the wire (no engine, no network).
-import { baremetalImageMethods, imageTable } from "../../../provider/kinds/baremetal-image";
-import { VOL, props, withScopeConfig } from "../../support/check-diff";
+import { baremetalImageMethods, imageTable } from "../../../../provider/kinds/baremetal-image";
+import { VOL, props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

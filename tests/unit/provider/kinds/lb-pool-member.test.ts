@@ -1,7 +1,7 @@
 // check() and diff() of LbPoolMember, and its bodies on the wire (no engine, no network).
-import { LbPoolMember } from "../../../provider/kinds/lb-pool-member";
-import { UNKNOWN } from "../../../provider/methods/schema";
-import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
+import { LbPoolMember } from "../../../../provider/kinds/lb-pool-member";
+import { UNKNOWN } from "../../../../provider/methods/schema";
+import { POOL, SUB, props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

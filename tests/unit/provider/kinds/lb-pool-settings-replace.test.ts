@@ -3,11 +3,11 @@
 // alias does the same): the replacement's create takes on the pool's members it lists, and the
 // old resource's delete, run after it in the same provider process, must leave them.
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
-import { closeAllPools } from "../../provider/client/transport";
-import { lbPoolSettingsMethods } from "../../provider/kinds/lb-pool-settings";
-import { setConfig } from "../../provider/methods/context";
+import { closeAllPools } from "../../../../provider/client/transport";
+import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
+import { setConfig } from "../../../../provider/methods/context";
 type PoolInputs = Parameters<typeof lbPoolSettingsMethods.create>[0];
-import { SEED, SEED_FILE } from "../support/cims";
+import { SEED, SEED_FILE } from "../../../support/cims";
 
 const KEY = "unit-pool-replace-key-42";
 let emu: RunningEmulator;

@@ -1,5 +1,5 @@
 // check() and diff() of LbPoolSettings, and its mapping to and from the wire (no engine, no network).
-import { setLogSink, type Severity } from "../../../provider/methods/context";
+import { setLogSink, type Severity } from "../../../../provider/methods/context";
 import {
   createTakes,
   identityOnly,
@@ -7,11 +7,11 @@ import {
   membersToRecreate,
   patchBody,
   poolTable,
-} from "../../../provider/kinds/lb-pool-settings";
-import { sameMembers } from "../../../provider/methods/table";
-import { recordsIn } from "../../../provider/methods/values";
-import { ownedIds, ownView } from "../../../provider/kinds/lb-pool-settings-members";
-import { POOL, SUB, props, withScopeConfig } from "../../support/check-diff";
+} from "../../../../provider/kinds/lb-pool-settings";
+import { sameMembers } from "../../../../provider/methods/table";
+import { recordsIn } from "../../../../provider/methods/values";
+import { ownedIds, ownView } from "../../../../provider/kinds/lb-pool-settings-members";
+import { POOL, SUB, props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

@@ -1,7 +1,7 @@
 // check() and diff() of QuotaThreshold, and its mapping to and from the wire (no engine, no network).
-import { parseJson, stringifyJson } from "../../../api/json";
-import { quotaTable, quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
-import { props, withScopeConfig } from "../../support/check-diff";
+import { parseJson, stringifyJson } from "../../../../api/json";
+import { quotaTable, quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
+import { props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

@@ -4,11 +4,11 @@
 // Every list of kinds is derived from that registry; this test checks each kind has its files.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as collections from "../../emulator/generated/collections";
-import { Collections } from "../../emulator/store/collections";
-import { KIND_NAMES, kind } from "../../provider/kinds/registry";
+import * as collections from "../../../../emulator/generated/collections";
+import { Collections } from "../../../../emulator/store/collections";
+import { KIND_NAMES, kind } from "../../../../provider/kinds/registry";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 test("the registry lists the kinds in order, each once", () => {

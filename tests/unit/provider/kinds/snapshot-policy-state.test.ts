@@ -1,6 +1,6 @@
 // check() and diff() of SnapshotPolicyState, and its mapping to and from the wire (no engine, no network).
-import { policyTable, snapshotPolicyStateMethods } from "../../../provider/kinds/snapshot-policy-state";
-import { props, withScopeConfig } from "../../support/check-diff";
+import { policyTable, snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
+import { props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

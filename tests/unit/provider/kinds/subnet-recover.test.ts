@@ -12,15 +12,15 @@
 //   team's is; two subnets of one program that overlap fail, naming both.
 // (The emulator lists records only once their task finishes, so the service that lists a
 // subnet while its task still runs is scripted here.)
-import { TaskFailedError } from "../../provider/client/errors";
-import { PartialCreateError } from "../../provider/methods/errors";
-import { CREATE_MARK_TAG } from "../../provider/methods/mark";
-import { RECOVER_GRACE_MS } from "../../provider/methods/ours";
-import { closeAllPools } from "../../provider/client/transport";
-import { setConfig } from "../../provider/methods/context";
-import { forgetHoldings } from "../../provider/methods/holdings";
-import { subnetMethods } from "../../provider/kinds/subnet";
-import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../support/test-server";
+import { TaskFailedError } from "../../../../provider/client/errors";
+import { PartialCreateError } from "../../../../provider/methods/errors";
+import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
+import { RECOVER_GRACE_MS } from "../../../../provider/methods/ours";
+import { closeAllPools } from "../../../../provider/client/transport";
+import { setConfig } from "../../../../provider/methods/context";
+import { forgetHoldings } from "../../../../provider/methods/holdings";
+import { subnetMethods } from "../../../../provider/kinds/subnet";
+import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const NET = "8f2e7c1a-3b4d-4e5f-9a6b-7c8d9e0f1a2b";
 const SUBNET = "2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d";

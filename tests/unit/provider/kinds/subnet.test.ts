@@ -1,8 +1,8 @@
 // check() and diff() of Subnet, and its mapping to and from the wire (no engine, no network).
-import { UNKNOWN } from "../../../provider/methods/schema";
-import { subnetMethods, subnetTable } from "../../../provider/kinds/subnet";
-import { setConfig } from "../../../provider/methods/context";
-import { NET, SUB, props, withScopeConfig } from "../../support/check-diff";
+import { UNKNOWN } from "../../../../provider/methods/schema";
+import { subnetMethods, subnetTable } from "../../../../provider/kinds/subnet";
+import { setConfig } from "../../../../provider/methods/context";
+import { NET, SUB, props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
 

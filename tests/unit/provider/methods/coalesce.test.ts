@@ -2,11 +2,11 @@
 // scope share one list; a record missing from it is read by id; a failing list falls back to
 // GETs by id; a write of ours ends the list's use; a scope with more pages than reads is not
 // listed; coalescing off is a GET each.
-import { NotFoundError } from "../../provider/client/errors";
-import { closeAllPools } from "../../provider/client/transport";
-import { coalescedGet, forgetLists } from "../../provider/methods/coalesce";
-import { apiClient, setConfig } from "../../provider/methods/context";
-import { startTestServer, type TestServer } from "../support/test-server";
+import { NotFoundError } from "../../../../provider/client/errors";
+import { closeAllPools } from "../../../../provider/client/transport";
+import { coalescedGet, forgetLists } from "../../../../provider/methods/coalesce";
+import { apiClient, setConfig } from "../../../../provider/methods/context";
+import { startTestServer, type TestServer } from "../../../support/test-server";
 
 const LIST = "/cloud/v1/subnets/1/1";
 const ids = ["0a", "1b", "2c", "3d"].map((p) => `${p}000000-0000-4000-8000-000000000000`);

@@ -2,8 +2,8 @@
 // `customTimeouts` (the plugin face receives them per call), and `cims:taskTimeoutSeconds`.
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { deadlineFor, setConfig, withEngineTimeout } from "../../provider/methods/context";
-import { REPO_ROOT } from "../support/harness";
+import { deadlineFor, setConfig, withEngineTimeout } from "../../../../provider/methods/context";
+import { REPO_ROOT } from "../../../support/harness";
 
 const config: Record<string, string> = {
   "cims:apiUrl": "http://127.0.0.1:1",

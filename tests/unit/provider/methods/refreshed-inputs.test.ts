@@ -1,10 +1,10 @@
 // The inputs a refresh records (the old side of the dynamic face's `preview --diff`): what the
 // program gave, as the service now has it. No argument a refresh would drop, no field a pool
 // member's service fills, no bookkeeping; states written before `__given` keep working.
-import { poolTable } from "../../provider/kinds/lb-pool-settings";
-import { subnetTable } from "../../provider/kinds/subnet";
-import { refreshedInputs } from "../../provider/methods/table";
-import { NET, POOL } from "../support/check-diff";
+import { poolTable } from "../../../../provider/kinds/lb-pool-settings";
+import { subnetTable } from "../../../../provider/kinds/subnet";
+import { refreshedInputs } from "../../../../provider/methods/table";
+import { NET, POOL } from "../../../support/check-diff";
 
 const member = (address: string, id: string, weight: number) => ({
   address,

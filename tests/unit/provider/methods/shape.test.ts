@@ -4,14 +4,14 @@
 // its type like any contract field, and its rule is in the kind's reference page.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { FieldType } from "../../api/contract";
-import { recordName } from "../../api/contract";
-import { toSnake } from "../../api/names";
-import { KIND_NAMES, kind } from "../../provider/kinds/registry";
-import { shapeOf } from "../../provider/methods/shape";
-import { toWire } from "../../provider/methods/wire";
+import type { FieldType } from "../../../../api/contract";
+import { recordName } from "../../../../api/contract";
+import { toSnake } from "../../../../api/names";
+import { KIND_NAMES, kind } from "../../../../provider/kinds/registry";
+import { shapeOf } from "../../../../provider/methods/shape";
+import { toWire } from "../../../../provider/methods/wire";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { REPO_ROOT } from "../support/harness";
+import { REPO_ROOT } from "../../../support/harness";
 
 /** A provider process; with `busy`, a create in flight that ends 2 s after the cancel reaches it. */
 const script = (busy: boolean) => `

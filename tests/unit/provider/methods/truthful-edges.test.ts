@@ -1,18 +1,18 @@
 // Smaller truths about failures that need no engine: date-times with an hour-only offset, list
 // paging by `count` when the service caps its pages, a kind the installed package does not
 // know, and quota members the contract does not know (never a difference, never erased).
-import { canonicalDateTime } from "../../api/canonical";
-import { QuotaThreshold } from "../../api/contract/quota-threshold";
-import { CimsClient } from "../../provider/client/http";
-import { listAll } from "../../provider/client/list";
-import { closeAllPools } from "../../provider/client/transport";
-import { setConfig } from "../../provider/methods/context";
-import { quotaThresholdMethods } from "../../provider/kinds/quota-threshold";
-import { keepUnknownMembers, knownMembersOnly } from "../../provider/methods/wire";
-import { install } from "../../provider/resources/install";
-import { KIND_NAMES } from "../../provider/kinds/registry";
+import { canonicalDateTime } from "../../../../api/canonical";
+import { QuotaThreshold } from "../../../../api/contract/quota-threshold";
+import { CimsClient } from "../../../../provider/client/http";
+import { listAll } from "../../../../provider/client/list";
+import { closeAllPools } from "../../../../provider/client/transport";
+import { setConfig } from "../../../../provider/methods/context";
+import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
+import { keepUnknownMembers, knownMembersOnly } from "../../../../provider/methods/wire";
+import { install } from "../../../../provider/resources/install";
+import { KIND_NAMES } from "../../../../provider/kinds/registry";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
-import { startTestServer, type TestServer } from "../support/test-server";
+import { startTestServer, type TestServer } from "../../../support/test-server";
 
 let server: TestServer | undefined;
 let emu: RunningEmulator | undefined;

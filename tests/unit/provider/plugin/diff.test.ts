@@ -1,9 +1,9 @@
 // The plugin's Diff answers what the kind's diff decided, field by field: the detailed diff is
 // the kind's own list, never a second reading of the inputs that could disagree with it.
-import { kind } from "../../provider/kinds/registry";
-import { providerPb } from "../../provider/plugin/proto";
-import { providerServer } from "../../provider/plugin/server";
-import { toStruct } from "../../provider/plugin/values";
+import { kind } from "../../../../provider/kinds/registry";
+import { providerPb } from "../../../../provider/plugin/proto";
+import { providerServer } from "../../../../provider/plugin/server";
+import { toStruct } from "../../../../provider/plugin/values";
 
 const URN = "urn:pulumi:dev::infra::cims:index:Subnet::app";
 const olds = { name: "app", cidr: "10.0.0.0/24", networkId: "7b1e0a52-6c9f-4f3e-9a57-1f0f5b1e2d3c", tags: {} };

@@ -1,19 +1,19 @@
 // The plugin's CheckConfig and DiffConfig, called as the engine calls them: a provider's
 // arguments (the default provider's: the stack's `cims:` config) are held to the dynamic
 // face's rules before anything is called, and a changed setting is a diff that replaces nothing.
-import { providerPb } from "../../provider/plugin/proto";
-import { providerServer } from "../../provider/plugin/server";
-import { fromStruct, toStruct } from "../../provider/plugin/values";
-import { UNKNOWN } from "../../provider/methods/schema";
+import { providerPb } from "../../../../provider/plugin/proto";
+import { providerServer } from "../../../../provider/plugin/server";
+import { fromStruct, toStruct } from "../../../../provider/plugin/values";
+import { UNKNOWN } from "../../../../provider/methods/schema";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/provider-config";
+import { SECRET_SIG, SIG_KEY } from "../../../../provider/plugin/provider-config";
 import { Config } from "@pulumi/pulumi/cmd/dynamic-provider/config";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ConfigurationError } from "../../provider/client/errors";
-import { CONFIG_KEYS, CONFIG_TABLE } from "../../provider/config";
-import { installMethods, type Methods } from "../../provider/methods/install";
-import { PROVIDER_CONFIG } from "../../scripts/package-schema";
+import { ConfigurationError } from "../../../../provider/client/errors";
+import { CONFIG_KEYS, CONFIG_TABLE } from "../../../../provider/config";
+import { installMethods, type Methods } from "../../../../provider/methods/install";
+import { PROVIDER_CONFIG } from "../../../../scripts/package-schema";
 
 const EXPLICIT = "urn:pulumi:dev::infra::pulumi:providers:cims::prod";
 const DEFAULT = "urn:pulumi:dev::infra::pulumi:providers:cims::default_0_1_0";
@@ -214,7 +214,7 @@ describe("DiffConfig", () => {
 
 describe("the configuration table", () => {
   test("the schema's config and the README's table say each key of the table: its type, default and environment variable; no enum", () => {
-    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const readme = fs.readFileSync(path.join(__dirname, "../../../../README.md"), "utf8");
     expect(Object.keys(PROVIDER_CONFIG)).toEqual(CONFIG_KEYS);
     for (const key of CONFIG_KEYS) {
       const entry: { env?: string; type: string; default?: unknown } = CONFIG_TABLE[key];

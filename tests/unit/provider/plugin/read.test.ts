@@ -1,12 +1,12 @@
 // Which resource a plugin call is for, and how a Read finds its record: a URN under a parent
 // names the parents' types first; an import (no properties) and a `get` (what the program gave,
 // as both inputs and properties) are read by id, a refresh (the recorded state) by the kind.
-import { kind } from "../../provider/kinds/registry";
-import * as imports from "../../provider/plugin/import";
-import { setConfig } from "../../provider/methods/context";
-import { providerPb } from "../../provider/plugin/proto";
-import { providerServer } from "../../provider/plugin/server";
-import { toStruct } from "../../provider/plugin/values";
+import { kind } from "../../../../provider/kinds/registry";
+import * as imports from "../../../../provider/plugin/import";
+import { setConfig } from "../../../../provider/methods/context";
+import { providerPb } from "../../../../provider/plugin/proto";
+import { providerServer } from "../../../../provider/plugin/server";
+import { toStruct } from "../../../../provider/plugin/values";
 
 const ID = "6a0c1e2f-3b4d-4e5f-8a6b-7c8d9e0f1a2b";
 const state = { name: "app", cidr: "10.0.0.0/24", networkId: "7b1e0a52-6c9f-4f3e-9a57-1f0f5b1e2d3c", projectId: 1, regionId: 1 };

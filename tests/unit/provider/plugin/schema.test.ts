@@ -2,14 +2,14 @@
 // committed for readers and SDK generators; the plugin serves that file, and the package ships it.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { providerPb } from "../../provider/plugin/proto";
-import { providerServer } from "../../provider/plugin/server";
-import { packageSchema } from "../../scripts/package-schema";
+import { providerPb } from "../../../../provider/plugin/proto";
+import { providerServer } from "../../../../provider/plugin/server";
+import { packageSchema } from "../../../../scripts/package-schema";
 
-const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../package.json"), "utf8")) as { version: string };
 
 test("schema.json is the schema the plugin serves (run `npm run gen` after changing a contract)", () => {
-  const committed = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
+  const committed = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../schema.json"), "utf8"));
   expect(committed).toEqual(packageSchema(version));
 });
 
@@ -18,9 +18,9 @@ test("the plugin answers GetSchema with the committed schema.json, which the pac
   const reply = await new Promise<unknown>((resolve, reject) =>
     handlers.getSchema({ request: new providerPb.GetSchemaRequest() }, (err, r) => (err ? reject(err) : resolve(r))),
   );
-  const committed: unknown = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8"));
+  const committed: unknown = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../schema.json"), "utf8"));
   expect(reply instanceof providerPb.GetSchemaResponse && JSON.parse(reply.getSchema())).toEqual(committed);
-  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../package.json"), "utf8")) as {
     files: string[];
     exports: Record<string, unknown>;
   };

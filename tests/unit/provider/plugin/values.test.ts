@@ -1,8 +1,8 @@
 // The plugin's property values (provider/plugin/values.ts): what the engine sends becomes what
 // the methods expect, and what the methods return is encodable as a protobuf Struct.
-import { UNKNOWN } from "../../provider/methods/schema";
-import { structpb } from "../../provider/plugin/proto";
-import { fromStruct, toStruct } from "../../provider/plugin/values";
+import { UNKNOWN } from "../../../../provider/methods/schema";
+import { structpb } from "../../../../provider/plugin/proto";
+import { fromStruct, toStruct } from "../../../../provider/plugin/values";
 
 test("an unset Struct (Read on import) is an empty object", () => {
   expect(fromStruct(undefined)).toEqual({});

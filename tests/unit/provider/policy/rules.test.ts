@@ -1,5 +1,5 @@
 // The policy pack's rules, called as the engine's policy runtime calls them: each on both
-// faces' type tokens, with its config's defaults or a team's values. (tests/e2e/policy-pack.test.ts
+// faces' type tokens, with its config's defaults or a team's values. (tests/e2e/tools/policy-pack.test.ts
 // runs the pack through the real engine.)
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,8 +13,8 @@ import {
   quotaThresholdMinimum,
   requiredTags,
   subnetCidrAllowed,
-} from "../../provider/policy/rules";
-import { REPO_ROOT } from "../support/harness";
+} from "../../../../provider/policy/rules";
+import { REPO_ROOT } from "../../../support/harness";
 
 const FACES = ["pulumi-nodejs:dynamic/cims", "cims:index"];
 

@@ -5,7 +5,7 @@
 // program runs (the SDK's closure serialization needs node's own v8 module, which jest replaces).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "../support/harness";
+import { REPO_ROOT } from "../../../support/harness";
 
 const SCRIPT = `
 const pulumi = require("@pulumi/pulumi");

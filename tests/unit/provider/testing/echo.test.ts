@@ -1,5 +1,5 @@
 // The test-only Echo resource's provider logic, without the engine.
-import * as echo from "../../provider/testing/echo-methods";
+import * as echo from "../../../../provider/testing/echo-methods";
 
 describe("Echo provider", () => {
   test("check rejects a missing message, naming the property", async () => {
