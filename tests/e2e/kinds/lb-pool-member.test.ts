@@ -1,11 +1,11 @@
-// LbPoolMember under the real engine, on both faces: one member of the seeded (shared) pool
-// on a new subnet, created through its task; a weight change in place (the same member);
-// drift set back after refresh; an address change replaces it; a member deleted outside
-// Pulumi is gone on refresh; destroy removes only the stack's member, so its subnet can go
-// and the pool keeps the member it had. A member already at the address and port fails at
-// preview, naming it. Replacements on both faces: `up --replace` and a new subnetId (the same
-// address and port: the old member goes first); a public member (neither subnetId nor
-// instanceId) is created, refreshed and destroyed.
+// LbPoolMember under the real engine, on both faces, in one stack per face: a member of the
+// seeded (shared) pool on a new subnet, created through its task; a weight change in place (the
+// same member); drift set back after refresh; an address change replaces it; a member deleted
+// outside Pulumi is gone on refresh; destroy removes only the stack's members, so their subnets
+// can go and the pool keeps the member it had. Beside it, replacements: `up --replace` and a
+// new subnetId (the same address and port: the old member goes first); and a public member
+// (neither subnetId nor instanceId) is created, refreshed and destroyed. A member already at
+// the address and port fails at preview, naming it.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
@@ -39,28 +39,65 @@ async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
   }
 }
 
+/** The member lifecycle's program: `program`'s member on its subnet, beside a member whose
+ * subnet moves and a public member (neither subnetId nor instanceId), all in one stack so that
+ * one `up` carries every row. */
+const lifecycle = [
+  program,
+  `const networkId = "${SEED.networkId}";`,
+  'const first = new cims.Subnet("first", { name: "first", cidr: "10.21.0.0/24", networkId });',
+  'const second = new cims.Subnet("second", { name: "second", cidr: "10.22.0.0/24", networkId });',
+  'const moving = new cims.LbPoolMember("web", {',
+  `  poolId: "${SEED.poolId}", address: "10.21.0.10", protocolPort: 8080, subnetId: c.getBoolean("moved") ? second.id : first.id,`,
+  "});",
+  `const pub = new cims.LbPoolMember("public", { poolId: "${SEED.poolId}", address: "203.0.113.10", protocolPort: 443 });`,
+  "export const movingId = moving.id;",
+  "export const publicId = pub.id;",
+].join("\n");
+
 test.each<Face>(["dynamic", "native"])(
-  "%s face: create through the task, weight in place, drift, address replaces, gone on 404, destroy frees the subnet",
+  "%s face: create through the task, weight in place, drift, replaced by address, by `up --replace` and by a new subnetId (the old member first), a public member, gone on 404, destroy frees the subnets",
   async (face) => {
     const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject(`pool-member-${face}`, face), "index.ts": onFace(program, face) },
+      files: { "Pulumi.yaml": faceProject(`pool-member-${face}`, face), "index.ts": onFace(lifecycle, face) },
     });
     const { stack } = env;
+    const poolIds = async () => (await pool(env)).members.map((m: { id: string }) => m.id).sort();
+    const moving = async () => String((await stack.outputs()).movingId);
     const up = await stack.up();
     expect(up.stdout).toMatch(/LbPoolMember 10\.20\.0\.10:8080 of pool .*: task [0-9a-f-]+ .*FINISHED/);
-    const id = String((await stack.outputs()).memberId);
+    const outputs = await stack.outputs();
+    const [id, made, pub] = [outputs.memberId, outputs.movingId, outputs.publicId].map(String);
     const member = (await api(env, "GET", `${MEMBERS}/${id}`)).body;
     expect(member).toMatchObject({ id, address: "10.20.0.10", protocol_port: 8080, weight: 2, admin_state_up: true, backup: false });
     expect(member.subnet_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await api(env, "GET", `${MEMBERS}/${pub}`)).body).toMatchObject({
+      address: "203.0.113.10",
+      protocol_port: 443,
+      subnet_id: null,
+    });
     // The pool keeps the member it had: a member alone changes no other.
-    expect((await pool(env)).members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId, id]);
+    expect(await poolIds()).toEqual([SEED.keptMemberId, id, made, pub].sort());
     await stack.preview(["--expect-no-changes"]);
 
-    // Weight: in place, the same member.
+    // --replace: the engine asks the provider nothing; the old member (same address and port) goes first.
+    const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
+    await stack.up(["--replace", String(urn)]);
+    const forced = await moving();
+    expect(forced).not.toBe(made);
+    expect((await api(env, "GET", `${MEMBERS}/${made}`)).status).toBe(404);
+
+    // In one up: a weight in place (the same member), and a new subnetId, which replaces the other.
     await stack.setConfig("weight", "5");
+    await stack.setConfig("moved", "true");
     await stack.up();
     expect((await stack.outputs()).memberId).toBe(id);
     expect((await api(env, "GET", `${MEMBERS}/${id}`)).body.weight).toBe(5);
+    const moved = await moving();
+    expect(moved).not.toBe(forced);
+    const second = env.emulator.store.list("subnets").find((s) => s.name === "second");
+    expect((await api(env, "GET", `${MEMBERS}/${moved}`)).body).toMatchObject({ address: "10.21.0.10", subnet_id: second?.id });
+    expect(await poolIds()).toEqual([SEED.keptMemberId, id, moved, pub].sort());
     await stack.preview(["--expect-no-changes"]);
 
     // Drift: the weight changed outside Pulumi; refresh sees it, up sets it back.
@@ -83,71 +120,15 @@ test.each<Face>(["dynamic", "native"])(
     await settle(env, (await api(env, "DELETE", `${MEMBERS}/${replaced}`)).body.tasks[0]);
     await stack.refresh();
     const resources = (await stack.exportState()).deployment.resources ?? [];
-    expect(resources.some((r) => r.type.endsWith("LbPoolMember"))).toBe(false);
+    expect(resources.some((r) => r.urn.endsWith("LbPoolMember::web-1"))).toBe(false);
     await stack.up();
     const again = String((await stack.outputs()).memberId);
     expect((await api(env, "GET", `${MEMBERS}/${again}`)).body.address).toBe("10.20.0.11");
 
-    // Destroy: the member goes first, so the service lets the subnet go; the pool keeps its own.
+    // Destroy: the members go first, so the service lets the subnets go; the pool keeps its own.
     await stack.destroy();
     expect((await pool(env)).members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId]);
-    expect((await api(env, "GET", "/cloud/v1/subnets/1/1")).body.results.some((s: { name: string }) => s.name === "app")).toBe(false);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-const replacing = [
-  'import * as pulumi from "@pulumi/pulumi";',
-  'import * as cims from "pulumi-cims";',
-  "const c = new pulumi.Config();",
-  `const networkId = "${SEED.networkId}";`,
-  'const first = new cims.Subnet("first", { name: "first", cidr: "10.21.0.0/24", networkId });',
-  'const second = new cims.Subnet("second", { name: "second", cidr: "10.22.0.0/24", networkId });',
-  'const member = new cims.LbPoolMember("web", {',
-  `  poolId: "${SEED.poolId}", address: "10.21.0.10", protocolPort: 8080, subnetId: c.getBoolean("moved") ? second.id : first.id,`,
-  "});",
-  `const pub = new cims.LbPoolMember("public", { poolId: "${SEED.poolId}", address: "203.0.113.10", protocolPort: 443 });`,
-  "export const memberId = member.id;",
-  "export const publicId = pub.id;",
-].join("\n");
-
-test.each<Face>(["dynamic", "native"])(
-  "%s face: up --replace and a new subnetId replace the member at its address and port; a public member lives and goes",
-  async (face) => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject(`pool-member-replace-${face}`, face), "index.ts": onFace(replacing, face) },
-    });
-    const { stack } = env;
-    const ids = async () => {
-      const o = await stack.outputs();
-      return { member: String(o.memberId), pub: String(o.publicId) };
-    };
-    await stack.up();
-    const made = await ids();
-    expect((await api(env, "GET", `${MEMBERS}/${made.pub}`)).body).toMatchObject({
-      address: "203.0.113.10",
-      protocol_port: 443,
-      subnet_id: null,
-    });
-
-    const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
-    await stack.up(["--replace", String(urn)]);
-    const forced = (await ids()).member;
-    expect(forced).not.toBe(made.member);
-    expect((await api(env, "GET", `${MEMBERS}/${made.member}`)).status).toBe(404);
-
-    await stack.setConfig("moved", "true");
-    await stack.up();
-    const moved = (await ids()).member;
-    expect(moved).not.toBe(forced);
-    const second = env.emulator.store.list("subnets").find((s) => s.name === "second");
-    expect((await api(env, "GET", `${MEMBERS}/${moved}`)).body).toMatchObject({ address: "10.21.0.10", subnet_id: second?.id });
-    expect((await pool(env)).members.map((m: { id: string }) => m.id).sort()).toEqual([SEED.keptMemberId, moved, made.pub].sort());
-    await stack.refresh(["--expect-no-changes"]);
-    await stack.preview(["--expect-no-changes"]);
-
-    await stack.destroy();
-    expect((await pool(env)).members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId]);
+    expect(env.emulator.store.list("subnets").filter((s) => ["app", "first", "second"].includes(String(s.name)))).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );
