@@ -4,7 +4,9 @@
 // place (same id); an update writes only what its diff showed (a drifted lbAlgorithm is set
 // back only after refresh); exclusive ownership names in its preview each member it removes
 // and removes exactly those; destroy while another stack's member create holds the pool lock
-// leaves that member; `pulumi import` then destroy leaves the members others added.
+// leaves that member (the end of the same run: each stack costs `pulumi` commands, and a
+// delete removes the stack's members by id whatever the ownership); `pulumi import` then
+// destroy leaves the members others added.
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks, warningLines } from "../../support/cims";
 import { E2E_TIMEOUT_MS, type TestStack } from "../../support/harness";
 
@@ -71,7 +73,7 @@ const writes = (env: CimsTestEnv) =>
 const warnings = (out: { stdout: string; stderr: string }) => warningLines(out.stdout + out.stderr);
 
 test.each<Face>(["dynamic", "native"])(
-  "%s face: A's unrelated update keeps B's members (made and adopted); a weight is one PATCH in place; only diffed fields are written; exclusive removes exactly what its preview names",
+  "%s face: A's unrelated update keeps B's members (made and adopted); a weight is one PATCH in place; only diffed fields are written; exclusive removes exactly what its preview names; destroy under another stack's pool lock removes the stack's member only",
   async (face) => {
     const env = await stacks.stack({ files: { "Pulumi.yaml": faceProject(`pool-a-${face}`, face), "index.ts": onFace(programA, face) } });
     const a = env.stack;
@@ -92,20 +94,21 @@ test.each<Face>(["dynamic", "native"])(
     expect(await addresses(env)).toEqual(["10.0.0.10", "10.0.0.55", "10.0.0.56"]);
     await b.preview(["--expect-no-changes"]);
 
-    // A weight: one PATCH of that member, in place; its id is unchanged.
+    // In one up, after lbAlgorithm drifted outside Pulumi: a weight is one PATCH of that member,
+    // in place (its id unchanged), and the rename writes the name only (the drift stays, out of
+    // the state: the next preview is clean). After refresh the drift shows, and up sets it back
+    // in the open.
+    await settle(env, (await api(env, "PATCH", POOL_PATH, { lb_algorithm: "SOURCE_IP" })).body.tasks[0]);
     await a.setConfig("weight", "4");
+    await a.setConfig("name", "team-a-2");
     env.emulator.metrics.reset();
     await a.up();
-    expect(writes(env)).toEqual([`PATCH ${MEMBER_ROUTE}/:member_id 200 x1`]);
+    expect(writes(env).sort()).toEqual(
+      [`PATCH ${MEMBER_ROUTE}/:member_id 200 x1`, `PATCH /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200 x1`].sort(),
+    );
     expect((await members(env)).find((m) => m.address === "10.0.0.10")).toMatchObject({ id: SEED.keptMemberId, weight: 4 });
-    await a.preview(["--expect-no-changes"]);
-
-    // lbAlgorithm drifts outside Pulumi; A's rename writes the name only. After refresh the
-    // drift shows, and up sets it back in the open.
-    await settle(env, (await api(env, "PATCH", POOL_PATH, { lb_algorithm: "SOURCE_IP" })).body.tasks[0]);
-    await a.setConfig("name", "team-a-2");
-    await a.up();
     expect((await api(env, "GET", POOL_PATH)).body).toMatchObject({ name: "team-a-2", lb_algorithm: "SOURCE_IP" });
+    await a.preview(["--expect-no-changes"]);
     await a.refresh();
     expect((await a.preview(["--diff", "--color", "never"])).stdout).toMatch(/~ lbAlgorithm\s*: "SOURCE_IP" => "LEAST_CONNECTIONS"/);
     await a.up();
@@ -132,26 +135,17 @@ test.each<Face>(["dynamic", "native"])(
     expect(writes(env)).toEqual([`DELETE ${MEMBER_ROUTE}/:member_id 200 x2`]);
     expect((await members(env)).map((m) => m.id)).toEqual([SEED.keptMemberId]);
     await a.preview(["--expect-no-changes"]);
-  },
-  E2E_TIMEOUT_MS,
-);
 
-test.each<Face>(["dynamic", "native"])(
-  "%s face: destroy while another stack's member create holds the pool lock removes the stack's members only; that member survives",
-  async (face) => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject(`pool-lock-${face}`, face), "index.ts": onFace(programA, face) },
-    });
-    await env.stack.up();
-    // Another stack's member create, whose task holds the pool for 8 s.
+    // Destroy while another stack's member create holds the pool (its task, 8 s): the destroy
+    // meets the lock (409), waits it out, and removes the stack's member only, by id; it never
+    // writes the pool's list, and that member survives.
     await api(env, "PUT", "/__emulator/task-duration", { ms: 8000 });
     const creating = (await api(env, "POST", MEMBERS, { address: "10.0.0.88", protocol_port: 8080 })).body.tasks[0];
     env.emulator.metrics.reset();
-    await env.stack.destroy();
+    await a.destroy();
     await settle(env, creating);
     await api(env, "PUT", "/__emulator/task-duration", { ms: 300 });
     expect((await members(env)).map((m) => m.address)).toEqual(["10.0.0.88"]);
-    // The destroy met the lock (409) and waited it out; it never wrote the pool's list.
     const requests = env.emulator.metrics.snapshot().requests;
     expect(requests[`DELETE ${MEMBER_ROUTE}/:member_id 409`]).toBeGreaterThan(0);
     expect(writes(env).filter((w) => w.startsWith("PATCH"))).toEqual([]);
