@@ -70,7 +70,7 @@ test(
 );
 
 test(
-  "a task ERROR names the resource, the task and the service's reason; after the fault, up converges",
+  "a task ERROR is a plain failure naming the resource, the task and the service's reason, with no list call and no advice to adopt; created but not read back, Pulumi records the subnet (no orphan); after the faults, up converges without a duplicate",
   async () => {
     const env = await stacks.program("subnet", { networkId: SEED.networkId });
     await api(env, "POST", "/__emulator/task-faults", {
@@ -82,26 +82,24 @@ test(
     const failed = await env.stack.up([], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/Subnet "e2e-subnet": task [0-9a-f-]{36} \(create_subnet\) failed: No free IP addresses in the pool/);
+    // A plain failure: the task said the service made nothing, so no list call after the POST
+    // and no advice to adopt.
+    expect(failed.stdout).not.toContain("importId");
+    expect(failed.stdout).not.toContain("may have created");
+    const posted = env.emulator.logs.findIndex((line) => line.startsWith("POST /cloud/v1/subnets/1/1 "));
+    expect(posted).toBeGreaterThanOrEqual(0);
+    expect(env.emulator.logs.slice(posted).filter((line) => line.startsWith("GET /cloud/v1/subnets/1/1?"))).toEqual([]);
     expect(env.emulator.store.list("subnets")).toHaveLength(0);
     expect((await env.stack.exportState()).deployment.resources?.some((r) => r.type.endsWith("cims:Subnet"))).toBe(false);
-    await env.stack.up();
-    expect(env.emulator.store.list("subnets")).toHaveLength(1);
-  },
-  E2E_TIMEOUT_MS,
-);
 
-test(
-  "created but not read back: Pulumi records the subnet (no orphan), and the next up converges without a duplicate",
-  async () => {
-    const env = await stacks.program("subnet", { networkId: SEED.networkId });
-    // The create task succeeds, but the mark's removal (whose answer is the record) and the
-    // read that follows it are each refused once.
+    // The next create's task succeeds, but the mark's removal (whose answer is the record) and
+    // the read that follows it are each refused once.
     for (const method of ["PATCH", "GET"]) {
       await api(env, "POST", "/__emulator/faults", { method, path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
     }
-    const failed = await env.stack.up([], { allowFailure: true });
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
+    const unread = await env.stack.up([], { allowFailure: true });
+    expect(unread.code).not.toBe(0);
+    expect(unread.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
     const [created] = env.emulator.store.list("subnets");
     expect((await stateOf(env, "Subnet"))?.taskIds).toHaveLength(1);
     expect((await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:Subnet"))?.id).toBe(created.id);
