@@ -1,6 +1,8 @@
 // Three projects: `unit` (no engine, no network beyond loopback test servers), `conformance`
 // (the vendor's Python SDK against the emulator) and `e2e` (the real pulumi CLI via
-// scripts/pulumi). `npm test` runs them all; `npm run test:unit` the first.
+// scripts/pulumi). `npm test` runs them all, then the bench's smoke run (jest.bench.config.js,
+// `npm run bench:smoke`): one file of four minutes that would set the suite's end if it shared
+// the workers; `npm run test:unit` the first project.
 const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false }];
 
 /** @type {import('jest').Config} */
@@ -34,9 +36,9 @@ module.exports = {
       testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"],
       transform: { "^.+\\.ts$": tsJest },
       testEnvironment: "node",
-      globalSetup: "<rootDir>/tests/e2e/global-setup.js",
-      globalTeardown: "<rootDir>/tests/e2e/global-teardown.ts",
-      setupFilesAfterEnv: ["<rootDir>/tests/e2e/setup-timeout.js"],
+      globalSetup: "<rootDir>/tests/e2e/support/global-setup.js",
+      globalTeardown: "<rootDir>/tests/e2e/support/global-teardown.ts",
+      setupFilesAfterEnv: ["<rootDir>/tests/e2e/support/setup-timeout.js"],
       slowTestThreshold: 120,
     },
   ],

@@ -4,7 +4,7 @@
 // index, the resources' path templates (api/resource-paths.ts), schema.json and
 // docs/resources/<kind>.md, then the Python SDK in sdk/python/ (gen-sdk-python.ts) and the Java
 // SDK in sdk/java/ (gen-sdk-java.ts).
-// tests/unit/generated.test.ts fails while a
+// tests/unit/scripts/generated.test.ts fails while a
 // committed file differs from what this writes, so a contract change and its effects land
 // together. Nothing here is read at run time: the program's modules load no contract.
 import * as fs from "node:fs";
@@ -541,7 +541,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
 async function main(): Promise<void> {
   // --check: write nothing, list what differs, fail if anything does. --root: compare against
   // (or write into) another copy of the repository. --list: print the path of every file it
-  // writes but the Python SDK's (tests/unit/generated.test.ts checks .gitattributes marks them).
+  // writes but the Python SDK's (tests/unit/scripts/generated.test.ts checks .gitattributes marks them).
   const { values } = parseArgs({
     options: {
       check: { type: "boolean", default: false },
@@ -565,7 +565,7 @@ async function main(): Promise<void> {
     }
   }
   // The Python and Java SDKs need the Pulumi CLI and a language host (Go builds), which
-  // --check (a unit test) must not: tests/e2e/python-program.test.ts and java-program.test.ts
+  // --check (a unit test) must not: tests/e2e/languages/python-program.test.ts and java-program.test.ts
   // check sdk/python/ and sdk/java/ instead.
   if (!values.check) stale.push(...writePythonSdk(values.root), ...writeJavaSdk(values.root));
   const verb = values.check ? "differs from what npm run gen writes" : "written";

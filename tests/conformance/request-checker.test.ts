@@ -1,7 +1,7 @@
 // The request checker (check_requests.py) refuses what the vendor SDK's request types refuse,
 // also where pydantic alone would let it pass (an unknown key, dropped silently; a bad item of
 // a lazily checked list), and takes what they take: otherwise the e2e run's check of every
-// provider request body (tests/e2e/global-teardown.ts) would prove nothing.
+// provider request body (tests/e2e/support/global-teardown.ts) would prove nothing.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";

@@ -1,4 +1,4 @@
-// What the per-resource check/diff tests (tests/unit/check-diff/) share: seeded ids, the
+// What the per-resource check/diff tests (tests/unit/provider/kinds/) share: seeded ids, the
 // default scope from cims: config, and failures by property.
 import { setConfig } from "../../provider/methods/context";
 import { forgetHoldings } from "../../provider/methods/holdings";

@@ -368,7 +368,7 @@ class LbPoolSettings(pulumi.CustomResource):
         `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
         address and port at the first update or destroy. The stack's subnets can then be deleted: the
         service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
-        `tests/e2e/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
         runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
         it deletes; a renamed resource without an alias) takes on the members it lists, and the old
         resource's delete after it leaves those members, saying so, rather than take them from the
@@ -455,7 +455,7 @@ class LbPoolSettings(pulumi.CustomResource):
         `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
         address and port at the first update or destroy. The stack's subnets can then be deleted: the
         service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
-        `tests/e2e/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
         runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
         it deletes; a renamed resource without an alias) takes on the members it lists, and the old
         resource's delete after it leaves those members, saying so, rather than take them from the

@@ -1,0 +1,198 @@
+// The exact text of `pulumi preview --diff` on both faces, against committed golden files
+// (tests/e2e/support/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
+// then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
+// what changes: no argument a refresh dropped, no field a pool member's service fills, no
+// bookkeeping; and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
+// program and outside it: only `~ name`, and `up` writes nothing else. A shared pool's update
+// of one setting shows that setting only, whatever members others added (and no warning: a
+// weight changes in place). `up` and `pulumi stack output` show no bookkeeping either. Only what must vary
+// is normalised (ids, task ids, times, the CLI's progress dots, and the order of the resources, which the engine's
+// concurrency varies: they are put in URN order); `UPDATE_GOLDEN=1` rewrites the files.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { api, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+
+const stacks = useStacks();
+const GOLDEN = path.join(REPO_ROOT, "tests/e2e/support/golden");
+
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import * as cims from "pulumi-cims";
+
+const c = new pulumi.Config();
+const renamed = new cims.Subnet("renamed", {
+  name: c.get("name") ?? "renamed",
+  cidr: "10.71.0.0/24",
+  networkId: "${SEED.networkId}",
+  dnsNameservers: ["8.8.8.8"],
+  tags: { team: "net" },
+});
+new cims.Subnet("tagged", { name: "tagged", cidr: "10.72.0.0/24", networkId: "${SEED.networkId}", tags: { team: c.get("team") ?? "net" } });
+new cims.Subnet("moved", { name: "moved", cidr: c.get("cidr") ?? "10.73.0.0/24", networkId: "${SEED.networkId}" });
+const pool = new cims.LbPoolSettings("pool", {
+  poolId: "${SEED.poolId}",
+  members: [
+    { address: "10.0.0.10", protocolPort: 8080, weight: c.getNumber("weight") ?? 1 },
+    { address: "10.0.0.11", protocolPort: 8080 },
+  ],
+});
+export const subnetId = renamed.id;
+`;
+
+/** The whole resources as stack outputs: every output a user reads of them. */
+const EXPORTED = "export const subnet = renamed;\nexport const poolSettings = pool;\n";
+
+/**
+ * A subnet whose tags are under ignoreChanges, added once the cases above are done (their
+ * golden files stay as they are): the program renames it and changes its tag.
+ */
+const IGNORED = `new cims.Subnet("kept", { name: c.get("keptName") ?? "kept", cidr: "10.75.0.0/24", networkId: "${SEED.networkId}", tags: { team: c.get("keptTeam") ?? "net" } }, { ignoreChanges: ["tags"] });\n`;
+
+/** Kept as they are: the seed's ids, the same on every run. */
+const STABLE = new Set(Object.values(SEED));
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** A resource's first line in a preview: `    ~ cims:index:Subnet: (update)`. */
+const STEP = /^ {4}(\S{2}|[~+-] )[\w:/-]+: \(/;
+
+/**
+ * The resources' blocks in URN order: the engine lists them as their steps run, which the
+ * concurrency of registration and diff reorders from run to run.
+ */
+function inUrnOrder(text: string): string {
+  const lines = text.split("\n");
+  const first = lines.findIndex((l, i) => i > 2 && STEP.test(l));
+  if (first < 0) return text;
+  const end = lines.findIndex((l, i) => i > first && !l.startsWith("    ") && !l.startsWith("  "));
+  const blocks: string[][] = [];
+  for (const line of lines.slice(first, end)) {
+    if (STEP.test(line)) blocks.push([line]);
+    else blocks[blocks.length - 1].push(line);
+  }
+  const urn = (b: string[]) => b.find((l) => l.includes("[urn=")) ?? "";
+  blocks.sort((a, b) => urn(a).localeCompare(urn(b)));
+  return [...lines.slice(0, first), ...blocks.flat(), ...lines.slice(end)].join("\n");
+}
+
+/**
+ * The output with what differs between runs replaced (the service's ids and times), without
+ * the progress line the CLI prints when a preview takes a while, resources in URN order.
+ */
+const normalised = (text: string) =>
+  inUrnOrder(text.replace(/^@ previewing update\.*\n/gm, ""))
+    .replace(UUID, (id) => (STABLE.has(id) ? id : "<uuid>"))
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?/g, "<time>");
+
+async function golden(name: string, text: string): Promise<void> {
+  const file = path.join(GOLDEN, `${name}.txt`);
+  if (process.env.UPDATE_GOLDEN === "1") {
+    await fs.mkdir(GOLDEN, { recursive: true });
+    await fs.writeFile(file, text);
+    return;
+  }
+  expect(text).toBe(await fs.readFile(file, "utf8").catch(() => `(no golden file ${file}: run with UPDATE_GOLDEN=1)`));
+}
+
+const BOOKKEEPING = /managedOptional|pendingTaskIds|__given/;
+
+test.each<Face>(["dynamic", "native"])(
+  "preview --diff on the %s face shows only what changes: drift after refresh, rename, tags, member weight, a replacing CIDR",
+  async (face) => {
+    // With a package.json, as a user's project has: without one the engine warns on every run.
+    const files = {
+      "Pulumi.yaml": faceProject(`golden-${face}`, face),
+      "package.json": '{ "name": "golden" }\n',
+      "index.ts": onFace(PROGRAM, face),
+    };
+    const env = await stacks.stack({ files });
+    // What a reviewer reads: the diff, and the warnings the CLI writes beside it (stderr).
+    const diff = async () => {
+      const preview = await env.stack.preview(["--diff", "--color", "never"]);
+      return normalised(preview.stderr.trim() ? `${preview.stdout}\n(stderr)\n${preview.stderr}` : preview.stdout);
+    };
+    await env.stack.up();
+    const id = String((await env.stack.outputs()).subnetId);
+
+    expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { name: "renamed-outside" })).status).toBe(200);
+    await env.stack.refresh();
+    await golden(`drift-refresh.${face}`, await diff());
+
+    await env.stack.setConfig("name", "renamed-2");
+    await env.stack.setConfig("team", "apps");
+    await env.stack.setConfig("cidr", "10.74.0.0/24");
+    await env.stack.setConfig("weight", "5");
+    await golden(`changes.${face}`, await diff());
+
+    const up = await env.stack.up(["--diff", "--color", "never"]);
+    expect(up.stdout).toMatch(/\+-\s*1 replaced/);
+    expect(up.stdout).not.toMatch(BOOKKEEPING);
+
+    // ignoreChanges: ["tags"], a tag added outside Pulumi, then a rename and a tag change in
+    // the program: the preview shows the name alone, and the up writes nothing else.
+    await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), onFace(IGNORED, face));
+    await env.stack.up();
+    const kept = () => env.emulator.store.list("subnets").find((s) => s.cidr === "10.75.0.0/24")!;
+    expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(kept().id)}`, { tags: { "cost-center": "cc-42" } })).status).toBe(200);
+    await env.stack.setConfig("keptName", "kept-2");
+    await env.stack.setConfig("keptTeam", "apps");
+    await golden(`ignore-changes.${face}`, await diff());
+    await env.stack.up();
+    const tags = (kept().tags as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only);
+    expect({ name: kept().name, tags: Object.fromEntries(tags.map((t) => [t.key, t.value])) }).toEqual({
+      name: "kept-2",
+      tags: { team: "net", "cost-center": "cc-42" },
+    });
+    await env.stack.preview(["--expect-no-changes"]);
+
+    await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), EXPORTED);
+    await env.stack.up();
+    const output = await env.stack.run(["stack", "output", "--json", "--show-secrets", "--stack", env.stack.name]);
+    expect(output.stdout).toContain('"renamed-2"');
+    expect(output.stdout).not.toMatch(BOOKKEEPING);
+    await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+const SHARED = `
+import * as pulumi from "@pulumi/pulumi";
+import * as cims from "pulumi-cims";
+
+const c = new pulumi.Config();
+new cims.LbPoolSettings("shared", {
+  poolId: "${SEED.poolId}",
+  lbAlgorithm: (c.get("algorithm") ?? "ROUND_ROBIN") as "ROUND_ROBIN" | "LEAST_CONNECTIONS",
+  members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+});
+`;
+
+test.each<Face>(["dynamic", "native"])(
+  "preview --diff on the %s face of a shared pool's update shows the changed setting only, not the members another stack added",
+  async (face) => {
+    const files = {
+      "Pulumi.yaml": faceProject(`golden-shared-${face}`, face),
+      "package.json": '{ "name": "golden" }\n',
+      "index.ts": onFace(SHARED, face),
+    };
+    const env = await stacks.stack({ files });
+    await env.stack.up();
+    // Another stack's member, added since (and seen by a refresh).
+    const members = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+    const task = (await api(env, "POST", members, { address: "10.0.0.55", protocol_port: 8080 })).body.tasks[0];
+    for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100)))
+      s = (await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.state;
+    await env.stack.refresh();
+    await env.stack.setConfig("algorithm", "LEAST_CONNECTIONS");
+    const preview = await env.stack.preview(["--diff", "--color", "never"]);
+    await golden(
+      `shared-pool.${face}`,
+      normalised(preview.stderr.trim() ? `${preview.stdout}\n(stderr)\n${preview.stderr}` : preview.stdout),
+    );
+    await env.stack.up();
+    expect((await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body.members.map((m: { address: string }) => m.address)).toEqual(
+      ["10.0.0.10", "10.0.0.55"],
+    );
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,134 @@
+// Adopting what already exists, under the real engine, against an emulator seeded
+// with records Pulumi never made: `importId` adopts with one PATCH of what differs, preview
+// fails before any write when the record is missing or differs where it cannot change,
+// removing importId later changes nothing, destroy deletes (retainOnDelete keeps), and a
+// create whose answer was lost finds its subnet instead of making a second.
+import * as fs from "node:fs/promises";
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { imageRecord, subnetRecord } from "../../support/records";
+
+const SUBNET_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+const IMAGE_ID = "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e";
+
+/** Records as the service holds them, made by hand (or another tool), not by this stack. */
+const seed = {
+  subnets: [subnetRecord({ id: SUBNET_ID, total_ips: 254, available_ips: 253, tags: { team: "net" } })],
+  images: [imageRecord({ id: IMAGE_ID })],
+};
+
+const program = (o: { team?: string; cidr?: string; subnetImport?: string | null; imageImport?: string | null; retainImage?: boolean }) => `
+import * as cims from "pulumi-cims";
+new cims.Subnet("legacy", {
+  name: "legacy", cidr: "${o.cidr ?? "10.60.0.0/24"}", networkId: "${SEED.networkId}", tags: { team: "${o.team ?? "net"}" },
+  ${o.subnetImport === null ? "" : `importId: "${o.subnetImport ?? SUBNET_ID}",`}
+});
+new cims.BaremetalImage("golden", {
+  name: "golden", volumeId: "${SEED.volumeId}", isBaremetal: true,
+  ${o.imageImport === null ? "" : `importId: "${o.imageImport ?? IMAGE_ID}",`}
+}, { retainOnDelete: ${o.retainImage ?? false} });
+`;
+
+const stacks = useStacks();
+
+const writes = (e: CimsTestEnv) =>
+  Object.entries(e.emulator.metrics.snapshot().requests)
+    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
+    .map(([k, n]) => `${k} x${n}`);
+
+async function seeded(source: string): Promise<CimsTestEnv> {
+  const e = await stacks.stack({ files: { "Pulumi.yaml": "name: adopt\nruntime: nodejs\n", "index.ts": source } });
+  expect((await api(e, "POST", "/__emulator/seed", seed)).status).toBe(204);
+  e.emulator.metrics.reset();
+  return e;
+}
+const rewrite = (e: CimsTestEnv, source: string) => fs.writeFile(`${e.stack.projectDir}/index.ts`, source);
+
+test(
+  "adopting with a changed tag: preview says what up will change; up makes one PATCH and no POST; then no diff, importId removable, destroy deletes, retainOnDelete keeps",
+  async () => {
+    const env = await seeded(program({ team: "platform" }));
+    const preview = await env.stack.preview();
+    expect(preview.stdout).toContain(`Subnet "legacy": adopts subnet ${SUBNET_ID}; up will change tags`);
+    expect(preview.stdout).toContain(`BaremetalImage "golden": adopts image ${IMAGE_ID}; up will change nothing`);
+    expect(writes(env)).toEqual([]);
+
+    await env.stack.up();
+    expect(writes(env)).toEqual(["PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
+    const ids = Object.fromEntries(
+      ((await env.stack.exportState()).deployment.resources ?? []).map((r) => [r.type.split(":").pop(), r.id]),
+    );
+    expect(ids).toMatchObject({ Subnet: SUBNET_ID, BaremetalImage: IMAGE_ID });
+    expect(env.emulator.store.list("subnets")).toHaveLength(1);
+    expect(env.emulator.store.get("subnets", SUBNET_ID)?.tags).toEqual([
+      { key: "team", value: "platform", read_only: false },
+      { key: "creator_task_id", value: "0f0e0d0c-0b0a-4908-8706-050403020100", read_only: true },
+    ]);
+    await env.stack.preview(["--expect-no-changes"]);
+    await env.stack.refresh(["--expect-no-changes"]);
+
+    // A replacement that adopts the same record does not then delete it.
+    const subnetUrn = ((await env.stack.exportState()).deployment.resources ?? []).find((r) => r.type.endsWith("cims:Subnet"))!.urn;
+    const replaced = await env.stack.up(["--replace", subnetUrn]);
+    expect(replaced.stdout).toContain("left as it is: its replacement in this run adopted the same record");
+    expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeDefined();
+    expect(writes(env).filter((w) => w.startsWith("DELETE"))).toEqual([]);
+
+    // importId matters only when creating: removing (or changing) it changes nothing.
+    await rewrite(
+      env,
+      program({ team: "platform", subnetImport: null, imageImport: "6c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f", retainImage: true }),
+    );
+    await env.stack.preview(["--expect-no-changes"]);
+    await env.stack.up(); // records retainOnDelete
+    await env.stack.destroy();
+    expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeUndefined(); // managed: deleted
+    expect(env.emulator.store.get("images", IMAGE_ID)).toBeDefined(); // retainOnDelete: kept
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "preview refuses, before any write, an importId that does not exist and a record whose cidr differs",
+  async () => {
+    const env = await seeded(program({ cidr: "10.61.0.0/24" }));
+    const wrongCidr = await env.stack.preview([], { allowFailure: true });
+    expect(wrongCidr.code).not.toBe(0);
+    expect(wrongCidr.stdout).toMatch(
+      /has a problem: cidr: the subnet to adopt \(importId 4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\) has "10\.60\.0\.0\/24", the program "10\.61\.0\.0\/24"; cidr cannot change in place/,
+    );
+    await rewrite(env, program({ subnetImport: "7d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f70" }));
+    const missing = await env.stack.preview([], { allowFailure: true });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout).toMatch(/has a problem: importId: no subnet 7d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f70 in project 1, region 1/);
+    const up = await env.stack.up([], { allowFailure: true });
+    expect(up.code).not.toBe(0);
+    expect(writes(env)).toEqual([]);
+    expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([SUBNET_ID]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a create whose answer is lost after the service made the subnet finds it (it carries the create's mark): one subnet, recorded, no manual step",
+  async () => {
+    const env = await stacks.stack({
+      files: {
+        "Pulumi.yaml": "name: lost-answer\nruntime: nodejs\n",
+        "index.ts": `import * as cims from "pulumi-cims";\nnew cims.Subnet("s", { name: "s", cidr: "10.62.0.0/24", networkId: "${SEED.networkId}" });\n`,
+      },
+    });
+    // The service acts on the POST, then the connection drops before the answer.
+    await api(env, "POST", "/__emulator/faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, action: "close-after" });
+    const up = await env.stack.up();
+    expect(up.stdout).toMatch(/Subnet "s": the answer to its create was lost; [0-9a-f-]{36} carries the create's mark: recorded/);
+    const made = env.emulator.store.list("subnets");
+    expect(made).toHaveLength(1);
+    const inState = ((await env.stack.exportState()).deployment.resources ?? [])
+      .filter((r) => r.type.endsWith("cims:Subnet"))
+      .map((r) => r.id);
+    expect(inState).toEqual([made[0].id]);
+    await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);

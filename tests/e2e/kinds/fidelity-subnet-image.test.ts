@@ -1,0 +1,121 @@
+// Fidelity to the real service, Subnet and BaremetalImage, under the real engine
+// against an emulator that answers as the service does: tags come back as a list with a
+// read-only tag of the service's own, create-only router fields are not in records,
+// spellings come back canonical, host routes in the service's order, and an IPv6 /64
+// counts 2^64 addresses. Each fact: create, preview and refresh with no changes, then a
+// change, and no diff after it.
+import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import * as cims from "pulumi-cims";
+const c = new pulumi.Config();
+const team = c.get("team") ?? "net";
+const subnet = new cims.Subnet("v6", {
+  name: "v6",
+  cidr: "2001:DB8:0:0::/64",
+  networkId: c.require("networkId").toUpperCase(),
+  gatewayIp: "2001:DB8::1",
+  dnsNameservers: c.getBoolean("dropDns") ? undefined : ["2001:4860:4860:0:0:0:0:8888"],
+  hostRoutes: [
+    { destination: "2001:db8:ff::/48", nexthop: "2001:DB8::FE" },
+    { destination: "2001:db8:1::/48", nexthop: "2001:db8::fd" },
+  ],
+  routerIdToConnect: c.require("routerId"),
+  tags: { team },
+});
+const image = new cims.BaremetalImage("img", { name: "img", volumeId: c.require("volumeId").toUpperCase(), tags: { team } });
+export const subnetId = subnet.id;
+export const totalIps = subnet.totalIps;
+export const readOnlyTags = subnet.readOnlyTags;
+export const tags = subnet.tags;
+export const routerIdToConnect = subnet.routerIdToConnect;
+export const imageId = image.id;
+export const imageReadOnlyTags = image.readOnlyTags;
+`;
+
+const stacks = useStacks();
+
+const writes = (e: CimsTestEnv) =>
+  Object.entries(e.emulator.metrics.snapshot().requests).filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k));
+
+test(
+  "a subnet and an image the service re-spells, reorders and tags itself: no diff, a tag change lands, no diff after",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": "name: fidelity-subnet\nruntime: nodejs\n", "index.ts": PROGRAM },
+      config: { networkId: SEED.networkId, routerId: SEED.routerId, volumeId: SEED.volumeId },
+    });
+    const { stack, emulator } = env;
+    await stack.up();
+    const out = await stack.outputs();
+    const [subnet] = emulator.store.list("subnets");
+    const [image] = emulator.store.list("images");
+    // What the service holds: canonical, sorted, tags as a list with its own read-only tag, no router fields.
+    expect(subnet).toMatchObject({
+      cidr: "2001:db8::/64",
+      gateway_ip: "2001:db8::1",
+      host_routes: [
+        { destination: "2001:db8:1::/48", nexthop: "2001:db8::fd" },
+        { destination: "2001:db8:ff::/48", nexthop: "2001:db8::fe" },
+      ],
+      has_router: false,
+      tags: [
+        { key: "team", value: "net", read_only: false },
+        { key: "creator_task_id", value: expect.any(String), read_only: true },
+      ],
+    });
+    expect(subnet).not.toHaveProperty("router_id_to_connect");
+    // What the stack shows: the read-only tag apart from the user's, the router as given, the exact count.
+    expect(out).toMatchObject({
+      totalIps: "18446744073709551616",
+      tags: { team: "net" },
+      readOnlyTags: { creator_task_id: subnet.creator_task_id },
+      routerIdToConnect: SEED.routerId,
+      imageReadOnlyTags: { creator_task_id: image.creator_task_id },
+    });
+
+    await stack.preview(["--expect-no-changes"]);
+    await stack.refresh(["--expect-no-changes"]);
+    await stack.preview(["--expect-no-changes"]);
+    expect((await stack.outputs()).routerIdToConnect).toBe(SEED.routerId); // kept across refresh
+
+    // A tag change: one PATCH per resource, of the users' tag only; the read-only tag stays.
+    emulator.metrics.reset();
+    await stack.setConfig("team", "platform");
+    const diff = await stack.preview(["--diff"]);
+    expect(diff.stdout).toMatch(/team\s*: "net" => "platform"/);
+    expect(diff.stdout).not.toMatch(/creator_task_id\s*:.*=>/);
+    await stack.up();
+    expect(
+      writes(env)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual([
+      "PATCH /cloud/v1/images/:project_id/:region_id/:image_id 200",
+      "PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200",
+    ]);
+    expect(emulator.store.list("subnets")[0].tags).toEqual([
+      { key: "team", value: "platform", read_only: false },
+      { key: "creator_task_id", value: subnet.creator_task_id, read_only: true },
+    ]);
+    await stack.preview(["--expect-no-changes"]);
+    await stack.refresh(["--expect-no-changes"]);
+
+    // Removing an optional argument means "stop managing it": the preview says so, and the
+    // service keeps its value.
+    await stack.setConfig("dropDns", "true");
+    const dropped = await stack.preview(["--expect-no-changes"]);
+    expect(dropped.stdout).toMatch(
+      /Subnet "v6": dnsNameservers removed from the program: the service keeps the current value and the stack stops managing it/,
+    );
+    await stack.up();
+    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(out.subnetId)}`)).body.dns_nameservers).toEqual(["2001:4860:4860::8888"]);
+
+    await stack.destroy();
+    expect(emulator.store.list("subnets")).toHaveLength(0);
+    expect(emulator.store.list("images")).toHaveLength(0);
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,264 @@
+// LbPoolMember under the real engine, on both faces, in one stack per face: a member of the
+// seeded (shared) pool on a new subnet, created through its task; a weight change in place (the
+// same member); drift set back after refresh; an address change replaces it; a member deleted
+// outside Pulumi is gone on refresh; destroy removes only the stack's members, so their subnets
+// can go and the pool keeps the member it had. Beside it, replacements: `up --replace` and a
+// new subnetId (the same address and port: the old member goes first); and a public member
+// (neither subnetId nor instanceId) is created, refreshed and destroyed. A member already at
+// the address and port fails at preview, naming it.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
+
+const stacks = useStacks();
+
+const program = [
+  'import * as pulumi from "@pulumi/pulumi";',
+  'import * as cims from "pulumi-cims";',
+  "const c = new pulumi.Config();",
+  `const subnet = new cims.Subnet("app", { name: "app", cidr: "10.20.0.0/24", networkId: "${SEED.networkId}" });`,
+  'const member = new cims.LbPoolMember("web-1", {',
+  `  poolId: "${SEED.poolId}",`,
+  '  address: c.get("address") ?? "10.20.0.10",',
+  '  protocolPort: c.getNumber("port") ?? 8080,',
+  "  subnetId: subnet.id,",
+  '  weight: c.getNumber("weight") ?? 2,',
+  "});",
+  "export const memberId = member.id;",
+].join("\n");
+
+const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+const pool = (env: CimsTestEnv) => api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`).then((r) => r.body);
+
+async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
+  for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) {
+    s = (await api(env, "GET", `/cloud/v1/tasks/${taskId}`)).body.state;
+    if (s === "ERROR") throw new Error(`task ${taskId} failed`);
+  }
+}
+
+/** The member lifecycle's program: `program`'s member on its subnet, beside a member whose
+ * subnet moves and a public member (neither subnetId nor instanceId), all in one stack so that
+ * one `up` carries every row. */
+const lifecycle = [
+  program,
+  `const networkId = "${SEED.networkId}";`,
+  'const first = new cims.Subnet("first", { name: "first", cidr: "10.21.0.0/24", networkId });',
+  'const second = new cims.Subnet("second", { name: "second", cidr: "10.22.0.0/24", networkId });',
+  'const moving = new cims.LbPoolMember("web", {',
+  `  poolId: "${SEED.poolId}", address: "10.21.0.10", protocolPort: 8080, subnetId: c.getBoolean("moved") ? second.id : first.id,`,
+  "});",
+  `const pub = new cims.LbPoolMember("public", { poolId: "${SEED.poolId}", address: "203.0.113.10", protocolPort: 443 });`,
+  "export const movingId = moving.id;",
+  "export const publicId = pub.id;",
+].join("\n");
+
+test.each<Face>(["dynamic", "native"])(
+  "%s face: create through the task, weight in place, drift, replaced by address, by `up --replace` and by a new subnetId (the old member first), a public member, gone on 404, destroy frees the subnets",
+  async (face) => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject(`pool-member-${face}`, face), "index.ts": onFace(lifecycle, face) },
+    });
+    const { stack } = env;
+    const poolIds = async () => (await pool(env)).members.map((m: { id: string }) => m.id).sort();
+    const moving = async () => String((await stack.outputs()).movingId);
+    const up = await stack.up();
+    expect(up.stdout).toMatch(/LbPoolMember 10\.20\.0\.10:8080 of pool .*: task [0-9a-f-]+ .*FINISHED/);
+    const outputs = await stack.outputs();
+    const [id, made, pub] = [outputs.memberId, outputs.movingId, outputs.publicId].map(String);
+    const member = (await api(env, "GET", `${MEMBERS}/${id}`)).body;
+    expect(member).toMatchObject({ id, address: "10.20.0.10", protocol_port: 8080, weight: 2, admin_state_up: true, backup: false });
+    expect(member.subnet_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await api(env, "GET", `${MEMBERS}/${pub}`)).body).toMatchObject({
+      address: "203.0.113.10",
+      protocol_port: 443,
+      subnet_id: null,
+    });
+    // The pool keeps the member it had: a member alone changes no other.
+    expect(await poolIds()).toEqual([SEED.keptMemberId, id, made, pub].sort());
+    await stack.preview(["--expect-no-changes"]);
+
+    // --replace: the engine asks the provider nothing; the old member (same address and port) goes first.
+    const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
+    await stack.up(["--replace", String(urn)]);
+    const forced = await moving();
+    expect(forced).not.toBe(made);
+    expect((await api(env, "GET", `${MEMBERS}/${made}`)).status).toBe(404);
+
+    // In one up: a weight in place (the same member), and a new subnetId, which replaces the other.
+    await stack.setConfig("weight", "5");
+    await stack.setConfig("moved", "true");
+    await stack.up();
+    expect((await stack.outputs()).memberId).toBe(id);
+    expect((await api(env, "GET", `${MEMBERS}/${id}`)).body.weight).toBe(5);
+    const moved = await moving();
+    expect(moved).not.toBe(forced);
+    const second = env.emulator.store.list("subnets").find((s) => s.name === "second");
+    expect((await api(env, "GET", `${MEMBERS}/${moved}`)).body).toMatchObject({ address: "10.21.0.10", subnet_id: second?.id });
+    expect(await poolIds()).toEqual([SEED.keptMemberId, id, moved, pub].sort());
+    await stack.preview(["--expect-no-changes"]);
+
+    // Drift: the weight changed outside Pulumi; refresh sees it, up sets it back.
+    await settle(env, (await api(env, "PATCH", `${MEMBERS}/${id}`, { weight: 9 })).body.tasks[0]);
+    await stack.refresh();
+    expect((await stack.preview(["--diff"])).stdout).toMatch(/~ weight\s*: 9 => 5/);
+    await stack.up();
+    expect((await api(env, "GET", `${MEMBERS}/${id}`)).body.weight).toBe(5);
+    await stack.refresh(["--expect-no-changes"]);
+
+    // Address: a replacement, a new member; the old one is gone.
+    await stack.setConfig("address", "10.20.0.11");
+    await stack.up();
+    const replaced = String((await stack.outputs()).memberId);
+    expect(replaced).not.toBe(id);
+    expect((await api(env, "GET", `${MEMBERS}/${id}`)).status).toBe(404);
+    expect((await api(env, "GET", `${MEMBERS}/${replaced}`)).body.address).toBe("10.20.0.11");
+
+    // Deleted outside Pulumi: refresh drops it; up makes it again.
+    await settle(env, (await api(env, "DELETE", `${MEMBERS}/${replaced}`)).body.tasks[0]);
+    await stack.refresh();
+    const resources = (await stack.exportState()).deployment.resources ?? [];
+    expect(resources.some((r) => r.urn.endsWith("LbPoolMember::web-1"))).toBe(false);
+    await stack.up();
+    const again = String((await stack.outputs()).memberId);
+    expect((await api(env, "GET", `${MEMBERS}/${again}`)).body.address).toBe("10.20.0.11");
+
+    // Destroy: the members go first, so the service lets the subnets go; the pool keeps its own.
+    await stack.destroy();
+    expect((await pool(env)).members.map((m: { id: string }) => m.id)).toEqual([SEED.keptMemberId]);
+    expect(env.emulator.store.list("subnets").filter((s) => ["app", "first", "second"].includes(String(s.name)))).toEqual([]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a member already at the address and port fails at preview, naming it and how to adopt it",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject("pool-member-taken", "dynamic"), "index.ts": onFace(program, "dynamic") },
+      config: { address: "10.0.0.10", port: "8080" },
+    });
+    const preview = await env.stack.preview([], { allowFailure: true });
+    expect(preview.code).not.toBe(0);
+    const out = preview.stdout + preview.stderr;
+    expect(out).toContain(`address: pool ${SEED.poolId} already has member ${SEED.keptMemberId} at 10.0.0.10:8080`);
+    expect(out).toContain(`set \`importId: "${SEED.keptMemberId}"\``);
+    expect((await pool(env)).members).toHaveLength(1);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "pulumi import of a member by <poolId>/<memberId> (plugin face), with no write; an id without its pool is refused, naming the form",
+  async () => {
+    const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT("pool-member-import"), "index.ts": "" } });
+    const SUBNET = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    expect((await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: SUBNET })] })).status).toBe(204);
+    const made = await api(env, "POST", MEMBERS, { address: "10.60.0.7", protocol_port: 443, subnet_id: SUBNET, weight: 3 });
+    await settle(env, made.body.tasks[0]);
+    const task = (await api(env, "GET", `/cloud/v1/tasks/${made.body.tasks[0]}`)).body;
+    const id = String(task.created_resources.members[0]);
+    env.emulator.metrics.reset();
+    const run = (given: string) =>
+      env.stack.run(
+        [
+          "import",
+          "cims:index:LbPoolMember",
+          "web-7",
+          given,
+          "--yes",
+          "--protect=false",
+          "--generate-code=false",
+          "--stack",
+          env.stack.name,
+        ],
+        {
+          allowFailure: true,
+        },
+      );
+
+    const bare = await run(id);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stdout + bare.stderr).toContain(`import id "${id}" is neither <poolId>/<id> nor <project>/<region>/<poolId>/<id>`);
+
+    const imported = await run(`${SEED.poolId}/${id}`);
+    expect(imported.code).toBe(0);
+    const writes = Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
+    expect(writes).toEqual([]);
+    const state = ((await env.stack.exportState()).deployment.resources ?? []).find((r) => r.type === "cims:index:LbPoolMember");
+    expect(state?.id).toBe(id);
+    expect(state?.inputs).toMatchObject({
+      poolId: SEED.poolId,
+      address: "10.60.0.7",
+      protocolPort: 443,
+      subnetId: SUBNET,
+      weight: 3,
+      projectId: 1,
+      regionId: 1,
+    });
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a create whose answer was lost fails truthfully: nothing recorded, no member taken by address and port; the next up names the member to adopt, writing nothing",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject("pool-member-lost", "dynamic"), "index.ts": onFace(program, "dynamic") },
+    });
+    // The service acts on the POST, then the connection drops before the answer.
+    await api(env, "POST", "/__emulator/faults", { method: "POST", path: MEMBERS, count: 1, action: "close-after" });
+    const up = await env.stack.up([], { allowFailure: true });
+    expect(up.code).not.toBe(0);
+    const out = up.stdout + up.stderr;
+    expect(out).toContain("The service may have created LbPoolMember 10.20.0.10:8080");
+    expect(out).toContain(`GET ${MEMBERS} lists the pool's members`);
+    expect(out).toContain("Adopt it by setting `importId");
+    // Members carry no tags, so no create mark: the message must not send anyone looking for one.
+    expect(out).not.toContain("pulumi-cims-create-mark");
+    // Its task (started by the POST whose answer was lost) puts it in the pool when it ends.
+    let made: { id: string } | undefined;
+    for (let i = 0; i < 50 && !made; i++, await new Promise((r) => setTimeout(r, 100)))
+      made = (await pool(env)).members.find((m: { address: string }) => m.address === "10.20.0.10");
+    expect(made).toBeDefined();
+    const resources = (await env.stack.exportState()).deployment.resources ?? [];
+    expect(resources.some((r) => r.type.endsWith("LbPoolMember"))).toBe(false);
+    // The member is there, not ours by evidence. It is exactly what the program declares, as
+    // the record an `up --replace` replaces is (and the engine names none to the provider), so
+    // the preview cannot tell: the next up refuses it before its POST, naming it.
+    env.emulator.metrics.reset();
+    const again = await env.stack.up([], { allowFailure: true });
+    expect(again.code).not.toBe(0);
+    expect(again.stdout + again.stderr).toContain(`already has member ${String(made?.id)} at 10.20.0.10:8080`);
+    expect(Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k))).toEqual([]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "LbPoolSettings owning members exclusively refuses at preview a pool holding a member an LbPoolMember made, naming it; declared members or none pass",
+  async () => {
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject("pool-member-both", "dynamic"), "index.ts": onFace(program, "dynamic") },
+    });
+    await env.stack.up();
+    const id = String((await env.stack.outputs()).memberId);
+    const settings = (members: string) => `${program}\nnew cims.LbPoolSettings("pool", { poolId: "${SEED.poolId}"${members} });\n`;
+    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(", members: []"), "dynamic"));
+    await env.stack.preview();
+    await fs.writeFile(
+      path.join(env.stack.projectDir, "index.ts"),
+      onFace(settings(', membersOwnership: "exclusive", members: []'), "dynamic"),
+    );
+    const refused = await env.stack.preview([], { allowFailure: true });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(
+      new RegExp(`members: pool ${SEED.poolId} holds member ${id} \\(10\\.20\\.0\\.10:8080\\), made alone by task [0-9a-f-]{36}`),
+    );
+    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(', name: "web-pool"'), "dynamic"));
+    await env.stack.preview();
+  },
+  E2E_TIMEOUT_MS,
+);

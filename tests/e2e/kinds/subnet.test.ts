@@ -1,0 +1,201 @@
+// Subnet under the real engine: create, no-op preview, in-place update (enableDhcp false is
+// sent), replacement (null gateway survives Pulumi's serialization), drift and deletion
+// outside Pulumi picked up by refresh, an actionable task ERROR, destroy. Replacements on
+// both faces: `up --replace` and `replaceOnChanges` (plugin face) keep the CIDR, so the old
+// subnet goes first and is no obstacle; two subnets of the program that overlap fail the preview naming
+// both, with no write; a new CIDR another team's subnet holds is still refused.
+import * as os from "node:os";
+import * as path from "node:path";
+import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, stateOf, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
+import { subnetRecord } from "../../support/records";
+
+const stacks = useStacks();
+
+test(
+  "Subnet lifecycle",
+  async () => {
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
+    const { stack } = env;
+    await stack.up();
+    const first = await stack.outputs();
+    expect(first).toMatchObject({ name: "e2e-subnet", gatewayIp: "10.30.0.1", enableDhcp: true });
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.setConfig("enableDhcp", "false");
+    await stack.setConfig("owner", "team-b");
+    await stack.up();
+    expect((await stack.outputs()).id).toBe(first.id);
+    const updated = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).body;
+    expect(updated).toMatchObject({
+      enable_dhcp: false,
+      tags: expect.arrayContaining([{ key: "owner", value: "team-b", read_only: false }]),
+    });
+    await stack.preview(["--expect-no-changes"]);
+
+    // connectToNetworkRouter false + gatewayIp null: a replacement, deleted first (same CIDR).
+    await stack.setConfig("noGateway", "true");
+    const preview = await stack.preview(["--diff"]);
+    expect(preview.stdout).toMatch(/\+-.*Subnet.*replace/);
+    await stack.up();
+    const replaced = await stack.outputs();
+    expect(replaced.id).not.toBe(first.id);
+    expect(await stateOf(env, "Subnet")).toHaveProperty("gatewayIp", null); // null, not dropped
+    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).status).toBe(404);
+    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(replaced.id)}`)).body.gateway_ip).toBeNull();
+    await stack.preview(["--expect-no-changes"]);
+
+    // Drift: renamed outside Pulumi. refresh records it in state; up puts it back.
+    await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(replaced.id)}`, { name: "renamed-by-hand" });
+    await stack.refresh();
+    expect((await stateOf(env, "Subnet"))?.name).toBe("renamed-by-hand");
+    const drift = await stack.preview(["--diff"]);
+    expect(drift.stdout).toMatch(/~ name\s*: "renamed-by-hand" => "e2e-subnet"/);
+    await stack.up();
+    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(replaced.id)}`)).body.name).toBe("e2e-subnet");
+
+    // Deleted outside Pulumi: refresh drops it, up creates it again.
+    const del = await api(env, "DELETE", `/cloud/v1/subnets/1/1/${String(replaced.id)}`);
+    expect(del.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 600));
+    await stack.refresh();
+    expect(await stateOf(env, "Subnet")).toBeUndefined();
+    await stack.up();
+    expect(env.emulator.store.list("subnets")).toHaveLength(1);
+
+    await stack.destroy();
+    expect(env.emulator.store.list("subnets")).toHaveLength(0);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "a task ERROR is a plain failure naming the resource, the task and the service's reason, with no list call and no advice to adopt; created but not read back, Pulumi records the subnet (no orphan); after the faults, up converges without a duplicate",
+  async () => {
+    const env = await stacks.program("subnet", { networkId: SEED.networkId });
+    await api(env, "POST", "/__emulator/task-faults", {
+      method: "POST",
+      path: "/cloud/v1/subnets/1/1",
+      count: 1,
+      message: "No free IP addresses in the pool",
+    });
+    const failed = await env.stack.up([], { allowFailure: true });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toMatch(/Subnet "e2e-subnet": task [0-9a-f-]{36} \(create_subnet\) failed: No free IP addresses in the pool/);
+    // A plain failure: the task said the service made nothing, so no list call after the POST
+    // and no advice to adopt.
+    expect(failed.stdout).not.toContain("importId");
+    expect(failed.stdout).not.toContain("may have created");
+    const posted = env.emulator.logs.findIndex((line) => line.startsWith("POST /cloud/v1/subnets/1/1 "));
+    expect(posted).toBeGreaterThanOrEqual(0);
+    expect(env.emulator.logs.slice(posted).filter((line) => line.startsWith("GET /cloud/v1/subnets/1/1?"))).toEqual([]);
+    expect(env.emulator.store.list("subnets")).toHaveLength(0);
+    expect((await env.stack.exportState()).deployment.resources?.some((r) => r.type.endsWith("cims:Subnet"))).toBe(false);
+
+    // The next create's task succeeds, but the mark's removal (whose answer is the record) and
+    // the read that follows it are each refused once.
+    for (const method of ["PATCH", "GET"]) {
+      await api(env, "POST", "/__emulator/faults", { method, path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
+    }
+    const unread = await env.stack.up([], { allowFailure: true });
+    expect(unread.code).not.toBe(0);
+    expect(unread.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
+    const [created] = env.emulator.store.list("subnets");
+    expect((await stateOf(env, "Subnet"))?.taskIds).toHaveLength(1);
+    expect((await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:Subnet"))?.id).toBe(created.id);
+    await env.stack.up();
+    expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([created.id]);
+    await env.stack.preview(["--expect-no-changes"]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+const replaced = [
+  'import * as pulumi from "@pulumi/pulumi";',
+  'import * as cims from "pulumi-cims";',
+  "const c = new pulumi.Config();",
+  `const networkId = "${SEED.networkId}";`,
+  'const cidr = c.get("cidr") ?? "10.41.0.0/24";',
+  'const a = new cims.Subnet("a", { name: c.get("name") ?? "rep-a", cidr, networkId }, { replaceOnChanges: ["name"] });',
+  'if (c.getBoolean("twins")) for (const [n, cidr] of [["b", "10.43.0.0/24"], ["c", "10.43.0.128/25"]]) new cims.Subnet(n, { name: `rep-${n}`, cidr, networkId });',
+  "export const id = a.id;",
+].join("\n");
+
+test.each<Face>(["dynamic", "native"])(
+  "%s face: up --replace and replaceOnChanges delete the old subnet first; an overlap within the program or with another team's subnet fails the preview, with no write",
+  async (face) => {
+    const requestLog = requestLogFile() ?? path.join(os.tmpdir(), `pulumi-cims-subnet-replace-${process.pid}-${face}.jsonl`);
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": faceProject(`subnet-replace-${face}`, face), "index.ts": onFace(replaced, face) },
+      emulator: { requestLog },
+    });
+    const { stack } = env;
+    const subnet = (id: unknown) => `/cloud/v1/subnets/1/1/${String(id)}`;
+    /** The requests of `run`, and the ids the state held before and holds after. */
+    const during = async (run: () => Promise<unknown>) => {
+      const before = String((await stack.outputs()).id);
+      const logged = (await loggedRequests(requestLog)).length;
+      await run();
+      return { before, after: String((await stack.outputs()).id), requests: (await loggedRequests(requestLog)).slice(logged) };
+    };
+    const deletedFirst = (r: { before: string; requests: string[] }) => {
+      const deleted = r.requests.indexOf(`DELETE ${subnet(r.before)}`);
+      expect(deleted).toBeGreaterThanOrEqual(0);
+      expect(deleted).toBeLessThan(r.requests.indexOf("POST /cloud/v1/subnets/1/1"));
+    };
+    await stack.up();
+
+    // --replace: the engine asks the provider nothing; the class's deleteBeforeReplace orders it.
+    const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("Subnet::a"))?.urn;
+    const forced = await during(() => stack.up(["--replace", String(urn)]));
+    expect(forced.after).not.toBe(forced.before);
+    deletedFirst(forced);
+    expect((await api(env, "GET", subnet(forced.after))).body).toMatchObject({ name: "rep-a", cidr: "10.41.0.0/24" });
+
+    // replaceOnChanges: an in-place field replaces, with the same CIDR. Pulumi's Node.js
+    // dynamic-provider host does not pass on which fields changed, so on the dynamic face the
+    // engine cannot match them and updates in place.
+    await stack.setConfig("name", "rep-a2");
+    const renamed = await during(() => stack.up());
+    if (face === "native") {
+      expect(renamed.after).not.toBe(renamed.before);
+      deletedFirst(renamed);
+    } else {
+      expect(renamed.after).toBe(renamed.before);
+    }
+    expect((await api(env, "GET", subnet(renamed.after))).body.name).toBe("rep-a2");
+    await stack.preview(["--expect-no-changes"]);
+
+    // Two new subnets of the program that overlap (each list shows neither): the preview names
+    // both (in the order the engine checks them), and nothing is written.
+    const theirs = subnetRecord({
+      id: "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0c",
+      name: "team-b",
+      cidr: "10.42.0.0/24",
+      gateway_ip: "10.42.0.1",
+    });
+    expect((await api(env, "POST", "/__emulator/seed", { subnets: [theirs] })).status).toBe(204);
+    await stack.setConfig("twins", "true");
+    env.emulator.metrics.reset();
+    const twins = await stack.preview([], { allowFailure: true });
+    expect(twins.code).not.toBe(0);
+    const [b, c] = ['Subnet "rep-b" (10.43.0.0/24)', 'Subnet "rep-c" (10.43.0.128/25)'];
+    const [later, earlier] = twins.stdout.includes(`cidr: ${c} and`) ? [c, b] : [b, c];
+    expect(twins.stdout).toContain(
+      `cidr: ${later} and ${earlier}, both of this program, clash on network ${SEED.networkId}: the service refuses overlapping subnets on one network`,
+    );
+
+    // A new CIDR another team's subnet holds: the replacement is refused, naming it.
+    await stack.setConfig("twins", "false");
+    await stack.setConfig("cidr", "10.42.0.0/25");
+    const taken = await stack.preview([], { allowFailure: true });
+    expect(taken.code).not.toBe(0);
+    expect(taken.stdout).toContain(`cidr: 10.42.0.0/25 overlaps subnet "team-b" (${String(theirs.id)}, 10.42.0.0/24)`);
+    const writes = Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
+    expect(writes).toEqual([]);
+
+    await stack.destroy();
+    expect(env.emulator.store.list("subnets").map((s) => s.name)).toEqual(["team-b"]);
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,164 @@
+// Java programs through the plugin: scripts/java-host builds our pulumi-language-java (its
+// directory goes on PATH beside the CLI); the committed Java SDK, sdk/java/, is what
+// `pulumi package gen-sdk --language java --local` writes from schema.json now; a Maven
+// project compiles its sources with the program against com.pulumi:pulumi from Maven Central
+// (~/.m2 after the first run). The program deploys a subnet, previews with no changes, renames
+// it in place (one PATCH); packaged as a jar that runtime.options.binary names, it previews
+// with no changes too; destroy.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../../scripts/gen-sdk-java";
+import { committedSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
+import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
+
+const stacks = useStacks();
+const JAVA_SDK_VERSION = "1.12.0";
+
+// The generated SDK's own dependencies (its Gradle build would declare gson and jsr305 too),
+// its sources and resources added to the program's build, and exec:java's main class.
+const pom = `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>example</groupId>
+  <artifactId>cims-java-program</artifactId>
+  <version>1.0</version>
+  <properties>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <maven.compiler.release>17</maven.compiler.release>
+  </properties>
+  <dependencies>
+    <dependency><groupId>com.pulumi</groupId><artifactId>pulumi</artifactId><version>${JAVA_SDK_VERSION}</version></dependency>
+    <dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId><version>2.10</version></dependency>
+    <dependency><groupId>com.google.code.findbugs</groupId><artifactId>jsr305</artifactId><version>3.0.2</version></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+      <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+      <plugin>
+        <groupId>org.codehaus.mojo</groupId><artifactId>build-helper-maven-plugin</artifactId><version>3.6.0</version>
+        <executions>
+          <execution>
+            <id>cims-sdk</id>
+            <phase>generate-sources</phase>
+            <goals><goal>add-source</goal><goal>add-resource</goal></goals>
+            <configuration>
+              <sources><source>sdk/java/src/main/java</source></sources>
+              <resources><resource><directory>sdk/java/src/main/resources</directory></resource></resources>
+            </configuration>
+          </execution>
+        </executions>
+      </plugin>
+      <plugin>
+        <groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.5.0</version>
+        <configuration><mainClass>app.App</mainClass></configuration>
+      </plugin>
+      <plugin>
+        <artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version>
+        <executions>
+          <execution>
+            <phase>package</phase>
+            <goals><goal>copy-dependencies</goal></goals>
+            <configuration><outputDirectory>\${project.build.directory}/lib</outputDirectory></configuration>
+          </execution>
+        </executions>
+      </plugin>
+      <plugin>
+        <artifactId>maven-jar-plugin</artifactId><version>3.4.2</version>
+        <configuration>
+          <archive><manifest><mainClass>app.App</mainClass><addClasspath>true</addClasspath><classpathPrefix>lib/</classpathPrefix></manifest></archive>
+        </configuration>
+      </plugin>
+    </plugins>
+    <finalName>app</finalName>
+  </build>
+</project>
+`;
+
+const program = `package app;
+
+import com.pulumi.Pulumi;
+import com.pulumi.cims.Subnet;
+import com.pulumi.cims.SubnetArgs;
+import java.util.Map;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            var net = new Subnet("net", SubnetArgs.builder()
+                .name(ctx.config().get("name").orElse("java-net"))
+                .cidr("10.210.0.0/24")
+                .networkId("${SEED.networkId}")
+                .tags(Map.of("env", "dev"))
+                .build());
+            ctx.export("subnetId", net.id());
+            ctx.export("totalIps", net.totalIps());
+        });
+    }
+}
+`;
+
+const writes = (e: CimsTestEnv) =>
+  Object.entries(e.emulator.metrics.snapshot().requests)
+    .filter(([route]) => /^(POST|PATCH|PUT|DELETE) /.test(route))
+    .map(([route, n]) => `${route} x${n}`);
+
+test(
+  "a Java program on the generated SDK: deploys a subnet, no changes, a rename is one PATCH, destroy",
+  async () => {
+    const hostDir = javaHostDir();
+    // sdk/java/ is what the generator writes now (npm run gen), stamped with the package's version.
+    const generated = generateJavaSdk(path.join(REPO_ROOT, "schema.json"));
+    expect(sdkDifferences(generated, committedSdk(REPO_ROOT, JAVA_SDK_DIR))).toEqual([]);
+    const { version } = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    expect(generated.get("src/main/resources/com/pulumi/cims/version.txt")).toBe(version);
+    expect(generated.get("src/main/java/com/pulumi/cims/Subnet.java")).toContain('super("cims:index:Subnet"');
+
+    const env = await stacks.stack({
+      files: { "Pulumi.yaml": PLUGIN_PROJECT("java-program", "java"), "pom.xml": pom, "src/main/java/app/App.java": program },
+      env: { PATH: `${hostDir}${path.delimiter}${process.env.PATH ?? ""}` },
+    });
+    const { stack, emulator } = env;
+    await fs.cp(path.join(REPO_ROOT, JAVA_SDK_DIR), path.join(stack.projectDir, "sdk/java"), { recursive: true });
+
+    const { store } = emulator;
+    await stack.up();
+    const outputs = await stack.outputs();
+    expect(outputs.totalIps).toBe("254");
+    expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({
+      name: "java-net",
+      cidr: "10.210.0.0/24",
+      tags: expect.arrayContaining([expect.objectContaining({ key: "env", value: "dev" })]),
+    });
+    const state = await stack.exportState();
+    expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)?.type).toBe("cims:index:Subnet");
+
+    await stack.preview(["--expect-no-changes"]);
+
+    // A new name: an update in place, one PATCH, the same record.
+    await stack.setConfig("name", "java-net-2");
+    const diff = await stack.preview(["--diff"]);
+    expect(diff.stdout).toMatch(/~ cims:index:Subnet: \(update\)[\s\S]*~ name\s*: "java-net" => "java-net-2"/);
+    expect(diff.stdout).not.toMatch(/replace/);
+    emulator.metrics.reset();
+    await stack.up();
+    expect(writes(env)).toEqual(["PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
+    expect((await stack.outputs()).subnetId).toBe(outputs.subnetId);
+    expect(store.get("subnets", String(outputs.subnetId))?.name).toBe("java-net-2");
+
+    // The same program as a jar (its dependencies in lib/ beside it), run with java -jar: with
+    // the pom.xml gone, no Maven run could have run it.
+    await runCommand("mvn", ["--no-transfer-progress", "-q", "package", "-DskipTests"], stack.env, { cwd: stack.projectDir });
+    await fs.rm(path.join(stack.projectDir, "pom.xml"));
+    await fs.writeFile(
+      path.join(stack.projectDir, "Pulumi.yaml"),
+      PLUGIN_PROJECT("java-program", "java").replace("runtime: java\n", "runtime:\n  name: java\n  options:\n    binary: target/app.jar\n"),
+    );
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.destroy();
+    expect(store.list("subnets").filter((s) => String(s.name).startsWith("java-net"))).toEqual([]);
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,100 @@
+// The demo program: the five resources wired together (a subnet id feeding a pool
+// member, an image from a seeded volume, a paused policy, a 75% threshold) through up,
+// preview --expect-no-changes, an update, refresh --expect-no-changes and destroy against
+// the emulator; and the state never holds the API key.
+import * as path from "node:path";
+import { api, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
+
+const stacks = useStacks();
+
+test(
+  "examples/quickstart: up, no-op preview, update, no-op refresh, destroy",
+  async () => {
+    const env = await stacks.stack({
+      taskDurationMs: 1500, // long enough that the waiter's first look (0.5 s) sees RUNNING
+      programDir: path.join(REPO_ROOT, "examples/quickstart"),
+      files: { "Pulumi.yaml": "name: quickstart-e2e\nruntime: nodejs\n" },
+      config: { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId },
+    });
+    const { stack } = env;
+    const up = await stack.up();
+    expect(up.stdout).toMatch(/cims: Subnet "app-subnet": task [0-9a-f-]+ RUNNING -> FINISHED/);
+
+    const out = await stack.outputs();
+    expect(out.subnetId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out.subnetGateway).toBe("10.20.0.1");
+    expect(out.imageId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out.imageStatus).toBe("active");
+    expect(out.policyStatus).toBe("paused");
+    expect(out.quotaThreshold).toBe(75);
+    expect(out.projectCountLimit).toBe("9223372036854775807");
+    // The seeded member kept its id; the new one sits in the new subnet.
+    const pool = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body;
+    expect(pool.members).toHaveLength(2);
+    expect(pool.members[0].id).toBe(SEED.keptMemberId);
+    expect(pool.members[1]).toMatchObject({ address: "10.20.0.10", weight: 2, subnet_id: out.subnetId });
+    expect(pool.lb_algorithm).toBe("LEAST_CONNECTIONS");
+    expect((await api(env, "GET", "/cloud/v1/lifecycle_policy/1/1/101")).body.status).toBe("paused");
+
+    await stack.preview(["--expect-no-changes"]);
+
+    // An in-place update of the subnet (a tag) and of the pool (a member).
+    await stack.setConfig("team", "networking");
+    await stack.setConfig("memberAddress", "10.20.0.11");
+    const preview = await stack.preview(["--diff"]);
+    expect(preview.stdout).toContain('team: "platform" => "networking"');
+    expect(preview.stdout).not.toMatch(/__provider/);
+    await stack.up();
+    const after = await stack.outputs();
+    expect(after.subnetId).toBe(out.subnetId);
+    const subnet = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(out.subnetId)}`)).body;
+    expect(subnet.tags.filter((t: { read_only: boolean }) => !t.read_only)).toEqual([
+      { key: "env", value: "e2e", read_only: false },
+      { key: "team", value: "networking", read_only: false },
+    ]);
+    const members = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body.members;
+    expect(members.map((m: { address: string }) => m.address)).toEqual(["10.0.0.10", "10.20.0.11"]);
+
+    await stack.refresh(["--expect-no-changes"]);
+    await stack.preview(["--expect-no-changes"]);
+
+    // The API key is in no resource's state. Pulumi itself records the stack config it hands
+    // the default pulumi-nodejs provider, the key encrypted as a secret: so it is absent from
+    // the export, and with --show-secrets it appears only in that engine record.
+    expect(JSON.stringify(await stack.exportState())).not.toContain(env.apiKey);
+    const revealed = (await stack.exportState(["--show-secrets"])).deployment.resources ?? [];
+    for (const r of revealed.filter((r) => r.type !== "pulumi:providers:pulumi-nodejs")) {
+      expect(JSON.stringify(r)).not.toContain(env.apiKey);
+    }
+    // Every serialized provider is small and identical per type.
+    const shims = new Map<string, Set<string>>();
+    for (const r of (await stack.exportState()).deployment.resources ?? []) {
+      const text = r.inputs?.__provider;
+      if (typeof text !== "string") continue;
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024);
+      shims.set(r.type, (shims.get(r.type) ?? new Set()).add(text));
+    }
+    expect([...shims.keys()].sort()).toEqual(
+      ["BaremetalImage", "LbPoolSettings", "QuotaThreshold", "SnapshotPolicyState", "Subnet"].map((t) => `pulumi-nodejs:dynamic/cims:${t}`),
+    );
+    for (const [type, texts] of shims) {
+      expect(texts.size).toBe(1);
+      // The whole text is this template: no implementation in it, so changing the
+      // implementation can never change it (a changed text would force replacements).
+      const kind = type.split(":").pop();
+      expect([...texts][0]).toBe(
+        `exports.handler = __f0;\n\nvar __provider = {configure: __f1};\n\nfunction __f1(__0) {\n  return (function() {\n    with({ this: undefined, arguments: undefined }) {\n\nreturn function /*configure*/(req) {\n        return require("pulumi-cims/provider/resources/install").install(this, "${kind}", req);\n    };\n\n    }\n  }).apply(undefined, undefined).apply(this, arguments);\n}\n\nfunction __f0() {\n  return (function() {\n    with({ provider: __provider, this: undefined, arguments: undefined }) {\n\nreturn () => provider;\n\n    }\n  }).apply(undefined, undefined).apply(this, arguments);\n}\n`,
+      );
+    }
+
+    await stack.destroy();
+    const state = env.emulator.store;
+    expect(state.list("subnets")).toHaveLength(0);
+    expect(state.list("images")).toHaveLength(0);
+    // The pool and its settings stay; the program's members left it first, so the subnet could go.
+    expect(state.get("lbpools", SEED.poolId)).toMatchObject({ lb_algorithm: "LEAST_CONNECTIONS", members: [] });
+    expect(state.get("client_quotas", 1)?.threshold).toBe(80); // reset by DELETE
+  },
+  E2E_TIMEOUT_MS,
+);

@@ -1,0 +1,59 @@
+// The parallel bench's wall-time model, start + ceil(N / P) * wave + N * perResource, fitted
+// by least squares: exact points give back their parameters; noisy ones a bounded error.
+import { fitWallModel, parallelMarkdown } from "../../../bench/report";
+
+const runs = [
+  [50, 8],
+  [50, 16],
+  [50, 64],
+  [200, 8],
+  [200, 16],
+  [200, 64],
+  [200, 200],
+];
+const at = (start: number, wave: number, per: number, noise: (i: number) => number = () => 0) =>
+  runs.map(([count, parallel], i) => ({ count, parallel, ms: start + Math.ceil(count / parallel) * wave + count * per + noise(i) }));
+
+test("points made by the model give its parameters back", () => {
+  const m = fitWallModel(at(4_000, 2_300, 12))!;
+  expect(m.startMs).toBeCloseTo(4_000, 3);
+  expect(m.waveMs).toBeCloseTo(2_300, 3);
+  expect(m.perResourceMs).toBeCloseTo(12, 3);
+  expect(m.worstErrorMs).toBeLessThan(1e-6);
+});
+
+test("with noise, the largest error of the fit says so", () => {
+  const m = fitWallModel(at(4_000, 2_300, 12, (i) => (i % 2 ? 500 : -500)))!;
+  expect(m.worstErrorMs).toBeGreaterThan(100);
+  expect(m.worstErrorMs).toBeLessThan(1_000);
+});
+
+test("too few points, or points that cannot tell the terms apart, give no model", () => {
+  expect(fitWallModel(at(1, 1, 1).slice(0, 2))).toBeUndefined();
+  expect(fitWallModel([50, 50, 50].map((count) => ({ count, parallel: 8, ms: 1_000 })))).toBeUndefined();
+});
+
+test("rows that measured the floor with a Subnet's data are judged against it; older rows against the bare floor", () => {
+  const row = (floorLikeMs?: number) => ({
+    count: 50,
+    parallel: 64,
+    face: "dynamic" as const,
+    op: "up" as const,
+    rateLimit: null,
+    ms: 8_000,
+    floorMs: 6_400,
+    floorLikeMs,
+    beforeFirstMs: 4_000,
+    afterLastMs: 200,
+    requests: 165,
+    taskRequests: 63,
+    refused: 0,
+    failed: 0,
+    ok: true,
+  });
+  const withData = parallelMarkdown([row(7_600)]).join("\n");
+  expect(withData).toContain("| 50 | 64 | 8.0 | 6.4 | 7.6 | 1.25x | 1.05x |");
+  expect(withData).toContain("Target: <= 1.10x of the floor with the data");
+  const older = parallelMarkdown([row()]).join("\n");
+  expect(older).toContain("| 50 | 64 | 8.0 | 6.4 | 1.25x | 3.3 |");
+});

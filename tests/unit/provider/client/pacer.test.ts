@@ -1,0 +1,187 @@
+// The pacer: free while nothing limits, everyone paused by a 429's Retry-After (with jitter),
+// then spaced at the rate the service accepted; a cap from config from the start. And the
+// client under a real rate limit: a burst of requests far over it all succeed.
+import { CimsClient, closeAllPools } from "../../../../provider/client";
+import { Pacer } from "../../../../provider/client/pacer";
+import { startTestServer, type TestServer } from "../../../support/test-server";
+
+/** A clock the test moves; turn() still really sleeps, so waits are measured by how far it is asked to. */
+function fakeClock() {
+  let now = 1_000_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe("Pacer", () => {
+  test("nothing limits yet: every turn is at once", async () => {
+    const pacer = new Pacer();
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 200 }, () => pacer.turn()));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
+  });
+
+  test("the first 429 sets the rate to what the service accepted in the last second; it probes upward slowly while none comes", () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ now: clock.now, random: () => 0 });
+    for (let i = 0; i < 12; i++) {
+      pacer.accepted();
+      clock.advance(80);
+    }
+    pacer.limited(1_000);
+    const learned = pacer.state.rate!;
+    expect(learned).toBeGreaterThanOrEqual(11);
+    expect(learned).toBeLessThanOrEqual(13);
+    clock.advance(1_000);
+    pacer.accepted();
+    expect(pacer.state.rate).toBeCloseTo(learned * 1.01);
+  });
+
+  test("a later 429 lowers the rate to what the service accepted, once a second; the rate recovers quickly below it", () => {
+    const clock = fakeClock();
+    const pacer = new Pacer({ now: clock.now, random: () => 0 });
+    const acceptFor = (ms: number, every: number) => {
+      for (let t = 0; t < ms; t += every) {
+        pacer.accepted();
+        clock.advance(every);
+      }
+    };
+    acceptFor(1_000, 50); // 20 a second
+    pacer.limited(1_000);
+    expect(pacer.state.rate).toBe(20);
+    clock.advance(1_000);
+    acceptFor(1_000, 100); // the service took 10 a second
+    pacer.limited(1_000);
+    pacer.limited(1_000); // the same burst: one signal
+    expect(pacer.state.rate).toBe(10);
+    clock.advance(1_000);
+    pacer.accepted();
+    expect(pacer.state.rate).toBeCloseTo(10.1);
+  });
+
+  test("a 429's Retry-After pauses every later turn, with up to a fifth more at random", async () => {
+    const pacer = new Pacer({ random: () => 1 });
+    pacer.accepted();
+    pacer.limited(100);
+    const started = Date.now();
+    await pacer.turn();
+    // 100 ms x 1.2.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+  });
+
+  test("a cap spaces requests from the first one", async () => {
+    const pacer = new Pacer({ cap: 50 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 11 }, () => pacer.turn()));
+    // The 11th turn comes 10 x 20 ms after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(pacer.state.rate).toBe(50);
+  });
+});
+
+/**
+ * P workers sending `total` requests through a pacer to a token bucket of `perSecond`, in
+ * virtual time (a discrete-event clock): how long they take, and how many 429s they met.
+ */
+async function simulate(P: number, total: number, perSecond: number) {
+  let now = 0;
+  let seq = 0;
+  const timers: Array<{ at: number; seq: number; resolve: () => void }> = [];
+  const sleep = (ms: number) => new Promise<void>((resolve) => timers.push({ at: now + Math.max(0, ms), seq: seq++, resolve }));
+  const pacer = new Pacer({ now: () => now, sleep });
+  let tokens = perSecond;
+  let filledAt = 0;
+  let refused = 0;
+  let next = 0;
+  const take = () => {
+    tokens = Math.min(perSecond, tokens + ((now - filledAt) / 1000) * perSecond);
+    filledAt = now;
+    return tokens >= 1 ? (tokens--, true) : false;
+  };
+  const worker = async () => {
+    while (next < total) {
+      next++;
+      for (;;) {
+        await pacer.turn();
+        if (take()) {
+          pacer.accepted();
+          await sleep(60); // the answer's round trip
+          break;
+        }
+        refused++;
+        pacer.limited(1000);
+        await sleep(1000 * (1 + 0.2 * Math.random()));
+      }
+    }
+  };
+  let done = false;
+  void Promise.all(Array.from({ length: P }, worker)).then(() => (done = true));
+  while (!done) {
+    await new Promise((r) => setImmediate(r));
+    timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    const timer = timers.shift();
+    if (!timer) continue;
+    now = Math.max(now, timer.at);
+    timer.resolve();
+  }
+  return { seconds: now / 1000, refused };
+}
+
+describe("simulated: a token bucket of 10 a second", () => {
+  test.each([
+    [250, 8],
+    [250, 64],
+    [250, 200],
+    [1000, 200],
+  ])("%i requests at P %i take within 1.1x the time the limit imposes, 429s beyond the first wave few", async (total, P) => {
+    const { seconds, refused } = await simulate(P, total, 10);
+    expect(seconds / (total / 10)).toBeLessThanOrEqual(1.1);
+    // The first wave meets the limit unknown: P less the bucket's 10 are refused.
+    expect(refused - Math.max(0, P - 10)).toBeLessThan(total / 5);
+  });
+});
+
+describe("the client under the service's rate limit", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await closeAllPools();
+    await server?.close();
+    server = undefined;
+  });
+
+  test("100 requests at once against 20 a second: none fails, few are refused, and the pacer learned the limit", async () => {
+    // A token bucket as the service keeps one per key: 20 a second, bursts of 20.
+    const perSecond = 20;
+    let tokens = perSecond;
+    let at = Date.now();
+    let refused = 0;
+    server = await startTestServer(() => {
+      const now = Date.now();
+      tokens = Math.min(perSecond, tokens + ((now - at) / 1000) * perSecond);
+      at = now;
+      if (tokens < 1) {
+        refused++;
+        return { status: 429, headers: { "retry-after": "1" }, body: { exception_class: "TooManyRequests", message: "slow down" } };
+      }
+      tokens -= 1;
+      return { body: { id: "x" } };
+    });
+    const pacer = new Pacer();
+    const client = new CimsClient({
+      apiUrl: new URL(server.url),
+      apiKey: "k-pacer",
+      // Few retries: a 429 must not count against them (it is retried until the deadline).
+      maxRetries: 1,
+      connectTimeoutMs: 1_000,
+      requestTimeoutMs: 5_000,
+      taskPath: "/t/{task_id}",
+      pacer,
+    });
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => client.record("GET", "/cloud/v1/subnets/1/1/x")));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    // The first wave meets the limit unknown: 80 of the 100 are refused. Paced, few more are;
+    // without pacing, every request still waiting retries together after each Retry-After: about 200.
+    expect(refused).toBeLessThan(100);
+    expect(pacer.state.rate).toBeGreaterThan(perSecond / 3);
+    expect(pacer.state.rate).toBeLessThan(perSecond * 2);
+  }, 30_000);
+});

@@ -1,0 +1,121 @@
+// Task waits through the task list: a scope's running tasks answered by one list request per
+// look, each ended task read once; other teams' tasks in the list are not ours; a service
+// without the list falls back to a read per task.
+import { CimsClient, closeAllPools, listAll } from "../../../../provider/client";
+import { LIST_GAP_MS, listGapMs, TaskBoard, type TaskScope } from "../../../../provider/client/task-board";
+import { DurationHints } from "../../../../provider/client/task-hints";
+import { startTestServer, type TestServer } from "../../../support/test-server";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await closeAllPools();
+  await server?.close();
+  server = undefined;
+});
+
+/** A service whose tasks run until their end time; it counts the task list's and each task's reads. */
+async function service(opts: { ends: Record<string, number>; others?: number; noList?: boolean; pacedRate?: number }) {
+  const counts = { list: 0, gets: 0, listQueries: [] as string[], listTimes: [] as number[] };
+  const stateOf = (id: string) => (Date.now() >= opts.ends[id] ? "FINISHED" : "RUNNING");
+  server = await startTestServer((req) => {
+    const url = new URL(req.url, "http://x");
+    if (url.pathname === "/cloud/v1/tasks") {
+      counts.list++;
+      counts.listQueries.push(url.search);
+      counts.listTimes.push(Date.now());
+      if (opts.noList) return { status: 404, body: { exception_class: "NotFound", message: "Not found." } };
+      const states = url.searchParams.getAll("state");
+      const ours = Object.keys(opts.ends).map((id) => ({ id, state: stateOf(id), task_type: "create_subnet" }));
+      // Other teams' tasks of the scope: always running, never ours.
+      const theirs = Array.from({ length: opts.others ?? 0 }, (_, i) => ({ id: `theirs-${i}`, state: "RUNNING" }));
+      const results = [...ours, ...theirs].filter((t) => states.includes(t.state));
+      return { body: { count: results.length, results } };
+    }
+    const id = url.pathname.split("/").pop()!;
+    counts.gets++;
+    return { body: { id, state: stateOf(id), task_type: "create_subnet", created_resources: { subnets: [`s-${id}`] } } };
+  });
+  const client: CimsClient = new CimsClient({
+    apiUrl: new URL(server.url),
+    apiKey: "k-board",
+    maxRetries: 1,
+    connectTimeoutMs: 1_000,
+    requestTimeoutMs: 5_000,
+    taskPath: "/cloud/v1/tasks/{task_id}",
+    taskBoard: new TaskBoard(
+      (scope: TaskScope): Promise<Array<Record<string, unknown>>> =>
+        listAll(client, "/cloud/v1/tasks", { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+      Date.now,
+      () => opts.pacedRate,
+    ),
+  });
+  return { client, counts };
+}
+
+const scope = { projectId: 1, regionId: 2 };
+const wait = (client: CimsClient, ids: string[], withScope = true) =>
+  client.waitForTasks(ids, { deadline: Date.now() + 20_000, timeoutSeconds: 20, ...(withScope ? { scope } : {}) });
+
+test("30 tasks of 1.5 s: about one request per task, each ended task read once, the list asked once per look", async () => {
+  const start = Date.now();
+  const ends = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`t${i}`, start + 1_500 + i * 10]));
+  const { client, counts } = await service({ ends, others: 50 });
+  const tasks = await wait(client, Object.keys(ends));
+  expect(tasks.map((t) => t.created_resources?.subnets)).toEqual(Object.keys(ends).map((id) => [`s-${id}`]));
+  expect(counts.gets).toBeGreaterThanOrEqual(30);
+  expect(counts.gets).toBeLessThanOrEqual(36);
+  expect((counts.gets + counts.list) / 30).toBeLessThanOrEqual(1.5);
+  expect(counts.listQueries[0]).toBe("?project_id=1&region_id=2&state=NEW&state=RUNNING&limit=1000&offset=0");
+});
+
+test("without a scope, or against a service without the list, each task is read by id, as before", async () => {
+  const start = Date.now();
+  const ends = { a: start + 600, b: start + 700 };
+  const noScope = await service({ ends });
+  await wait(noScope.client, ["a", "b"], false);
+  expect(noScope.counts.list).toBe(0);
+  expect(noScope.counts.gets).toBeGreaterThan(2);
+  await server!.close();
+  const noList = await service({ ends: { c: Date.now() + 600, d: Date.now() + 700 }, noList: true });
+  const tasks = await wait(noList.client, ["c", "d"]);
+  expect(tasks.map((t) => t.state)).toEqual(["FINISHED", "FINISHED"]);
+  // Asked once: a service without the list is not asked again.
+  expect(noList.counts.list).toBe(1);
+  expect(noList.counts.gets).toBeGreaterThan(2);
+});
+
+test("50 waits begun 10 ms apart (an engine starting creates one by one): one list per tick, at most 1.5 requests per task", async () => {
+  const start = Date.now();
+  // Tasks of 2 s +/-10%, as the emulator runs them (a fixed spread: the same every run).
+  const ends = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, start + i * 10 + 1_800 + ((i * 37) % 50) * 8]));
+  const { client, counts } = await service({ ends, others: 20 });
+  // Hints learned from shorter tasks of the type (1.3 to 1.55 s): each wait probes early, then
+  // falls back to its schedule; 50 waits look at times of their own.
+  const hints = new DurationHints();
+  hints.learn("create_subnet", { below: 1_300, by: 1_550 });
+  const waits = Object.keys(ends).map((id, i) =>
+    new Promise((resolve) => setTimeout(resolve, i * 10)).then(() =>
+      client.waitForTasks([id], { deadline: Date.now() + 20_000, timeoutSeconds: 20, scope, hints }),
+    ),
+  );
+  const done = await Promise.all(waits);
+  expect(done.map(([t]) => t.state)).toEqual(Object.keys(ends).map(() => "FINISHED"));
+  // One list answers the looks of a tick (a list for each look that needed a newer one: 23 to 26).
+  expect(counts.list).toBeLessThanOrEqual(20);
+  expect(counts.gets).toBeLessThanOrEqual(55);
+  expect((counts.gets + counts.list) / 50).toBeLessThanOrEqual(1.5);
+});
+
+test("while requests are paced to a rate, lists leave ten turns between them: at 10 a second, one a second", async () => {
+  const start = Date.now();
+  const ends = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, start + i * 100 + 2_500]));
+  const { client, counts } = await service({ ends, pacedRate: 10 });
+  const waits = Object.keys(ends).map((id, i) => new Promise((resolve) => setTimeout(resolve, i * 100)).then(() => wait(client, [id])));
+  await Promise.all(waits);
+  const gaps = counts.listTimes.slice(1).map((t, i) => t - counts.listTimes[i]);
+  expect(gaps.length).toBeGreaterThan(0);
+  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(950);
+  expect(listGapMs(undefined)).toBe(LIST_GAP_MS);
+  expect(listGapMs(100)).toBe(LIST_GAP_MS);
+  expect(listGapMs(5)).toBe(2_000);
+});

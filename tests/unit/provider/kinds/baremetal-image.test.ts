@@ -1,0 +1,65 @@
+// check() and diff() of BaremetalImage, and its mapping to and from the wire (no engine, no network).
+import { baremetalImageMethods, imageTable } from "../../../../provider/kinds/baremetal-image";
+import { VOL, props, withScopeConfig } from "../../../support/check-diff";
+
+withScopeConfig();
+
+describe("BaremetalImage", () => {
+  const ok = { name: "img", volumeId: VOL };
+  test("defaults and both-way mapping", async () => {
+    const { inputs } = await baremetalImageMethods.check({}, ok);
+    expect(inputs).toMatchObject({
+      architecture: "x86_64",
+      hwFirmwareType: null,
+      hwMachineType: null,
+      isBaremetal: false,
+      osType: "linux",
+      source: "volume",
+      sshKey: "allow",
+      tags: {},
+    });
+    const body = imageTable.body(inputs);
+    expect(body).toEqual({
+      name: "img",
+      volume_id: VOL,
+      architecture: "x86_64",
+      hw_firmware_type: null,
+      hw_machine_type: null,
+      is_baremetal: false,
+      os_type: "linux",
+      source: "volume",
+      ssh_key: "allow",
+      tags: {},
+    });
+    expect(imageTable.fromRecord({ ...body, status: "active", created_at: "t", project_id: 1, region_id: 2 })).toMatchObject({
+      volumeId: VOL,
+      hwFirmwareType: null,
+      isBaremetal: false,
+      sshKey: "allow",
+      status: "active",
+    });
+  });
+  test.each<[Record<string, unknown>, string]>([
+    [{ architecture: "arm64" }, "architecture"],
+    [{ hwFirmwareType: "efi" }, "hwFirmwareType"],
+    [{ hwMachineType: "i441" }, "hwMachineType"],
+    [{ osType: "macos" }, "osType"],
+    [{ source: "snapshot" }, "source"],
+    [{ sshKey: "maybe" }, "sshKey"],
+    [{ isBaremetal: 1 }, "isBaremetal"],
+    [{ volumeId: "vol-1" }, "volumeId"],
+  ])("%j fails on %s", async (change, property) => {
+    expect(props((await baremetalImageMethods.check({}, { ...ok, ...change })).failures)).toEqual([property]);
+  });
+  test("volumeId, architecture and source replace; the rest update in place", async () => {
+    const { inputs: olds } = await baremetalImageMethods.check({}, ok);
+    expect((await baremetalImageMethods.diff("id", olds, { ...olds, architecture: "aarch64" })).replaces).toEqual(["architecture"]);
+    expect(await baremetalImageMethods.diff("id", olds, { ...olds, sshKey: "deny", hwFirmwareType: "uefi" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      diffs: ["hwFirmwareType", "sshKey"],
+    });
+    expect((await baremetalImageMethods.diff("id", olds, { ...olds })).changes).toBe(false);
+  });
+});

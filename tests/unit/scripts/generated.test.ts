@@ -1,0 +1,114 @@
+// Every file `npm run gen` writes from the contracts and the kinds is committed as it writes
+// it: a contract change lands with its Args, State, shims, classes, schema.json and docs.
+// (The generator runs as its own process: it formats with Prettier, which jest cannot load.)
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { KIND_NAMES } from "../../../provider/kinds/registry";
+import * as shims from "../../../provider/resources/shim";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+function gen(...args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/ts-node"), ["--transpile-only", path.join(ROOT, "scripts/gen.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const genCheck = (root: string) => gen("--check", "--root", root);
+
+/** The `linguist-generated` attribute .gitattributes gives each file. */
+function generatedAttribute(files: readonly string[]): Record<string, string> {
+  const result = spawnSync("git", ["check-attr", "linguist-generated", "--", ...files], { cwd: ROOT, encoding: "utf8" });
+  return Object.fromEntries(
+    result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(": linguist-generated: ") as [string, string]),
+  );
+}
+
+test("every generated file is committed as `npm run gen` writes it", () => {
+  const { status, output } = genCheck(ROOT);
+  expect(output).toBe("");
+  expect(status).toBe(0);
+}, 120_000);
+
+// The emulator's collection index is generated too: a kind left out of it by hand is drift.
+test.each<[string, (text: string) => string]>([
+  ["provider/resources/generated/subnet.ts", (text) => `${text}// edited by hand\n`],
+  ["emulator/generated/collections.ts", (text) => text.replace(/^export \{ LbPoolMember \}.*\n/m, "")],
+])(
+  "the check fails on a generated file edited by hand, naming it (%s)",
+  (file, edit) => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "gen-check-"));
+    try {
+      fs.copyFileSync(path.join(ROOT, "README.md"), path.join(copy, "README.md"));
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+      expect(edit(text)).not.toBe(text);
+      fs.writeFileSync(path.join(copy, file), edit(text));
+      const { status, output } = genCheck(copy);
+      expect(status).toBe(1);
+      expect(output).toContain(`${file}: differs from what npm run gen writes`);
+      expect(output).not.toContain("README.md:");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  },
+  120_000,
+);
+
+test.each(KIND_NAMES)("%s has its generated program module, reference page (with the kind's prose) and emulator collection", (type) => {
+  const prose = fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim();
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`## How it behaves\n\n${prose}\n`);
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as {
+    resources: Record<string, { description: string }>;
+  };
+  expect(schema.resources[`cims:index:${type}`].description).toContain(prose);
+  expect(fs.readFileSync(path.join(ROOT, `provider/resources/generated/${kebab(type)}.ts`), "utf8")).toContain(
+    `export class ${type} extends`,
+  );
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`# ${type}\n`);
+  expect(fs.readFileSync(path.join(ROOT, "provider/resources/generated/native.ts"), "utf8")).toContain(`"cims:index:${type}"`);
+  expect(fs.readFileSync(path.join(ROOT, "emulator/generated/collections.ts"), "utf8")).toContain(
+    `export { ${type} } from "../collections/${kebab(type)}";`,
+  );
+});
+
+test("every file `npm run gen` writes is marked generated in .gitattributes, and its code sits in generated/ folders", () => {
+  const { status, output } = gen("--list");
+  expect(status).toBe(0);
+  // README.md is written only between its table's markers: the rest is prose.
+  const files = output
+    .trim()
+    .split("\n")
+    .filter((file) => file !== "README.md");
+  const marks = generatedAttribute([
+    ...files,
+    "sdk/python/pulumi_cims/subnet.py",
+    "provider/resources/install.ts",
+    "provider/resources/outputs.ts",
+  ]);
+  expect(
+    Object.entries(marks).filter(
+      ([file, mark]) => (mark === "true" || mark === "set") !== files.concat("sdk/python/pulumi_cims/subnet.py").includes(file),
+    ),
+  ).toEqual([]);
+  // Two paths are fixed: the package's entry point, and the shims existing stacks' state loads.
+  const fixed = ["provider/index.ts", "provider/resources/shim.ts"];
+  expect(files.filter((file) => file.endsWith(".ts") && !file.includes("/generated/") && !fixed.includes(file))).toEqual([]);
+}, 120_000);
+
+// The text of every shim's configure() is stored in the state of every stack that used it: a
+// change would make Pulumi replace every resource. Generating them must keep it to the byte.
+test.each(KIND_NAMES)("the %s shim's configure() is the frozen text", (type) => {
+  const shim: unknown = Object.entries(shims).find(([name]) => name === `${type[0].toLowerCase()}${type.slice(1)}Shim`)?.[1];
+  expect(String((shim as { configure?: unknown } | undefined)?.configure)).toBe(
+    `configure(req) {\n        return require("pulumi-cims/provider/resources/install").install(this, "${type}", req);\n    }`,
+  );
+});

@@ -1,0 +1,76 @@
+// What makes the e2e run fast without checking less: the order its files start in
+// (tests/support/sequencer.js) and the one type-check, at its end, of the programs its
+// stacks ran transpiled only (tests/support/programs.ts).
+import { readFileSync } from "node:fs";
+import * as fs from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { keepProgram, typeCheckPrograms } from "../../support/programs";
+import { REPO_ROOT } from "../../support/harness";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
+
+describe("test order", () => {
+  // A fresh clone: jest has no timings of its own (cache off), as on a first run.
+  const file = (rel: string, size: number) => ({
+    path: path.join(REPO_ROOT, rel),
+    context: { config: { cache: false }, hasteFS: { getSize: () => size } },
+  });
+
+  test("the longest files by the committed timings start first, whatever their size; unknown files before them", () => {
+    const order = new LongestFirst()
+      .sort([
+        file("tests/unit/provider/testing/echo.test.ts", 5_000),
+        file("tests/e2e/kinds/subnet.test.ts", 4_000),
+        file("tests/e2e/engine/lifecycle-model.test.ts", 400),
+        file("tests/e2e/not-timed-yet.test.ts", 100),
+      ])
+      .map((t) => path.relative(REPO_ROOT, t.path));
+    // The two timed files in the order of their committed seconds, whatever those are today.
+    const seconds = JSON.parse(readFileSync(path.join(REPO_ROOT, "tests/support/test-seconds.json"), "utf8")) as Record<string, number>;
+    const timed = ["tests/e2e/engine/lifecycle-model.test.ts", "tests/e2e/kinds/subnet.test.ts"].sort((a, b) => seconds[b] - seconds[a]);
+    expect(order).toEqual(["tests/e2e/not-timed-yet.test.ts", ...timed, "tests/unit/provider/testing/echo.test.ts"]);
+  });
+});
+
+describe("programs run transpiled only, type-checked once", () => {
+  let root: string;
+  let kept: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-programs-test-"));
+    kept = path.join(root, "kept");
+    await fs.mkdir(kept);
+    await fs.symlink(path.join(REPO_ROOT, "node_modules"), path.join(kept, "node_modules"), "dir");
+  });
+  afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+  const project = async (name: string, source: string): Promise<string> => {
+    const dir = path.join(root, name);
+    await fs.mkdir(path.join(dir, "lib"), { recursive: true });
+    await fs.symlink(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    await fs.writeFile(path.join(dir, "index.ts"), `import { port } from "./lib/port";\n${source}`);
+    await fs.writeFile(path.join(dir, "lib/port.ts"), "export const port = 80;\n");
+    return dir;
+  };
+
+  test("each distinct program is kept once, with its local modules; a type error fails the check, naming the test that ran it", async () => {
+    const clean = await project(
+      "clean",
+      `import * as pulumi from "@pulumi/pulumi";\nexport const n: number = port + (new pulumi.Config().getNumber("n") ?? 0);\n`,
+    );
+    const broken = await project(
+      "broken",
+      `import * as pulumi from "@pulumi/pulumi";\nexport const n: number = new pulumi.Config().require("n") + port;\n`,
+    );
+    await keepProgram(clean, kept, "clean.test.ts: runs");
+    await keepProgram(clean, kept, "clean.test.ts: runs again");
+    await keepProgram(broken, kept, "broken.test.ts: breaks");
+
+    const { checked, failures } = await typeCheckPrograms(kept);
+    expect(checked).toBe(2);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/^index\.ts of a program run by "broken\.test\.ts: breaks"/);
+    expect(failures[0]).toMatch(/TS2322: Type 'string' is not assignable to type 'number'/);
+  }, 120_000);
+});
