@@ -448,7 +448,7 @@ function exampleSection(type: Kind): string {
     "on the plugin face" +
     (keys.length > 0 ? `, reading ${keys.join(", ")} from the stack's config (\`pulumi config set <key> <value>\`)` : "") +
     ", with the provider's own config (`cims:apiUrl`, `cims:apiKey`, `cims:projectId`, `cims:regionId`) set as usual. " +
-    "tests/e2e/docs-examples.test.ts deploys every one against the emulator.\n";
+    "tests/e2e/tools/docs-examples.test.ts deploys every one against the emulator.\n";
   for (const [language, title, fence] of EXAMPLE_BLOCKS)
     md += `\n### ${title}\n\n\`\`\`${fence}\n${renderExample(example, language)}\`\`\`\n`;
   return md;

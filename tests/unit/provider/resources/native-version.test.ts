@@ -3,8 +3,8 @@
 // default provider (`default_<version>`) whatever the language host reports (an Automation API
 // inline program's reports nothing). A program's own `version` option still wins.
 import * as pulumi from "@pulumi/pulumi";
-import * as cims from "../../provider";
-import { VERSION } from "../../provider/version";
+import * as cims from "../../../../provider";
+import { VERSION } from "../../../../provider/version";
 
 beforeAll(() => pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) }));
 

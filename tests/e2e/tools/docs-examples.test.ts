@@ -7,16 +7,16 @@
 // `preview --expect-no-changes`; `destroy`, then what the examples made is gone and what
 // they only set is as their kinds' docs say destroy leaves it.
 import * as path from "node:path";
-import type { Language } from "../../provider/import/render";
-import { renderExample } from "../../provider/import/render";
-import { combineExamples, ConfigValue, configValues, OutputValue } from "../../provider/import/program";
-import { EXAMPLES } from "../../provider/kinds/examples";
-import { argsOf } from "../../provider/kinds/program-args";
-import { type Kind, KIND_NAMES } from "../../provider/kinds/registry";
-import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../support/cims";
-import { GO_ENV, goModule } from "../support/go";
-import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../support/harness";
-import { pythonSdkVenv } from "../support/python-sdk";
+import type { Language } from "../../../provider/import/render";
+import { renderExample } from "../../../provider/import/render";
+import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/import/program";
+import { EXAMPLES } from "../../../provider/kinds/examples";
+import { argsOf } from "../../../provider/kinds/program-args";
+import { type Kind, KIND_NAMES } from "../../../provider/kinds/registry";
+import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
+import { GO_ENV, goModule } from "../../support/go";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../../support/harness";
+import { pythonSdkVenv } from "../../support/python-sdk";
 
 type ApiRecord = Record<string, unknown>;
 type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];

@@ -4,8 +4,8 @@
 // the version tells apart, so nothing is replaced, updated or shown as a change.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { PLUGIN_PROJECT, SEED, useStacks } from "../support/cims";
-import { E2E_TIMEOUT_MS } from "../support/harness";
+import { PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 
