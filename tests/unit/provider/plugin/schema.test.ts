@@ -181,7 +181,7 @@ test("the SDKs' metadata: the repository's Go import path, cims-import's; Python
   expect(GO_SDK_PACKAGE).toBe(schema.language.go.importBasePath);
   expect(schema.language.python).toMatchObject({ requires: { pulumi: ">=3.231.0,<4.0.0" }, pythonRequires: ">=3.9" });
   // The committed Python SDK carries them (python-program.test.ts checks it is what the generator writes).
-  const pyproject = fs.readFileSync(path.resolve(__dirname, "../../sdk/python/pyproject.toml"), "utf8");
+  const pyproject = fs.readFileSync(path.resolve(__dirname, "../../../../sdk/python/pyproject.toml"), "utf8");
   expect(pyproject).toContain(`version = "${version}"`);
   expect(pyproject).toContain('"pulumi>=3.231.0,<4.0.0"');
   expect(pyproject).toContain('requires-python = ">=3.9"');
