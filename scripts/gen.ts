@@ -319,11 +319,12 @@ function providerClass(): string {
     "/**\n" +
     " * An explicit provider (`pulumi:providers:cims`), for resources given it as their `provider` option: they use\n" +
     " * its configuration, not the stack's `cims:*` config, so one program can work in several projects, regions or\n" +
-    " * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...).\n" +
+    " * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...). It asks for the\n" +
+    " * plugin at the package's version, as the resources do (else the engine adds the version on a later run, an update).\n" +
     " */\n" +
     "export class Provider extends pulumi.ProviderResource {\n" +
     "  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {\n" +
-    '    super("cims", name, { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) }, opts);\n' +
+    '    super("cims", name, { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) }, { version: VERSION, ...opts });\n' +
     "  }\n}\n";
   return text;
 }

@@ -178,10 +178,16 @@ export interface ProviderArgs {
 /**
  * An explicit provider (`pulumi:providers:cims`), for resources given it as their `provider` option: they use
  * its configuration, not the stack's `cims:*` config, so one program can work in several projects, regions or
- * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...).
+ * accounts. What it is not given comes from the environment (`CIMS_API_URL`, `CIMS_API_KEY`, ...). It asks for the
+ * plugin at the package's version, as the resources do (else the engine adds the version on a later run, an update).
  */
 export class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
-    super("cims", name, { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) }, opts);
+    super(
+      "cims",
+      name,
+      { ...args, apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey) },
+      { version: VERSION, ...opts },
+    );
   }
 }

@@ -18,3 +18,8 @@ test("cims.native classes ask for the plugin at the package's version; a program
   expect(versionOf(new cims.native.QuotaThreshold("q", { clientId: 1, threshold: 80 }))).toBe(VERSION);
   expect(versionOf(new cims.native.QuotaThreshold("p", { clientId: 2, threshold: 80 }, { version: "9.9.9" }))).toBe("9.9.9");
 });
+
+test("an explicit cims.native.Provider asks for the same version, so the engine does not add it on a later run (an update)", () => {
+  expect(versionOf(new cims.native.Provider("here", { projectId: 1, regionId: 1 }))).toBe(VERSION);
+  expect(versionOf(new cims.native.Provider("pinned", {}, { version: "9.9.9" }))).toBe("9.9.9");
+});
