@@ -359,7 +359,9 @@ describe("retries", () => {
       i === 0 ? { status: 503, headers: { "retry-after-ms": "300", "retry-after": "30" } } : { body: {} },
     );
     await client.request("GET", "/cloud/v1/tasks/x", { deadline: Date.now() + 10_000 });
-    expect(logs).toEqual(["GET /cloud/v1/tasks/x: HTTP 503; retry 1 in 0.3s"]);
+    // 300 ms plus up to 20% jitter: the log says 0.3 s or 0.4 s (30 s would be "retry 1 in 30.0s"
+    // or more, or no retry at all within the deadline).
+    expect(logs).toEqual([expect.stringMatching(/^GET \/cloud\/v1\/tasks\/x: HTTP 503; retry 1 in 0\.[34]s$/)]);
     expect(server!.requests).toHaveLength(2);
     // A lower bound only (a slow machine makes it longer): the client really slept that delay.
     expect(server!.requests[1].at - server!.requests[0].at).toBeGreaterThanOrEqual(290);
