@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
 import type { Contract, FieldType, ObjectType, StringType } from "../api/contract";
+import { messageOf } from "../api/errors";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
 import { configValues } from "../provider/import/program";
@@ -576,7 +577,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
+    console.error(messageOf(err));
     process.exitCode = 1;
   });
 }

@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
+import { messageOf } from "../api/errors";
 
 const ROOT = path.resolve(__dirname, "..");
 const NAME = "pulumi-resource-cims";
@@ -78,7 +79,7 @@ if (require.main === module) {
   writePluginTarball(process.argv[2] ?? path.join(ROOT, "dist")).then(
     (tarball) => console.log(tarball),
     (err: unknown) => {
-      console.error(`plugin:tarball: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`plugin:tarball: ${messageOf(err)}`);
       process.exit(1);
     },
   );

@@ -17,66 +17,25 @@ import { closeAllPools } from "../../../../provider/client/transport";
 import { DEFAULTS } from "../../../../provider/config";
 import { startEmulator } from "pulumi-cims/emulator";
 import { parseJson } from "../../../../api/json";
+import { SEED } from "../../../support/cims";
+import { FOREIGN_TASK, imageRecord, subnetRecord } from "../../../support/records";
 
 const ROOT = path.resolve(__dirname, "../../../..");
 const scope = { projectId: 1, regionId: 1 };
-const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
-const TASK = "0f0e0d0c-0b0a-4908-8706-050403020100";
+const NET = SEED.networkId;
+const TASK = FOREIGN_TASK;
 
+// The fixture module's records, with what these tests read of them: a name to slug, a DNS
+// server, a user's tag, and an image holding every field its contract table names.
 const subnet = (over: Record<string, unknown> = {}) => ({
-  id: "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-  name: "app net!",
-  cidr: "10.60.0.0/24",
-  network_id: NET,
-  ip_version: 4,
-  enable_dhcp: true,
-  gateway_ip: "10.60.0.1",
-  dns_nameservers: ["8.8.8.8"],
-  host_routes: [],
-  has_router: false,
-  total_ips: 254,
-  available_ips: 253,
-  tags: [
-    { key: "team", value: "net", read_only: false },
-    { key: "creator_task_id", value: TASK, read_only: true },
-  ],
-  creator_task_id: TASK,
-  task_id: null,
-  project_id: 1,
-  region_id: 1,
-  created_at: "2026-05-23T05:07:31",
-  updated_at: "2026-05-23T05:07:31",
+  ...subnetRecord({ id: "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", name: "app net!", dns_nameservers: ["8.8.8.8"], tags: { team: "net" } }),
   ...over,
 });
 
 const image = (over: Record<string, unknown> = {}) => ({
-  id: "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e",
-  name: "golden",
-  volume_id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-  architecture: "x86_64",
-  hw_firmware_type: null,
-  hw_machine_type: "q35",
-  is_baremetal: true,
-  os_type: "linux",
-  source: "volume",
-  ssh_key: "allow",
-  status: "active",
-  visibility: "private",
-  disk_format: "raw",
-  min_disk: 10,
-  size: 10737418240,
-  // The vendor's image record: tags as tags_v2 (requests send `tags`).
-  tags_v2: [{ key: "creator_task_id", value: TASK, read_only: true }],
-  os_distro: "debian",
-  os_version: "12",
-  min_ram: 0,
-  region: "Luxembourg",
+  ...imageRecord({ id: "5b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e", hw_machine_type: "q35", os_distro: "debian", os_version: "12", min_ram: 0 }),
   creator_task_id: TASK,
-  task_id: null,
-  project_id: 1,
-  region_id: 1,
-  created_at: "2026-05-23T05:07:31",
-  updated_at: "2026-05-23T05:07:31",
+  tags_v2: [{ key: "creator_task_id", value: TASK, read_only: true }],
   ...over,
 });
 
