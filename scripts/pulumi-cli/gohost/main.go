@@ -45,8 +45,8 @@ type host struct {
 }
 
 func main() {
-	hostmain.Start("pulumi-language-go", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		return &host{Base: hostmain.Base{Version: version}, engineAddress: engineAddress}
+	hostmain.Start("pulumi-language-go", func(args hostmain.Args) pulumirpc.LanguageRuntimeServer {
+		return &host{Base: hostmain.Base{Version: version}, engineAddress: args.EngineAddress}
 	})
 }
 

@@ -52,14 +52,21 @@ func Serve(name, engineAddress string, h pulumirpc.LanguageRuntimeServer) {
 	}
 }
 
+// Args is what the engine tells every host on its command line: its own address, and where a
+// program sends its traces (the Node.js and Python hosts pass it on; the others accept it).
+type Args struct {
+	EngineAddress string
+	Tracing       string
+}
+
 // Start parses the command line as the engine gives it to a host (flags, then the engine's
 // address; a host declares flags of its own with the flag package before) and serves the host
-// that newHost makes for that address.
-func Start(name string, newHost func(engineAddress string) pulumirpc.LanguageRuntimeServer) {
-	flag.String("tracing", "", "accepted for compatibility")
+// that newHost makes for those arguments.
+func Start(name string, newHost func(args Args) pulumirpc.LanguageRuntimeServer) {
+	tracing := flag.String("tracing", "", "Zipkin-compatible tracing endpoint, passed to the program")
 	flag.Parse()
-	engineAddress := flag.Arg(0)
-	Serve(name, engineAddress, newHost(engineAddress))
+	args := Args{EngineAddress: flag.Arg(0), Tracing: *tracing}
+	Serve(name, args.EngineAddress, newHost(args))
 }
 
 // Fail says what went wrong, naming the host, and exits.

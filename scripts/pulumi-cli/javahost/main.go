@@ -50,8 +50,8 @@ type host struct {
 
 func main() {
 	flag.String("root", "", "accepted for compatibility")
-	hostmain.Start("pulumi-language-java", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		return &host{Base: hostmain.Base{Version: version}, engineAddress: engineAddress}
+	hostmain.Start("pulumi-language-java", func(args hostmain.Args) pulumirpc.LanguageRuntimeServer {
+		return &host{Base: hostmain.Base{Version: version}, engineAddress: args.EngineAddress}
 	})
 }
 

@@ -50,17 +50,11 @@ type host struct {
 }
 
 func main() {
-	tracing := flag.String("tracing", "", "Zipkin-compatible tracing endpoint, passed to the program")
 	flag.Bool("typescript", true, "accepted for compatibility; the project's runtime options decide")
 	flag.String("root", "", "accepted for compatibility")
-	flag.Parse()
-
-	h := &host{Base: hostmain.Base{Version: version}, tracing: *tracing}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[0]
-	}
-
-	hostmain.Serve("pulumi-language-nodejs", h.engineAddress, h)
+	hostmain.Start("pulumi-language-nodejs", func(args hostmain.Args) pulumirpc.LanguageRuntimeServer {
+		return &host{Base: hostmain.Base{Version: version}, engineAddress: args.EngineAddress, tracing: args.Tracing}
+	})
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {

@@ -70,31 +70,28 @@ type host struct {
 }
 
 func main() {
-	tracing := flag.String("tracing", "", "Zipkin-compatible tracing endpoint, passed to the program")
 	useExecutor := flag.String("use-executor", "", "run programs with this script instead of the one beside the host")
 	showVersion := flag.Bool("version", false, "print the host's version and exit")
-	flag.Parse()
-	if *showVersion {
-		fmt.Println(version)
-		return
-	}
-
-	h := &host{Base: hostmain.Base{Version: version}, exec: *useExecutor, tracing: *tracing}
-	if h.exec == "" {
-		self, err := os.Executable()
-		if err == nil {
-			h.exec = filepath.Join(filepath.Dir(self), execName)
+	hostmain.Start("pulumi-language-python", func(args hostmain.Args) pulumirpc.LanguageRuntimeServer {
+		if *showVersion {
+			fmt.Println(version)
+			os.Exit(0)
 		}
-		if _, statErr := os.Stat(h.exec); err != nil || statErr != nil {
-			fmt.Fprintf(os.Stderr, "pulumi-language-python: missing executor %s beside the host; rebuild with scripts/pulumi\n", h.exec)
-			os.Exit(1)
-		}
-	}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[0]
-	}
+		return &host{Base: hostmain.Base{Version: version}, exec: executor(*useExecutor), engineAddress: args.EngineAddress, tracing: args.Tracing}
+	})
+}
 
-	hostmain.Serve("pulumi-language-python", h.engineAddress, h)
+// executor is the script that runs programs: the one given, or the one beside the host.
+func executor(given string) string {
+	if given != "" {
+		return given
+	}
+	self, err := os.Executable()
+	script := filepath.Join(filepath.Dir(self), execName)
+	if _, statErr := os.Stat(script); err != nil || statErr != nil {
+		hostmain.Fail("pulumi-language-python", "missing executor %s beside the host; rebuild with scripts/pulumi", script)
+	}
+	return script
 }
 
 // pythonToolchain resolves the interpreter the project asked for, as upstream does: a
