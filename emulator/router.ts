@@ -6,6 +6,8 @@ import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
 import { LIST_PAGE_MAX } from "../api/paths";
 import { type ApiRecord, isRecord } from "../api/guards";
+import type { BodyContract } from "../api/contract";
+import { canonicalBody } from "./validation";
 
 export interface RequestContext {
   method: string;
@@ -114,6 +116,34 @@ export function bodyObject(ctx: RequestContext): Record<string, unknown> {
     throw new HttpError(400, "ValidationError", "Expected a JSON object.", { non_field_errors: ["Expected a JSON object."] });
   }
   return ctx.body;
+}
+
+/**
+ * The request's JSON body, refused with its check's messages (validation.ts) if it breaks a
+ * rule, in the spellings the service stores.
+ */
+export function checkedBody(ctx: RequestContext, check: (body: unknown) => InvalidFields, contract: BodyContract): ApiRecord {
+  const raw = bodyObject(ctx);
+  requireValid(check(raw));
+  return canonicalBody(raw, contract);
+}
+
+/** The project and region a request's path names. */
+export function scopeOf(ctx: RequestContext): { projectId: number; regionId: number } {
+  return { projectId: intParam(ctx, "project_id"), regionId: intParam(ctx, "region_id") };
+}
+
+/** What the service adds to every record a create task makes in a scope: the task, the scope, the times. */
+export function madeByTask(services: Services, scope: { projectId: number; regionId: number }, taskId: string, now: string): ApiRecord {
+  return {
+    creator_task_id: taskId,
+    task_id: null,
+    project_id: scope.projectId,
+    region_id: scope.regionId,
+    region: services.store.regionName(scope.regionId),
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** Starts a task for this request (applying any task fault set for it) and answers its id. */

@@ -6,14 +6,14 @@ import { apiTimestamp } from "../clock";
 import { notFound } from "../errors";
 import {
   assertUnlocked,
-  bodyObject,
+  checkedBody,
   inScope,
-  intParam,
   listPage,
   listScoped,
-  requireValid,
+  madeByTask,
   type RequestContext,
   type Router,
+  scopeOf,
   type Services,
   startTask,
 } from "../router";
@@ -23,7 +23,6 @@ import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
 import { recordFields } from "../../api/contract";
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
-import { canonicalBody } from "../validation";
 import { newTags } from "../tags";
 import { osOfVolume } from "../store/complete";
 import type { ApiRecord } from "../../api/guards";
@@ -43,11 +42,9 @@ function registerImageRoutes(router: Router, services: Services): void {
 }
 
 function create(services: Services, ctx: RequestContext) {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const raw = bodyObject(ctx);
-  requireValid(validateImageCreate(raw));
-  const body = canonicalBody(raw, contract);
+  const scope = scopeOf(ctx);
+  const { projectId, regionId } = scope;
+  const body = checkedBody(ctx, validateImageCreate, contract);
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
   assertUnlocked(services, "volumes", body.volume_id, "Volume");
@@ -68,13 +65,7 @@ function create(services: Services, ctx: RequestContext) {
     min_disk: Number(volume!.size ?? 1),
     min_ram: 0,
     size: BigInt(Number(volume!.size ?? 1)) * 1073741824n,
-    creator_task_id: taskId,
-    task_id: null,
-    project_id: projectId,
-    region_id: regionId,
-    region: services.store.regionName(regionId),
-    created_at: now,
-    updated_at: now,
+    ...madeByTask(services, scope, taskId, now),
   };
   return startTask(services, ctx, {
     taskId,

@@ -12,18 +12,17 @@ import { HttpError, notFound } from "../errors";
 import { completeMember } from "../store/complete";
 import {
   assertUnlocked,
-  bodyObject,
+  checkedBody,
   findScoped,
   inScope,
   listPage,
-  requireValid,
   type RequestContext,
   type Router,
   type Services,
   startTask,
   uuidParam,
 } from "../router";
-import { canonicalBody, validator } from "../validation";
+import { validator } from "../validation";
 import type { Collection } from "./collection";
 
 const validateCreate = validator(contract, "create");
@@ -75,9 +74,7 @@ export function assertTargetExists(services: Services, p: ApiRecord, member: Api
 
 function create(services: Services, ctx: RequestContext) {
   const p = pool(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validateCreate(raw));
-  const body = canonicalBody(raw, contract);
+  const body = checkedBody(ctx, validateCreate, contract);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
   assertTargetExists(services, p, body);
   const key = memberKey(body.address, body.protocol_port);
@@ -93,9 +90,7 @@ function create(services: Services, ctx: RequestContext) {
 
 function patch(services: Services, ctx: RequestContext) {
   const { pool: p, member } = find(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validatePatch(raw));
-  const body = canonicalBody(raw, contract);
+  const body = checkedBody(ctx, validatePatch, contract);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
   const updated = applyUpdate(contract, member, body);
   // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.

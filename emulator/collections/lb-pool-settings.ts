@@ -8,11 +8,10 @@ import type { Collection } from "./collection";
 import { randomUUID } from "node:crypto";
 import {
   assertUnlocked,
-  bodyObject,
+  checkedBody,
   findScoped,
   listPage,
   listScoped,
-  requireValid,
   type RequestContext,
   type Router,
   type Services,
@@ -66,10 +65,8 @@ export function mergeMembers(existing: Member[], requested: Member[]): { members
 
 function patch(services: Services, ctx: RequestContext) {
   const pool = find(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validatePoolPatch(raw));
   // Canonical spellings; members in the service's own order (by address and port).
-  const body = canonicalBody(raw, contract);
+  const body = checkedBody(ctx, validatePoolPatch, contract);
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
   for (const member of recordsIn(body.members)) assertTargetExists(services, pool, member);
@@ -115,12 +112,11 @@ function patch(services: Services, ctx: RequestContext) {
  */
 function createHealthmonitor(services: Services, ctx: RequestContext) {
   const pool = find(services, ctx);
-  const raw = bodyObject(ctx);
-  requireValid(validateHealthmonitorCreate(raw));
+  const body = checkedBody(ctx, validateHealthmonitorCreate, { fields: HealthMonitor.fields });
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
   if (pool.healthmonitor) throw new HttpError(409, "ConflictError", `Load balancer pool ${id} has a health monitor already.`);
-  const monitor = completeHealthmonitor(canonicalBody(raw, { fields: HealthMonitor.fields }));
+  const monitor = completeHealthmonitor(body);
   return startTask(services, ctx, {
     taskType: "create_healthmonitor",
     projectId: Number(pool.project_id),

@@ -5,14 +5,14 @@ import { apiTimestamp } from "../clock";
 import { HttpError, notFound, validationError } from "../errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
 import {
-  bodyObject,
+  checkedBody,
   inScope,
-  intParam,
   listPage,
   listScoped,
-  requireValid,
+  madeByTask,
   type RequestContext,
   type Router,
+  scopeOf,
   type Services,
   startTask,
 } from "../router";
@@ -21,7 +21,6 @@ import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
-import { canonicalBody } from "../validation";
 import { newTags } from "../tags";
 import { gatewayIssue } from "../../api/rules";
 import { toSnake } from "../../api/names";
@@ -38,11 +37,9 @@ function registerSubnetRoutes(router: Router, services: Services): void {
 }
 
 function create(services: Services, ctx: RequestContext) {
-  const projectId = intParam(ctx, "project_id");
-  const regionId = intParam(ctx, "region_id");
-  const raw = bodyObject(ctx);
-  requireValid(validateSubnetCreate(raw));
-  const body = canonicalBody(raw, contract);
+  const scope = scopeOf(ctx);
+  const { projectId, regionId } = scope;
+  const body = checkedBody(ctx, validateSubnetCreate, contract);
   const { store } = services;
   const network = store.get("networks", body.network_id);
   if (!inScope(network, projectId, regionId)) throw notFound("Network", body.network_id);
@@ -68,13 +65,7 @@ function create(services: Services, ctx: RequestContext) {
     total_ips: count,
     available_ips: gateway === null ? count : count - 1n,
     has_router: false,
-    creator_task_id: taskId,
-    task_id: null,
-    project_id: projectId,
-    region_id: regionId,
-    region: store.regionName(regionId),
-    created_at: now,
-    updated_at: now,
+    ...madeByTask(services, scope, taskId, now),
   };
   // Subnets still being created count too: two overlapping creates in flight must not both succeed.
   const creating = Object.values(store.tasks)

@@ -7,18 +7,8 @@ import { applyUpdate } from "../../api/contract";
 import { apiTimestamp } from "../clock";
 import type { Collection } from "../store/shapes";
 import type { InvalidFields } from "../errors";
-import {
-  assertUnlocked,
-  bodyObject,
-  deleteByTask,
-  findScoped,
-  type Reply,
-  requireValid,
-  type RequestContext,
-  type Services,
-} from "../router";
+import { assertUnlocked, checkedBody, deleteByTask, findScoped, type Reply, type RequestContext, type Services } from "../router";
 import { mergeTags } from "../tags";
-import { canonicalBody } from "../validation";
 import type { ApiRecord } from "../../api/guards";
 
 export interface TaggedItem {
@@ -42,9 +32,7 @@ export function taggedItem(item: TaggedItem) {
     find,
     patch(services: Services, ctx: RequestContext): Reply {
       const record = find(services, ctx);
-      const raw = bodyObject(ctx);
-      requireValid(item.validatePatch(raw));
-      const body = canonicalBody(raw, item.contract);
+      const body = checkedBody(ctx, item.validatePatch, item.contract);
       assertUnlocked(services, item.collection, String(record.id), item.what);
       item.checkPatch?.(record, body);
       const updated: ApiRecord = { ...applyUpdate(item.contract, record, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
