@@ -24,7 +24,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -51,18 +50,7 @@ func main() {
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		return nil, errors.New("could not find go on the $PATH")
-	}
-	out, err := exec.CommandContext(ctx, gobin, "env", "GOVERSION").Output()
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.AboutResponse{
-		Executable: gobin,
-		Version:    strings.TrimPrefix(strings.TrimSpace(string(out)), "go"),
-	}, nil
+	return hostmain.About(ctx, "go", "go", "env", "GOVERSION")
 }
 
 // GeneratePackage serves `pulumi package gen-sdk --language go`. Go has no overlays, as in

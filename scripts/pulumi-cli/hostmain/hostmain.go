@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
@@ -153,4 +154,18 @@ func StringOption(options map[string]any, key string) (string, error) {
 		return "", fmt.Errorf("%s option must be a string", key)
 	}
 	return s, nil
+}
+
+// About answers `pulumi about` for a language whose tool prints its version alone on a line:
+// the tool as found on $PATH, and what `tool args...` prints, without prefix ("v", "go").
+func About(ctx context.Context, tool, prefix string, args ...string) (*pulumirpc.AboutResponse, error) {
+	path, err := exec.LookPath(tool)
+	if err != nil {
+		return nil, fmt.Errorf("could not find %s on the $PATH", tool)
+	}
+	out, err := exec.CommandContext(ctx, path, args...).Output()
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{Executable: path, Version: strings.TrimPrefix(strings.TrimSpace(string(out)), prefix)}, nil
 }

@@ -58,18 +58,7 @@ func main() {
 }
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, errors.New("could not find node on the $PATH")
-	}
-	out, err := exec.CommandContext(ctx, node, "--version").Output()
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.AboutResponse{
-		Executable: node,
-		Version:    strings.TrimPrefix(strings.TrimSpace(string(out)), "v"),
-	}, nil
+	return hostmain.About(ctx, "node", "v", "--version")
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
