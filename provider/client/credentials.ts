@@ -21,6 +21,7 @@ import {
 import { fits } from "./answers";
 import { CimsClient, type ClientOptions } from "./http";
 import { apiPath } from "./path";
+import { answeredNotHttp } from "./transport";
 
 /** The probe's own limits (the configured ones apply when lower): its worst case stays under 30 s. */
 export const PROBE_BUDGET = { maxRetries: 2, connectTimeoutMs: 5_000, requestTimeoutMs: 8_000, deadlineMs: 12_000 } as const;
@@ -94,6 +95,7 @@ export function probeFailure(err: unknown, apiUrl: URL, projectId?: number): unk
       { cause: err },
     );
   }
+  if (err instanceof ConnectionError && answeredNotHttp(err.causeCode)) return notCims(apiUrl, err.message, err);
   if (err instanceof ConnectionError) {
     return new CredentialsCheckError(
       "apiUrl",

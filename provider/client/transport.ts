@@ -61,10 +61,23 @@ const UNDICI_TRANSPORT = new Set([
   "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
 ]);
 
+/**
+ * The code of an answer that is not HTTP/1.1 when undici gives it none: its parser errors carry
+ * their llhttp name (HPE_*) only sometimes (undici 7 leaves `code` unset on a response that
+ * does not start as HTTP/1.1, e.g. an HTTP/2-only gRPC port's). Known by its name: undici's
+ * class is not loaded before the first request (poolFor).
+ */
+const NOT_HTTP = "HTTPParserError";
+
+/** Whether a transport failure's code says the server answered, but not in HTTP/1.1. */
+export function answeredNotHttp(code: string | undefined): boolean {
+  return code !== undefined && (code === NOT_HTTP || code.startsWith("HPE_"));
+}
+
 /** An OS errno (ECONNRESET), an undici transport code, or an HTTP parser error (HPE_*). */
 function errorCode(err: unknown): string | undefined {
   const code = codeOf(err);
-  if (code === undefined) return undefined;
+  if (code === undefined) return err instanceof Error && err.name === NOT_HTTP ? NOT_HTTP : undefined;
   if (code === "UND_ERR_SOCKET") {
     // undici wraps socket errors; the OS code underneath says more.
     const cause = typeof err === "object" && err !== null && "cause" in err ? codeOf(err.cause) : undefined;

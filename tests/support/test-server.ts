@@ -1,5 +1,7 @@
 // A loopback HTTP server for unit tests: records every request and connection, and lets a
 // test script each answer (status, headers, body, delay, or a dropped connection).
+import { randomInt } from "node:crypto";
+import * as fs from "node:fs/promises";
 import * as http from "node:http";
 import * as net from "node:net";
 
@@ -88,11 +90,30 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-/** A loopback port nothing listens on (taken, then let go): a refused connection. */
+/**
+ * A loopback port nothing listens on: a refused connection. It is chosen below the range the
+ * system hands out for port 0 and for outgoing connections, and seen refused first. A port
+ * taken and let go is not enough: under a loaded run a Pulumi plugin started beside (every
+ * server of a test or plugin listens on port 0) took one, and answered in HTTP/2.
+ */
 export async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  const [low] = (await fs.readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8").catch(() => "32768")).trim().split(/\s+/).map(Number);
+  const below = Number.isInteger(low) && low > 2048 ? low : 32768;
+  for (let tries = 0; tries < 50; tries++) {
+    const port = randomInt(1024, below);
+    if (await refused(port)) return port;
+  }
+  throw new Error(`no closed loopback port found below ${below}`);
+}
+
+/** Whether a connection to the loopback port is refused. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "ECONNREFUSED"));
+  });
 }

@@ -1,6 +1,8 @@
 // The credential probe: one cheap authenticated read before a run's first call, and what its
 // failure says to fix (the key, the URL or the project), against a scripted loopback server;
 // once per process and configuration, shared by concurrent callers; after check()'s rules.
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
 import { closeAllPools, CredentialsCheckError } from "../../../../provider/client";
 import { probeRequest, proveCredentials } from "../../../../provider/client/credentials";
 import { resolveSettings } from "../../../../provider/config";
@@ -122,6 +124,25 @@ describe("what a failed probe says to fix", () => {
     expect((err as CredentialsCheckError).message).toMatch(
       new RegExp(`^cims:apiUrl http://127\\.0\\.0\\.1:${port}/ could not be reached \\(.*ECONNREFUSED.*CIMS_API_URL`),
     );
+  });
+
+  // A port that another program holds, speaking another protocol: a Pulumi plugin's gRPC
+  // server (HTTP/2 only) answers an HTTP/1.1 request with bytes no HTTP/1.1 parser reads.
+  test("a server that does not speak HTTP/1.1 (an HTTP/2-only gRPC port): cims:apiUrl does not answer as a CIMS API", async () => {
+    const h2 = http2.createServer();
+    h2.on("stream", (stream) => stream.respond({ ":status": 200 }));
+    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    try {
+      const err: unknown = await proveCredentials(options(url, 5)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CredentialsCheckError);
+      expect((err as CredentialsCheckError).setting).toBe("apiUrl");
+      expect((err as CredentialsCheckError).message).toMatch(
+        new RegExp(`^cims:apiUrl ${url}/ does not answer as a CIMS API \\(GET /cloud/v1/projects/5: .*HTTP/1\\.1.*CIMS_API_URL`),
+      );
+    } finally {
+      await new Promise((resolve) => h2.close(resolve));
+    }
   });
 
   test("a server that never answers: cims:apiUrl, well within 30 s", async () => {
