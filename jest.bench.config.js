@@ -1,5 +1,5 @@
-// `npm run bench:smoke` (and the end of `npm test`): tests/bench/, run as e2e files are (the
-// built package, the same setup and teardown), but on its own after the suite.
+// `npm run bench:smoke` (and `npm test`, beside the suite: scripts/test): tests/bench/, run as
+// e2e files are (the built package, the same setup and teardown), in a jest process of its own.
 const suite = require("./jest.config.js");
 
 const e2e = suite.projects.find((p) => p.displayName === "e2e");

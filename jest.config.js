@@ -1,8 +1,9 @@
 // Three projects: `unit` (no engine, no network beyond loopback test servers), `conformance`
 // (the vendor's Python SDK against the emulator) and `e2e` (the real pulumi CLI via
-// scripts/pulumi). `npm test` runs them all, then the bench's smoke run (jest.bench.config.js,
-// `npm run bench:smoke`): one file of four minutes that would set the suite's end if it shared
-// the workers; `npm run test:unit` the first project.
+// scripts/pulumi). `npm test` runs them all, and beside them, in a jest process of its own
+// (scripts/test), the bench's smoke run (jest.bench.config.js, `npm run bench:smoke`): one file
+// of four minutes that would set the suite's end if it shared the workers; `npm run test:unit`
+// the first project.
 const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false }];
 
 /** @type {import('jest').Config} */
