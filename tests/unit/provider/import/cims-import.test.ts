@@ -393,55 +393,14 @@ describe("the module", () => {
       }),
       scope,
     );
-    const file = path.join(ROOT, "tests/unit/__cims-import-generated__.ts");
-    const host = ts.createCompilerHost({});
-    const readFile = host.readFile.bind(host);
-    host.readFile = (f) => (path.resolve(f) === file ? source : readFile(f));
-    const fileExists = host.fileExists.bind(host);
-    host.fileExists = (f) => path.resolve(f) === file || fileExists(f);
-    const program = ts.createProgram(
-      [file],
-      {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.Node16,
-        moduleResolution: ts.ModuleResolutionKind.Node16,
-        types: ["node"],
-        skipLibCheck: true,
-        baseUrl: ROOT,
-        paths: { "pulumi-cims": ["provider/index.ts"] },
-      },
-      host,
-    );
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const diagnostics = typeErrors("__cims-import-generated__.ts", source);
     expect(diagnostics).toEqual([]);
   }, 60_000);
 
   test("the type check catches a wrong value (the check above can fail)", () => {
-    const file = path.join(ROOT, "tests/unit/__cims-import-bad__.ts");
     const source =
       'import * as cims from "pulumi-cims";\nnew cims.BaremetalImage("x", { name: "x", volumeId: "v", architecture: "sparc" });\n';
-    const host = ts.createCompilerHost({});
-    const readFile = host.readFile.bind(host);
-    host.readFile = (f) => (path.resolve(f) === file ? source : readFile(f));
-    const fileExists = host.fileExists.bind(host);
-    host.fileExists = (f) => path.resolve(f) === file || fileExists(f);
-    const program = ts.createProgram(
-      [file],
-      {
-        strict: true,
-        noEmit: true,
-        module: ts.ModuleKind.Node16,
-        moduleResolution: ts.ModuleResolutionKind.Node16,
-        types: ["node"],
-        skipLibCheck: true,
-        baseUrl: ROOT,
-        paths: { "pulumi-cims": ["provider/index.ts"] },
-      },
-      host,
-    );
-    expect(ts.getPreEmitDiagnostics(program).length).toBeGreaterThan(0);
+    expect(typeErrors("__cims-import-bad__.ts", source).length).toBeGreaterThan(0);
   }, 60_000);
 });
 
@@ -529,3 +488,29 @@ describe("reading (against an in-process emulator on loopback)", () => {
     }
   }, 60_000);
 });
+
+/** What the compiler says of `source`, a module of tests/unit/ named `name`, against the package's own types. */
+function typeErrors(name: string, source: string): string[] {
+  const file = path.join(ROOT, "tests/unit", name);
+  const host = ts.createCompilerHost({});
+  const readFile = host.readFile.bind(host);
+  host.readFile = (f) => (path.resolve(f) === file ? source : readFile(f));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (f) => path.resolve(f) === file || fileExists(f);
+  const program = ts.createProgram(
+    [file],
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      types: ["node"],
+      skipLibCheck: true,
+      baseUrl: ROOT,
+      paths: { "pulumi-cims": ["provider/index.ts"] },
+    },
+    host,
+  );
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
