@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { logCommand } from "./commands";
 import { keepProgram, PROGRAMS_DIR_ENV } from "./programs";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -172,6 +173,7 @@ export class TestStack {
   async run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     if (args[0] === "up" || args[0] === "preview") await this.programRuns();
     const [cli, env] = resolvedCli(this.env);
+    await logCommand(currentTestFile() ?? this.root, args);
     return runCommand(cli, [...args, "--non-interactive"], env, { cwd: this.projectDir, ...opts });
   }
 
@@ -316,9 +318,18 @@ const hasTsconfig = (stack: TestStack) =>
   );
 
 /** The running jest test's full name, where there is one. */
+const testState = () =>
+  (globalThis as { expect?: { getState?: () => { currentTestName?: string; testPath?: string } } }).expect?.getState?.();
+
 function currentTestName(): string | undefined {
-  const state = (globalThis as { expect?: { getState?: () => { currentTestName?: string; testPath?: string } } }).expect?.getState?.();
+  const state = testState();
   return state?.currentTestName ? `${path.relative(REPO_ROOT, state.testPath ?? "")}: ${state.currentTestName}` : undefined;
+}
+
+/** The running test's file, relative to the repository. */
+function currentTestFile(): string | undefined {
+  const file = testState()?.testPath;
+  return file ? path.relative(REPO_ROOT, file) : undefined;
 }
 
 /** Copies the program into the temp project and links node_modules. */

@@ -1,7 +1,8 @@
 // Runs once before the e2e project: makes sure the package is built (programs load it from
 // dist/ by name) and that the pinned Pulumi CLI is provisioned, so that a first-time CLI
 // build shows its progress here instead of eating into a test's timeout; and gives the run a
-// directory for the emulators' request logs and one for the programs the tests run.
+// directory for the emulators' request logs, one for the programs the tests run and a log of
+// the pulumi commands they run.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -34,4 +35,6 @@ module.exports = async function globalSetup() {
   const programs = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-programs-"));
   fs.symlinkSync(path.join(root, "node_modules"), path.join(programs, "node_modules"), "dir");
   process.env.CIMS_E2E_PROGRAMS_DIR = programs;
+  // The pulumi commands the tests run are counted here (tests/support/commands.ts).
+  process.env.CIMS_E2E_COMMAND_LOG = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-commands-")), "commands.jsonl");
 };

@@ -1,10 +1,12 @@
 // What makes the e2e run fast without checking less: the order its files start in
 // (tests/support/sequencer.js) and the one type-check, at its end, of the programs its
-// stacks ran transpiled only (tests/support/programs.ts).
+// stacks ran transpiled only (tests/support/programs.ts); and the count of the pulumi
+// commands it ran (tests/support/commands.ts), which is what its time is made of.
 import { readFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
 import { keepProgram, typeCheckPrograms } from "../../support/programs";
 import { REPO_ROOT } from "../../support/harness";
 
@@ -73,4 +75,34 @@ describe("programs run transpiled only, type-checked once", () => {
     expect(failures[0]).toMatch(/^index\.ts of a program run by "broken\.test\.ts: breaks"/);
     expect(failures[0]).toMatch(/TS2322: Type 'string' is not assignable to type 'number'/);
   }, 120_000);
+});
+
+describe("the run's pulumi commands, counted", () => {
+  let dir: string;
+  const saved = process.env[COMMAND_LOG_ENV];
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-commands-test-"));
+  });
+  afterEach(async () => {
+    if (saved === undefined) delete process.env[COMMAND_LOG_ENV];
+    else process.env[COMMAND_LOG_ENV] = saved;
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test("each command is logged; the summary counts the engine's by kind and by file, apart from the others", async () => {
+    const log = path.join(dir, "commands.jsonl");
+    process.env[COMMAND_LOG_ENV] = log;
+    const runs: Array<[string, string[]]> = [
+      ["tests/e2e/kinds/subnet.test.ts", ["up", "--yes"]],
+      ["tests/e2e/kinds/subnet.test.ts", ["preview", "--diff"]],
+      ["tests/e2e/kinds/subnet.test.ts", ["config", "set", "x", "1"]],
+      ["tests/e2e/engine/engine.test.ts", ["destroy"]],
+      ["tests/e2e/kinds/subnet.test.ts", ["preview"]],
+      ["tests/e2e/engine/engine.test.ts", ["stack", "output"]],
+    ];
+    for (const [file, args] of runs) await logCommand(file, args);
+    expect(commandSummary(await fs.readFile(log, "utf8"), 1)).toBe(
+      "pulumi commands the e2e tests ran: 4 of the engine (up 1, preview 2, destroy 1) and 2 others; the most engine commands: subnet.test.ts 3",
+    );
+  });
 });
