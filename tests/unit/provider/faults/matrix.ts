@@ -55,7 +55,7 @@ function newCommand(): void {
 }
 
 /** What the engine records of each resource (by name), and how it calls the provider for each command. */
-class State {
+export class State {
   readonly resources = new Map<string, Recorded>();
   constructor(private readonly provider: Provider) {}
 
@@ -93,6 +93,13 @@ class State {
     const read = await this.provider.read(recorded.id, recorded.outs);
     if (!read.id) this.resources.delete(name);
     else this.resources.set(name, { id: read.id, outs: read.props, inputs: read.inputs ?? recorded.inputs });
+  }
+
+  /** What `preview --expect-no-changes` asks: whether `up` of the program would change the resource. */
+  async changes(name: string, program: Props): Promise<boolean> {
+    newCommand();
+    const recorded = this.resources.get(name)!;
+    return recorded.partial === true || this.provider.diff(recorded.id, recorded.outs, await this.provider.check(recorded.inputs, program));
   }
 
   ids(): string[] {
@@ -270,40 +277,63 @@ function settingsOf(config: Record<string, string> = {}) {
   };
 }
 
-async function runRow(target: Target, op: Op, face: FaceName, { fault, expected, row }: Row): Promise<void> {
+/**
+ * `run` against a fresh emulator (its seed, 300 ms tasks) with a State of `kind`'s provider on
+ * `face`, configured for it (and `settings`, more `cims:` config).
+ */
+export async function withEmulatedState(
+  kind: Kind,
+  face: FaceName,
+  run: (env: Emulated, state: State) => Promise<void>,
+  settings: Record<string, string> = {},
+): Promise<void> {
   const apiKey = `unit-faults-${randomBytes(8).toString("hex")}`;
   const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: 300 });
-  const env = { emulator, apiKey };
   try {
-    const { provider: settings, program } = settingsOf(fault.config);
     const config = { "cims:apiUrl": emulator.url, "cims:apiKey": apiKey, "cims:projectId": "1", "cims:regionId": "1", ...settings };
-    const state = new State(await providerOn(face, target.kind, config));
-    const scene = await target.scene(env, state, op, row, program);
-    await scene.next();
-    const armed = await arm(env, target.matrix, op, fault);
-    const failure = await scene.run().then(() => undefined, failureOf);
-    expect(usesLeft(env)).toBeLessThan(armed);
-
-    if (expected.outcome === "recovers") {
-      expect(failure).toBeUndefined();
-      await scene.check(true);
-      return;
-    }
-    expect(failure).toBeDefined();
-    const message = messageOf(expected, row);
-    if (message) expect(failure?.message).toMatch(message);
-    // A partly created resource: the message names the id the engine records.
-    if (failure?.id) expect(failure.message).toContain(failure.id);
-    await clearFaults(env);
-    if (expected.settlesLater) await scene.settle();
-    else await scene.check(false);
-    // Fault cleared: the same operation converges.
-    await scene.run();
-    await scene.check(true);
+    await run({ emulator, apiKey }, new State(await providerOn(face, kind, config)));
   } finally {
     await closeAllPools();
     await emulator.close();
   }
+}
+
+async function runRow(target: Target, op: Op, face: FaceName, row: Row): Promise<void> {
+  const { provider: settings, program } = settingsOf(row.fault.config);
+  await withEmulatedState(target.kind, face, (env, state) => playRow(env, state, target, op, program, row), settings);
+}
+
+/** A row's scene: readied, its fault armed, the operation run, its outcome checked, and converged once the fault is cleared. */
+async function playRow(
+  env: Emulated,
+  state: State,
+  target: Target,
+  op: Op,
+  program: Record<string, string>,
+  { fault, expected, row }: Row,
+): Promise<void> {
+  const scene = await target.scene(env, state, op, row, program);
+  await scene.next();
+  const armed = await arm(env, target.matrix, op, fault);
+  const failure = await scene.run().then(() => undefined, failureOf);
+  expect(usesLeft(env)).toBeLessThan(armed);
+
+  if (expected.outcome === "recovers") {
+    expect(failure).toBeUndefined();
+    await scene.check(true);
+    return;
+  }
+  expect(failure).toBeDefined();
+  const message = messageOf(expected, row);
+  if (message) expect(failure?.message).toMatch(message);
+  // A partly created resource: the message names the id the engine records.
+  if (failure?.id) expect(failure.message).toContain(failure.id);
+  await clearFaults(env);
+  if (expected.settlesLater) await scene.settle();
+  else await scene.check(false);
+  // Fault cleared: the same operation converges.
+  await scene.run();
+  await scene.check(true);
 }
 
 /**
