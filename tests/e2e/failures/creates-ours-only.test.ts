@@ -6,15 +6,12 @@
 // - a create task that ends in ERROR is a plain failure with the service's message, no list
 //   call after the POST and no advice to adopt: proven in kinds/subnet.test.ts, on the `up`
 //   its own task-ERROR row already runs;
-// - a POST that a gateway answers 502 after the service acted: the subnet and the image it
-//   made (they carry its mark) are found and recorded, once each, and the mark removed;
 // - a POST that a gateway answers 502 before the service acted, while another team creates a
 //   subnet and an image with the program's very names, CIDR and volume: neither is taken, on
-//   either face; the error names the mark the create's record would carry;
-// - two images of one program with the same name and volume, both answers lost: each records
-//   the image its own create made;
-// - an image POST answered by a gateway's 503 page is not repeated, and the error says how
-//   to find the image.
+//   either face; the error names the mark the create's record would carry.
+// The provider's side of lost answers (a POST answered 502 after the service acted, two
+// images of one program with one name and volume, an image POST answered 503 not repeated)
+// runs in process on both faces: tests/unit/provider/faults/creates-ours-only.test.ts.
 import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";
@@ -39,7 +36,6 @@ const subnetDecl = (cidr: string) =>
   `export const id = new cims.Subnet("app-db", { name: "team-a-db", cidr: "${cidr}", networkId: "${SEED.networkId}" }).id;\n`;
 const imageDecl = `export const imageId = new cims.BaremetalImage("golden", { name: "golden", volumeId: "${SEED.volumeId}" }).id;\n`;
 const subnetProgram = (cidr: string) => IMPORT + subnetDecl(cidr);
-const imageProgram = IMPORT + imageDecl;
 
 const stacks = useStacks();
 const stackWith = (program: string) =>
@@ -48,9 +44,6 @@ const writes = (e: CimsTestEnv) =>
   Object.entries(e.emulator.metrics.snapshot().requests)
     .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
     .map(([k, n]) => `${k} x${n}`);
-/** The tags of the service's records of these collections, as text. */
-const tagsIn = (e: CimsTestEnv, ...collections: Array<"subnets" | "images">) =>
-  JSON.stringify(collections.flatMap((c) => e.emulator.store.list(c).map((r) => [r.tags, r.tags_v2])));
 const inState = async (e: CimsTestEnv, kind: string) =>
   ((await e.stack.exportState()).deployment.resources ?? []).filter((r) => r.type.endsWith(`cims:${kind}`)).map((r) => String(r.id));
 
@@ -77,58 +70,6 @@ test(
     expect(writes(env)).toEqual([]);
     expect(await inState(env, "Subnet")).toEqual([]);
     expect(env.emulator.store.list("subnets")).toEqual(held);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "POSTs a gateway answers 502 after the service acted: the subnet and the image it made are found and recorded, once each",
-  async () => {
-    const env = await stackWith(IMPORT + subnetDecl("10.79.0.0/24") + imageDecl);
-    for (const path of ["/cloud/v1/subnets/1/1", "/cloud/v1/bmimages/1/1"]) {
-      await api(env, "POST", "/__emulator/faults", { method: "POST", path, count: 1, action: "status-after", status: 502, proxy: true });
-    }
-    const up = await env.stack.up();
-    expect(up.stdout).toMatch(/Subnet "team-a-db": the answer to its create was lost; [0-9a-f-]{36} carries the create's mark/);
-    expect(up.stdout).toMatch(/BaremetalImage "golden": the answer to its create was lost; [0-9a-f-]{36} carries the create's mark/);
-    const subnets = env.emulator.store.list("subnets").map((s) => String(s.id));
-    const images = env.emulator.store.list("images").map((i) => String(i.id));
-    expect(subnets).toHaveLength(1);
-    expect(images).toHaveLength(1);
-    expect(await inState(env, "Subnet")).toEqual(subnets);
-    expect(await inState(env, "BaremetalImage")).toEqual(images);
-    expect(env.emulator.metrics.snapshot().requests["POST /cloud/v1/bmimages/:project_id/:region_id 502"]).toBe(1);
-    expect(tagsIn(env, "subnets", "images")).not.toContain(CREATE_MARK_TAG);
-    await env.stack.preview(["--expect-no-changes"]);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "an image POST answered by a gateway's 503 page is not repeated (the service may have acted); the error says how to find the image",
-  async () => {
-    const env = await stackWith(imageProgram);
-    await api(env, "POST", "/__emulator/faults", {
-      method: "POST",
-      path: "/cloud/v1/bmimages/1/1",
-      count: 1,
-      action: "status",
-      status: 503,
-      proxy: true,
-    });
-    const up = await env.stack.up([], { allowFailure: true });
-    expect(up.code).not.toBe(0);
-    expect(up.stdout).toContain("503 Service Unavailable");
-    expect(up.stdout).toContain(
-      `The service may have created BaremetalImage "golden"; it is not in the stack. GET /cloud/v1/bmimages/1/1 lists the images: look for one named "golden" made from volume ${SEED.volumeId}. It would carry the tag ${CREATE_MARK_TAG}: `,
-    );
-    expect(up.stdout).toContain('importId: "<its id>"');
-    const posts = Object.entries(env.emulator.metrics.snapshot().requests).filter(([k]) => k.startsWith("POST "));
-    expect(posts).toEqual([["POST /cloud/v1/bmimages/:project_id/:region_id 503", 1]]);
-    expect(await inState(env, "BaremetalImage")).toEqual([]);
-    // The service did not act this time: the next up makes it.
-    await env.stack.up();
-    expect(env.emulator.store.list("images")).toHaveLength(1);
   },
   E2E_TIMEOUT_MS,
 );
@@ -179,26 +120,3 @@ describe.each<Face>(["dynamic", "native"])("on the %s face", (face) => {
     E2E_TIMEOUT_MS,
   );
 });
-
-test(
-  "two images of one program with the same name and volume, both answers lost after the service acted: each records the image its own create made",
-  async () => {
-    const twin = (name: string) => `new cims.BaremetalImage("${name}", { name: "golden", volumeId: "${SEED.volumeId}" });\n`;
-    const env = await stackWith(IMPORT + twin("golden-a") + twin("golden-b"));
-    await api(env, "POST", "/__emulator/faults", {
-      method: "POST",
-      path: "/cloud/v1/bmimages/1/1",
-      count: 2,
-      action: "status-after",
-      status: 502,
-      proxy: true,
-    });
-    await env.stack.up();
-    const images = env.emulator.store.list("images").map((i) => String(i.id));
-    expect(images).toHaveLength(2);
-    expect((await inState(env, "BaremetalImage")).sort()).toEqual([...images].sort());
-    expect(tagsIn(env, "images")).not.toContain(CREATE_MARK_TAG);
-    await env.stack.preview(["--expect-no-changes"]);
-  },
-  E2E_TIMEOUT_MS,
-);
