@@ -99,8 +99,9 @@ describe("what a failed probe says to fix", () => {
     ["a 200 project of another id", { status: 200, body: { ...PROJECT, id: 6 } }, 5],
     ["a 200 JSON that is not a page of projects", { status: 200, body: [{ id: 1 }] }, undefined],
     ["a 405 JSON error of another API", serviceError(405, "MethodNotAllowed", "no"), 5],
-  ])("%s: cims:apiUrl is not a CIMS API", async (_what, reply, projectId) => {
+  ])("%s: cims:apiUrl is not a CIMS API, after one request", async (_what, reply, projectId) => {
     const err = await failureFor(reply, projectId);
+    expect(server!.requests).toHaveLength(1);
     expect(err.setting).toBe("apiUrl");
     expect(err.message).toMatch(/^cims:apiUrl http:\/\/127\.0\.0\.1:\d+\/ does not answer as a CIMS API \(/);
     expect(err.message).toContain("CIMS_API_URL");
