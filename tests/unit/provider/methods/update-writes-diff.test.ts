@@ -3,12 +3,15 @@
 // holds every body sent. Fields changed outside Pulumi since the last refresh stay as the
 // service holds them (and out of the state, so the next diff is empty); tags go as a merge
 // patch of the keys that changed, so a key added outside Pulumi survives a change of
-// another. After a refresh the diff shows the drift and the update sets it back.
+// another. After a refresh the diff shows the drift and the update sets it back. The engine's
+// side (the state an up records after unrefreshed drift, the preview after it):
+// tests/e2e/engine/up-after-unrefreshed-drift.test.ts.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../../../../provider/client/transport";
+import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
 import { subnetMethods } from "../../../../provider/kinds/subnet";
@@ -152,6 +155,39 @@ test("a SnapshotPolicyState update of the name leaves a status changed outside P
   await snapshotPolicyStateMethods.update(id, refreshed, news);
   expect(writesSince(from)).toEqual([["PATCH", { status: "paused" }]]);
   expect(policy()?.status).toBe("paused");
+});
+
+test("an LbPoolSettings update after unrefreshed drift of its name and members writes only the changed setting: the drift stays, and so does another's member", async () => {
+  const poolPath = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
+  const program = {
+    poolId: SEED.poolId,
+    name: "e2e-pool",
+    lbAlgorithm: "ROUND_ROBIN",
+    members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+    timeoutClientData: 0,
+    crlSecretId: null,
+  };
+  const inputs = (await lbPoolSettingsMethods.check({}, program)).inputs;
+  const { id, outs } = await lbPoolSettingsMethods.create(inputs);
+  await outside("PATCH", poolPath, {
+    name: "renamed-by-hand",
+    members: [
+      { address: "10.0.0.10", protocol_port: 8080 },
+      { address: "10.0.0.99", protocol_port: 8080 },
+    ],
+  });
+  const news = (await lbPoolSettingsMethods.check(inputs, { ...program, lbAlgorithm: "LEAST_CONNECTIONS" })).inputs;
+  const from = logLength();
+  const updated = await lbPoolSettingsMethods.update(id, outs, news);
+
+  expect(writesSince(from)).toEqual([["PATCH", { lb_algorithm: "LEAST_CONNECTIONS" }]]);
+  const pool = emu.store.get("lbpools", SEED.poolId);
+  expect({
+    name: pool?.name,
+    lbAlgorithm: pool?.lb_algorithm,
+    members: (pool?.members as Array<{ address: string }>).map((m) => m.address),
+  }).toEqual({ name: "renamed-by-hand", lbAlgorithm: "LEAST_CONNECTIONS", members: ["10.0.0.10", "10.0.0.99"] });
+  expect((await lbPoolSettingsMethods.diff(id, updated.outs ?? {}, news)).changes).toBe(false);
 });
 
 test("a QuotaThreshold update of lastSending sends back the threshold the service holds (the PUT requires one), not the state's", async () => {
