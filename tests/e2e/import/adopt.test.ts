@@ -1,8 +1,9 @@
-// Adopting what already exists, under the real engine, against an emulator seeded
-// with records Pulumi never made: `importId` adopts with one PATCH of what differs, preview
-// fails before any write when the record is missing or differs where it cannot change,
-// removing importId later changes nothing, destroy deletes (retainOnDelete keeps), and a
-// create whose answer was lost finds its subnet instead of making a second.
+// Adopting what already exists, under the real engine, against an emulator seeded with
+// records Pulumi never made: `importId` adopts with one PATCH of what differs, removing
+// importId later changes nothing, destroy deletes (retainOnDelete keeps). In process, on both
+// faces: the check that refuses, before any write, a record that is missing or differs where
+// it cannot change (tests/unit/provider/kinds/adopt-check.test.ts), and a create whose answer
+// was lost finding its own record (tests/unit/provider/faults/creates-ours-only.test.ts).
 import * as fs from "node:fs/promises";
 import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
@@ -84,51 +85,6 @@ test(
     await env.stack.destroy();
     expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeUndefined(); // managed: deleted
     expect(env.emulator.store.get("images", IMAGE_ID)).toBeDefined(); // retainOnDelete: kept
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "preview refuses, before any write, an importId that does not exist and a record whose cidr differs",
-  async () => {
-    const env = await seeded(program({ cidr: "10.61.0.0/24" }));
-    const wrongCidr = await env.stack.preview([], { allowFailure: true });
-    expect(wrongCidr.code).not.toBe(0);
-    expect(wrongCidr.stdout).toMatch(
-      /has a problem: cidr: the subnet to adopt \(importId 4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\) has "10\.60\.0\.0\/24", the program "10\.61\.0\.0\/24"; cidr cannot change in place/,
-    );
-    await rewrite(env, program({ subnetImport: "7d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f70" }));
-    const missing = await env.stack.preview([], { allowFailure: true });
-    expect(missing.code).not.toBe(0);
-    expect(missing.stdout).toMatch(/has a problem: importId: no subnet 7d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f70 in project 1, region 1/);
-    const up = await env.stack.up([], { allowFailure: true });
-    expect(up.code).not.toBe(0);
-    expect(writes(env)).toEqual([]);
-    expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([SUBNET_ID]);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "a create whose answer is lost after the service made the subnet finds it (it carries the create's mark): one subnet, recorded, no manual step",
-  async () => {
-    const env = await stacks.stack({
-      files: {
-        "Pulumi.yaml": "name: lost-answer\nruntime: nodejs\n",
-        "index.ts": `import * as cims from "pulumi-cims";\nnew cims.Subnet("s", { name: "s", cidr: "10.62.0.0/24", networkId: "${SEED.networkId}" });\n`,
-      },
-    });
-    // The service acts on the POST, then the connection drops before the answer.
-    await api(env, "POST", "/__emulator/faults", { method: "POST", path: "/cloud/v1/subnets/1/1", count: 1, action: "close-after" });
-    const up = await env.stack.up();
-    expect(up.stdout).toMatch(/Subnet "s": the answer to its create was lost; [0-9a-f-]{36} carries the create's mark: recorded/);
-    const made = env.emulator.store.list("subnets");
-    expect(made).toHaveLength(1);
-    const inState = ((await env.stack.exportState()).deployment.resources ?? [])
-      .filter((r) => r.type.endsWith("cims:Subnet"))
-      .map((r) => r.id);
-    expect(inState).toEqual([made[0].id]);
-    await env.stack.preview(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,
 );

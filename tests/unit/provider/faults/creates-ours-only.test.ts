@@ -1,9 +1,10 @@
 // A create takes only what it made, in process (the provider as the engine calls it, against
-// the emulator, on both faces): a POST whose answer a gateway lost after the service acted
-// finds the record carrying its create's mark, records it once and removes the mark; two
-// creates of one program with the same name and volume each take their own; an image POST
-// answered by a gateway's 503 page is not repeated, and the error says how to find the image.
-// Another team's records taken by neither, under the real engine: tests/e2e/failures/creates-ours-only.test.ts.
+// the emulator, on both faces): a POST whose answer was lost after the service acted (a
+// gateway's 502, a dropped connection) finds the record carrying its create's mark, records
+// it once and removes the mark; two creates of one program with the same name and volume
+// each take their own; an image POST answered by a gateway's 503 page is not repeated, and
+// the error says how to find the image. Another team's records taken by neither, under the
+// real engine: tests/e2e/failures/creates-ours-only.test.ts.
 import { setLogSink } from "../../../../provider/methods/context";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { api, SEED } from "../../../support/cims";
@@ -31,23 +32,28 @@ function progressLines(): string[] {
 }
 
 describe.each(["dynamic", "native"] as const)("creates take only their own, in process, %s face", (face) => {
+  const SUBNETS = "/cloud/v1/subnets/1/1";
   test.each([
-    ["BaremetalImage", "images", IMAGES, image],
-    ["Subnet", "subnets", "/cloud/v1/subnets/1/1", subnet],
+    { kind: "BaremetalImage", collection: "images", path: IMAGES, program: image, lost: "a gateway answers 502" },
+    { kind: "Subnet", collection: "subnets", path: SUBNETS, program: subnet, lost: "a gateway answers 502" },
+    { kind: "Subnet", collection: "subnets", path: SUBNETS, program: subnet, lost: "the connection drops" },
   ] as const)(
-    "a %s POST a gateway answers 502 after the service acted: the record it made is found by its mark and recorded, once, the mark removed",
-    (kind, collection, path, program) =>
+    "a $kind POST whose answer is lost after the service acted ($lost): the record it made is found by its mark and recorded, once, the mark removed",
+    ({ kind, collection, path, program, lost }) =>
       withEmulatedState(kind, face, async (env, state) => {
-        await lostAnswers(env, path, 1, 502);
+        const gateway = lost === "a gateway answers 502";
+        if (gateway) await lostAnswers(env, path, 1, 502);
+        else await api(env, "POST", "/__emulator/faults", { method: "POST", path, count: 1, action: "close-after" });
         const lines = progressLines();
         await state.up(program.name, program);
+        // One record: the POST was not repeated (the service may have acted, and had).
         const made = env.emulator.store.list(collection).map((r) => String(r.id));
         expect(made).toHaveLength(1);
         expect(state.ids()).toEqual(made);
         expect(lines.join("\n")).toContain(
-          `${kind} "${program.name}": the answer to its create was lost; ${made[0]} carries the create's mark`,
+          `${kind} "${program.name}": the answer to its create was lost; ${made[0]} carries the create's mark: recorded`,
         );
-        expect(posts(env)).toEqual([[`POST ${path.replace("/1/1", "/:project_id/:region_id")} 502`, 1]]);
+        if (gateway) expect(posts(env)).toEqual([[`POST ${path.replace("/1/1", "/:project_id/:region_id")} 502`, 1]]);
         expect(tagsIn(env, collection)).not.toContain(CREATE_MARK_TAG);
         expect(await state.changes(program.name, program)).toBe(false);
       }),

@@ -1,0 +1,41 @@
+// Adopting by importId is refused at check (the preview), before any write, on both faces, in
+// process against the emulator: a record whose cidr differs from the program's (cidr cannot
+// change in place) and an importId that names no record. How the engine shows a check's
+// failure is tests/e2e/failures/bad-inputs.test.ts; what adopting writes, under the real
+// engine, is tests/e2e/import/adopt.test.ts.
+import { api, SEED } from "../../../support/cims";
+import { subnetRecord } from "../../../support/records";
+import { withEmulatedState } from "../faults/matrix";
+
+const SUBNET_ID = "4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+const MISSING_ID = "7d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f70";
+const legacy = { name: "legacy", cidr: "10.60.0.0/24", networkId: SEED.networkId, tags: { team: "net" } };
+
+describe.each(["dynamic", "native"] as const)("adopting a Subnet, %s face", (face) => {
+  test(
+    "check refuses a record whose cidr differs and an importId that names no subnet, writing nothing",
+    () =>
+      withEmulatedState("Subnet", face, async (env, state) => {
+        const seeded = await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: SUBNET_ID, tags: { team: "net" } })] });
+        expect(seeded.status).toBe(204);
+        env.emulator.metrics.reset();
+        const refusal = (program: Record<string, unknown>) =>
+          state.up("legacy", program).then(
+            () => "adopted",
+            (err: unknown) => (err instanceof Error ? err.message : String(err)),
+          );
+
+        expect(await refusal({ ...legacy, cidr: "10.61.0.0/24", importId: SUBNET_ID })).toMatch(
+          /cidr: the subnet to adopt \(importId 4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\) has "10\.60\.0\.0\/24", the program "10\.61\.0\.0\/24"; cidr cannot change in place/,
+        );
+        expect(await refusal({ ...legacy, importId: MISSING_ID })).toMatch(
+          new RegExp(`importId: no subnet ${MISSING_ID} in project 1, region 1`),
+        );
+        const writes = Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
+        expect(writes).toEqual([]);
+        expect(state.ids()).toEqual([]);
+        expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([SUBNET_ID]);
+      }),
+    60_000,
+  );
+});
