@@ -1,9 +1,10 @@
-// No orphans, no wrong advice: a QuotaThreshold replaced or renamed is never reset
-// by its old resource's delete; a lasting 409 fails at once with the service's words; a
-// create that never reached the service fails plainly, with nothing recorded.
+// No orphans: a QuotaThreshold replaced or renamed is never reset by its old resource's
+// delete, under the real engine (the order of a replacement's create and delete is the
+// engine's). A lasting 409 failing at once with the service's words, and a create that never
+// reached the service failing plainly with nothing recorded, run in process on both faces:
+// tests/unit/provider/faults/plain-failures.test.ts.
 import * as fs from "node:fs/promises";
-import * as net from "node:net";
-import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { api, type CimsTestEnv, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
@@ -33,61 +34,6 @@ test(
     // Destroy still resets it: the setting is the stack's own.
     await env.stack.destroy();
     expect(await threshold(env)).toBe(80);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "a lasting 409 (the subnet is still used by pool members) fails at once with the service's message; destroy converges once it clears",
-  async () => {
-    const env = await stacks.program("subnet", { networkId: SEED.networkId });
-    await env.stack.up();
-    await api(env, "POST", "/__emulator/faults", {
-      method: "DELETE",
-      path: "/cloud/v1/subnets/1/1/*",
-      action: "status",
-      status: 409,
-      body: { message: "Subnet is used by 2 load balancer pool members." },
-    });
-    env.emulator.metrics.reset();
-    const failed = await env.stack.destroy([], { allowFailure: true });
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout).toMatch(
-      /DELETE \/cloud\/v1\/subnets\/1\/1\/[0-9a-f-]{36}: 409 Conflict \(ConflictError\): Subnet is used by 2 load balancer pool members/,
-    );
-    // Not retried: one request, no wait on a conflict that only a person can clear.
-    expect(env.emulator.metrics.snapshot().requests).toMatchObject({ "DELETE /cloud/v1/subnets/:project_id/:region_id/:subnet_id 409": 1 });
-    await api(env, "DELETE", "/__emulator/faults");
-    await env.stack.destroy();
-    expect(env.emulator.store.list("subnets")).toHaveLength(0);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "LbPoolSettings create against a refused connection fails plainly: nothing recorded, the next up applies it",
-  async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = s.address() as net.AddressInfo;
-        s.close(() => resolve(port));
-      });
-    });
-    // Without the credential probe, which would refuse the URL at preview (credentials.test.ts):
-    // this is about the create's own request.
-    const env = await stacks.program("pool", { poolId: SEED.poolId, "cims:maxRetries": "0", "cims:skipCredentialsValidation": "true" });
-    const url = env.emulator.url;
-    await env.stack.setConfig("cims:apiUrl", `http://127.0.0.1:${closed}`);
-    const failed = await env.stack.up([], { allowFailure: true });
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout).toMatch(/connection failed \(ECONNREFUSED\)/);
-    expect(failed.stdout).not.toMatch(/partially created|may have created/);
-    const resources = (await env.stack.exportState()).deployment.resources ?? [];
-    expect(resources.filter((r) => r.type.endsWith("cims:LbPoolSettings"))).toEqual([]);
-    await env.stack.setConfig("cims:apiUrl", url);
-    await env.stack.up();
-    expect(env.emulator.store.get("lbpools", SEED.poolId)?.name).toBe("e2e-pool");
-    await env.stack.preview(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,
 );
