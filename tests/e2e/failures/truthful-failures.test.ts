@@ -4,9 +4,8 @@
 //   does not compare the unknown value with the record;
 // - changing a replace-only field of an adopted subnet with importId kept: the error says how
 //   to replace it (remove importId), and doing that replaces it;
-// - an LbPoolSettings create whose reads all fail makes no write and records nothing;
-// - a `lastSending` with an hour-only offset (`+02`) is stored as the instant it names, and
-//   then shows no diff.
+// An LbPoolSettings create whose reads all fail, and a `lastSending` with an hour-only offset,
+// run in process on both faces: tests/unit/provider/faults/truthful-failures.test.ts.
 import * as fs from "node:fs/promises";
 import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
@@ -54,49 +53,6 @@ test(
     expect(cidrs.sort()).toEqual(["10.61.0.0/24", "10.91.0.0/24"]);
     expect(env.emulator.store.get("subnets", LEGACY_ID)).toBeUndefined();
     await env.stack.preview(["--expect-no-changes"]);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "an LbPoolSettings create whose reads of the pool all fail (500) writes nothing and records nothing",
-  async () => {
-    const env = await stackWith(`
-import * as cims from "pulumi-cims";
-new cims.LbPoolSettings("web", { poolId: "${SEED.poolId}", name: "web-2" });
-`);
-    await api(env, "POST", "/__emulator/faults", {
-      method: "GET",
-      path: `/cloud/v1/lbpools/1/1/${SEED.poolId}`,
-      // Every read (check()'s, for the preview's warning, and the create's with its retries) fails.
-      count: 100,
-      action: "status",
-      status: 500,
-    });
-    const up = await env.stack.up([], { allowFailure: true });
-    expect(up.code).not.toBe(0);
-    expect(up.stdout).toContain("500 Internal Server Error");
-    const requests = env.emulator.metrics.snapshot().requests;
-    expect(Object.keys(requests).filter((k) => !k.startsWith("GET "))).toEqual([]);
-    expect(await inState(env, "LbPoolSettings")).toEqual([]);
-    await api(env, "DELETE", "/__emulator/faults");
-    await env.stack.up();
-    expect(env.emulator.store.get("lbpools", SEED.poolId)?.name).toBe("web-2");
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "a lastSending with an hour-only offset is stored as the instant it names, then shows no diff",
-  async () => {
-    const env = await stackWith(`
-import * as cims from "pulumi-cims";
-new cims.QuotaThreshold("quota", { clientId: ${SEED.clientId}, threshold: 85, lastSending: "2026-05-23T09:07:31+02" });
-`);
-    await env.stack.up();
-    expect(env.emulator.store.get("client_quotas", Number(SEED.clientId))?.last_sending).toBe("2026-05-23T07:07:31");
-    await env.stack.preview(["--expect-no-changes"]);
-    await env.stack.refresh(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,
 );
