@@ -5,7 +5,8 @@
 // can go and the pool keeps the member it had. Beside it, replacements: `up --replace` and a
 // new subnetId (the same address and port: the old member goes first); and a public member
 // (neither subnetId nor instanceId) is created, refreshed and destroyed. A member already at
-// the address and port fails at preview, naming it.
+// the address and port refused, and a create whose answer was lost, run in process on both
+// faces: tests/unit/provider/faults/member-create-lost.test.ts.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
@@ -134,23 +135,6 @@ test.each<Face>(["dynamic", "native"])(
 );
 
 test(
-  "a member already at the address and port fails at preview, naming it and how to adopt it",
-  async () => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject("pool-member-taken", "dynamic"), "index.ts": onFace(program, "dynamic") },
-      config: { address: "10.0.0.10", port: "8080" },
-    });
-    const preview = await env.stack.preview([], { allowFailure: true });
-    expect(preview.code).not.toBe(0);
-    const out = preview.stdout + preview.stderr;
-    expect(out).toContain(`address: pool ${SEED.poolId} already has member ${SEED.keptMemberId} at 10.0.0.10:8080`);
-    expect(out).toContain(`set \`importId: "${SEED.keptMemberId}"\``);
-    expect((await pool(env)).members).toHaveLength(1);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
   "pulumi import of a member by <poolId>/<memberId> (plugin face), with no write; an id without its pool is refused, naming the form",
   async () => {
     const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT("pool-member-import"), "index.ts": "" } });
@@ -198,41 +182,6 @@ test(
       projectId: 1,
       regionId: 1,
     });
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "a create whose answer was lost fails truthfully: nothing recorded, no member taken by address and port; the next up names the member to adopt, writing nothing",
-  async () => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject("pool-member-lost", "dynamic"), "index.ts": onFace(program, "dynamic") },
-    });
-    // The service acts on the POST, then the connection drops before the answer.
-    await api(env, "POST", "/__emulator/faults", { method: "POST", path: MEMBERS, count: 1, action: "close-after" });
-    const up = await env.stack.up([], { allowFailure: true });
-    expect(up.code).not.toBe(0);
-    const out = up.stdout + up.stderr;
-    expect(out).toContain("The service may have created LbPoolMember 10.20.0.10:8080");
-    expect(out).toContain(`GET ${MEMBERS} lists the pool's members`);
-    expect(out).toContain("Adopt it by setting `importId");
-    // Members carry no tags, so no create mark: the message must not send anyone looking for one.
-    expect(out).not.toContain("pulumi-cims-create-mark");
-    // Its task (started by the POST whose answer was lost) puts it in the pool when it ends.
-    let made: { id: string } | undefined;
-    for (let i = 0; i < 50 && !made; i++, await new Promise((r) => setTimeout(r, 100)))
-      made = (await pool(env)).members.find((m: { address: string }) => m.address === "10.20.0.10");
-    expect(made).toBeDefined();
-    const resources = (await env.stack.exportState()).deployment.resources ?? [];
-    expect(resources.some((r) => r.type.endsWith("LbPoolMember"))).toBe(false);
-    // The member is there, not ours by evidence. It is exactly what the program declares, as
-    // the record an `up --replace` replaces is (and the engine names none to the provider), so
-    // the preview cannot tell: the next up refuses it before its POST, naming it.
-    env.emulator.metrics.reset();
-    const again = await env.stack.up([], { allowFailure: true });
-    expect(again.code).not.toBe(0);
-    expect(again.stdout + again.stderr).toContain(`already has member ${String(made?.id)} at 10.20.0.10:8080`);
-    expect(Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k))).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );
