@@ -3,15 +3,14 @@
 // - another team's subnet holding the program's CIDR fails preview and up with its name, id
 //   and CIDR, and stays untouched through up, up and destroy (before: recorded as ours,
 //   renamed by the next up, deleted by destroy);
-// - a create task that ends in ERROR is a plain failure with the service's message, no list
-//   call after the POST and no advice to adopt: proven in kinds/subnet.test.ts, on the `up`
-//   its own task-ERROR row already runs;
 // - a POST that a gateway answers 502 before the service acted, while another team creates a
 //   subnet and an image with the program's very names, CIDR and volume: neither is taken, on
 //   either face; the error names the mark the create's record would carry.
 // The provider's side of lost answers (a POST answered 502 after the service acted, two
 // images of one program with one name and volume, an image POST answered 503 not repeated)
-// runs in process on both faces: tests/unit/provider/faults/creates-ours-only.test.ts.
+// runs in process on both faces: tests/unit/provider/faults/creates-ours-only.test.ts; a
+// create task in ERROR (a plain failure: no list call after the POST, no advice to adopt):
+// tests/unit/provider/faults/subnet-create-orphans.test.ts.
 import { api, type CimsTestEnv, type Face, faceProject, onFace, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";

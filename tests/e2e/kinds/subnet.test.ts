@@ -1,9 +1,11 @@
 // Subnet under the real engine: create, no-op preview, in-place update (enableDhcp false is
 // sent), replacement (null gateway survives Pulumi's serialization), drift and deletion
-// outside Pulumi picked up by refresh, an actionable task ERROR, destroy. Replacements on
-// both faces: `up --replace` and `replaceOnChanges` (plugin face) keep the CIDR, so the old
-// subnet goes first and is no obstacle; two subnets of the program that overlap fail the preview naming
-// both, with no write; a new CIDR another team's subnet holds is still refused.
+// outside Pulumi picked up by refresh, destroy. Replacements on both faces: `up --replace`
+// and `replaceOnChanges` (plugin face) keep the CIDR, so the old subnet goes first and is no
+// obstacle; two subnets of the program that overlap fail the preview naming both, with no
+// write; a new CIDR another team's subnet holds is still refused. A create task in ERROR (a
+// plain failure, no advice) runs in process on both faces:
+// tests/unit/provider/faults/subnet-create-orphans.test.ts.
 import * as os from "node:os";
 import * as path from "node:path";
 import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, stateOf, useStacks } from "../../support/cims";
@@ -65,47 +67,6 @@ test(
 
     await stack.destroy();
     expect(env.emulator.store.list("subnets")).toHaveLength(0);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "a task ERROR is a plain failure naming the resource, the task and the service's reason, with no list call and no advice to adopt; created but not read back, Pulumi records the subnet (no orphan); after the faults, up converges without a duplicate",
-  async () => {
-    const env = await stacks.program("subnet", { networkId: SEED.networkId });
-    await api(env, "POST", "/__emulator/task-faults", {
-      method: "POST",
-      path: "/cloud/v1/subnets/1/1",
-      count: 1,
-      message: "No free IP addresses in the pool",
-    });
-    const failed = await env.stack.up([], { allowFailure: true });
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout).toMatch(/Subnet "e2e-subnet": task [0-9a-f-]{36} \(create_subnet\) failed: No free IP addresses in the pool/);
-    // A plain failure: the task said the service made nothing, so no list call after the POST
-    // and no advice to adopt.
-    expect(failed.stdout).not.toContain("importId");
-    expect(failed.stdout).not.toContain("may have created");
-    const posted = env.emulator.logs.findIndex((line) => line.startsWith("POST /cloud/v1/subnets/1/1 "));
-    expect(posted).toBeGreaterThanOrEqual(0);
-    expect(env.emulator.logs.slice(posted).filter((line) => line.startsWith("GET /cloud/v1/subnets/1/1?"))).toEqual([]);
-    expect(env.emulator.store.list("subnets")).toHaveLength(0);
-    expect((await env.stack.exportState()).deployment.resources?.some((r) => r.type.endsWith("cims:Subnet"))).toBe(false);
-
-    // The next create's task succeeds, but the mark's removal (whose answer is the record) and
-    // the read that follows it are each refused once.
-    for (const method of ["PATCH", "GET"]) {
-      await api(env, "POST", "/__emulator/faults", { method, path: "/cloud/v1/subnets/1/1/*", count: 1, action: "status", status: 404 });
-    }
-    const unread = await env.stack.up([], { allowFailure: true });
-    expect(unread.code).not.toBe(0);
-    expect(unread.stdout).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
-    const [created] = env.emulator.store.list("subnets");
-    expect((await stateOf(env, "Subnet"))?.taskIds).toHaveLength(1);
-    expect((await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:Subnet"))?.id).toBe(created.id);
-    await env.stack.up();
-    expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([created.id]);
-    await env.stack.preview(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,
 );

@@ -90,3 +90,49 @@ describe.each(["dynamic", "native"] as const)("Subnet create, in process, %s fac
     ROW_TIMEOUT_MS,
   );
 });
+
+describe.each(["dynamic", "native"] as const)("Subnet create task in ERROR, in process, %s face", (face) => {
+  test(
+    "a task ERROR is a plain failure naming the resource, the task and the service's reason, with no list call and no advice to adopt; created but not read back, the failure carries the subnet (no orphan); after the faults, up converges without a duplicate",
+    () =>
+      withEmulatedState("Subnet", face, async (env, state) => {
+        await taskFault(env, { message: "No free IP addresses in the pool" });
+        const failed = await state.up(NAME, program).then(() => undefined, failureOf);
+        expect(failed?.message).toMatch(
+          /Subnet "e2e-subnet": task [0-9a-f-]{36} \(create_subnet\) failed: No free IP addresses in the pool/,
+        );
+        // A plain failure: the task said the service made nothing, so no list call after the
+        // POST and no advice to adopt.
+        expect(failed?.message).not.toContain("importId");
+        expect(failed?.message).not.toContain("may have created");
+        const posted = env.emulator.logs.findIndex((line) => line.startsWith("POST /cloud/v1/subnets/1/1 "));
+        expect(posted).toBeGreaterThanOrEqual(0);
+        expect(env.emulator.logs.slice(posted).filter((line) => line.startsWith("GET /cloud/v1/subnets/1/1?"))).toEqual([]);
+        expect(subnetIds(env)).toEqual([]);
+        expect(failed?.id).toBeUndefined();
+        expect(state.ids()).toEqual([]);
+
+        // The next create's task succeeds, but the mark's removal (whose answer is the record)
+        // and the read that follows it are each refused once.
+        for (const method of ["PATCH", "GET"]) {
+          await api(env, "POST", "/__emulator/faults", {
+            method,
+            path: "/cloud/v1/subnets/1/1/*",
+            count: 1,
+            action: "status",
+            status: 404,
+          });
+        }
+        const unread = await state.up(NAME, program).then(() => undefined, failureOf);
+        expect(unread?.message).toMatch(/Subnet "e2e-subnet" was created \(id [0-9a-f-]{36}\) but reading it back failed/);
+        const [created] = subnetIds(env);
+        expect(unread?.id).toBe(created);
+        expect(unread?.properties?.taskIds).toHaveLength(1);
+        expect(state.ids()).toEqual([created]);
+        await state.up(NAME, program);
+        expect(subnetIds(env)).toEqual([created]);
+        expect(await state.changes(NAME, program)).toBe(false);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+});
