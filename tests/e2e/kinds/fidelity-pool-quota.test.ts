@@ -2,7 +2,9 @@
 // back in the service's order and spelling, a PATCH that changes nothing answers
 // {"tasks": []}, a health monitor is removed with DELETE .../healthmonitor and session
 // persistence with null, and a last-sending time with a zone comes back zone-less in UTC.
-// Each: create, preview and refresh with no changes, then the change, and no diff after.
+// Each: create, preview and refresh with no changes, then the change, and no diff after. A
+// pool whose settings already hold is adopted with no warning, no write and no task: in
+// process on both faces, tests/unit/provider/kinds/adopt-check.test.ts.
 import { api, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
@@ -57,32 +59,6 @@ test(
     expect(await pool()).toMatchObject({ healthmonitor: null, session_persistence: null });
     await stack.preview(["--expect-no-changes"]);
     await stack.refresh(["--expect-no-changes"]);
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "adopting a pool whose settings already hold: no warning, it is read, nothing is written, no task, no diff after",
-  async () => {
-    const program = `
-import * as pulumi from "pulumi-cims";
-new pulumi.LbPoolSettings("pool", { poolId: "${SEED.poolId}", name: "web-pool", members: [{ address: "10.0.0.10", protocolPort: 8080 }] });
-`;
-    const env = await stacks.stack({ files: { "Pulumi.yaml": "name: fidelity-noop\nruntime: nodejs\n", "index.ts": program } });
-    // A create that takes nothing from the pool says nothing.
-    const preview = await env.stack.preview();
-    expect(`${preview.stdout}${preview.stderr}`).not.toContain("warning: cims:");
-    env.emulator.metrics.reset();
-    await env.stack.up();
-    const requests = env.emulator.metrics.snapshot().requests;
-    // Read twice: by check() (what the create would take from the pool: nothing, so no warning) and by the create.
-    expect(requests).toMatchObject({ "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 2 });
-    expect(Object.keys(requests).filter((k) => !k.startsWith("GET "))).toEqual([]); // nothing written
-    expect(env.emulator.engine.metrics()).toEqual([]); // no task was started
-    const state = (await env.stack.exportState()).deployment.resources?.find((r) => r.type.endsWith("cims:LbPoolSettings"));
-    expect(state?.outputs?.taskIds).toEqual([]);
-    await env.stack.preview(["--expect-no-changes"]);
-    await env.stack.refresh(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,
 );

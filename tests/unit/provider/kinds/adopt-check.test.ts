@@ -1,8 +1,11 @@
-// Adopting by importId is refused at check (the preview), before any write, on both faces, in
-// process against the emulator: a record whose cidr differs from the program's (cidr cannot
-// change in place) and an importId that names no record. How the engine shows a check's
-// failure is tests/e2e/failures/bad-inputs.test.ts; what adopting writes, under the real
-// engine, is tests/e2e/import/adopt.test.ts.
+// Adopting what exists, in process on both faces (the provider as the engine calls it,
+// against the emulator). By importId: refused at check (the preview), before any write, for a
+// record whose cidr differs from the program's (cidr cannot change in place) and for an
+// importId that names no record. An LbPoolSettings whose pool already holds the settings: no
+// warning, the pool read, nothing written, no task, no diff before or after a refresh. How
+// the engine shows a check's failure is tests/e2e/failures/bad-inputs.test.ts; what adopting
+// writes, under the real engine, is tests/e2e/import/adopt.test.ts.
+import { setLogSink } from "../../../../provider/methods/context";
 import { api, SEED } from "../../../support/cims";
 import { subnetRecord } from "../../../support/records";
 import { withEmulatedState } from "../faults/matrix";
@@ -35,6 +38,31 @@ describe.each(["dynamic", "native"] as const)("adopting a Subnet, %s face", (fac
         expect(writes).toEqual([]);
         expect(state.ids()).toEqual([]);
         expect(env.emulator.store.list("subnets").map((s) => s.id)).toEqual([SUBNET_ID]);
+      }),
+    60_000,
+  );
+
+  test(
+    "an LbPoolSettings whose pool already holds its settings: no warning, the pool read, nothing written, no task, no diff before or after a refresh",
+    () =>
+      withEmulatedState("LbPoolSettings", face, async (env, state) => {
+        const settings = { poolId: SEED.poolId, name: "web-pool", members: [{ address: "10.0.0.10", protocolPort: 8080 }] };
+        const said: string[] = [];
+        setLogSink((line, severity) => void said.push(`${severity}: ${line}`));
+        env.emulator.metrics.reset();
+        await state.up("pool", settings);
+        // A create that takes nothing from the pool says nothing.
+        expect(said.filter((l) => l.startsWith("warning"))).toEqual([]);
+        const requests = env.emulator.metrics.snapshot().requests;
+        // Read twice: by check() (what the create would take from the pool: nothing, so no warning) and by the create.
+        expect(requests).toMatchObject({ "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 2 });
+        expect(Object.keys(requests).filter((k) => !k.startsWith("GET "))).toEqual([]);
+        expect(env.emulator.engine.metrics()).toEqual([]); // no task was started
+        const recorded = state.resources.get("pool")?.outs;
+        expect(recorded?.taskIds).toEqual([]);
+        expect(await state.changes("pool", settings)).toBe(false);
+        await state.refresh("pool");
+        expect(await state.changes("pool", settings)).toBe(false);
       }),
     60_000,
   );
