@@ -15,11 +15,11 @@ func (h *host) GetProgramDependencies(
 	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
 ) (*pulumirpc.GetProgramDependenciesResponse, error) {
 	info := req.GetInfo()
-	manager := npm.AutoPackageManager
-	if pm := stringOption(info.GetOptions().AsMap(), "packagemanager"); pm != "" {
-		manager = npm.PackageManagerType(pm)
+	options, err := parseOptions(info.GetOptions().AsMap())
+	if err != nil {
+		return nil, err
 	}
-	pkgManager, err := npm.ResolvePackageManager(manager, info.GetProgramDirectory())
+	pkgManager, err := npm.ResolvePackageManager(options.packagemanager, info.GetProgramDirectory())
 	if err != nil {
 		return nil, fmt.Errorf("failed to determine package manager: %w", err)
 	}

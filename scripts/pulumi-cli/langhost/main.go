@@ -72,8 +72,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 			"(could not resolve @pulumi/pulumi/cmd/run from " + req.GetPwd() + "). Have you run npm install?"}, nil
 	}
 
-	options := req.GetInfo().GetOptions().AsMap()
-	args := append(strings.Fields(stringOption(options, "nodeargs")), runPath)
+	options, err := parseOptions(req.GetInfo().GetOptions().AsMap())
+	if err != nil {
+		return nil, err
+	}
+	args := append(strings.Fields(options.nodeargs), runPath)
 	args = append(args, runFlags(req, h.engineAddress, h.tracing)...)
 	args = append(args, req.GetProgram())
 	args = append(args, req.GetArgs()...)
@@ -127,7 +130,7 @@ func runFlags(req *pulumirpc.RunRequest, engineAddress, tracing string) []string
 }
 
 // runEnv passes config the way the Node runtime expects it, plus the project's runtime options.
-func runEnv(req *pulumirpc.RunRequest, options map[string]any) ([]string, error) {
+func runEnv(req *pulumirpc.RunRequest, options nodeOptions) ([]string, error) {
 	// A nil map would marshal as `null`, which the Node runtime cannot read.
 	configMap := req.GetConfig()
 	if configMap == nil {
@@ -154,23 +157,12 @@ func runEnv(req *pulumirpc.RunRequest, options map[string]any) ([]string, error)
 
 // typescriptEnv tells the Node runtime whether (and with which tsconfig) to load TypeScript,
 // from the project's runtime options; it is on unless `typescript: false` says otherwise.
-func typescriptEnv(options map[string]any) []string {
-	typescript := true
-	if v, ok := options["typescript"].(bool); ok {
-		typescript = v
-	}
-	env := []string{"PULUMI_NODEJS_TYPESCRIPT=" + strconv.FormatBool(typescript)}
-	if tsconfig := stringOption(options, "tsconfig"); tsconfig != "" {
-		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
+func typescriptEnv(options nodeOptions) []string {
+	env := []string{"PULUMI_NODEJS_TYPESCRIPT=" + strconv.FormatBool(options.typescript)}
+	if options.tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+options.tsconfig)
 	}
 	return env
-}
-
-func stringOption(options map[string]any, key string) string {
-	if v, ok := options[key].(string); ok {
-		return v
-	}
-	return ""
 }
 
 // resolveModule finds a module as the program itself would, from its directory, so the

@@ -33,7 +33,10 @@ func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.Langu
 		return errors.New("could not find node on the $PATH; install Node.js 20 or later")
 	}
 	dir := req.GetInfo().GetProgramDirectory()
-	options := req.GetInfo().GetOptions().AsMap()
+	options, err := parseOptions(req.GetInfo().GetOptions().AsMap())
+	if err != nil {
+		return err
+	}
 	env := append(req.GetEnv(), typescriptEnv(options)...)
 
 	// Policy packs run through @pulumi/pulumi's own policy-pack runner, which takes the pack's
@@ -48,7 +51,7 @@ func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.Langu
 		return fmt.Errorf("could not resolve %s from %s; run `npm install` there so @pulumi/pulumi "+
 			"(3.248 or later) is installed: %w", module, dir, err)
 	}
-	args := append([]string{runPath}, strings.Fields(stringOption(options, "nodeargs"))...)
+	args := append([]string{runPath}, strings.Fields(options.nodeargs)...)
 	if isPolicyPack {
 		args = append(append(args, req.GetArgs()...), dir)
 	} else {
