@@ -18,7 +18,7 @@ interface Logged {
   command: string;
 }
 
-/** Appends one command of `file` to the run's log, if the run keeps one. */
+/** Appends one command of `file` (a test file, or the script a test started) to the run's log, if the run keeps one. */
 export async function logCommand(file: string, args: readonly string[]): Promise<void> {
   const log = process.env[COMMAND_LOG_ENV];
   if (log) await fs.appendFile(log, `${JSON.stringify({ file, command: args[0] ?? "" } satisfies Logged)}\n`);
@@ -47,7 +47,7 @@ export function commandSummary(log: string, top = 5): string {
     .slice(0, top)
     .map(([f, n]) => `${f} ${n}`);
   return (
-    `pulumi commands the e2e tests ran: ${engine.length} of the engine (${byKind.join(", ")}) and ` +
+    `pulumi commands run: ${engine.length} of the engine (${byKind.join(", ")}) and ` +
     `${entries.length - engine.length} others; the most engine commands: ${byFile.join(", ")}`
   );
 }

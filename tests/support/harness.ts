@@ -173,7 +173,7 @@ export class TestStack {
   async run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     if (args[0] === "up" || args[0] === "preview") await this.programRuns();
     const [cli, env] = resolvedCli(this.env);
-    await logCommand(currentTestFile() ?? this.root, args);
+    await logCommand(currentTestFile() ?? scriptFile(), args);
     return runCommand(cli, [...args, "--non-interactive"], env, { cwd: this.projectDir, ...opts });
   }
 
@@ -325,6 +325,9 @@ function currentTestName(): string | undefined {
   const state = testState();
   return state?.currentTestName ? `${path.relative(REPO_ROOT, state.testPath ?? "")}: ${state.currentTestName}` : undefined;
 }
+
+/** The script this process runs (the bench's, when a test started it), relative to the repository. */
+const scriptFile = () => path.relative(REPO_ROOT, require.main?.filename ?? process.argv[1] ?? "?");
 
 /** The running test's file, relative to the repository. */
 function currentTestFile(): string | undefined {

@@ -102,7 +102,7 @@ describe("the run's pulumi commands, counted", () => {
     ];
     for (const [file, args] of runs) await logCommand(file, args);
     expect(commandSummary(await fs.readFile(log, "utf8"), 1)).toBe(
-      "pulumi commands the e2e tests ran: 4 of the engine (up 1, preview 2, destroy 1) and 2 others; the most engine commands: subnet.test.ts 3",
+      "pulumi commands run: 4 of the engine (up 1, preview 2, destroy 1) and 2 others; the most engine commands: subnet.test.ts 3",
     );
   });
 });
