@@ -221,6 +221,16 @@ export const SUBNET: Matrix = {
   },
 };
 
+/** The seeded pool's settings as tests/fixtures/programs/pool.ts declares them by default, as the provider's inputs. */
+export const POOL_SETTINGS_INPUTS = {
+  poolId: SEED.poolId,
+  name: "e2e-pool",
+  lbAlgorithm: "ROUND_ROBIN",
+  members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+  timeoutClientData: 0,
+  crlSecretId: null,
+};
+
 /** LbPoolSettings: update (PATCH lbpools + task) is safe to repeat; a failed or overdue task fails. */
 export const POOL_SETTINGS: Matrix = {
   name: "LbPoolSettings",

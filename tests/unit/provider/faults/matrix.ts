@@ -25,6 +25,7 @@ import {
   messageOf,
   type Op,
   POOL_SETTINGS,
+  POOL_SETTINGS_INPUTS,
   poolMembers,
   type Row,
   rowsOf,
@@ -173,14 +174,7 @@ const POOL_SETTINGS_TARGET: Target = {
   matrix: POOL_SETTINGS,
   kind: "LbPoolSettings",
   async scene(env, state, op, row) {
-    const settings = (timeout: number) => ({
-      poolId: SEED.poolId,
-      name: "e2e-pool",
-      lbAlgorithm: "ROUND_ROBIN",
-      members: [{ address: "10.0.0.10", protocolPort: 8080 }],
-      timeoutClientData: timeout,
-      crlSecretId: null,
-    });
+    const settings = (timeout: number) => ({ ...POOL_SETTINGS_INPUTS, timeoutClientData: timeout });
     await state.up("pool", settings(0));
     let timeout = 0;
     return {

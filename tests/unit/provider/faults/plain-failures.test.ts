@@ -5,20 +5,14 @@
 // reached the service records nothing and offers no advice about what it may have made, and
 // the next create applies it.
 import { api, SEED } from "../../../support/cims";
+import { POOL_SETTINGS_INPUTS } from "../../../support/faults";
 import { closedPort } from "../../../support/test-server";
 import { failureOf, providerOn } from "./faces";
 import { State, withEmulatedState } from "./matrix";
 
 const ROW_TIMEOUT_MS = 60_000;
 const subnet = { name: "e2e-subnet", cidr: "10.30.0.0/24", networkId: SEED.networkId, tags: { owner: "e2e" } };
-const pool = {
-  poolId: SEED.poolId,
-  name: "e2e-pool",
-  lbAlgorithm: "ROUND_ROBIN",
-  members: [{ address: "10.0.0.10", protocolPort: 8080 }],
-  timeoutClientData: 0,
-  crlSecretId: null,
-};
+const pool = POOL_SETTINGS_INPUTS;
 
 describe.each(["dynamic", "native"] as const)("plain failures, in process, %s face", (face) => {
   test(

@@ -18,6 +18,7 @@ import { subnetMethods } from "../../../../provider/kinds/subnet";
 import { setConfig } from "../../../../provider/methods/context";
 import { tagPatch } from "../../../../api/wire";
 import { SEED, SEED_FILE } from "../../../support/cims";
+import { POOL_SETTINGS_INPUTS } from "../../../support/faults";
 
 const KEY = "unit-update-key-0123456789";
 let emu: RunningEmulator;
@@ -159,14 +160,7 @@ test("a SnapshotPolicyState update of the name leaves a status changed outside P
 
 test("an LbPoolSettings update after unrefreshed drift of its name and members writes only the changed setting: the drift stays, and so does another's member", async () => {
   const poolPath = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
-  const program = {
-    poolId: SEED.poolId,
-    name: "e2e-pool",
-    lbAlgorithm: "ROUND_ROBIN",
-    members: [{ address: "10.0.0.10", protocolPort: 8080 }],
-    timeoutClientData: 0,
-    crlSecretId: null,
-  };
+  const program = POOL_SETTINGS_INPUTS;
   const inputs = (await lbPoolSettingsMethods.check({}, program)).inputs;
   const { id, outs } = await lbPoolSettingsMethods.create(inputs);
   await outside("PATCH", poolPath, {
