@@ -317,10 +317,11 @@ const hasTsconfig = (stack: TestStack) =>
     () => false,
   );
 
-/** The running jest test's full name, where there is one. */
+/** jest's state of the running test, where there is one. */
 const testState = () =>
   (globalThis as { expect?: { getState?: () => { currentTestName?: string; testPath?: string } } }).expect?.getState?.();
 
+/** The running jest test's full name, where there is one. */
 function currentTestName(): string | undefined {
   const state = testState();
   return state?.currentTestName ? `${path.relative(REPO_ROOT, state.testPath ?? "")}: ${state.currentTestName}` : undefined;
