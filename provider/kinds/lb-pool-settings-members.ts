@@ -18,6 +18,7 @@ import { sameValue } from "../methods/diff";
 import type { Scoped } from "../methods/descriptor";
 import type { Inputs } from "../methods/schema";
 import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
+import { runMemory } from "../methods/run-memory";
 
 /** The state key listing the members (address:port) the program declared: what destroy removes. */
 export const DECLARED = "declaredMembers";
@@ -185,7 +186,7 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
  * replaces, deleted after it (`up --replace` creates first, as does a renamed resource), must
  * leave them, or the replacement's members would be gone.
  */
-const claimedThisRun = new Set<string>();
+const claimedThisRun = runMemory(new Set<string>());
 
 /**
  * Whether a create of this run claimed the member; the one delete it stands in for (the replaced

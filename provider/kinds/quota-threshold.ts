@@ -16,6 +16,7 @@ import { keepUnknownMembers } from "../../api/wire";
 import { OWN } from "../methods/inputs";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
+import { runMemory } from "../methods/run-memory";
 
 /** A client's setting: its inputs once checked. */
 type QuotaInputs = Inputs & { clientId: number; threshold: number };
@@ -62,7 +63,7 @@ const label = quotaDescriptor.label;
  * (PUT) before it deletes the old one, in the same run: that delete must not reset what the
  * new one just set.
  */
-const writtenThisRun = new Set<string>();
+const writtenThisRun = runMemory(new Set<string>());
 
 /** Every field of the setting: what a create writes when the service's differs. */
 const ALL_FIELDS = Object.keys(contract.fields);

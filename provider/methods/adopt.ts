@@ -12,6 +12,7 @@ import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
 import { messageOf } from "../../api/errors";
+import { runMemory } from "./run-memory";
 
 /** What adoption needs to know of a resource. */
 export interface Adoptable {
@@ -77,7 +78,7 @@ export async function previewAdoption(a: Adoptable, olds: Inputs, inputs: Inputs
  * adopts the record its predecessor held (`up --replace`, a rename without an alias, both
  * with the same importId) must not then delete it: the old resource's delete leaves it.
  */
-const adoptedThisRun = new Set<string>();
+const adoptedThisRun = runMemory(new Set<string>());
 
 /** A delete of a record this run adopted under a new resource: says so, and the caller leaves it. */
 export function adoptedInThisRun(what: string, id: string): boolean {

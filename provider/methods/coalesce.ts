@@ -26,6 +26,7 @@
 import { LIST_PAGE_MAX } from "../../api/paths";
 import { apiClient, currentSettings, onWrite } from "./context";
 import type { ApiRecord } from "../../api/guards";
+import { runMemory } from "./run-memory";
 
 /** How long the first read of a scope waits for others before the list is sent. */
 export const WINDOW_MS = 10;
@@ -43,7 +44,7 @@ interface ScopeList {
   reads: number;
 }
 
-const lists = new Map<string, ScopeList>();
+const lists = runMemory(new Map<string, ScopeList>());
 
 /** A write of ours: no read may use a list sent before it. */
 export function forgetLists(): void {

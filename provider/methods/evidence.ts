@@ -16,6 +16,7 @@ import { CREATE_MARK_TAG, markOf } from "./mark";
 import type { Inputs } from "./schema";
 import type { ApiRecord } from "../../api/guards";
 import { messageOf } from "../../api/errors";
+import { perClientMemory } from "./run-memory";
 
 /** The list call where a create's record appears (a network's subnets, a scope's images). */
 export interface Survey {
@@ -26,7 +27,7 @@ export interface Survey {
 /** How long a list taken for one create is good for another that starts soon after. */
 export const REUSE_MS = 2_000;
 /** Per client (a new configuration makes a new one): the lists taken, by path and query. */
-const recentByClient = new WeakMap<object, Map<string, { at: number; records: Promise<ApiRecord[]> }>>();
+const recentByClient = perClientMemory<Map<string, { at: number; records: Promise<ApiRecord[]> }>>();
 
 /**
  * The survey's records as they are now: a list in flight, or taken within REUSE_MS (check()
@@ -56,7 +57,7 @@ export function forgetList(survey: Survey): void {
 }
 
 /** Per client (one per run's configuration): the ids created, recovered or adopted, which a recovery never takes. */
-const recordedByClient = new WeakMap<object, Set<string>>();
+const recordedByClient = perClientMemory<Set<string>>();
 
 function recorded(): Set<string> {
   const client = apiClient();

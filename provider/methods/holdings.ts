@@ -12,6 +12,7 @@
 // (after the diff) without them, as for a new resource (pkg/resource/deploy/step_generator.go).
 // The diff notes the id it saw by what the resource holds; the second check takes it: it is the
 // same resource (noted once), and the record it replaces is no obstacle to its replacement.
+import { forgetWithRun } from "./run-memory";
 
 export interface Holding {
   /** Where it is held alone: `network <uuid>`, `pool <uuid>`. */
@@ -38,6 +39,7 @@ export function forgetHoldings(): void {
   noted.length = 0;
   diffed.clear();
 }
+forgetWithRun(forgetHoldings);
 
 /** A diff saw the resource with this id, holding this: a replacement's second check may follow. */
 export function noteDiffed(kind: string, holding: Holding, id: string): void {

@@ -3,6 +3,7 @@
 // config), the plugin face through its gRPC handlers (Configure, then Check, Diff, Create,
 // Read, Update, Delete with Structs). A failure comes back as the engine gets it: its message,
 // and for a create that made something, the id and properties the engine records.
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { Kind } from "../../../../provider/kinds/registry";
@@ -22,6 +23,12 @@ export interface Provider {
   check(olds: Props, news: Props): Promise<Props>;
   /** Whether the diff has changes. */
   diff(id: string, olds: Props, news: Props): Promise<boolean>;
+  /**
+   * The top-level properties a preview shows changed: the plugin's detailed diff; for a
+   * dynamic resource, whose provider gives none, the engine's own comparison of the inputs
+   * recorded (`oldInputs`) with the program's.
+   */
+  shown(id: string, olds: Props, news: Props, oldInputs: Props): Promise<string[]>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   update(id: string, olds: Props, news: Props): Promise<Props>;
   /** An empty id: the record is gone. */
@@ -61,6 +68,10 @@ async function dynamicFace(kind: Kind, config: Record<string, string>): Promise<
       return result.inputs ?? {};
     },
     diff: async (id, olds, news) => (await methods.diff(id, olds, news)).changes === true,
+    async shown(_id, _olds, news, oldInputs) {
+      const keys = new Set([...Object.keys(oldInputs), ...Object.keys(news)]);
+      return [...keys].filter((k) => !isDeepStrictEqual(oldInputs[k], news[k])).sort();
+    },
     async create(inputs) {
       const { id, outs } = await methods.create(inputs);
       return { id, outs: outs ?? {} };
@@ -84,6 +95,8 @@ async function pluginFace(kind: Kind, config: Record<string, string>): Promise<P
   for (const [key, value] of Object.entries(config)) configure.getVariablesMap().set(key.replace(/^cims:/, "cims:config:"), value);
   await call("configure", configure);
   const urn = `urn:pulumi:test::faults::cims:index:${kind}::row`;
+  const diffOf = (id: string, olds: Props, news: Props) =>
+    call<pb.DiffResponse>("diff", new providerPb.DiffRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)));
   return {
     async check(olds, news) {
       const req = new providerPb.CheckRequest().setUrn(urn).setOlds(toStruct(olds)).setNews(toStruct(news));
@@ -93,9 +106,11 @@ async function pluginFace(kind: Kind, config: Record<string, string>): Promise<P
       return fromStruct(resp.getInputs());
     },
     async diff(id, olds, news) {
-      const req = new providerPb.DiffRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news));
-      const resp = await call<pb.DiffResponse>("diff", req);
-      return resp.getChanges() === providerPb.DiffResponse.DiffChanges.DIFF_SOME;
+      return (await diffOf(id, olds, news)).getChanges() === providerPb.DiffResponse.DiffChanges.DIFF_SOME;
+    },
+    async shown(id, olds, news) {
+      const keys = [...(await diffOf(id, olds, news)).getDetaileddiffMap().keys()];
+      return [...new Set(keys.map((k) => k.split(/[.[]/)[0]))].sort();
     },
     async create(inputs) {
       const resp = await call<pb.CreateResponse>("create", new providerPb.CreateRequest().setUrn(urn).setProperties(toStruct(inputs)));

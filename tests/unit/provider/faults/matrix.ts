@@ -10,8 +10,7 @@ import { randomBytes } from "node:crypto";
 import { startEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../../../../provider/client/transport";
 import type { Kind } from "../../../../provider/kinds/registry";
-import { forgetLists } from "../../../../provider/methods/coalesce";
-import { forgetHoldings } from "../../../../provider/methods/holdings";
+import { forgetRun } from "../../../../provider/methods/run-memory";
 import { api, SEED, SEED_FILE } from "../../../support/cims";
 import {
   arm,
@@ -48,11 +47,11 @@ interface Recorded {
 
 /**
  * Each command runs a provider process of its own: what one remembers of its deployment (the
- * program's holdings, the lists its reads coalesced into) is not the next one's.
+ * program's holdings, the lists its reads coalesced into, the records it adopted) is not the
+ * next one's.
  */
 function newCommand(): void {
-  forgetHoldings();
-  forgetLists();
+  forgetRun();
 }
 
 /** What the engine records of each resource (by name), and how it calls the provider for each command. */
@@ -101,6 +100,14 @@ export class State {
     newCommand();
     const recorded = this.resources.get(name)!;
     return recorded.partial === true || this.provider.diff(recorded.id, recorded.outs, await this.provider.check(recorded.inputs, program));
+  }
+
+  /** What `preview --diff` shows of the resource under the program: the properties it marks changed. */
+  async shown(name: string, program: Props): Promise<string[]> {
+    newCommand();
+    const recorded = this.resources.get(name)!;
+    const news = await this.provider.check(recorded.inputs, program);
+    return this.provider.shown(recorded.id, recorded.outs, news, recorded.inputs);
   }
 
   ids(): string[] {
@@ -271,6 +278,19 @@ function settingsOf(config: Record<string, string> = {}) {
   };
 }
 
+/** The stack config that points a provider at `env`'s emulator, with `settings` (more `cims:` config) over it. */
+export const configFor = (env: Emulated, settings: Record<string, string> = {}): Record<string, string> => ({
+  "cims:apiUrl": env.emulator.url,
+  "cims:apiKey": env.apiKey,
+  "cims:projectId": "1",
+  "cims:regionId": "1",
+  ...settings,
+});
+
+/** Another stack's State on the same emulator: `kind`'s provider on `face`, configured for `env`. */
+export const stateOn = async (face: FaceName, kind: Kind, env: Emulated, settings?: Record<string, string>): Promise<State> =>
+  new State(await providerOn(face, kind, configFor(env, settings)));
+
 /**
  * `run` against a fresh emulator (its seed, 300 ms tasks) with a State of `kind`'s provider on
  * `face`, configured for it (and `settings`, more `cims:` config).
@@ -284,8 +304,8 @@ export async function withEmulatedState(
   const apiKey = `unit-faults-${randomBytes(8).toString("hex")}`;
   const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: 300 });
   try {
-    const config = { "cims:apiUrl": emulator.url, "cims:apiKey": apiKey, "cims:projectId": "1", "cims:regionId": "1", ...settings };
-    await run({ emulator, apiKey }, new State(await providerOn(face, kind, config)));
+    const env = { emulator, apiKey };
+    await run(env, await stateOn(face, kind, env, settings));
   } finally {
     await closeAllPools();
     await emulator.close();

@@ -7,8 +7,8 @@
 import { api, SEED } from "../../../support/cims";
 import { POOL_SETTINGS_INPUTS } from "../../../support/faults";
 import { closedPort } from "../../../support/test-server";
-import { failureOf, providerOn } from "./faces";
-import { State, withEmulatedState } from "./matrix";
+import { failureOf } from "./faces";
+import { stateOn, withEmulatedState } from "./matrix";
 
 const ROW_TIMEOUT_MS = 60_000;
 const subnet = { name: "e2e-subnet", cidr: "10.30.0.0/24", networkId: SEED.networkId, tags: { owner: "e2e" } };
@@ -61,8 +61,7 @@ describe.each(["dynamic", "native"] as const)("plain failures, in process, %s fa
           expect(failure?.id).toBeUndefined();
           expect(refused.ids()).toEqual([]);
 
-          const config = { "cims:apiUrl": env.emulator.url, "cims:apiKey": env.apiKey, "cims:projectId": "1", "cims:regionId": "1" };
-          const state = new State(await providerOn(face, "LbPoolSettings", config));
+          const state = await stateOn(face, "LbPoolSettings", env);
           await state.up("pool", pool);
           expect(env.emulator.store.get("lbpools", SEED.poolId)?.name).toBe("e2e-pool");
           expect(await state.changes("pool", pool)).toBe(false);
