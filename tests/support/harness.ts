@@ -198,6 +198,14 @@ export class TestStack {
     await this.stackRun(["config", "set", key, value], secret ? ["--secret"] : []);
   }
 
+  /** Sets each key as `config set` would, in one command (`config set-all --plaintext`). */
+  async setConfigs(values: Record<string, string>): Promise<void> {
+    await this.stackRun(
+      ["config", "set-all"],
+      Object.entries(values).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+    );
+  }
+
   async outputs(): Promise<Record<string, unknown>> {
     const { stdout } = await this.stackRun(["stack", "output", "--json", "--show-secrets"], []);
     return JSON.parse(stdout) as Record<string, unknown>;

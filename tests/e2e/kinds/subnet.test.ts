@@ -1,75 +1,18 @@
-// Subnet under the real engine: create, no-op preview, in-place update (enableDhcp false is
-// sent), replacement (null gateway survives Pulumi's serialization), drift and deletion
-// outside Pulumi picked up by refresh, destroy. Replacements on both faces: `up --replace`
-// and `replaceOnChanges` (plugin face) keep the CIDR, so the old subnet goes first and is no
+// Subnet replacements under the real engine, on both faces: `up --replace` and
+// `replaceOnChanges` (plugin face) keep the CIDR, so the old subnet goes first and is no
 // obstacle; two subnets of the program that overlap fail the preview naming both, with no
-// write; a new CIDR another team's subnet holds is still refused. A create task in ERROR (a
-// plain failure, no advice) runs in process on both faces:
+// write; a new CIDR another team's subnet holds is still refused. The Subnet's lifecycle
+// (create, update in place, a replacement with a null gateway, drift, deleted outside
+// Pulumi, destroy) runs with every other kind's in tests/e2e/kinds/lifecycle.test.ts; a
+// create task in ERROR (a plain failure, no advice) runs in process on both faces:
 // tests/unit/provider/faults/subnet-create-orphans.test.ts.
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, stateOf, useStacks } from "../../support/cims";
+import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";
 
 const stacks = useStacks();
-
-test(
-  "Subnet lifecycle",
-  async () => {
-    const env = await stacks.program("subnet", { networkId: SEED.networkId });
-    const { stack } = env;
-    await stack.up();
-    const first = await stack.outputs();
-    expect(first).toMatchObject({ name: "e2e-subnet", gatewayIp: "10.30.0.1", enableDhcp: true });
-    await stack.preview(["--expect-no-changes"]);
-
-    await stack.setConfig("enableDhcp", "false");
-    await stack.setConfig("owner", "team-b");
-    await stack.up();
-    expect((await stack.outputs()).id).toBe(first.id);
-    const updated = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).body;
-    expect(updated).toMatchObject({
-      enable_dhcp: false,
-      tags: expect.arrayContaining([{ key: "owner", value: "team-b", read_only: false }]),
-    });
-    await stack.preview(["--expect-no-changes"]);
-
-    // connectToNetworkRouter false + gatewayIp null: a replacement, deleted first (same CIDR).
-    await stack.setConfig("noGateway", "true");
-    const preview = await stack.preview(["--diff"]);
-    expect(preview.stdout).toMatch(/\+-.*Subnet.*replace/);
-    await stack.up();
-    const replaced = await stack.outputs();
-    expect(replaced.id).not.toBe(first.id);
-    expect(await stateOf(env, "Subnet")).toHaveProperty("gatewayIp", null); // null, not dropped
-    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(first.id)}`)).status).toBe(404);
-    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(replaced.id)}`)).body.gateway_ip).toBeNull();
-    await stack.preview(["--expect-no-changes"]);
-
-    // Drift: renamed outside Pulumi. refresh records it in state; up puts it back.
-    await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(replaced.id)}`, { name: "renamed-by-hand" });
-    await stack.refresh();
-    expect((await stateOf(env, "Subnet"))?.name).toBe("renamed-by-hand");
-    const drift = await stack.preview(["--diff"]);
-    expect(drift.stdout).toMatch(/~ name\s*: "renamed-by-hand" => "e2e-subnet"/);
-    await stack.up();
-    expect((await api(env, "GET", `/cloud/v1/subnets/1/1/${String(replaced.id)}`)).body.name).toBe("e2e-subnet");
-
-    // Deleted outside Pulumi: refresh drops it, up creates it again.
-    const del = await api(env, "DELETE", `/cloud/v1/subnets/1/1/${String(replaced.id)}`);
-    expect(del.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 600));
-    await stack.refresh();
-    expect(await stateOf(env, "Subnet")).toBeUndefined();
-    await stack.up();
-    expect(env.emulator.store.list("subnets")).toHaveLength(1);
-
-    await stack.destroy();
-    expect(env.emulator.store.list("subnets")).toHaveLength(0);
-  },
-  E2E_TIMEOUT_MS,
-);
 
 const replaced = [
   'import * as pulumi from "@pulumi/pulumi";',
