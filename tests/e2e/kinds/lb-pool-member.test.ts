@@ -6,9 +6,9 @@
 // new subnetId (the same address and port: the old member goes first); and a public member
 // (neither subnetId nor instanceId) is created, refreshed and destroyed. A member already at
 // the address and port refused, and a create whose answer was lost, run in process on both
-// faces: tests/unit/provider/faults/member-create-lost.test.ts.
-import * as fs from "node:fs/promises";
-import * as path from "node:path";
+// faces: tests/unit/provider/faults/member-create-lost.test.ts; an LbPoolSettings owning its
+// pool's members exclusively refused at preview while an LbPoolMember's member is in the pool,
+// in process on both faces: tests/unit/provider/kinds/lb-pool-settings-shared-pool.test.ts.
 import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";
@@ -89,8 +89,7 @@ test.each<Face>(["dynamic", "native"])(
     expect((await api(env, "GET", `${MEMBERS}/${made}`)).status).toBe(404);
 
     // In one up: a weight in place (the same member), and a new subnetId, which replaces the other.
-    await stack.setConfig("weight", "5");
-    await stack.setConfig("moved", "true");
+    await stack.setConfigs({ weight: "5", moved: "true" });
     await stack.up();
     expect((await stack.outputs()).memberId).toBe(id);
     expect((await api(env, "GET", `${MEMBERS}/${id}`)).body.weight).toBe(5);
@@ -182,32 +181,6 @@ test(
       projectId: 1,
       regionId: 1,
     });
-  },
-  E2E_TIMEOUT_MS,
-);
-
-test(
-  "LbPoolSettings owning members exclusively refuses at preview a pool holding a member an LbPoolMember made, naming it; declared members or none pass",
-  async () => {
-    const env = await stacks.stack({
-      files: { "Pulumi.yaml": faceProject("pool-member-both", "dynamic"), "index.ts": onFace(program, "dynamic") },
-    });
-    await env.stack.up();
-    const id = String((await env.stack.outputs()).memberId);
-    const settings = (members: string) => `${program}\nnew cims.LbPoolSettings("pool", { poolId: "${SEED.poolId}"${members} });\n`;
-    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(", members: []"), "dynamic"));
-    await env.stack.preview();
-    await fs.writeFile(
-      path.join(env.stack.projectDir, "index.ts"),
-      onFace(settings(', membersOwnership: "exclusive", members: []'), "dynamic"),
-    );
-    const refused = await env.stack.preview([], { allowFailure: true });
-    expect(refused.code).not.toBe(0);
-    expect(refused.stdout + refused.stderr).toMatch(
-      new RegExp(`members: pool ${SEED.poolId} holds member ${id} \\(10\\.20\\.0\\.10:8080\\), made alone by task [0-9a-f-]{36}`),
-    );
-    await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), onFace(settings(', name: "web-pool"'), "dynamic"));
-    await env.stack.preview();
   },
   E2E_TIMEOUT_MS,
 );

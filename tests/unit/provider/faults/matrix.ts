@@ -95,11 +95,16 @@ export class State {
     else this.resources.set(name, { id: read.id, outs: read.props, inputs: read.inputs ?? recorded.inputs });
   }
 
-  /** What `preview --expect-no-changes` asks: whether `up` of the program would change the resource. */
+  /**
+   * What a preview asks of the resource (`--expect-no-changes`): whether `up` of the program
+   * would change it, after its check (whose failure throws, as the preview fails); one not
+   * recorded would be created.
+   */
   async changes(name: string, program: Props): Promise<boolean> {
     newCommand();
-    const recorded = this.resources.get(name)!;
-    return recorded.partial === true || this.provider.diff(recorded.id, recorded.outs, await this.provider.check(recorded.inputs, program));
+    const recorded = this.resources.get(name);
+    const news = await this.provider.check(recorded?.inputs ?? {}, program);
+    return !recorded || recorded.partial === true || this.provider.diff(recorded.id, recorded.outs, news);
   }
 
   /** What `preview --diff` shows of the resource under the program: the properties it marks changed. */

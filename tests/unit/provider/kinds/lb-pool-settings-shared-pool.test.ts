@@ -5,7 +5,8 @@
 // change is one member PATCH in place (same id); an update writes only what its diff showed (a
 // drifted lbAlgorithm is set back only after a refresh); exclusive ownership names in its
 // preview each member it removes and removes exactly those; a destroy while another stack's
-// member create holds the pool lock waits it out and leaves that member. The same sharing
+// member create holds the pool lock waits it out and leaves that member. Exclusive ownership
+// is refused at preview while the pool holds a member an LbPoolMember made. The same sharing
 // under the real engine: tests/e2e/kinds/pool-shared.test.ts and the lifecycle model's shared
 // pool (tests/e2e/engine/lifecycle-model.test.ts); `pulumi import` of a pool then destroy:
 // tests/e2e/kinds/pool-members.test.ts.
@@ -121,5 +122,28 @@ describe.each(["dynamic", "native"] as const)("a pool shared by two stacks, %s f
         expect(writes(env).filter((w) => w.startsWith("PATCH"))).toEqual([]);
       }),
     120_000,
+  );
+
+  test(
+    "exclusive ownership refuses at preview a pool holding a member an LbPoolMember made, naming it and its task; declared members or none pass; nothing written",
+    () =>
+      withEmulatedState("LbPoolMember", face, async (env, members) => {
+        await members.up("web-1", made);
+        const [id] = members.ids();
+        const pool = await stateOn(face, "LbPoolSettings", env);
+        env.emulator.metrics.reset();
+        expect(await pool.changes("pool", { poolId: SEED.poolId, members: [] })).toBe(true);
+        const refused = await pool.changes("pool", { poolId: SEED.poolId, membersOwnership: "exclusive", members: [] }).then(
+          () => "passed",
+          (err: unknown) => (err instanceof Error ? err.message : String(err)),
+        );
+        expect(refused).toMatch(
+          new RegExp(`members: pool ${SEED.poolId} holds member ${id} \\(10\\.0\\.0\\.55:8080\\), made alone by task [0-9a-f-]{36}`),
+        );
+        expect(await pool.changes("pool", { poolId: SEED.poolId, name: "web-pool" })).toBe(true);
+        expect(writes(env)).toEqual([]);
+        expect(pool.ids()).toEqual([]);
+      }),
+    60_000,
   );
 });
