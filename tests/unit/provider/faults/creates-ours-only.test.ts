@@ -3,14 +3,18 @@
 // gateway's 502, a dropped connection) finds the record carrying its create's mark, records
 // it once and removes the mark; two creates of one program with the same name and volume
 // each take their own; an image POST answered by a gateway's 503 page is not repeated, and
-// the error says how to find the image. Another team's records taken by neither, under the
-// real engine: tests/e2e/failures/creates-ours-only.test.ts.
+// the error says how to find the image. Another team's records are never taken: a subnet
+// holding the program's CIDR fails the preview and every up, naming it, with no write; and
+// while the program's POSTs are answered 502 before the service acted, another team making a
+// subnet and an image with the program's names, CIDR and volume keeps them, untouched. How
+// the engine records a create that failed partway: tests/e2e/failures/orphans-create.test.ts.
 import { setLogSink } from "../../../../provider/methods/context";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { api, SEED } from "../../../support/cims";
 import type { Emulated } from "../../../support/faults";
+import { subnetRecord } from "../../../support/records";
 import { failureOf } from "./faces";
-import { withEmulatedState } from "./matrix";
+import { stateOn, withEmulatedState } from "./matrix";
 
 // A search for the create's mark after a lost answer: seconds.
 const ROW_TIMEOUT_MS = 60_000;
@@ -20,6 +24,8 @@ const subnet = { name: "team-a-db", cidr: "10.79.0.0/24", networkId: SEED.networ
 
 const lostAnswers = (env: Emulated, path: string, count: number, status: number, action = "status-after") =>
   api(env, "POST", "/__emulator/faults", { method: "POST", path, count, action, status, proxy: true });
+const writes = (env: Emulated) =>
+  Object.entries(env.emulator.metrics.snapshot().requests).filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 const posts = (env: Emulated) => Object.entries(env.emulator.metrics.snapshot().requests).filter(([k]) => k.startsWith("POST "));
 const tagsIn = (env: Emulated, collection: "subnets" | "images") =>
   JSON.stringify(env.emulator.store.list(collection).map((r) => [r.tags, r.tags_v2]));
@@ -92,6 +98,73 @@ describe.each(["dynamic", "native"] as const)("creates take only their own, in p
         expect(state.ids()).toEqual([...images].sort());
         expect(tagsIn(env, "images")).not.toContain(CREATE_MARK_TAG);
         for (const name of ["golden-a", "golden-b"]) expect(await state.changes(name, image)).toBe(false);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
+    "another team's subnet with the program's CIDR: the preview and every up fail naming it, with no write, and it stays as it was",
+    () =>
+      withEmulatedState("Subnet", face, async (env, state) => {
+        const theirs = subnetRecord({
+          id: "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b",
+          name: "team-b-db",
+          cidr: "10.79.0.0/24",
+          gateway_ip: "10.79.0.1",
+          creator_task_id: "6d7e8f9a-0b1c-4d2e-9f3a-4b5c6d7e8f9a",
+          tags: { owner: "team-b" },
+        });
+        expect((await api(env, "POST", "/__emulator/seed", { subnets: [theirs] })).status).toBe(204);
+        const held = structuredClone(env.emulator.store.list("subnets"));
+        env.emulator.metrics.reset();
+        const named = `cidr: 10.79.0.0/24 overlaps subnet "team-b-db" (${String(theirs.id)}, 10.79.0.0/24) on network ${SEED.networkId}`;
+        const preview = await state.changes(subnet.name, subnet).then(() => undefined, failureOf);
+        expect(preview?.message).toContain(named);
+        expect(preview?.message).toContain(`importId: "${String(theirs.id)}"`);
+        for (let i = 0; i < 2; i++)
+          expect((await state.up(subnet.name, subnet).then(() => undefined, failureOf))?.message).toContain(named);
+        expect(writes(env)).toEqual([]);
+        expect(state.ids()).toEqual([]);
+        expect(env.emulator.store.list("subnets")).toEqual(held);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
+    "answers lost before the service acted while another team makes a subnet and an image with the program's name, CIDR and volume: neither is taken",
+    () =>
+      withEmulatedState("Subnet", face, async (env, subnets) => {
+        const images = await stateOn(face, "BaremetalImage", env);
+        // The gateway answers the program's POSTs 502 (the service never saw them), 1.5 s late;
+        // meanwhile team-b creates the same subnet and image, whose tasks run for 6 s: they are
+        // listed while the provider looks for what its create may have made.
+        expect((await api(env, "PUT", "/__emulator/task-duration", { ms: 6000 })).status).toBe(204);
+        const race = async (state: typeof subnets, path: string, program: { name: string }, body: object) => {
+          const fault = { method: "POST", path, count: 1, action: "status", status: 502, proxy: true, delayMs: 1500 };
+          expect((await api(env, "POST", "/__emulator/faults", fault)).status).toBe(204);
+          const running = state.up(program.name, program).then(() => undefined, failureOf);
+          // team-b's POST goes once the program's has arrived (its fault is used up), before its answer.
+          while (env.emulator.faults.requestFaults.some((f) => f.path === path)) await new Promise((r) => setTimeout(r, 10));
+          expect((await api(env, "POST", path, body)).status).toBe(200);
+          return running;
+        };
+        const failures = [
+          await race(subnets, "/cloud/v1/subnets/1/1", subnet, { name: subnet.name, cidr: subnet.cidr, network_id: SEED.networkId }),
+          await race(images, IMAGES, image, { name: image.name, volume_id: SEED.volumeId }),
+        ];
+        for (const [failure, what] of [
+          [failures[0], `Subnet "${subnet.name}"`],
+          [failures[1], `BaremetalImage "${image.name}"`],
+        ] as const) {
+          expect(failure?.message).toContain(`The service may have created ${what}; it is not in the stack.`);
+          expect(failure?.message).toMatch(new RegExp(`It would carry the tag ${CREATE_MARK_TAG}: [0-9a-f-]{36}`));
+          expect(failure?.id).toBeUndefined();
+        }
+        expect([...subnets.ids(), ...images.ids()]).toEqual([]);
+        // team-b's records, once made, are theirs alone: untouched by the failed creates.
+        const theirs = [...env.emulator.store.list("subnets"), ...env.emulator.store.list("images")];
+        expect(theirs.map((r) => r.name).sort()).toEqual(["golden", "team-a-db"]);
+        expect(writes(env).filter(([k]) => !k.startsWith("POST "))).toEqual([]);
       }),
     ROW_TIMEOUT_MS,
   );
