@@ -25,17 +25,6 @@ test(
   E2E_TIMEOUT_MS,
 );
 
-// The soak of seeds 8000-8001 (2026-11-24) failed here: the model read an image's tags from
-// `tags`, while the service (and so the emulator) records them as `tags_v2`.
-test(
-  "a tagged image deployed and refreshed: the model reads its tags where the service records them (tags_v2)",
-  async () => {
-    const history = await runSequence([addImage(0), new Pulumi("up"), new Pulumi("refresh"), new Pulumi("up")]);
-    expect(history.filter((line) => /^(up|refresh) -> exit 0$/.test(line))).toEqual(["up -> exit 0", "refresh -> exit 0", "up -> exit 0"]);
-  },
-  E2E_TIMEOUT_MS,
-);
-
 // The soak of seeds 9300-9301 (2026-11-25) failed here: a subnet recorded while its create task
 // never finished keeps the create's mark until its next update (the converging refresh clears
 // the engine's "initialization failed", so the up after it does not update the subnet), and
@@ -55,10 +44,14 @@ test(
 // An up writes only what its preview showed: a tag added outside Pulumi survives a rename,
 // and a rename and a tag change under `ignoreChanges: ["tags"]` (the tags left alone); after
 // a refresh, with the tags managed again, the up removes that tag and applies the program's.
+// Beside the subnet, a tagged image deployed and refreshed: the soak of seeds 8000-8001
+// (2026-11-24) failed on it, as the model read an image's tags from `tags`, while the service
+// (and so the emulator) records them as `tags_v2`.
 test(
-  "a tag added outside Pulumi, tags under ignoreChanges, then a refresh: no up writes what its preview did not show",
+  "a tag added outside Pulumi, tags under ignoreChanges, then a refresh, beside a tagged image: no up writes what its preview did not show, and the model reads the image's tags where the service records them (tags_v2)",
   async () => {
     const history = await runSequence([
+      addImage(0),
       new Pulumi("up"),
       new TagOutside("s0"),
       subnetEdit(0, "name", "net-0-alpha"),

@@ -118,10 +118,7 @@ test.each<Face>(["dynamic", "native"])(
     await env.stack.refresh();
     await golden(`drift-refresh.${face}`, await diff());
 
-    await env.stack.setConfig("name", "renamed-2");
-    await env.stack.setConfig("team", "apps");
-    await env.stack.setConfig("cidr", "10.74.0.0/24");
-    await env.stack.setConfig("weight", "5");
+    await env.stack.setConfigs({ name: "renamed-2", team: "apps", cidr: "10.74.0.0/24", weight: "5" });
     await golden(`changes.${face}`, await diff());
 
     const up = await env.stack.up(["--diff", "--color", "never"]);
@@ -134,8 +131,7 @@ test.each<Face>(["dynamic", "native"])(
     await env.stack.up();
     const kept = () => env.emulator.store.list("subnets").find((s) => s.cidr === "10.75.0.0/24")!;
     expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(kept().id)}`, { tags: { "cost-center": "cc-42" } })).status).toBe(200);
-    await env.stack.setConfig("keptName", "kept-2");
-    await env.stack.setConfig("keptTeam", "apps");
+    await env.stack.setConfigs({ keptName: "kept-2", keptTeam: "apps" });
     await golden(`ignore-changes.${face}`, await diff());
     await env.stack.up();
     const tags = (kept().tags as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only);
