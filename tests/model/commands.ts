@@ -522,7 +522,7 @@ async function verifyUp(m: Model, sys: System): Promise<void> {
   outsideTagsAfterUp(m, resources);
   checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags);
   // Unrefreshed drift included: an update writes only what changed between the state and the
-  // program, and keeps the state's value of the rest (tests/e2e/engine/up-after-unrefreshed-drift.test.ts).
+  // program, and keeps the state's value of the rest (tests/unit/provider/methods/up-after-unrefreshed-drift.test.ts).
   const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
   checkKeyNotPrinted(sys, preview);
   if (preview.result.code !== 0) throw new InvariantError(`\`pulumi preview --expect-no-changes\` after up failed:\n${tail(preview)}`);

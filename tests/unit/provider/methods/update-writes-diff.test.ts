@@ -3,9 +3,9 @@
 // holds every body sent. Fields changed outside Pulumi since the last refresh stay as the
 // service holds them (and out of the state, so the next diff is empty); tags go as a merge
 // patch of the keys that changed, so a key added outside Pulumi survives a change of
-// another. After a refresh the diff shows the drift and the update sets it back. The engine's
-// side (the state an up records after unrefreshed drift, the preview after it):
-// tests/e2e/engine/up-after-unrefreshed-drift.test.ts.
+// another. After a refresh the diff shows the drift and the update sets it back. What the
+// engine records of such an update and the previews after it, on both faces:
+// up-after-unrefreshed-drift.test.ts; under the real engine, the lifecycle model.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
