@@ -15,17 +15,18 @@
 // subnetId replace a member (the same address and port: the old one goes first), a new
 // address replaces one, a weight changes in place and drift on it is set back; one deleted
 // outside Pulumi is dropped by refresh and made again; destroy removes them before their
-// subnets, and their pool keeps no member. LbPoolMember's lifecycle on the plugin face:
-// lb-pool-member.test.ts. What each kind's provider does at each step, on both faces, runs in
-// process: tests/unit/provider/kinds/.
+// subnets, and their pool keeps the member another team had there. LbPoolMember's lifecycle
+// on the plugin face: lb-pool-member.test.ts. What each kind's provider does at each step, on
+// both faces, runs in process: tests/unit/provider/kinds/.
 import { api, type CimsTestEnv, isKind, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 
 const OTHER_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
-/** The pool the stack's LbPoolMembers join: another of the seed's load balancer, with no member yet. */
+/** The pool the stack's LbPoolMembers join: another of the seed's load balancer, holding another team's member. */
 const MEMBER_POOL = "5f607182-9cad-4e1f-8a2b-3c4d5e6f7081";
+const THEIR_MEMBER = "6a718293-adbe-4f20-9b3c-4d5e6f708192";
 const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${MEMBER_POOL}/members`;
 
 /** The outputs the state records of the resource named `name` of `kind`. */
@@ -57,7 +58,9 @@ test(
     });
     const { stack } = env;
     const { store } = env.emulator;
-    store.put("lbpools", { ...store.get("lbpools", SEED.poolId)!, id: MEMBER_POOL, name: "members-pool", members: [] });
+    const seeded = store.get("lbpools", SEED.poolId)!;
+    const theirs = { ...(seeded.members as Array<Record<string, unknown>>)[0], id: THEIR_MEMBER, address: "10.0.0.40" };
+    store.put("lbpools", { ...seeded, id: MEMBER_POOL, name: "members-pool", members: [theirs] });
     const get = (p: string) => api(env, "GET", p);
     const subnet = (id: unknown) => `/cloud/v1/subnets/1/1/${String(id)}`;
     const image = (id: unknown) => `/cloud/v1/images/1/1/${String(id)}`;
@@ -119,7 +122,7 @@ test(
     });
     expect(member.subnet_id).toBe(named("subnets", "app")[0]?.id);
     expect((await get(memberPath(pub))).body).toMatchObject({ address: "203.0.113.10", protocol_port: 443, subnet_id: null });
-    expect(await memberPoolIds()).toEqual([memberId, made, pub].sort());
+    expect(await memberPoolIds()).toEqual([THEIR_MEMBER, memberId, made, pub].sort()); // a member alone changes no other
     await stack.preview(["--expect-no-changes"]);
 
     // In place: every record keeps its id; a member's weight changes in place. In the same up,
@@ -160,7 +163,7 @@ test(
     const forced = String(updated.movingId);
     expect(forced).not.toBe(made);
     expect((await get(memberPath(made))).status).toBe(404);
-    expect(await memberPoolIds()).toEqual([memberId, forced, pub].sort());
+    expect(await memberPoolIds()).toEqual([THEIR_MEMBER, memberId, forced, pub].sort());
     await stack.preview(["--expect-no-changes"]);
 
     // Drift outside Pulumi on every kind: refresh records it, the preview shows each, and up
@@ -244,7 +247,7 @@ test(
     const moved = String(replaced.movingId);
     expect(moved).not.toBe(forced);
     expect((await get(memberPath(moved))).body).toMatchObject({ address: "10.21.0.10", subnet_id: named("subnets", "second")[0]?.id });
-    expect(await memberPoolIds()).toEqual([readdressed, moved, pub].sort());
+    expect(await memberPoolIds()).toEqual([THEIR_MEMBER, readdressed, moved, pub].sort());
     await stack.preview(["--expect-no-changes"]);
 
     // The subnet and a member deleted outside Pulumi: refresh drops them, up makes them again;
@@ -270,7 +273,7 @@ test(
     // they are.
     await stack.destroy();
     expect(store.list("subnets")).toHaveLength(0);
-    expect(await memberPoolIds()).toEqual([]);
+    expect(await memberPoolIds()).toEqual([THEIR_MEMBER]);
     expect(store.list("images")).toHaveLength(0);
     expect(await pool(`2/3/${OTHER_POOL}`)).toMatchObject({ name: "e2e-pool", members: [] });
     expect((await pool()).lb_algorithm).toBe("LEAST_CONNECTIONS");
