@@ -25,7 +25,7 @@ export interface Survey {
 }
 
 /** How long a list taken for one create is good for another that starts soon after. */
-export const REUSE_MS = 2_000;
+const REUSE_MS = 2_000;
 /** Per client (a new configuration makes a new one): the lists taken, by path and query. */
 const recentByClient = perClientMemory<Map<string, { at: number; records: Promise<ApiRecord[]> }>>();
 

@@ -4,8 +4,7 @@
 // whose answer was lost fails truthfully, records nothing and takes no member by address and
 // port (members carry no tags, so there is no mark to look for), and the next create refuses
 // the member its lost POST made, naming it, writing nothing.
-import { REUSE_MS } from "../../../../provider/methods/evidence";
-import { api, SEED } from "../../../support/cims";
+import { api, SEED, writes } from "../../../support/cims";
 import { MEMBERS, poolMembers, sleep } from "../../../support/faults";
 import { subnetRecord } from "../../../support/records";
 import type { Emulated } from "../../../support/faults";
@@ -21,7 +20,6 @@ async function seedSubnet(env: Emulated): Promise<void> {
   const subnet = subnetRecord({ id: SUBNET_ID, name: "members", cidr: "10.0.0.0/16", gateway_ip: "10.0.0.1" });
   expect((await api(env, "POST", "/__emulator/seed", { subnets: [subnet] })).status).toBe(204);
 }
-const writes = (env: Emulated) => Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 
 describe.each(["dynamic", "native"] as const)("LbPoolMember create, in process, %s face", (face) => {
   test(
@@ -61,7 +59,6 @@ describe.each(["dynamic", "native"] as const)("LbPoolMember create, in process, 
         expect(made).toBeDefined();
         // Exactly what the program declares, and not ours by evidence: the next run (a new
         // process, so not the list the failed create took a moment ago) refuses it before its POST, naming it.
-        await sleep(REUSE_MS + 100);
         env.emulator.metrics.reset();
         const again = await state.up("web-1", member("10.0.0.20")).then(() => undefined, failureOf);
         expect(again?.message).toContain(`already has member ${String(made?.id)} at 10.0.0.20:8080`);
