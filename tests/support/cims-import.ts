@@ -11,9 +11,3 @@ export function cimsImport(args: string[], e: CimsTestEnv): Promise<RunResult> {
   const { PATH, HOME } = process.env;
   return runCommand("node", [CLI, ...args], { PATH, HOME, CIMS_API_URL: e.emulator.url, CIMS_API_KEY: e.apiKey }, { allowFailure: true });
 }
-
-/** The emulator's POST, PATCH, PUT and DELETE requests since its metrics were reset, with their counts. */
-export const writes = (e: CimsTestEnv): string[] =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);

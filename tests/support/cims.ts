@@ -156,6 +156,12 @@ export const cimsType = (kind: string, face: Face = "dynamic"): string =>
 /** Whether a state type token is this kind, on either face. */
 export const isKind = (type: string, kind: string): boolean => type === cimsType(kind, "dynamic") || type === cimsType(kind, "native");
 
+/** The emulator's POST, PATCH, PUT and DELETE requests since its metrics were reset, `METHOD route status xN`. */
+export const writes = (e: Pick<CimsTestEnv, "emulator">): string[] =>
+  Object.entries(e.emulator.metrics.snapshot().requests)
+    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
+    .map(([k, n]) => `${k} x${n}`);
+
 /** Calls the emulator directly (outside Pulumi), e.g. to cause drift. */
 export async function api(
   env: Pick<CimsTestEnv, "emulator" | "apiKey">,
@@ -194,10 +200,10 @@ export async function programStack(
   });
 }
 
-/** The outputs of the one resource of this type in the stack's state. */
-export async function stateOf(env: CimsTestEnv, type: string): Promise<Record<string, unknown> | undefined> {
+/** The outputs of the one resource of this type in the stack's state (of the one named `name`, where the stack holds several). */
+export async function stateOf(env: CimsTestEnv, type: string, name?: string): Promise<Record<string, unknown> | undefined> {
   const resources = (await env.stack.exportState()).deployment.resources ?? [];
-  return resources.find((r) => isKind(r.type, type))?.outputs;
+  return resources.find((r) => isKind(r.type, type) && (name === undefined || r.urn.endsWith(`::${name}`)))?.outputs;
 }
 
 /**

@@ -340,3 +340,10 @@ export async function taskEnds(env: Emulated, taskId: string): Promise<void> {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A member another team adds to the seeded pool outside Pulumi (POST, then its task); its id. */
+export async function addMemberOutside(env: Emulated, address: string): Promise<string> {
+  const task = (await api(env, "POST", MEMBERS, { address, protocol_port: 8080 })).body.tasks[0];
+  await taskEnds(env, task);
+  return String((await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.created_resources.members[0]);
+}

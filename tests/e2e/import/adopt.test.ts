@@ -5,7 +5,7 @@
 // it cannot change (tests/unit/provider/kinds/adopt-check.test.ts), and a create whose answer
 // was lost finding its own record (tests/unit/provider/faults/creates-ours-only.test.ts).
 import * as fs from "node:fs/promises";
-import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { api, type CimsTestEnv, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { imageRecord, subnetRecord } from "../../support/records";
 
@@ -31,11 +31,6 @@ new cims.BaremetalImage("golden", {
 `;
 
 const stacks = useStacks();
-
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);
 
 async function seeded(source: string): Promise<CimsTestEnv> {
   const e = await stacks.stack({ files: { "Pulumi.yaml": "name: adopt\nruntime: nodejs\n", "index.ts": source } });

@@ -8,8 +8,8 @@
 // `preview --expect-no-changes` passes, still with no write.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
-import { cimsImport, writes } from "../../support/cims-import";
+import { api, type CimsTestEnv, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks, writes } from "../../support/cims";
+import { cimsImport } from "../../support/cims-import";
 import { GO_ENV, goModule, SDK_MODULE } from "../../support/go";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../support/harness";
 import { pythonSdkVenv } from "../../support/python-sdk";

@@ -9,8 +9,8 @@
 // as an LbPoolMember, with no write.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
-import { cimsImport, writes } from "../../support/cims-import";
+import { api, type CimsTestEnv, SEED, useStacks, writes } from "../../support/cims";
+import { cimsImport } from "../../support/cims-import";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { GONE_ADOPTED, terraformSeed, TF, tfState } from "../../support/terraform";
 

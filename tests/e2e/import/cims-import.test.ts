@@ -16,7 +16,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "pulumi-cims/emulator";
-import { api, type CimsTestEnv, SEED, SEED_FILE, useStacks } from "../../support/cims";
+import { api, type CimsTestEnv, SEED, SEED_FILE, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type RunResult } from "../../support/harness";
 
 const CLI = path.join(REPO_ROOT, "dist/provider/import/cli.js");
@@ -164,11 +164,6 @@ const IMPORT_ARGS = [
   "--client",
   SEED.clientId,
 ];
-
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);
 
 const stacks = useStacks();
 

@@ -12,7 +12,7 @@
 //   docs/using.md quotes (why that face adopts with importId instead).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS, type StackExport } from "../../support/harness";
 import { imageRecord, subnetRecord } from "../../support/records";
 
@@ -24,11 +24,6 @@ const stacks = useStacks();
 async function stack(name: string, program = ""): Promise<CimsTestEnv> {
   return stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT(name), "index.ts": program } });
 }
-
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);
 
 type Resource = NonNullable<StackExport["deployment"]["resources"]>[number];
 const ofType = async (e: CimsTestEnv, type: string): Promise<Resource[]> =>

@@ -9,7 +9,7 @@
 // refresh with no changes, then a change, and no diff after it. A pool whose settings already
 // hold is adopted with no warning, no write and no task: in process on both faces,
 // tests/unit/provider/kinds/adopt-check.test.ts.
-import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { api, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const PROGRAM = `
@@ -53,13 +53,6 @@ export const imageReadOnlyTags = image.readOnlyTags;
 `;
 
 const stacks = useStacks();
-
-/** The writes since the last reset, `METHOD route status xN`, sorted. */
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`)
-    .sort();
 
 test(
   "records the service re-spells, reorders and tags itself: no diff; a tag change and removals by null land; no diff after",
@@ -117,7 +110,7 @@ test(
     expect(diff.stdout).toMatch(/- healthmonitor\s*: \{/);
     expect(diff.stdout).toMatch(/- sessionPersistence\s*: \{/);
     await stack.up();
-    expect(writes(env)).toEqual([
+    expect(writes(env).sort()).toEqual([
       "DELETE /cloud/v1/lbpools/:project_id/:region_id/:pool_id/healthmonitor 204 x1",
       "PATCH /cloud/v1/images/:project_id/:region_id/:image_id 200 x1",
       "PATCH /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200 x1",

@@ -10,7 +10,7 @@
 // faces: tests/unit/provider/faults/member-create-lost.test.ts; an LbPoolSettings owning its
 // pool's members exclusively refused at preview while an LbPoolMember's member is in the pool,
 // in process on both faces: tests/unit/provider/kinds/lb-pool-settings-shared-pool.test.ts.
-import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { api, type CimsTestEnv, type Face, faceProject, onFace, PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";
 
@@ -169,8 +169,7 @@ test(
 
     const imported = await run(`${SEED.poolId}/${id}`);
     expect(imported.code).toBe(0);
-    const writes = Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
-    expect(writes).toEqual([]);
+    expect(writes(env)).toEqual([]);
     const state = ((await env.stack.exportState()).deployment.resources ?? []).find((r) => r.type === "cims:index:LbPoolMember");
     expect(state?.id).toBe(id);
     expect(state?.inputs).toMatchObject({

@@ -18,7 +18,7 @@
 // subnets, and their pool keeps the member another team had there. LbPoolMember's lifecycle
 // on the plugin face: lb-pool-member.test.ts. What each kind's provider does at each step, on
 // both faces, runs in process: tests/unit/provider/kinds/.
-import { api, type CimsTestEnv, isKind, SEED, useStacks } from "../../support/cims";
+import { api, SEED, stateOf, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
@@ -28,12 +28,6 @@ const OTHER_POOL = "4e5f6071-8b9c-4d0e-9f1a-2b3c4d5e6f70";
 const MEMBER_POOL = "5f607182-9cad-4e1f-8a2b-3c4d5e6f7081";
 const THEIR_MEMBER = "6a718293-adbe-4f20-9b3c-4d5e6f708192";
 const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${MEMBER_POOL}/members`;
-
-/** The outputs the state records of the resource named `name` of `kind`. */
-async function recorded(env: CimsTestEnv, kind: string, name: string): Promise<Record<string, unknown> | undefined> {
-  const resources = (await env.stack.exportState()).deployment.resources ?? [];
-  return resources.find((r) => isKind(r.type, kind) && r.urn.endsWith(`::${name}`))?.outputs;
-}
 const SECOND_VOLUME = {
   id: "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f60",
   name: "second-root",
@@ -175,12 +169,12 @@ test(
     await api(env, "PUT", "/cloud/v2/client_quotas/1/notification_threshold", { threshold: 61 });
     await settle((await api(env, "PATCH", memberPath(memberId), { weight: 9 })).body.tasks[0]);
     await stack.refresh();
-    expect(await recorded(env, "Subnet", "subnet")).toMatchObject({ name: "renamed-by-hand" });
-    expect(await recorded(env, "BaremetalImage", "image")).toMatchObject({ sshKey: "required" });
-    expect(await recorded(env, "LbPoolSettings", "pool")).toMatchObject({ lbAlgorithm: "SOURCE_IP" });
-    expect(await recorded(env, "SnapshotPolicyState", "policy")).toMatchObject({ status: "active" });
-    expect(await recorded(env, "QuotaThreshold", "quota")).toMatchObject({ threshold: 61 });
-    expect(await recorded(env, "LbPoolMember", "web-1")).toMatchObject({ weight: 9 });
+    expect(await stateOf(env, "Subnet", "subnet")).toMatchObject({ name: "renamed-by-hand" });
+    expect(await stateOf(env, "BaremetalImage", "image")).toMatchObject({ sshKey: "required" });
+    expect(await stateOf(env, "LbPoolSettings", "pool")).toMatchObject({ lbAlgorithm: "SOURCE_IP" });
+    expect(await stateOf(env, "SnapshotPolicyState", "policy")).toMatchObject({ status: "active" });
+    expect(await stateOf(env, "QuotaThreshold", "quota")).toMatchObject({ threshold: 61 });
+    expect(await stateOf(env, "LbPoolMember", "web-1")).toMatchObject({ weight: 9 });
     const member21 = p.members[1].id;
     await stack.setConfigs({ poolExtraWeight: "7" });
     const drift = (await stack.preview(["--diff"])).stdout;
@@ -228,7 +222,7 @@ test(
     const replaced = await stack.outputs();
     expect(replaced).toMatchObject({ poolId: OTHER_POOL, policyId: "202", quotaId: "77" });
     expect(replaced.subnetId).not.toBe(first.subnetId);
-    expect(await recorded(env, "Subnet", "subnet")).toHaveProperty("gatewayIp", null); // null, not dropped
+    expect(await stateOf(env, "Subnet", "subnet")).toHaveProperty("gatewayIp", null); // null, not dropped
     expect((await get(subnet(first.subnetId))).status).toBe(404);
     expect((await get(subnet(replaced.subnetId))).body.gateway_ip).toBeNull();
     expect(replaced.imageId).not.toBe(first.imageId);
@@ -257,8 +251,8 @@ test(
     await new Promise((r) => setTimeout(r, 600));
     expect((await api(env, "POST", "/__emulator/seed", { volumes: [SECOND_VOLUME] })).status).toBe(204);
     await stack.refresh();
-    expect(await recorded(env, "Subnet", "subnet")).toBeUndefined();
-    expect(await recorded(env, "LbPoolMember", "web-1")).toBeUndefined();
+    expect(await stateOf(env, "Subnet", "subnet")).toBeUndefined();
+    expect(await stateOf(env, "LbPoolMember", "web-1")).toBeUndefined();
     await stack.setConfigs({ volumeId: SECOND_VOLUME.id });
     await stack.up();
     const again = await stack.outputs();

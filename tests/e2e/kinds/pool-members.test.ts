@@ -6,29 +6,14 @@
 // tests/unit/provider/kinds/lb-pool-settings-shared-pool.test.ts; under the real engine,
 // tests/e2e/kinds/pool-shared.test.ts and the lifecycle model's shared pool.
 import { api, type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { addMemberOutside } from "../../support/faults";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 
 const stacks = useStacks();
 
 const POOL_PATH = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
-const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
-
 type PoolMember = { id: string; address: string; weight: number };
 const members = async (env: CimsTestEnv): Promise<PoolMember[]> => (await api(env, "GET", POOL_PATH)).body.members;
-
-async function settle(env: CimsTestEnv, taskId: string): Promise<void> {
-  for (let s = ""; s !== "FINISHED"; await new Promise((r) => setTimeout(r, 100))) {
-    s = (await api(env, "GET", `/cloud/v1/tasks/${taskId}`)).body.state;
-    if (s === "ERROR") throw new Error(`task ${taskId} failed`);
-  }
-}
-
-/** A member another team adds outside Pulumi (POST, then its task); its id. */
-async function addOutside(env: CimsTestEnv, address: string): Promise<string> {
-  const task = (await api(env, "POST", MEMBERS, { address, protocol_port: 8080 })).body.tasks[0];
-  await settle(env, task);
-  return String((await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.created_resources.members[0]);
-}
 
 test(
   "pulumi import of an LbPoolSettings then destroy removes the members it declares and leaves those others added since",
@@ -47,7 +32,7 @@ test(
       stack.name,
     ]);
     const state = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.type === "cims:index:LbPoolSettings");
-    const theirs = await addOutside(env, "10.0.0.99");
+    const theirs = await addMemberOutside(env, "10.0.0.99");
     await stack.refresh();
     await stack.destroy();
     expect((await members(env)).map((m) => m.id)).toEqual([theirs]);

@@ -8,7 +8,7 @@
 // tests/unit/provider/faults/subnet-create-orphans.test.ts.
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, useStacks } from "../../support/cims";
+import { api, type Face, faceProject, loggedRequests, onFace, requestLogFile, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { subnetRecord } from "../../support/records";
 
@@ -95,8 +95,7 @@ test.each<Face>(["dynamic", "native"])(
     const taken = await stack.preview([], { allowFailure: true });
     expect(taken.code).not.toBe(0);
     expect(taken.stdout).toContain(`cidr: 10.42.0.0/25 overlaps subnet "team-b" (${String(theirs.id)}, 10.42.0.0/24)`);
-    const writes = Object.keys(env.emulator.metrics.snapshot().requests).filter((k) => /^(POST|PATCH|PUT|DELETE) /.test(k));
-    expect(writes).toEqual([]);
+    expect(writes(env)).toEqual([]);
 
     await stack.destroy();
     expect(env.emulator.store.list("subnets").map((s) => s.name)).toEqual(["team-b"]);

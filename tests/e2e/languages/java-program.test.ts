@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../../scripts/gen-sdk-java";
 import { committedSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
-import { type CimsTestEnv, PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
+import { PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
 
 const stacks = useStacks();
@@ -98,11 +98,6 @@ public class App {
     }
 }
 `;
-
-const writes = (e: CimsTestEnv) =>
-  Object.entries(e.emulator.metrics.snapshot().requests)
-    .filter(([route]) => /^(POST|PATCH|PUT|DELETE) /.test(route))
-    .map(([route, n]) => `${route} x${n}`);
 
 test(
   "a Java program on the generated SDK: deploys a subnet, no changes, a rename is one PATCH, destroy",

@@ -10,7 +10,7 @@
 // the engine records a create that failed partway: tests/e2e/failures/orphans-create.test.ts.
 import { setLogSink } from "../../../../provider/methods/context";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
-import { api, SEED } from "../../../support/cims";
+import { api, SEED, writes } from "../../../support/cims";
 import type { Emulated } from "../../../support/faults";
 import { subnetRecord } from "../../../support/records";
 import { failureOf } from "./faces";
@@ -24,8 +24,6 @@ const subnet = { name: "team-a-db", cidr: "10.79.0.0/24", networkId: SEED.networ
 
 const lostAnswers = (env: Emulated, path: string, count: number, status: number, action = "status-after") =>
   api(env, "POST", "/__emulator/faults", { method: "POST", path, count, action, status, proxy: true });
-const writes = (env: Emulated) =>
-  Object.entries(env.emulator.metrics.snapshot().requests).filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k));
 const posts = (env: Emulated) => Object.entries(env.emulator.metrics.snapshot().requests).filter(([k]) => k.startsWith("POST "));
 const tagsIn = (env: Emulated, collection: "subnets" | "images") =>
   JSON.stringify(env.emulator.store.list(collection).map((r) => [r.tags, r.tags_v2]));
@@ -164,7 +162,7 @@ describe.each(["dynamic", "native"] as const)("creates take only their own, in p
         // team-b's records, once made, are theirs alone: untouched by the failed creates.
         const theirs = [...env.emulator.store.list("subnets"), ...env.emulator.store.list("images")];
         expect(theirs.map((r) => r.name).sort()).toEqual(["golden", "team-a-db"]);
-        expect(writes(env).filter(([k]) => !k.startsWith("POST "))).toEqual([]);
+        expect(writes(env).filter((w) => !w.startsWith("POST "))).toEqual([]);
       }),
     ROW_TIMEOUT_MS,
   );

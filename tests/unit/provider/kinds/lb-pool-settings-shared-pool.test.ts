@@ -11,8 +11,8 @@
 // pool (tests/e2e/engine/lifecycle-model.test.ts); `pulumi import` of a pool then destroy:
 // tests/e2e/kinds/pool-members.test.ts.
 import { setLogSink } from "../../../../provider/methods/context";
-import { api, SEED } from "../../../support/cims";
-import { type Emulated, MEMBERS, taskEnds } from "../../../support/faults";
+import { api, SEED, writes } from "../../../support/cims";
+import { addMemberOutside, type Emulated, MEMBERS, taskEnds } from "../../../support/faults";
 import { stateOn, withEmulatedState } from "../faults/matrix";
 
 const POOL_PATH = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
@@ -34,26 +34,13 @@ type PoolMember = { id: string; address: string; weight: number };
 const members = async (env: Emulated): Promise<PoolMember[]> => (await api(env, "GET", POOL_PATH)).body.members;
 const addresses = async (env: Emulated) => (await members(env)).map((m) => m.address).sort();
 
-/** A member another team adds outside Pulumi (POST, then its task); its id. */
-async function addOutside(env: Emulated, address: string): Promise<string> {
-  const task = (await api(env, "POST", MEMBERS, { address, protocol_port: 8080 })).body.tasks[0];
-  await taskEnds(env, task);
-  return String((await api(env, "GET", `/cloud/v1/tasks/${task}`)).body.created_resources.members[0]);
-}
-
-/** The writes since the last reset, `METHOD route status xN`. */
-const writes = (env: Emulated) =>
-  Object.entries(env.emulator.metrics.snapshot().requests)
-    .filter(([k]) => /^(POST|PATCH|PUT|DELETE) /.test(k))
-    .map(([k, n]) => `${k} x${n}`);
-
 describe.each(["dynamic", "native"] as const)("a pool shared by two stacks, %s face", (face) => {
   test(
     "A's unrelated update keeps B's members (made and adopted); a weight is one PATCH in place; only diffed fields are written; exclusive removes exactly what its preview names; destroy under another stack's pool lock removes the stack's member only",
     () =>
       withEmulatedState("LbPoolSettings", face, async (env, a) => {
         await a.up("web", programA());
-        const adoptedId = await addOutside(env, "10.0.0.56");
+        const adoptedId = await addMemberOutside(env, "10.0.0.56");
         const b = await stateOn(face, "LbPoolMember", env);
         const said: string[] = [];
         setLogSink((line, severity) => void said.push(`${severity}: ${line}`));
