@@ -4,6 +4,8 @@
 // (scripts/test), the bench's smoke run (jest.bench.config.js, `npm run bench:smoke`): one file
 // of four minutes that would set the suite's end if it shared the workers; `npm run test:unit`
 // the first project.
+/** Each file's CPU, ranked at the end of the run by the summary reporter. */
+const CPU_PER_FILE = "<rootDir>/tests/support/cpu-per-file.js";
 const tsJest = ["ts-jest", { tsconfig: "tsconfig.check.json", diagnostics: false }];
 
 /** @type {import('jest').Config} */
@@ -17,6 +19,7 @@ module.exports = {
       testMatch: ["<rootDir>/tests/unit/**/*.test.ts"],
       transform: { "^.+\\.ts$": tsJest },
       testEnvironment: "node",
+      setupFilesAfterEnv: [CPU_PER_FILE],
       // Unit tests import the package by name but run its TypeScript sources, so they need no build.
       moduleNameMapper: {
         "^pulumi-cims$": "<rootDir>/provider/index.ts",
@@ -30,6 +33,7 @@ module.exports = {
       testMatch: ["<rootDir>/tests/conformance/**/*.test.ts"],
       transform: { "^.+\\.ts$": tsJest },
       testEnvironment: "node",
+      setupFilesAfterEnv: [CPU_PER_FILE],
       moduleNameMapper: { "^pulumi-cims/emulator$": "<rootDir>/emulator/index.ts" },
     },
     {
@@ -39,7 +43,7 @@ module.exports = {
       testEnvironment: "node",
       globalSetup: "<rootDir>/tests/e2e/support/global-setup.js",
       globalTeardown: "<rootDir>/tests/e2e/support/global-teardown.ts",
-      setupFilesAfterEnv: ["<rootDir>/tests/e2e/support/setup-timeout.js"],
+      setupFilesAfterEnv: ["<rootDir>/tests/e2e/support/setup-timeout.js", CPU_PER_FILE],
       slowTestThreshold: 120,
     },
   ],

@@ -2,6 +2,7 @@
 // (tests/support/sequencer.js) and the one type-check, at its end, of the programs its
 // stacks ran transpiled only (tests/support/programs.ts); and the count of the pulumi
 // commands it ran (tests/support/commands.ts), which is what its time is made of.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
@@ -104,5 +105,35 @@ describe("the run's pulumi commands, counted", () => {
     expect(commandSummary(await fs.readFile(log, "utf8"), 1)).toBe(
       "pulumi commands run: 4 of the engine (up 1, preview 2, destroy 1) and 2 others; the most engine commands: subnet.test.ts 3",
     );
+  });
+});
+
+describe("CPU per test file", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { cpuSeconds } = require("../../support/cpu-per-file.js") as { cpuSeconds(): number | undefined };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Reporter = require("../../support/summary-reporter.js") as new (
+    g: unknown,
+    o: { top: number },
+  ) => {
+    cpuLog: string;
+    cpuLine(): string | undefined;
+  };
+
+  test("a child's CPU counts once it is waited for", () => {
+    const before = cpuSeconds();
+    expect(before).toBeDefined();
+    execFileSync(process.execPath, ["-e", "while (process.cpuUsage().user < 400_000);"]);
+    expect(cpuSeconds()! - before!).toBeGreaterThanOrEqual(0.35);
+  });
+
+  test("the summary ranks the files by their CPU, and removes the log", async () => {
+    const reporter = new Reporter({}, { top: 2 });
+    const line = (file: string, seconds: number) => `${JSON.stringify({ file: path.join(REPO_ROOT, file), seconds })}\n`;
+    await fs.writeFile(reporter.cpuLog, line("tests/a.test.ts", 3.2) + line("tests/b.test.ts", 40.4) + line("tests/c.test.ts", 7));
+    expect(reporter.cpuLine()).toBe(
+      "CPU of the test files (theirs and their commands'): 51 s in all; the most: tests/b.test.ts 40 s, tests/c.test.ts 7 s",
+    );
+    expect(reporter.cpuLine()).toBeUndefined();
   });
 });
