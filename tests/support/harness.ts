@@ -18,6 +18,8 @@ export const PULUMI = path.join(REPO_ROOT, "scripts/pulumi");
 export const E2E_TIMEOUT_MS = 10 * 60_000;
 const COMMAND_TIMEOUT_MS = 5 * 60_000;
 const PASSPHRASE = "pulumi-cims-e2e-passphrase";
+/** The key that marks a special value (a secret, a resource, an asset) in a checkpoint (Pulumi's sig.Key). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 export interface RunResult {
   code: number | null;
@@ -211,7 +213,14 @@ export class TestStack {
     if (pairs.length > 0) await this.stackRun(["config", "set-all"], pairs);
   }
 
+  /**
+   * What `pulumi stack output --json --show-secrets` prints: read from the checkpoint (the
+   * stack resource's outputs) where they hold no special value (a secret, which only the CLI
+   * can decrypt, a resource, an asset); each `pulumi` start costs 0.3 to 0.5 s of CPU.
+   */
   async outputs(): Promise<Record<string, unknown>> {
+    const stored = (await this.storedDeployment())?.deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+    if (stored && !JSON.stringify(stored.outputs ?? {}).includes(`"${SECRET_SIG}"`)) return stored.outputs ?? {};
     const { stdout } = await this.stackRun(["stack", "output", "--json", "--show-secrets"], []);
     return JSON.parse(stdout) as Record<string, unknown>;
   }

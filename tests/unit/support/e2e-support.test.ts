@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
 import { keepProgram, typeCheckPrograms } from "../../support/programs";
-import { REPO_ROOT } from "../../support/harness";
+import { REPO_ROOT, TestStack } from "../../support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
@@ -135,5 +135,39 @@ describe("CPU per test file", () => {
       "CPU of the test files (theirs and their commands'): 51 s in all; the most: tests/b.test.ts 40 s, tests/c.test.ts 7 s",
     );
     expect(reporter.cpuLine()).toBeUndefined();
+  });
+});
+
+describe("TestStack.outputs", () => {
+  let root: string;
+  let saved: string | undefined;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), "outputs-"));
+    // A `pulumi` that only says it ran: what outputs() returns when it asks the CLI.
+    await fs.mkdir(path.join(root, "bin"));
+    await fs.writeFile(path.join(root, "bin/pulumi"), '#!/bin/sh\necho \'{"from": "the CLI"}\'\n', { mode: 0o755 });
+    saved = process.env.CIMS_E2E_PULUMI_BIN;
+    process.env.CIMS_E2E_PULUMI_BIN = path.join(root, "bin");
+  });
+  afterEach(async () => {
+    if (saved === undefined) delete process.env.CIMS_E2E_PULUMI_BIN;
+    else process.env.CIMS_E2E_PULUMI_BIN = saved;
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  const checkpoint = async (stack: TestStack, outputs: Record<string, unknown>) => {
+    const dir = path.join(root, "state/.pulumi/stacks/project");
+    await fs.mkdir(dir, { recursive: true });
+    const resources = [{ urn: "urn:pulumi:e2e::project::pulumi:pulumi:Stack::project-e2e", type: "pulumi:pulumi:Stack", outputs }];
+    await fs.writeFile(path.join(dir, `${stack.name}.json`), JSON.stringify({ version: 3, checkpoint: { latest: { resources } } }));
+  };
+
+  test("read from the checkpoint while they hold plain values; from the CLI once one is a secret", async () => {
+    const stack = new TestStack(root, "e2e");
+    await fs.mkdir(stack.projectDir, { recursive: true });
+    await checkpoint(stack, { subnetId: "a1", nested: { n: 1 } });
+    expect(await stack.outputs()).toEqual({ subnetId: "a1", nested: { n: 1 } });
+    await checkpoint(stack, { key: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" } });
+    expect(await stack.outputs()).toEqual({ from: "the CLI" });
   });
 });
