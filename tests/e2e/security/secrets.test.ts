@@ -5,7 +5,7 @@
 // there. Given as CIMS_API_KEY, it is in no state at all, even with --show-secrets.
 import * as path from "node:path";
 import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
-import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult } from "../../support/harness";
+import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult, type StackExport } from "../../support/harness";
 
 const stacks = useStacks();
 
@@ -17,7 +17,11 @@ const quickstartConfig = {
   clientId: SEED.clientId,
 };
 
-async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
+/**
+ * What a stack's lifecycle shows (every command's output, the exported state, the emulator's
+ * log), and its state as `--show-secrets` reveals it before the destroy.
+ */
+async function lifecycleArtifacts(e: CimsTestEnv): Promise<{ artifacts: string[]; revealed: StackExport }> {
   const outputs: RunResult[] = [];
   outputs.push(await e.stack.preview(["--diff"]));
   outputs.push(await e.stack.up());
@@ -38,8 +42,9 @@ async function lifecycleArtifacts(e: CimsTestEnv): Promise<string[]> {
   outputs.push(await e.stack.run(["stack", "output", "--json", "--show-secrets", "--stack", e.stack.name]));
   outputs.push(await e.stack.run(["config", "--stack", e.stack.name]));
   const state = JSON.stringify(await e.stack.exportState());
+  const revealed = await e.stack.exportState(["--show-secrets"]);
   outputs.push(await e.stack.destroy());
-  return [...outputs.flatMap((o) => [o.stdout, o.stderr]), state, e.emulator.logs.join("\n")];
+  return { artifacts: [...outputs.flatMap((o) => [o.stdout, o.stderr]), state, e.emulator.logs.join("\n")], revealed };
 }
 
 test(
@@ -51,11 +56,10 @@ test(
       config: quickstartConfig,
     });
     const key = env.apiKey;
-    const artifacts = await lifecycleArtifacts(env);
+    const { artifacts, revealed } = await lifecycleArtifacts(env);
     expect(artifacts.filter((a) => a.includes(key))).toEqual([]);
-    await env.stack.up();
-    const revealed = (await env.stack.exportState(["--show-secrets"])).deployment.resources ?? [];
-    expect(revealed.filter((r) => JSON.stringify(r).includes(key)).map((r) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
+    const resources = revealed.deployment.resources ?? [];
+    expect(resources.filter((r) => JSON.stringify(r).includes(key)).map((r) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
   },
   E2E_TIMEOUT_MS,
 );
@@ -69,10 +73,9 @@ test(
       config: quickstartConfig,
       keyVia: "env",
     });
-    const artifacts = await lifecycleArtifacts(env);
-    await env.stack.up();
-    artifacts.push(JSON.stringify(await env.stack.exportState(["--show-secrets"])));
-    expect(artifacts.filter((a) => a.includes(env.apiKey))).toEqual([]);
+    const { artifacts, revealed } = await lifecycleArtifacts(env);
+    expect((revealed.deployment.resources ?? []).length).toBeGreaterThan(1);
+    expect([...artifacts, JSON.stringify(revealed)].filter((a) => a.includes(env.apiKey))).toEqual([]);
   },
   E2E_TIMEOUT_MS,
 );
