@@ -1,8 +1,10 @@
 // Randomized lifecycle under the real engine: fast-check generates sequences of
 // program edits, drift outside Pulumi, armed faults and pulumi up/preview/refresh/destroy
 // (tests/model/), and after every command the emulator's records and the exported state
-// must agree with the program. A fixed seed and a few short sequences here; `npm run soak`
-// runs long ones and prints the shrunk sequence of any failure.
+// must agree with the program. Here: one generated sequence of a fixed seed (the generator,
+// the model and the shrinking driver end to end) and the sequences the soak found failing,
+// kept as they were shrunk; exploring is the soak's: `npm run soak` runs long sequences of
+// many seeds and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
 import { FAULTS } from "../../model/faults";
@@ -10,11 +12,11 @@ import { destroyWhileOtherCreates, otherMemberWeight, otherStackAddsMember } fro
 import { runLifecycle, runSequence } from "../../model/run";
 
 test(
-  "lifecycle model, fixed seed: every command keeps the service, the state and the program in agreement",
+  "lifecycle model, a fixed seed's sequence: every command keeps the service, the state and the program in agreement",
   async () => {
     const summary = await runLifecycle({
       seed: 239,
-      runs: 3,
+      runs: 1,
       maxCommands: 10,
       taskDurationMs: 50,
       log: (line) => process.stdout.write(`${line}\n`),
