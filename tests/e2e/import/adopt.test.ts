@@ -75,8 +75,7 @@ test(
       env,
       program({ team: "platform", subnetImport: null, imageImport: "6c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f", retainImage: true }),
     );
-    await env.stack.preview(["--expect-no-changes"]);
-    await env.stack.up(); // records retainOnDelete
+    await env.stack.up(["--expect-no-changes"]); // no change of any resource; the state records retainOnDelete
     await env.stack.destroy();
     expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeUndefined(); // managed: deleted
     expect(env.emulator.store.get("images", IMAGE_ID)).toBeDefined(); // retainOnDelete: kept
