@@ -131,8 +131,7 @@ test(
 
     const adopter = await stack("plugin-adopt");
     // The same emulator: the other stack's subnet is the one to import.
-    await adopter.stack.setConfig("cims:apiUrl", made.emulator.url);
-    await adopter.stack.setConfig("cims:apiKey", made.apiKey, true);
+    await adopter.stack.setConfigs({ "cims:apiUrl": made.emulator.url }, { "cims:apiKey": made.apiKey });
     await adopter.stack.run([
       "import",
       "cims:index:Subnet",

@@ -90,8 +90,7 @@ test.each<Face>(["dynamic", "native"])(
     );
 
     // A new CIDR another team's subnet holds: the replacement is refused, naming it.
-    await stack.setConfig("twins", "false");
-    await stack.setConfig("cidr", "10.42.0.0/25");
+    await stack.setConfigs({ twins: "false", cidr: "10.42.0.0/25" });
     const taken = await stack.preview([], { allowFailure: true });
     expect(taken.code).not.toBe(0);
     expect(taken.stdout).toContain(`cidr: 10.42.0.0/25 overlaps subnet "team-b" (${String(theirs.id)}, 10.42.0.0/24)`);

@@ -40,8 +40,7 @@ test(
     await stack.preview(["--expect-no-changes"]);
 
     // An in-place update of the subnet (a tag) and of the pool (a member).
-    await stack.setConfig("team", "networking");
-    await stack.setConfig("memberAddress", "10.20.0.11");
+    await stack.setConfigs({ team: "networking", memberAddress: "10.20.0.11" });
     const preview = await stack.preview(["--diff"]);
     expect(preview.stdout).toContain('team: "platform" => "networking"');
     expect(preview.stdout).not.toMatch(/__provider/);
