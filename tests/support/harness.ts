@@ -18,8 +18,12 @@ export const PULUMI = path.join(REPO_ROOT, "scripts/pulumi");
 export const E2E_TIMEOUT_MS = 10 * 60_000;
 const COMMAND_TIMEOUT_MS = 5 * 60_000;
 const PASSPHRASE = "pulumi-cims-e2e-passphrase";
-/** The key that marks a special value (a secret, a resource, an asset) in a checkpoint (Pulumi's sig.Key). */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+/**
+ * The key that marks a special value (a secret, a resource, an asset) in a checkpoint: the
+ * SDK's `specialSigKey`, written out as provider/plugin/provider-config.ts does (importing the
+ * SDK's runtime here would load it into every e2e file).
+ */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
 
 export interface RunResult {
   code: number | null;
@@ -220,7 +224,7 @@ export class TestStack {
    */
   async outputs(): Promise<Record<string, unknown>> {
     const stored = (await this.storedDeployment())?.deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
-    if (stored && !JSON.stringify(stored.outputs ?? {}).includes(`"${SECRET_SIG}"`)) return stored.outputs ?? {};
+    if (stored && !JSON.stringify(stored.outputs ?? {}).includes(`"${SIG_KEY}"`)) return stored.outputs ?? {};
     const { stdout } = await this.stackRun(["stack", "output", "--json", "--show-secrets"], []);
     return JSON.parse(stdout) as Record<string, unknown>;
   }
