@@ -10,7 +10,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { logCommand } from "./commands";
-import { keepProgram, PROGRAMS_DIR_ENV } from "./programs";
+import { keepProgram, PROGRAMS_DIR_ENV, runAsJavaScript } from "./programs";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PULUMI = path.join(REPO_ROOT, "scripts/pulumi");
@@ -63,7 +63,8 @@ export interface StackOptions {
   /** Extra environment for every command. */
   env?: Record<string, string>;
   /**
-   * false: `pulumi` runs the program transpiled only (PULUMI_NODEJS_TRANSPILE_ONLY) and each
+   * false: `pulumi` runs the program transpiled only (PULUMI_NODEJS_TRANSPILE_ONLY), as
+   * JavaScript the harness compiles before each run (programs.ts `runAsJavaScript`), and each
    * source it ran is kept for the e2e run's one type-check of them all at its end
    * (programs.ts): the same diagnostics, without parsing the SDK's typings on every `up`.
    * Only where that check runs (an e2e run) and the program is checked as ts-node would
@@ -160,10 +161,22 @@ export class TestStack {
     this.env = isolatedEnv(root, extraEnv);
   }
 
+  /** Whether the program runs as JavaScript the harness compiles (programs.ts `runAsJavaScript`). */
+  private javaScript = false;
+
+  get runsJavaScript(): boolean {
+    return this.javaScript;
+  }
+
   /** Runs programs transpiled only, keeping each one's sources in `dir` (programs.ts). */
   transpileOnly(dir: string): void {
     this.programsDir = dir;
     this.env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
+  }
+
+  /** Runs a TypeScript program transpiled only as JavaScript compiled by the harness before each run (programs.ts). */
+  asJavaScript(): void {
+    this.javaScript = true;
   }
 
   /**
@@ -173,6 +186,7 @@ export class TestStack {
    */
   async programRuns(): Promise<void> {
     if (this.programsDir) await keepProgram(this.projectDir, this.programsDir, currentTestName() ?? this.root);
+    if (this.javaScript) await runAsJavaScript(this.projectDir);
   }
 
   /** `pulumi <args> --non-interactive` in the project directory. */
@@ -319,6 +333,14 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   const programsDir = process.env[PROGRAMS_DIR_ENV];
   if (opts.typeCheck === false && programsDir && checkedLikeTsNode(opts) && !(await hasTsconfig(stack))) {
     stack.transpileOnly(programsDir);
+  }
+  if (
+    stack.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true" &&
+    !opts.projectDir &&
+    opts.nodeModules === undefined &&
+    !(await hasTsconfig(stack))
+  ) {
+    stack.asJavaScript();
   }
   await stack.run(["stack", "init", stack.name]);
   await stack.setConfigs(opts.config ?? {}, opts.secrets ?? {});

@@ -134,6 +134,7 @@ export async function anotherMachine(stack: TestStack, backendUrl: string, env: 
   const machine = new TestStack(root, stack.name, env);
   const programs = process.env[PROGRAMS_DIR_ENV];
   if (stack.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true" && programs) machine.transpileOnly(programs);
+  if (stack.runsJavaScript) machine.asJavaScript();
   delete machine.env.PULUMI_BACKEND_URL;
   await machine.run(["login", backendUrl]);
   return machine;

@@ -8,7 +8,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
-import { keepProgram, typeCheckPrograms } from "../../support/programs";
+import { keepProgram, runAsJavaScript, typeCheckPrograms } from "../../support/programs";
 import { REPO_ROOT, TestStack } from "../../support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -76,6 +76,51 @@ describe("programs run transpiled only, type-checked once", () => {
     expect(failures[0]).toMatch(/^index\.ts of a program run by "broken\.test\.ts: breaks"/);
     expect(failures[0]).toMatch(/TS2322: Type 'string' is not assignable to type 'number'/);
   }, 120_000);
+});
+
+describe("transpile-only programs run as the JavaScript the harness compiles", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-javascript-test-"));
+  });
+  afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+  const project = async (name: string, pulumiYaml: string): Promise<string> => {
+    const dir = path.join(root, name);
+    await fs.mkdir(path.join(dir, "lib"), { recursive: true });
+    await fs.writeFile(path.join(dir, "Pulumi.yaml"), pulumiYaml);
+    await fs.writeFile(path.join(dir, "lib/port.ts"), "export const port: number = 80;\n");
+    return dir;
+  };
+  const exported = (dir: string): string =>
+    execFileSync(process.execPath, ["-e", `process.stdout.write(JSON.stringify(require(${JSON.stringify(dir)}).n))`], { encoding: "utf8" });
+
+  test("each source is compiled beside it before each run, and the project says it is JavaScript, with index.js its entry point", async () => {
+    const dir = await project("plain", "name: plain\nruntime: nodejs\ndescription: kept\n");
+    await fs.writeFile(path.join(dir, "index.ts"), 'import { port } from "./lib/port";\nexport const n: number = port + 1;\n');
+    expect(await runAsJavaScript(dir)).toBe(true);
+    const converted = "name: plain\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\ndescription: kept\n";
+    expect(await fs.readFile(path.join(dir, "Pulumi.yaml"), "utf8")).toBe(converted);
+    expect(exported(dir)).toBe("81");
+
+    await fs.writeFile(path.join(dir, "index.ts"), 'import { port } from "./lib/port";\nexport const n: number = port + 2;\n');
+    expect(await runAsJavaScript(dir)).toBe(true);
+    expect(exported(dir)).toBe("82");
+    expect(await fs.readFile(path.join(dir, "Pulumi.yaml"), "utf8")).toBe(converted);
+  });
+
+  test("a JavaScript file it did not compile is refused, not overwritten; another runtime is left as it is", async () => {
+    const dir = await project("own-js", "name: own-js\nruntime: nodejs\n");
+    await fs.writeFile(path.join(dir, "index.ts"), "export const n = 1;\n");
+    await fs.writeFile(path.join(dir, "index.js"), "exports.n = 2;\n");
+    await expect(runAsJavaScript(dir)).rejects.toThrow(/index\.js exists beside its TypeScript source/);
+    expect(await fs.readFile(path.join(dir, "index.js"), "utf8")).toBe("exports.n = 2;\n");
+
+    const yaml = await project("yaml", "name: yaml\nruntime: yaml\n");
+    expect(await runAsJavaScript(yaml)).toBe(false);
+    expect((await fs.readdir(path.join(yaml, "lib"))).sort()).toEqual(["port.ts"]);
+    expect(await fs.readFile(path.join(yaml, "Pulumi.yaml"), "utf8")).toBe("name: yaml\nruntime: yaml\n");
+  });
 });
 
 describe("the run's pulumi commands, counted", () => {
