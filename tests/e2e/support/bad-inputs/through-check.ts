@@ -5,7 +5,7 @@
 // serializer, as a program's are. Its `Check` must fail naming the property and the rule, with
 // zero requests reaching the emulator.
 //
-// A sample of the cases also runs through `pulumi preview` (catalogue.ts), to show the engine
+// Two of the cases also run through `pulumi preview` (catalogue.ts), to show the engine
 // prints the provider's answer. Why not every case through the CLI: the engine stops a preview
 // at the first invalid resource, so that would be one preview per case (over 70 on each face,
 // some 6 minutes of CPU each) to prove the engine's printing again and again.
@@ -20,17 +20,13 @@ import { type BadCase, VALID } from "./catalogue";
 import { cimsType, type Face, faceProject, SEED_FILE, useStacks } from "../../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT } from "../../../support/harness";
 
-/** One case of each kind, and each way a JSON type can be wrong (null, a string, an array, a lossy number). */
-export const THROUGH_THE_CLI = [
-  "subnet: cidr with host bits",
-  "subnet: gatewayIp null without connectToNetworkRouter false",
-  "subnet: enableDhcp as a string",
-  "image: isBaremetal as 1",
-  "pool: members as a string",
-  "policy: a field the API does not accept",
-  "quota: a limit that lost digits as a number",
-  "member: both subnetId and instanceId",
-];
+/**
+ * Two cases, a rule about a value and a wrong JSON type (an int64 written as a JavaScript
+ * number, its digits lost on the way from the program): the engine's printing of a failed Check is the same for every case, and every
+ * case above already fails in the real provider process with its inputs serialized as a
+ * program's are. Each sample is a preview on each face (about 4.5 s of CPU each).
+ */
+export const THROUGH_THE_CLI = ["subnet: cidr with host bits", "quota: a limit that lost digits as a number"];
 
 const problemOf = (c: BadCase): RegExp => new RegExp(`^${c.property.replace(/[[\].]/g, "\\$&")}[: ]`);
 
