@@ -7,6 +7,7 @@ const path = require("node:path");
 const { CPU_LOG_ENV, newCpuLog } = require("./cpu-per-file");
 
 const ROOT = path.resolve(__dirname, "../..");
+const CPU_KEEP_ENV = "CIMS_TEST_CPU_KEEP";
 
 class SummaryReporter {
   constructor(_globalConfig, options = {}) {
@@ -32,6 +33,8 @@ class SummaryReporter {
     } catch {
       return undefined;
     }
+    // Every file's figure, one JSON line each, where CIMS_TEST_CPU_KEEP names a file for them.
+    if (process.env[CPU_KEEP_ENV]) fs.writeFileSync(process.env[CPU_KEEP_ENV], text);
     fs.rmSync(this.cpuLog, { force: true });
     const files = text
       .split("\n")

@@ -172,13 +172,22 @@ describe("CPU per test file", () => {
     expect(cpuSeconds()! - before!).toBeGreaterThanOrEqual(0.35);
   });
 
-  test("the summary ranks the files by their CPU, and removes the log", async () => {
+  test("the summary ranks the files by their CPU, keeps every figure where told, and removes the log", async () => {
     const reporter = new Reporter({}, { top: 2 });
     const line = (file: string, seconds: number) => `${JSON.stringify({ file: path.join(REPO_ROOT, file), seconds })}\n`;
-    await fs.writeFile(reporter.cpuLog, line("tests/a.test.ts", 3.2) + line("tests/b.test.ts", 40.4) + line("tests/c.test.ts", 7));
-    expect(reporter.cpuLine()).toBe(
-      "CPU of the test files (theirs and their commands'): 51 s in all; the most: tests/b.test.ts 40 s, tests/c.test.ts 7 s",
-    );
+    const figures = line("tests/a.test.ts", 3.2) + line("tests/b.test.ts", 40.4) + line("tests/c.test.ts", 7);
+    await fs.writeFile(reporter.cpuLog, figures);
+    const kept = path.join(os.tmpdir(), `pulumi-cims-cpu-kept-${process.pid}.jsonl`);
+    process.env.CIMS_TEST_CPU_KEEP = kept;
+    try {
+      expect(reporter.cpuLine()).toBe(
+        "CPU of the test files (theirs and their commands'): 51 s in all; the most: tests/b.test.ts 40 s, tests/c.test.ts 7 s",
+      );
+      expect(await fs.readFile(kept, "utf8")).toBe(figures);
+    } finally {
+      delete process.env.CIMS_TEST_CPU_KEEP;
+      await fs.rm(kept, { force: true });
+    }
     expect(reporter.cpuLine()).toBeUndefined();
   });
 });
