@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { type EmulatorOptions, startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
-import { createStack, REPO_ROOT, type StackOptions, type TestStack } from "./harness";
+import { createStack, REPO_ROOT, stackTemplate, type StackOptions, type TestStack } from "./harness";
 
 export const SEED_FILE = path.join(REPO_ROOT, "examples/emulator-seed.json");
 export const SEED = {
@@ -32,7 +32,8 @@ export async function cimsStack(
     emulator?: Partial<EmulatorOptions>;
   } = {},
 ): Promise<CimsTestEnv> {
-  const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
+  const template = await stackTemplate();
+  const apiKey = template?.apiKey ?? `e2e-key-${randomBytes(8).toString("hex")}`;
   const emulator = await startEmulator({
     apiKey,
     seed: SEED_FILE,
@@ -41,14 +42,17 @@ export async function cimsStack(
     ...opts.emulator,
   });
   const viaEnv = opts.keyVia === "env";
-  const stack = await createStack({
-    // The run type-checks every program once at its end (support/programs.ts).
-    typeCheck: false,
-    ...opts,
-    env: { ...opts.env, ...(viaEnv ? { CIMS_API_KEY: apiKey } : {}) },
-    config: { "cims:apiUrl": emulator.url, "cims:projectId": "1", "cims:regionId": "1", ...opts.config },
-    secrets: { ...(viaEnv ? {} : { "cims:apiKey": apiKey }), ...opts.secrets },
-  });
+  const stack = await createStack(
+    {
+      // The run type-checks every program once at its end (support/programs.ts).
+      typeCheck: false,
+      ...opts,
+      env: { ...opts.env, ...(viaEnv ? { CIMS_API_KEY: apiKey } : {}) },
+      config: { "cims:apiUrl": emulator.url, "cims:projectId": "1", "cims:regionId": "1", ...opts.config },
+      secrets: { ...(viaEnv ? {} : { "cims:apiKey": apiKey }), ...opts.secrets },
+    },
+    template,
+  );
   return {
     emulator,
     apiKey,

@@ -6,6 +6,7 @@
 // gives all of that with nothing in between; outputs and state are read back with
 // `pulumi stack output --json` and `pulumi stack export`.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -325,7 +326,7 @@ export interface StackExport {
 }
 
 /** Creates a throw-away project, file:// backend, PULUMI_HOME and stack in a temp directory. */
-export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
+export async function createStack(opts: StackOptions = {}, template?: StackTemplate): Promise<TestStack> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-e2e-"));
   const stack = new TestStack(root, opts.stackName ?? "e2e", opts.env, opts.projectDir);
   await fs.mkdir(path.join(root, "state"), { recursive: true });
@@ -342,9 +343,83 @@ export async function createStack(opts: StackOptions = {}): Promise<TestStack> {
   ) {
     stack.asJavaScript();
   }
+  const written = template !== undefined && (await writeStackConfig(stack, opts.config ?? {}, opts.secrets ?? {}, template));
   await stack.run(["stack", "init", stack.name]);
-  await stack.setConfigs(opts.config ?? {}, opts.secrets ?? {});
+  if (!written) await stack.setConfigs(opts.config ?? {}, opts.secrets ?? {});
   return stack;
+}
+
+/** Where the e2e run keeps its StackTemplate (global-setup.js names the file); unset outside e2e runs. */
+const STACK_TEMPLATE_ENV = "CIMS_E2E_STACK_TEMPLATE";
+
+/**
+ * What `pulumi config set --secret` wrote for one value, the run's API key, in a stack the CLI
+ * made: the stack config file's encryption salt and the value's ciphertext. A stack of the same
+ * passphrase whose config file starts with that salt decrypts it (`pulumi stack init` keeps a
+ * config file it finds, salt and values, as for a stack file a team commits), so a test's stack
+ * is one CLI start, `stack init`, where it was that and a `config set-all`: about 0.4 s of CPU
+ * each, and nearly every e2e test makes a stack.
+ */
+export interface StackTemplate {
+  apiKey: string;
+  encryptionsalt: string;
+  secureApiKey: string;
+}
+
+/** The run's StackTemplate, made by the CLI for the first test that asks; undefined outside e2e runs. */
+export async function stackTemplate(): Promise<StackTemplate | undefined> {
+  const file = process.env[STACK_TEMPLATE_ENV];
+  if (!file) return undefined;
+  const kept = await fs.readFile(file, "utf8").catch(() => undefined);
+  if (kept !== undefined) return JSON.parse(kept) as StackTemplate;
+  const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
+  const stack = await createStack({
+    files: { "Pulumi.yaml": "name: stack-template\nruntime: nodejs\n" },
+    nodeModules: null,
+    secrets: { "cims:apiKey": apiKey },
+  });
+  try {
+    const text = await fs.readFile(path.join(stack.projectDir, `Pulumi.${stack.name}.yaml`), "utf8");
+    const encryptionsalt = /^encryptionsalt: (\S+)$/m.exec(text)?.[1];
+    const secureApiKey = /^ {2}cims:apiKey:\n {4}secure: (\S+)$/m.exec(text)?.[1];
+    if (!encryptionsalt || !secureApiKey) throw new Error(`the CLI's stack config file is not as expected:\n${text}`);
+    const template: StackTemplate = { apiKey, encryptionsalt, secureApiKey };
+    // Written aside and renamed, so a reader finds it whole (two first tests at once each make one).
+    await fs.writeFile(`${file}.${process.pid}`, JSON.stringify(template));
+    await fs.rename(`${file}.${process.pid}`, file);
+    return template;
+  } finally {
+    await stack.dispose();
+  }
+}
+
+/**
+ * Writes the stack's config file as `config set-all` would have, with the salt and the key's
+ * ciphertext from `template`, before `stack init`. False, writing nothing, where the CLI must
+ * set them: a secret other than the template's key, a passphrase of the test's own, or a
+ * config file already there.
+ */
+async function writeStackConfig(
+  stack: TestStack,
+  config: Record<string, string>,
+  secrets: Record<string, string>,
+  template: StackTemplate,
+): Promise<boolean> {
+  const file = path.join(stack.projectDir, `Pulumi.${stack.name}.yaml`);
+  const exists = await fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+  const otherSecret = Object.values(secrets).some((v) => v !== template.apiKey);
+  if (exists || otherSecret || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE) return false;
+  const lines = [
+    `encryptionsalt: ${template.encryptionsalt}`,
+    "config:",
+    ...Object.entries(config).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`),
+    ...Object.keys(secrets).flatMap((k) => [`  ${JSON.stringify(k)}:`, `    secure: ${template.secureApiKey}`]),
+  ];
+  await fs.writeFile(file, `${lines.join("\n")}\n`);
+  return true;
 }
 
 /** Whether the run's type-check (programs.ts) checks this stack's program as `pulumi` would: a temp project on this checkout's node_modules, transpiling unless the test says otherwise. */

@@ -3,6 +3,7 @@
 // Given as secret stack config (cims:apiKey), Pulumi itself keeps it, encrypted, in the
 // record of its default pulumi-nodejs provider: --show-secrets reveals it there and only
 // there. Given as CIMS_API_KEY, it is in no state at all, even with --show-secrets.
+import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, type CimsTestEnv, SEED, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, type RunResult, type StackExport } from "../../support/harness";
@@ -56,8 +57,13 @@ test(
       config: quickstartConfig,
     });
     const key = env.apiKey;
+    // The stack's config file holds the key encrypted (the harness writes it from the run's
+    // template, harness.ts stackTemplate), and the CLI decrypts it to the key.
+    const stackFile = await fs.readFile(path.join(env.stack.projectDir, `Pulumi.${env.stack.name}.yaml`), "utf8");
+    const { stdout } = await env.stack.run(["config", "--json", "--show-secrets", "--stack", env.stack.name]);
+    expect(JSON.parse(stdout)["cims:apiKey"]).toEqual({ value: key, secret: true });
     const { artifacts, revealed } = await lifecycleArtifacts(env);
-    expect(artifacts.filter((a) => a.includes(key))).toEqual([]);
+    expect([stackFile, ...artifacts].filter((a) => a.includes(key))).toEqual([]);
     const resources = revealed.deployment.resources ?? [];
     expect(resources.filter((r) => JSON.stringify(r).includes(key)).map((r) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
   },

@@ -35,6 +35,9 @@ module.exports = async function globalSetup() {
   const programs = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-programs-"));
   fs.symlinkSync(path.join(root, "node_modules"), path.join(programs, "node_modules"), "dir");
   process.env.CIMS_E2E_PROGRAMS_DIR = programs;
-  // The pulumi commands the tests run are counted here (tests/support/commands.ts).
-  process.env.CIMS_E2E_COMMAND_LOG = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-commands-")), "commands.jsonl");
+  // The pulumi commands the tests run are counted here (tests/support/commands.ts), and the
+  // run's stack template is kept beside them (tests/support/harness.ts, stackTemplate).
+  const commands = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-commands-"));
+  process.env.CIMS_E2E_COMMAND_LOG = path.join(commands, "commands.jsonl");
+  process.env.CIMS_E2E_STACK_TEMPLATE = path.join(commands, "stack-template.json");
 };
