@@ -4,19 +4,23 @@ import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const ESLINT = path.join(ROOT, "node_modules/.bin/eslint");
+const LINT_TEXTS = path.join(ROOT, "tests/support/lint-texts.mjs");
 
-/** Lints `source` as if it were the file at `file` (nothing is written). */
-function lint(file: string, source: string): { status: number | null; output: string } {
-  const result = spawnSync(ESLINT, ["--stdin", "--stdin-filename", file, "--format", "stylish"], {
-    cwd: ROOT,
-    input: source,
-    encoding: "utf8",
-  });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+/** Lints each source as if it were the file at its path (nothing is written), in one ESLint process. */
+function lintAll(texts: Array<{ file: string; source: string }>): Array<{ status: number; output: string }> {
+  const result = spawnSync(process.execPath, [LINT_TEXTS], { cwd: ROOT, input: JSON.stringify(texts), encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`lint-texts.mjs failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as Array<{ errors: number; output: string }>).map((r) => ({
+    status: r.errors > 0 ? 1 : 0,
+    output: r.output,
+  }));
 }
 
-test.each([
+/** A function of `code` lines of code, plus `comments` comment lines. */
+const fn = (code: number, comments = 0) =>
+  `export function planted(): number {\n  let n = 0;\n${"  // why\n".repeat(comments)}${"  n += 1;\n".repeat(code - 4)}  return n;\n}\n`;
+
+const CROSS_IMPORTS: Array<[string, string, string]> = [
   [
     "provider/methods/planted.ts",
     'import { Store } from "../../emulator/store/store";\nexport const s = Store;\n',
@@ -37,38 +41,63 @@ test.each([
     'import { contractSchema } from "../../api/schema";\nexport const s = contractSchema;\n',
     "a program's resource classes must not load the provider process's code",
   ],
-])("%s: a cross import is an error", (file, source, message) => {
-  const { status, output } = lint(file, source);
-  expect(status).toBe(1);
-  expect(output).toContain(message);
-  expect(output).toContain("no-restricted-imports");
+];
+
+const API_IMPORT = 'import { PATHS } from "../../api/paths";\nexport const p = PATHS;\n';
+const SHIPPED = ["api/planted.ts", "provider/methods/planted.ts", "emulator/routes/planted.ts", "scripts/planted.ts"];
+
+/** Every source the tests below lint, each by its path and what it is. */
+const TEXTS = {
+  cross: CROSS_IMPORTS.map(([file, source]) => ({ file, source })),
+  apiImport: ["provider/methods/planted.ts", "emulator/routes/planted.ts"].map((file) => ({ file, source: API_IMPORT })),
+  long: SHIPPED.map((file) => ({ file, source: fn(81) })),
+  allowed: [
+    { file: "provider/methods/planted.ts", source: fn(80, 30) },
+    { file: "tests/unit/planted.test.ts", source: fn(120) },
+    { file: "provider/resources/generated/planted.ts", source: fn(120) },
+  ],
+};
+let linted: { [K in keyof typeof TEXTS]: Array<{ status: number; output: string }> };
+
+beforeAll(() => {
+  const all = lintAll(Object.values(TEXTS).flat());
+  let at = 0;
+  linted = Object.fromEntries(
+    Object.entries(TEXTS).map(([k, texts]) => {
+      const results = all.slice(at, at + texts.length);
+      at += texts.length;
+      return [k, results];
+    }),
+  ) as typeof linted;
 });
 
+test.each(CROSS_IMPORTS.map(([file, , message], i) => [file, message, i] as const))(
+  "%s: a cross import is an error",
+  (_file, message, i) => {
+    const { status, output } = linted.cross[i];
+    expect(status).toBe(1);
+    expect(output).toContain(message);
+    expect(output).toContain("no-restricted-imports");
+  },
+);
+
 test("the same kind of import of api/ is fine on both sides", () => {
-  expect(lint("provider/methods/planted.ts", 'import { PATHS } from "../../api/paths";\nexport const p = PATHS;\n')).toMatchObject({
-    status: 0,
-  });
-  expect(lint("emulator/routes/planted.ts", 'import { PATHS } from "../../api/paths";\nexport const p = PATHS;\n')).toMatchObject({
-    status: 0,
-  });
+  expect(linted.apiImport).toEqual([
+    { status: 0, output: "" },
+    { status: 0, output: "" },
+  ]);
 });
 
 describe("functions stay short: at most 80 lines of code in shipped code", () => {
-  /** A function of `code` lines of code, plus `comments` comment lines. */
-  const fn = (code: number, comments = 0) =>
-    `export function planted(): number {\n  let n = 0;\n${"  // why\n".repeat(comments)}${"  n += 1;\n".repeat(code - 4)}  return n;\n}\n`;
-
   test("a longer function is an error in api/, provider/, emulator/ and scripts/", () => {
-    for (const file of ["api/planted.ts", "provider/methods/planted.ts", "emulator/routes/planted.ts", "scripts/planted.ts"]) {
-      const { status, output } = lint(file, fn(81));
+    expect(linted.long).toHaveLength(SHIPPED.length);
+    for (const { status, output } of linted.long) {
       expect(status).toBe(1);
       expect(output).toContain("max-lines-per-function");
     }
   });
 
   test("blank and comment lines do not count; tests and generated code are not held to it", () => {
-    expect(lint("provider/methods/planted.ts", fn(80, 30))).toMatchObject({ status: 0 });
-    expect(lint("tests/unit/planted.test.ts", fn(120))).toMatchObject({ status: 0 });
-    expect(lint("provider/resources/generated/planted.ts", fn(120))).toMatchObject({ status: 0 });
+    expect(linted.allowed.map((r) => r.status)).toEqual([0, 0, 0]);
   });
 });
