@@ -332,15 +332,11 @@ export async function createStack(opts: StackOptions = {}, template?: StackTempl
   await fs.mkdir(path.join(root, "state"), { recursive: true });
   if (!opts.projectDir) await prepareProject(stack, opts);
   const programsDir = process.env[PROGRAMS_DIR_ENV];
-  if (opts.typeCheck === false && programsDir && checkedLikeTsNode(opts) && !(await hasTsconfig(stack))) {
+  const tsconfig = await projectHas(stack, "tsconfig.json");
+  if (opts.typeCheck === false && programsDir && checkedLikeTsNode(opts) && !tsconfig) {
     stack.transpileOnly(programsDir);
   }
-  if (
-    stack.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true" &&
-    !opts.projectDir &&
-    opts.nodeModules === undefined &&
-    !(await hasTsconfig(stack))
-  ) {
+  if (stack.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true" && !opts.projectDir && opts.nodeModules === undefined && !tsconfig) {
     stack.asJavaScript();
   }
   const written = template !== undefined && (await writeStackConfig(stack, opts.config ?? {}, opts.secrets ?? {}, template));
@@ -405,20 +401,16 @@ async function writeStackConfig(
   secrets: Record<string, string>,
   template: StackTemplate,
 ): Promise<boolean> {
-  const file = path.join(stack.projectDir, `Pulumi.${stack.name}.yaml`);
-  const exists = await fs.stat(file).then(
-    () => true,
-    () => false,
-  );
+  const file = `Pulumi.${stack.name}.yaml`;
   const otherSecret = Object.values(secrets).some((v) => v !== template.apiKey);
-  if (exists || otherSecret || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE) return false;
+  if (otherSecret || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE || (await projectHas(stack, file))) return false;
   const lines = [
     `encryptionsalt: ${template.encryptionsalt}`,
     "config:",
     ...Object.entries(config).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`),
     ...Object.keys(secrets).flatMap((k) => [`  ${JSON.stringify(k)}:`, `    secure: ${template.secureApiKey}`]),
   ];
-  await fs.writeFile(file, `${lines.join("\n")}\n`);
+  await fs.writeFile(path.join(stack.projectDir, file), `${lines.join("\n")}\n`);
   return true;
 }
 
@@ -427,8 +419,9 @@ function checkedLikeTsNode(opts: StackOptions): boolean {
   return !opts.projectDir && opts.nodeModules === undefined && opts.env?.PULUMI_NODEJS_TRANSPILE_ONLY === undefined;
 }
 
-const hasTsconfig = (stack: TestStack) =>
-  fs.stat(path.join(stack.projectDir, "tsconfig.json")).then(
+/** Whether the stack's project directory holds `file`. */
+const projectHas = (stack: TestStack, file: string) =>
+  fs.stat(path.join(stack.projectDir, file)).then(
     () => true,
     () => false,
   );

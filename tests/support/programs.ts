@@ -3,7 +3,8 @@
 // type-checks them all at its end (global-teardown.ts) with the compiler and options Pulumi's
 // Node.js host uses when it type-checks a program itself. Type-checking each run instead
 // parses the TypeScript libraries and the SDK's typings anew every time, seconds of CPU per
-// command on a loaded machine; once per run, the same diagnostics cost that once.
+// command on a loaded machine; once per run, the same diagnostics cost that once. Those
+// programs run as JavaScript compiled here before each command (runAsJavaScript).
 import { createHash } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
@@ -86,10 +87,10 @@ const JAVASCRIPT_NODEJS = "runtime:\n  name: nodejs\n  options:\n    typescript:
  * program compiled before `pulumi` runs it: each TypeScript file is compiled to a JavaScript
  * file beside it (CommonJS, as ts-node emits for a project without `"type": "module"`) and the
  * project's runtime says `typescript: false` (and `main: index.js`, where index.ts was the
- * entry point). Why: with TypeScript on, the SDK's `cmd/run`
- * loads the TypeScript compiler and ts-node and registers them before the program starts,
- * about 0.4 s of CPU on every `up` and `preview` of a transpile-only stack. esbuild (already
- * the plugin's bundler) compiles a file in milliseconds without loading the compiler here.
+ * entry point). Why: with TypeScript on, the SDK's `cmd/run` loads the TypeScript compiler
+ * and ts-node and registers them before the program starts, about 0.4 s of CPU on every `up`
+ * and `preview` of a transpile-only stack. esbuild (already the plugin's bundler) compiles a
+ * file in milliseconds without loading the compiler here.
  *
  * Call it before every command that runs the program: the sources are compiled each time.
  * Each JavaScript file made here starts with COMPILED_MARK; one beside a source that does not
