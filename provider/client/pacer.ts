@@ -6,11 +6,14 @@
 //   up to a fifth more, at random, so the waiting requests do not return at one instant), and
 //   from then on turns are granted one at a time, in order, at the rate the service was seen
 //   to accept in the last second.
-// - A later 429 lowers the rate by 15% (once a second at most: a burst of them is one
-//   signal); the request it refused waits its own Retry-After, nobody else does.
-// - While no 429 comes the rate rises again, 5% a second up to just under where the last 429
-//   came, then 1% a second, so a limit that rises (or a neighbour stack that finished) is
-//   found again without knocking on it every few seconds.
+// - A later 429 lowers the rate by 15%, or to what the service accepted in the last second
+//   if that is less (once a second at most: a burst of them is one signal); the request it
+//   refused waits its own Retry-After, nobody else does.
+// - While no 429 comes the rate climbs back on a cubic of the time since the last decrease,
+//   as AWS's adaptive retry mode (and TCP CUBIC) does: flat near the rate of the last 429, so
+//   a limit found is not knocked on every few seconds, then faster and faster, so a stray 429
+//   (a gateway's, a neighbour stack's burst) holds the stack back seconds, not for the rest of
+//   the run; never past twice what the service accepted in the last second.
 // `cims:maxRequestsPerSecond` caps the rate from the first request: a team running several
 // stacks on one key splits its budget between them.
 //
@@ -18,15 +21,13 @@
 // limiter) keep a fixed rate; this one learns it from the service's answers.
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** How far back the accepted rate is measured at the first 429. */
+/** How far back the accepted rate is measured. */
 const WINDOW_MS = 1_000;
-/** How often the rate may change: a decrease per burst of 429s, an increase per quiet period. */
+/** A burst of 429s within this is one signal: the rate is lowered once. */
 const STEP_MS = 1_000;
 const DECREASE = 0.85;
-/** Below the rate of the last 429 (times NEAR), recovery is quick; above, a slow probe. */
-const NEAR = 0.95;
-const RECOVER = 1.05;
-const PROBE = 1.01;
+/** The cubic's scale, in requests a second per second cubed (AWS's adaptive retry mode uses 0.4). */
+const CUBIC = 0.4;
 /** Never slower than this: a limit of under one request a second is not a rate limit but an outage. */
 const MIN_RATE = 1;
 
@@ -58,7 +59,9 @@ export class Pacer {
   /** The rate learned from 429s (undefined until the first), and the rate the last one came at. */
   #learned: number | undefined;
   #ceiling = Infinity;
+  /** When the rate was last lowered, and how many seconds after it the cubic is back at the ceiling. */
   #lastChange = 0;
+  #k = 0;
   /** No turn is granted before this (the first 429's Retry-After). */
   #pausedUntil = 0;
   /** When the last turn was granted. */
@@ -131,17 +134,25 @@ export class Pacer {
     const now = this.#now();
     this.#accepted.push(now);
     if (this.#accepted.length > 4096) this.#accepted.splice(0, 2048);
-    if (this.#learned !== undefined && now - this.#lastChange >= STEP_MS) {
-      this.#learned *= this.#learned < this.#ceiling * NEAR ? RECOVER : PROBE;
-      this.#lastChange = now;
-    }
+    if (this.#learned === undefined) return;
+    const grown = CUBIC * ((now - this.#lastChange) / 1000 - this.#k) ** 3 + this.#ceiling;
+    if (grown <= this.#learned) return;
+    // Never past twice what the service took in the last second: a rate not used proves nothing.
+    this.#learned = Math.max(this.#learned, Math.min(grown, 2 * this.#seen(now)));
+  }
+
+  /** Requests a second the service accepted in the last WINDOW_MS. */
+  #seen(now: number): number {
+    let n = 0;
+    for (let i = this.#accepted.length - 1; i >= 0 && this.#accepted[i] >= now - WINDOW_MS; i--) n++;
+    return (n * 1000) / WINDOW_MS;
   }
 
   /** A 429: the key's budget is spent (see the file's head for what follows). */
   limited(retryAfterMs: number | undefined): void {
     const now = this.#now();
     this.#limited++;
-    const seen = (this.#accepted.filter((t) => t >= now - WINDOW_MS).length * 1000) / WINDOW_MS;
+    const seen = this.#seen(now);
     if (this.#learned === undefined) {
       this.#learned = Math.max(MIN_RATE, seen);
       this.#ceiling = this.#learned;
@@ -154,6 +165,7 @@ export class Pacer {
       // What the service accepted in the last second is its limit, when we sent that much.
       this.#ceiling = seen > 0 ? Math.min(seen, this.#learned) : this.#learned;
       this.#learned = Math.max(MIN_RATE, Math.min(this.#learned * DECREASE, this.#ceiling));
+      this.#k = Math.cbrt(Math.max(0, this.#ceiling - this.#learned) / CUBIC);
       this.#lastChange = now;
     }
   }
