@@ -219,6 +219,8 @@ describe("the client under the service's rate limit", () => {
     // without pacing, every request still waiting retries together after each Retry-After: about 200.
     expect(refused).toBeLessThan(100);
     expect(pacer.state.rate).toBeGreaterThan(perSecond / 3);
-    expect(pacer.state.rate).toBeLessThan(perSecond * 2);
+    // Between 429s the rate climbs, never past twice what the service took in the last second,
+    // which a bucket of 20 (full at the start) and 20 a second holds to 40.
+    expect(pacer.state.rate).toBeLessThanOrEqual(perSecond * 4);
   }, 30_000);
 });
