@@ -123,6 +123,13 @@ export interface ParallelRow {
   /** From the command's start to its first request, and from its last request to its end. */
   beforeFirstMs: number;
   afterLastMs: number;
+  /**
+   * Limited up and destroy rows: the engine's own start and finish at the same P, as the floor
+   * holding a Subnet's data shows them (from the command's start to its first resource's work,
+   * from its last resource's end to the command's end). Absent in runs before they were measured.
+   */
+  engineBeforeMs?: number;
+  engineAfterMs?: number;
   requests: number;
   taskRequests: number;
   refused: number;
@@ -553,13 +560,17 @@ export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[]
     "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
     "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",
     "first request to the last, the rest of the wall time being the engine's start and finish, which no pacing changes.",
+    "The least wall time is what any provider would take here: the engine's start and finish at that P (the floor holding a",
+    "Subnet's data, timed from the command's start to its first resource's work and from its last resource's end to the",
+    "command's end), plus the limit's time or, when longer, the waves of tasks the engine's P allows (ceil(N / P) x T).",
     "Targets: no resource failed; wall time within 1.2x of the limit's time.",
     "",
-    "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | requests / subnet | task requests / subnet | 429s | failed |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | least wall (s) | least / limit's time | wall / least | requests / subnet | task requests / subnet | 429s | failed |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...limited.map((r) => {
       const imposed = imposedMs(r);
       const window = r.ms - r.beforeFirstMs - r.afterLastMs;
+      const least = leastMs(r, imposed, taskMs);
       return row([
         r.count,
         r.parallel,
@@ -570,6 +581,9 @@ export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[]
         sec(imposed),
         imposed > 0 ? ratio(r.ms, imposed) : "",
         imposed > 0 ? ratio(window, imposed) : "",
+        least === undefined ? "" : sec(least),
+        least === undefined ? "" : ratio(least, imposed),
+        least === undefined ? "" : ratio(r.ms, least),
         (r.requests / r.count).toFixed(1),
         (r.taskRequests / r.count).toFixed(2),
         r.refused,
@@ -581,6 +595,17 @@ export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[]
 }
 
 const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;
+
+/**
+ * The least wall time of a limited row: the engine's own start and finish at its P, plus the
+ * limit's time or the engine's waves of tasks (ceil(N / P) x T), whichever is longer. Undefined
+ * where the engine's ends were not measured, the task's duration is not known, or the row sent
+ * nothing the limit charges (a refresh answered from one list).
+ */
+function leastMs(r: ParallelRow, imposedMs: number, taskMs: number | undefined): number | undefined {
+  if (r.engineBeforeMs === undefined || r.engineAfterMs === undefined || taskMs === undefined || imposedMs <= 0) return undefined;
+  return r.engineBeforeMs + Math.max(imposedMs, Math.ceil(r.count / r.parallel) * taskMs) + r.engineAfterMs;
+}
 
 /**
  * Ours against the floor at the same P. Runs that also measured the floor holding a Subnet's

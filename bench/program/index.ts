@@ -9,6 +9,7 @@
 //           module top level, as a first dynamic provider often does
 //   naive-size - the size of that provider's serialized `__provider`, as the engine's closure
 //           serializer writes it: the contrast to our thin shim
+import { appendFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as cims from "pulumi-cims";
 import * as undici from "undici";
@@ -29,9 +30,21 @@ const like = JSON.parse(config.get("like") ?? "null") as { inputs: Record<string
 const outputsOnly = Object.fromEntries(Object.entries(like?.outputs ?? {}).filter(([k]) => !(k in (like?.inputs ?? {}))));
 const inputKeys = Object.keys(like?.inputs ?? {});
 
+/**
+ * `BENCH_FLOOR_MARKS` (a file, in the command's environment): each floor create and delete
+ * appends when it began and ended (epoch ms), so the bench can tell the engine's own start
+ * and finish, before the first resource's work and after the last's, from that work.
+ */
+function mark(began: number): void {
+  const file = process.env.BENCH_FLOOR_MARKS;
+  if (file) appendFileSync(file, `${began} ${Date.now()}\n`);
+}
+
 const floorProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
+    const began = Date.now();
     await new Promise((resolve) => setTimeout(resolve, inputs.sleepMs));
+    mark(began);
     return { id: inputs.name, outs: { ...outputsOnly, ...inputs } };
   },
   // Refresh's floor: the engine's round trip per resource, with no request behind it; with
@@ -41,7 +54,9 @@ const floorProvider: pulumi.dynamic.ResourceProvider = {
     const inputs = Object.fromEntries(["name", "sleepMs", ...inputKeys].map((k) => [k, props[k]]));
     return { id, props, inputs };
   },
-  async delete() {},
+  async delete() {
+    mark(Date.now());
+  },
 };
 
 const request = undici.request;

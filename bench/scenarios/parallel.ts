@@ -6,7 +6,11 @@
 //   the time the limit itself imposes (requests / rate) is the yardstick.
 // Each row records wall time, when the first and the last request of the command reached the
 // service (the rest is the engine's start and finish, which no pacing changes), requests per
-// subnet, 429 answers and failures.
+// subnet, 429 answers and failures. The floor holding a Subnet's data marks when its resources'
+// work began and ended, so the limited rows also say the least wall time any provider would take
+// at that P: the engine's own start and finish, plus the limit's time or the task waves.
+import { readFile, rm } from "node:fs/promises";
+import * as path from "node:path";
 import type { RunningEmulator } from "pulumi-cims/emulator";
 import type { TestStack } from "../../tests/support/harness";
 import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, type RequestTimes, SUBNET } from "../context";
@@ -91,14 +95,20 @@ export async function parallelExperiment(opts: {
     const plugin = await opts.stack("plugin", count);
     const floor = await opts.stack("floor", count);
     const floorLike = await opts.stack("floorLike", count);
+    const engineOf = new Map<number, Record<"up" | "destroy", EngineEnds>>();
     for (const p of parallel) {
-      const floorUp = async (f: TestStack) => {
-        const ms = await timed(() => f.up(["--parallel", String(p)], LONG));
-        await opts.clear(f);
-        return ms;
-      };
-      const floors = { floorMs: await floorUp(floor), floorLikeMs: await floorUp(floorLike) };
-      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, floors);
+      const args = ["--parallel", String(p)];
+      const floorMs = await timed(() => floor.up(args, LONG));
+      await opts.clear(floor);
+      // The floor holding a Subnet's data, up and destroyed at this P: its own ends are the
+      // engine's start and finish with a dynamic provider that sends nothing.
+      const up = await engineEnds(floorLike, () => floorLike.up(args, LONG));
+      const destroy = await engineEnds(floorLike, () => floorLike.destroy(args, LONG));
+      engineOf.set(p, { up, destroy });
+      opts.log(
+        `floor with a Subnet's data, P=${p}: up ${s(up.ms)} s, destroy ${s(destroy.ms)} s; ${describeEnds(up)} (up), ${describeEnds(destroy)} (destroy)`,
+      );
+      await measure(dynamic, { count, parallel: p, face: "dynamic", op: "up", rateLimit: null }, { floorMs, floorLikeMs: up.ms });
       await opts.clear(dynamic);
     }
     for (const p of parallel) {
@@ -107,7 +117,9 @@ export async function parallelExperiment(opts: {
         ["plugin", plugin],
       ] as const) {
         for (const op of ["up", "refresh", "destroy"] as const) {
-          await measure(s, { count, parallel: p, face, op, rateLimit: opts.rateLimit });
+          const row = await measure(s, { count, parallel: p, face, op, rateLimit: opts.rateLimit });
+          const engine = op === "refresh" ? undefined : engineOf.get(p)?.[op];
+          if (engine) Object.assign(row, { engineBeforeMs: engine.beforeFirstMs, engineAfterMs: engine.afterLastMs });
         }
       }
     }
@@ -116,6 +128,36 @@ export async function parallelExperiment(opts: {
 }
 
 const FAILING = { ...LONG, allowFailure: true };
+
+/** A floor command's wall time, and its own start and finish: before the first resource's work began and after the last's ended. */
+interface EngineEnds {
+  ms: number;
+  beforeFirstMs: number;
+  afterLastMs: number;
+}
+
+/** Runs a floor command with its resources marking their work (bench/program, `BENCH_FLOOR_MARKS`). */
+async function engineEnds(floor: TestStack, run: () => Promise<unknown>): Promise<EngineEnds> {
+  const file = path.join(floor.root, "floor-marks");
+  await rm(file, { force: true });
+  floor.env.BENCH_FLOOR_MARKS = file;
+  const started = Date.now();
+  let ms: number;
+  try {
+    ms = await timed(run);
+  } finally {
+    delete floor.env.BENCH_FLOOR_MARKS;
+  }
+  const marks = (await readFile(file, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" ").map(Number));
+  const first = Math.min(...marks.map(([began]) => began));
+  const last = Math.max(...marks.map(([, ended]) => ended));
+  return { ms, beforeFirstMs: first - started, afterLastMs: started + ms - last };
+}
+
+const describeEnds = (e: EngineEnds) => `its work from ${s(e.beforeFirstMs)} s to ${s(e.ms - e.afterLastMs)} s`;
 
 const sum = (requests: Record<string, number>, re: RegExp) =>
   Object.entries(requests)
