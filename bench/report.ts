@@ -120,13 +120,16 @@ export interface ParallelRow {
   floorMs?: number;
   /** The floor holding a Subnet's inputs and outputs, at the same P (absent in runs before it was measured). */
   floorLikeMs?: number;
+  /** Unlimited rows: how many interleaved runs of ours and the floors gave the medians above (absent: one). */
+  rounds?: number;
   /** From the command's start to its first request, and from its last request to its end. */
   beforeFirstMs: number;
   afterLastMs: number;
   /**
    * Limited up and destroy rows: the engine's own start and finish at the same P, as the floor
    * holding a Subnet's data shows them (from the command's start to its first resource's work,
-   * from its last resource's end to the command's end). Absent in runs before they were measured.
+   * from its last resource's end to the command's end; the least wall time uses the start, see
+   * leastMs). Absent in runs before they were measured.
    */
   engineBeforeMs?: number;
   engineAfterMs?: number;
@@ -560,9 +563,10 @@ export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[]
     "Under the emulator's rate limit, both faces, `up`, `refresh` and `destroy` of the same stack. The limit's time is what",
     "the accepted requests cost at the rate (less the one second's burst the bucket starts with); the requests' window is from the",
     "first request to the last, the rest of the wall time being the engine's start and finish, which no pacing changes.",
-    "The least wall time is what any provider would take here: the engine's start and finish at that P (the floor holding a",
-    "Subnet's data, timed from the command's start to its first resource's work and from its last resource's end to the",
-    "command's end), plus the limit's time or, when longer, the waves of tasks the engine's P allows (ceil(N / P) x T).",
+    "The least wall time is the engine's start plus the limit's time or, when longer, the waves of tasks the engine's P allows",
+    "(ceil(N / P) x T): what the row would take had its requests begun as soon as the engine lets any provider work and then",
+    "been paced perfectly. The engine's start is the floor's at that P (the floor holding a Subnet's data, from the command's",
+    "start to its first resource's work), or the row's own time to its first request where that was shorter.",
     "Targets: no resource failed; wall time within 1.2x of the limit's time.",
     "",
     "| subnets | --parallel | face | command | wall (s) | requests' window (s) | limit's time (s) | wall / limit's time | window / limit's time | least wall (s) | least / limit's time | wall / least | requests / subnet | task requests / subnet | 429s | failed |",
@@ -597,14 +601,18 @@ export function parallelMarkdown(rows: ParallelRow[], taskMs?: number): string[]
 const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;
 
 /**
- * The least wall time of a limited row: the engine's own start and finish at its P, plus the
- * limit's time or the engine's waves of tasks (ceil(N / P) x T), whichever is longer. Undefined
- * where the engine's ends were not measured, the task's duration is not known, or the row sent
- * nothing the limit charges (a refresh answered from one list).
+ * The least wall time of a limited row: the engine's start, plus the limit's time or the
+ * engine's waves of tasks (ceil(N / P) x T), whichever is longer. The engine's start is the
+ * floor's (a dynamic provider, loaded on first use) or the row's own time to its first request
+ * where that was shorter (the plugin's process starts beside the program). The finish is left
+ * out: with many resources ending at once the floor's is the engine catching up, which a paced
+ * run, its ends spread out, does not have. Undefined where the engine's start was not measured,
+ * the task's duration is not known, or the row sent nothing the limit charges (a refresh
+ * answered from one list).
  */
 function leastMs(r: ParallelRow, imposedMs: number, taskMs: number | undefined): number | undefined {
-  if (r.engineBeforeMs === undefined || r.engineAfterMs === undefined || taskMs === undefined || imposedMs <= 0) return undefined;
-  return r.engineBeforeMs + Math.max(imposedMs, Math.ceil(r.count / r.parallel) * taskMs) + r.engineAfterMs;
+  if (r.engineBeforeMs === undefined || taskMs === undefined || imposedMs <= 0) return undefined;
+  return Math.min(r.engineBeforeMs, r.beforeFirstMs) + Math.max(imposedMs, Math.ceil(r.count / r.parallel) * taskMs);
 }
 
 /**
@@ -612,6 +620,16 @@ function leastMs(r: ParallelRow, imposedMs: number, taskMs: number | undefined):
  * data (the same data for the engine to move and checkpoint) are judged against that floor, as
  * the plugin face's rows are; older runs against the bare floor.
  */
+/** Which sizes' figures are medians of interleaved runs (rows measured so carry `rounds`). */
+function roundsSaid(unlimited: ParallelRow[]): string[] {
+  const repeated = unlimited.filter((r) => (r.rounds ?? 1) > 1);
+  if (repeated.length === 0) return [];
+  const sizes = [...new Set(repeated.map((r) => `${r.count} subnets (${r.rounds} runs)`))];
+  return [
+    `Where a row is short, each of its three figures is the median of interleaved runs of ours and both floors: ${sizes.join(", ")}.`,
+  ];
+}
+
 function unlimitedMarkdown(unlimited: ParallelRow[]): string[] {
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   const failed = (r: ParallelRow) => `${r.failed}${r.ok ? "" : " (exit non-zero)"}`;
@@ -631,6 +649,7 @@ function unlimitedMarkdown(unlimited: ParallelRow[]): string[] {
   return [
     "Without a rate limit: `pulumi up` of the dynamic face against the floor at the same `--parallel`, bare and holding a",
     "Subnet's inputs and outputs (the same data for the engine to move and checkpoint). Target: <= 1.10x of the floor with the data.",
+    ...roundsSaid(unlimited),
     "",
     "| subnets | --parallel | up (s) | floor (s) | floor with a Subnet's data (s) | ours / bare floor | ours / floor with the data | requests / subnet | task requests / subnet | failed |",
     "|---|---|---|---|---|---|---|---|---|---|",

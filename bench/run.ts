@@ -15,8 +15,9 @@
 // interleaved rounds; with --quick, 10 subnets), --only probe
 // (just the credential probe's cost: preview of an unchanged stack with and without it, both
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --only parallel (up of 50
-// and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, then up, refresh and
-// destroy on both faces under the emulator's rate limit; with --quick, 50 at 8 and 64), --render-only (run nothing:
+// and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, at 50 the medians of three
+// interleaved runs, then up, refresh and destroy on both faces under the emulator's rate limit;
+// with --quick, 50 at 8 and 64), --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
 // Every run writes its figures as JSON and then renders results.md from all the files, so the
 // markdown always holds every table and the docs link to it rather than copy numbers.
