@@ -4,7 +4,10 @@
 // later ones mostly none. Each finished task gives a bracket: still running at `below` ms
 // after its wait began, finished by `by` ms. The next task of the type is probed in the
 // middle of the bracket, then at its end; what it shows narrows the bracket again (a
-// bisection across tasks). A wrong guess costs at most two extra GETs, never correctness:
+// bisection across tasks). Waits of the type already asleep re-plan when the bracket changes:
+// one of many alike tasks started together (the engine's first wave) that the ordinary
+// schedule would next look at an interval after its end is looked at as soon as another of
+// them is seen finished. A wrong guess costs at most two extra GETs, never correctness:
 // the ordinary schedule keeps running underneath.
 
 export interface Bracket {
@@ -14,6 +17,16 @@ export interface Bracket {
 
 export class DurationHints {
   private readonly byType = new Map<string, Bracket>();
+  private readonly listeners = new Set<(taskType: string) => void>();
+
+  /**
+   * Calls `listener` with a task type whenever what is known of it changes, so that waits
+   * already asleep re-plan their next look; returns what stops it.
+   */
+  onLearn(listener: (taskType: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** The bracket for this task type, if a task of it has finished before. */
   get(taskType: string | undefined): Bracket | undefined {
@@ -25,7 +38,9 @@ export class DurationHints {
     if (taskType === undefined || !(seen.below < seen.by)) return;
     const old = this.byType.get(taskType);
     const overlaps = old !== undefined && old.below < seen.by && seen.below < old.by;
-    this.byType.set(taskType, overlaps ? { below: Math.max(old.below, seen.below), by: Math.min(old.by, seen.by) } : seen);
+    const now = overlaps ? { below: Math.max(old.below, seen.below), by: Math.min(old.by, seen.by) } : seen;
+    this.byType.set(taskType, now);
+    if (now.below !== old?.below || now.by !== old?.by) for (const listener of [...this.listeners]) listener(taskType);
   }
 }
 

@@ -146,7 +146,6 @@ export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOp
   return results.map((r) => r.task!);
 }
 
-/** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
 /**
  * `p`, or a rejection as soon as `signal` aborts. The scope's task list is shared by every wait
  * of the process (and, while paced, may be a second or more away), so one wait's cancel must not
@@ -163,6 +162,7 @@ function orAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
 function transient(err: unknown): boolean {
   return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
 }
@@ -190,11 +190,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   for (let wait = delay(); ; wait = delay()) {
     wait = Math.min(wait, opts.deadline - clock.now());
     if (wait <= 0 && clock.now() >= opts.deadline) return { id, kind: "timeout", task: last, lastError };
-    if (wait > 0) {
-      await clock.sleep(wait, signal).catch((err: unknown) => {
-        if (!signal.aborted) throw err;
-      });
-    }
+    if (wait > 0 && (await sleepUnlessLearned(clock, wait, signal, hints, last?.task_type))) continue;
     if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
     lookedAt = clock.now() - started;
     let task: Task;
@@ -235,6 +231,43 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     if (task.state === "ERROR") return { id, kind: "error", task };
     runningAt = lookedAt;
   }
+}
+
+/**
+ * Sleeps `ms`, or less: until `signal` aborts, or until the hints learn something new of
+ * `taskType` (another wait of that type saw its task end), which answers true: the caller
+ * plans its next look again. A hand-made signal rather than AbortSignal.any, whose dependants
+ * of a long-lived signal (the process's cancellation) Node 20 keeps until it is collected.
+ */
+async function sleepUnlessLearned(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  hints: DurationHints,
+  taskType: string | undefined,
+): Promise<boolean> {
+  if (signal.aborted) return false;
+  const wake = new AbortController();
+  let learned = false;
+  const onAbort = () => wake.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  const stop =
+    taskType === undefined
+      ? undefined
+      : hints.onLearn((type) => {
+          if (type !== taskType) return;
+          learned = true;
+          wake.abort();
+        });
+  try {
+    await clock.sleep(ms, wake.signal);
+  } catch (err) {
+    if (!wake.signal.aborted) throw err;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    stop?.();
+  }
+  return learned && !signal.aborted;
 }
 
 /**

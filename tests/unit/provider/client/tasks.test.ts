@@ -333,6 +333,53 @@ describe("learning task durations", () => {
     expect(gets.at(-1)!).toBeLessThanOrEqual(gets[0]); // once learned, no GET more than without
   });
 
+  test("alike tasks started together: once one is seen finished, a wait asleep past its own task's end looks at once", async () => {
+    // Two waits of one task type in one virtual time: sleepers wake in time order, and a sleep
+    // ends early when its signal aborts, as the system clock's does.
+    let now = Date.now();
+    const start = now;
+    const timers: Array<{ at: number; wake: () => void }> = [];
+    const clock: Clock = {
+      now: () => now,
+      sleep: (ms, signal) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = { at: now + ms, wake: resolve };
+          timers.push(timer);
+          signal?.addEventListener("abort", () => {
+            timers.splice(timers.indexOf(timer), 1);
+            reject(signal.reason);
+          });
+        }),
+    };
+    const hints = new DurationHints();
+    const looks: Record<string, number[]> = { early: [], late: [] };
+    const getTask = async (id: string): Promise<Task> => {
+      looks[id].push(now - start);
+      const done = now - start >= 2_000;
+      return { id, state: done ? "FINISHED" : "RUNNING", task_type: "create_subnet", created_resources: done ? { subnets: [id] } : null };
+    };
+    // Jitter at its ends: "early" looks at 2,402 ms (its 1,560 ms look found it running);
+    // "late" looked at 1,670 ms and, alone, would look next at 2,770 ms.
+    const wait = (id: string, random: () => number) =>
+      waitForTasks(getTask, [id], { deadline: now + 60_000, timeoutSeconds: 60, clock, random, hints });
+    const waits = Promise.all([wait("early", () => 0), wait("late", () => 1)]);
+    let settled = false;
+    void waits.finally(() => (settled = true));
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (!next) continue;
+      now = next.at;
+      next.wake();
+    }
+    await waits;
+    expect(looks.early.at(-1)).toBeCloseTo(2_402, -1);
+    expect(looks.late.at(-2)).toBeCloseTo(1_670, -1);
+    // Re-planned by what "early" taught: looked at when that was learned, not 1.1 s after its last look.
+    expect(looks.late.at(-1)).toBe(looks.early.at(-1));
+  });
+
   test("a task that runs longer than the last one only costs a probe or two more", async () => {
     const hints = new DurationHints();
     hints.learn("create_subnet", { below: 1_500, by: 2_000 });
