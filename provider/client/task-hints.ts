@@ -18,6 +18,8 @@ export interface Bracket {
 export class DurationHints {
   private readonly byType = new Map<string, Bracket>();
   private readonly listeners = new Set<(taskType: string) => void>();
+  /** Types whose bracket's end a read found a task still running at, since the bracket last changed. */
+  private readonly endMissed = new Set<string>();
 
   /**
    * Calls `listener` with a task type whenever what is known of it changes, so that waits
@@ -33,6 +35,21 @@ export class DurationHints {
     return taskType === undefined ? undefined : this.byType.get(taskType);
   }
 
+  /**
+   * Whether a look at the end of this type's bracket may read the task by id (tasks.ts): not
+   * once such a read found a task still running, until a task of the type is seen to take
+   * longer than the bracket's end. A bracket too short (tasks of the type run longer now, or
+   * vary) so costs a read or two, not one for every wait.
+   */
+  endTrusted(taskType: string | undefined): boolean {
+    return taskType === undefined || !this.endMissed.has(taskType);
+  }
+
+  /** A read at the bracket's end found the task still running. */
+  missedEnd(taskType: string | undefined): void {
+    if (taskType !== undefined) this.endMissed.add(taskType);
+  }
+
   /** Records a finished task; overlapping brackets are intersected, a disjoint one replaces. */
   learn(taskType: string | undefined, seen: Bracket): void {
     if (taskType === undefined || !(seen.below < seen.by)) return;
@@ -40,7 +57,10 @@ export class DurationHints {
     const overlaps = old !== undefined && old.below < seen.by && seen.below < old.by;
     const now = overlaps ? { below: Math.max(old.below, seen.below), by: Math.min(old.by, seen.by) } : seen;
     this.byType.set(taskType, now);
-    if (now.below !== old?.below || now.by !== old?.by) for (const listener of [...this.listeners]) listener(taskType);
+    if (now.below === old?.below && now.by === old?.by) return;
+    // A read at the end found a task running: only a later end makes the end worth a read again.
+    if (old === undefined || now.by > old.by) this.endMissed.delete(taskType);
+    for (const listener of [...this.listeners]) listener(taskType);
   }
 }
 
@@ -56,7 +76,7 @@ class NoHints extends DurationHints {
 export const processHints: DurationHints = process.env.CIMS_TASK_HINTS === "off" ? new NoHints() : new DurationHints();
 
 /** Less than this apart, a probe is not worth a request. */
-const MIN_PROBE_GAP_MS = 10;
+export const MIN_PROBE_GAP_MS = 10;
 /** A bracket this narrow (absolute, or as a share of its end) is not split further. */
 const NARROW_MS = 50;
 const NARROW_SHARE = 0.02;

@@ -28,7 +28,7 @@ import {
   TaskTimeoutError,
 } from "./errors";
 import { stringifyJson } from "../../api/json";
-import { type Bracket, type DurationHints, probeIn, processHints } from "./task-hints";
+import { type Bracket, type DurationHints, MIN_PROBE_GAP_MS, probeIn, processHints } from "./task-hints";
 
 export interface Task {
   id: string;
@@ -162,6 +162,33 @@ function orAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+const LATE = Symbol("late");
+
+/**
+ * The list's answer, as orAborted gives it, or LATE when `until` (clock time) comes first; the
+ * list goes on for the other waits.
+ */
+async function listedOrLate(
+  list: Promise<Listed | undefined>,
+  until: number | undefined,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<Listed | undefined | typeof LATE> {
+  if (until === undefined) return orAborted(list, signal);
+  const stop = new AbortController();
+  const late = new Promise<typeof LATE>((resolve) => {
+    clock.sleep(Math.max(0, until - clock.now()), stop.signal).then(
+      () => resolve(LATE),
+      () => undefined, // stopped: the list answered first
+    );
+  });
+  try {
+    return await Promise.race([orAborted(list, signal), late]);
+  } finally {
+    stop.abort();
+  }
+}
+
 /** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
 function transient(err: unknown): boolean {
   return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
@@ -185,17 +212,42 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
   // for is seen a whole interval late). `listedSince`: the next look needs a newer list.
   let lookedAt = 0;
   let listedSince = started;
+  // Whether this wait has read its task by id at a duration hint's end (once a wait at most).
+  let readAtHintEnd = false;
+  // Whether this look comes at once after a wake by a duration learned (sleepUnlessLearned).
+  let woken = false;
   const delay = () =>
     nextDelay(lookedAt, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random }) - (clock.now() - started - lookedAt);
   for (let wait = delay(); ; wait = delay()) {
     wait = Math.min(wait, opts.deadline - clock.now());
     if (wait <= 0 && clock.now() >= opts.deadline) return { id, kind: "timeout", task: last, lastError };
-    if (wait > 0 && (await sleepUnlessLearned(clock, wait, signal, hints, last?.task_type))) continue;
+    if (wait > 0) {
+      woken = await sleepUnlessLearned(clock, wait, signal, hints, last?.task_type);
+      if (woken) continue;
+    }
     if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
     lookedAt = clock.now() - started;
     let task: Task;
+    // By the end of a hint's bracket, alike tasks had all ended: a look then reads the task by
+    // id (once a wait), since an ended task's read is due anyway and a list shows running tasks
+    // only. A look waiting for the scope's next list (under a rate limit, a second or more away)
+    // stops waiting at that end and reads by id instead. Such a read that finds the task still
+    // running stops them for its type until a task of it takes longer (task-hints.ts). Not a look
+    // made at once on a wake: the waits of a wave woken together share one list, as before.
+    const hint: Bracket | undefined = readAtHintEnd || woken || !hints.endTrusted(last?.task_type) ? undefined : hints.get(last?.task_type);
+    woken = false;
+    const hintEnd: number | undefined = hint && started + hint.by - MIN_PROBE_GAP_MS;
+    let byId: boolean = hintEnd !== undefined && clock.now() >= hintEnd;
     try {
-      const listed = opts.listed && (await orAborted(opts.listed(id, listedSince), signal));
+      let listed: Listed | undefined;
+      if (!byId && opts.listed) {
+        const answer = await listedOrLate(opts.listed(id, listedSince), hintEnd, clock, signal);
+        if (answer === LATE) {
+          byId = true;
+          lookedAt = clock.now() - started;
+        } else listed = answer;
+      }
+      readAtHintEnd ||= byId;
       if (listed) {
         lookedAt = Math.min(lookedAt, Math.max(0, listed.at - started));
         listedSince = listed.at + 1;
@@ -229,6 +281,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       return { id, kind: "finished", task };
     }
     if (task.state === "ERROR") return { id, kind: "error", task };
+    if (byId) hints.missedEnd(task.task_type);
     runningAt = lookedAt;
   }
 }

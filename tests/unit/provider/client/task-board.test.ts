@@ -102,7 +102,9 @@ test("50 waits begun 10 ms apart (an engine starting creates one by one): one li
   expect(done.map(([t]) => t.state)).toEqual(Object.keys(ends).map(() => "FINISHED"));
   // One list answers the looks of a tick (a list for each look that needed a newer one: 23 to 26).
   expect(counts.list).toBeLessThanOrEqual(20);
-  expect(counts.gets).toBeLessThanOrEqual(55);
+  // Each task read once when it ended, and the reads at the hint's end (1.55 s, too early) that
+  // were under way before the first of them found its task running: a few, not one a wait.
+  expect(counts.gets).toBeLessThanOrEqual(62);
   expect((counts.gets + counts.list) / 50).toBeLessThanOrEqual(1.5);
 });
 

@@ -36,6 +36,42 @@ function fakeClock(): Clock & { elapsed: () => number } {
   };
 }
 
+/**
+ * Virtual time for several waits at once: sleepers wake in time order, and a sleep ends early
+ * when its signal aborts, as the system clock's does. `run` advances time until `p` settles.
+ */
+function virtualTime() {
+  let now = Date.now();
+  const start = now;
+  const timers: Array<{ at: number; wake: () => void }> = [];
+  const clock: Clock = {
+    now: () => now,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = { at: now + ms, wake: resolve };
+        timers.push(timer);
+        signal?.addEventListener("abort", () => {
+          timers.splice(timers.indexOf(timer), 1);
+          reject(signal.reason);
+        });
+      }),
+  };
+  const run = async <T>(p: Promise<T>): Promise<T> => {
+    let settled = false;
+    void p.finally(() => (settled = true)).catch(() => undefined);
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (!next) continue;
+      now = next.at;
+      next.wake();
+    }
+    return p;
+  };
+  return { clock, elapsed: () => now - start, run };
+}
+
 /** A task that is RUNNING until `finishAt` (clock time), then FINISHED (or ERROR). */
 function simulatedTask(clock: Clock, finishAt: number, end: "FINISHED" | "ERROR" = "FINISHED") {
   const gets: number[] = [];
@@ -334,46 +370,20 @@ describe("learning task durations", () => {
   });
 
   test("alike tasks started together: once one is seen finished, a wait asleep past its own task's end looks at once", async () => {
-    // Two waits of one task type in one virtual time: sleepers wake in time order, and a sleep
-    // ends early when its signal aborts, as the system clock's does.
-    let now = Date.now();
-    const start = now;
-    const timers: Array<{ at: number; wake: () => void }> = [];
-    const clock: Clock = {
-      now: () => now,
-      sleep: (ms, signal) =>
-        new Promise<void>((resolve, reject) => {
-          const timer = { at: now + ms, wake: resolve };
-          timers.push(timer);
-          signal?.addEventListener("abort", () => {
-            timers.splice(timers.indexOf(timer), 1);
-            reject(signal.reason);
-          });
-        }),
-    };
+    // Two waits of one task type in one virtual time.
+    const { clock, elapsed, run } = virtualTime();
     const hints = new DurationHints();
     const looks: Record<string, number[]> = { early: [], late: [] };
     const getTask = async (id: string): Promise<Task> => {
-      looks[id].push(now - start);
-      const done = now - start >= 2_000;
+      looks[id].push(elapsed());
+      const done = elapsed() >= 2_000;
       return { id, state: done ? "FINISHED" : "RUNNING", task_type: "create_subnet", created_resources: done ? { subnets: [id] } : null };
     };
     // Jitter at its ends: "early" looks at 2,402 ms (its 1,560 ms look found it running);
     // "late" looked at 1,670 ms and, alone, would look next at 2,770 ms.
     const wait = (id: string, random: () => number) =>
-      waitForTasks(getTask, [id], { deadline: now + 60_000, timeoutSeconds: 60, clock, random, hints });
-    const waits = Promise.all([wait("early", () => 0), wait("late", () => 1)]);
-    let settled = false;
-    void waits.finally(() => (settled = true));
-    while (!settled) {
-      await new Promise((resolve) => setImmediate(resolve));
-      timers.sort((a, b) => a.at - b.at);
-      const next = timers.shift();
-      if (!next) continue;
-      now = next.at;
-      next.wake();
-    }
-    await waits;
+      waitForTasks(getTask, [id], { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random, hints });
+    await run(Promise.all([wait("early", () => 0), wait("late", () => 1)]));
     expect(looks.early.at(-1)).toBeCloseTo(2_402, -1);
     expect(looks.late.at(-2)).toBeCloseTo(1_670, -1);
     // Re-planned by what "early" taught: looked at when that was learned, not 1.1 s after its last look.
@@ -512,6 +522,77 @@ describe("adaptive polling", () => {
 });
 
 describe("looks answered by a shared task list", () => {
+  /**
+   * Under a rate limit the scope's lists are a second apart (task-board.ts): a look that needs a
+   * newer list than the last waits for the next one, a second after the last. Alike tasks took
+   * 1,950-2,050 ms; this one runs until `finishMs`.
+   */
+  async function pacedWait(finishMs: number, hints = hintsOf2s()) {
+    const { clock, elapsed, run } = virtualTime();
+    const gets: number[] = [];
+    const lists: number[] = [];
+    const getTask = async (id: string): Promise<Task> => {
+      gets.push(elapsed());
+      const done = elapsed() >= finishMs;
+      return { id, state: done ? "FINISHED" : "RUNNING", task_type: "create_subnet", created_resources: done ? { subnets: [id] } : null };
+    };
+    const start = clock.now();
+    let last = -Infinity; // when the last list was asked for (clock time)
+    const listed = async (id: string, since: number) => {
+      if (last < since) {
+        if (last + 1_000 > clock.now()) await clock.sleep(last + 1_000 - clock.now());
+        last = clock.now();
+        lists.push(elapsed());
+      }
+      return last - start < finishMs ? { task: { id, state: "RUNNING", task_type: "create_subnet" }, at: last } : undefined;
+    };
+    const opts = { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints, listed };
+    const [task] = await run(waitForTasks(getTask, ["t"], opts));
+    return { task, gets, lists };
+  }
+
+  function hintsOf2s() {
+    const hints = new DurationHints();
+    hints.learn("create_subnet", { below: 1_950, by: 2_050 });
+    return hints;
+  }
+
+  test("a look at a hint's end reads the task by id at once, not after the next list (a second away when paced)", async () => {
+    const { task, gets, lists } = await pacedWait(2_000);
+    expect(task.state).toBe("FINISHED");
+    // Read once, at the bracket's end (2,040 ms), not after the list of 2,200 ms.
+    expect(gets).toEqual([2_040]);
+    expect(lists).toEqual([200, 1_200]);
+  });
+
+  test("a hint that was wrong costs one read by id; later looks go through the list again", async () => {
+    const { task, gets, lists } = await pacedWait(4_000);
+    expect(task.state).toBe("FINISHED");
+    // The read at the bracket's end found it running; the next read is the one after the list stopped showing it.
+    expect(gets).toHaveLength(2);
+    expect(gets[0]).toBe(2_040);
+    expect(gets[1]).toBeGreaterThanOrEqual(4_000);
+    expect(lists.filter((at) => at > 2_040).length).toBeGreaterThan(0);
+  });
+
+  test("once a read at the hint's end found its task running, waits of the type do not read there until a task takes longer", async () => {
+    const hints = hintsOf2s();
+    expect(hints.endTrusted("create_subnet")).toBe(true);
+    hints.missedEnd("create_subnet");
+    expect(hints.endTrusted("create_subnet")).toBe(false);
+    hints.learn("create_subnet", { below: 1_900, by: 2_000 }); // a shorter end: no better
+    expect(hints.endTrusted("create_subnet")).toBe(false);
+    // No read at 1,990 ms: the task is read once, after the list of 2,200 ms stopped showing it.
+    expect((await pacedWait(2_000, hints)).gets).toEqual([2_200]);
+    hints.learn("create_subnet", { below: 2_500, by: 2_600 }); // a longer one: its end is worth a read again
+    expect(hints.endTrusted("create_subnet")).toBe(true);
+    expect((await pacedWait(2_550, hints)).gets).toEqual([2_590]);
+    // That wait narrowed the bracket to 2,500-2,590 ms; a 4 s task is read at its end in vain,
+    // then when the list stops showing it, and its end (4,200 ms, later) restores the trust.
+    expect((await pacedWait(4_000, hints)).gets).toEqual([2_580, 4_200]);
+    expect(hints.endTrusted("create_subnet")).toBe(true);
+  });
+
   /**
    * A scope's list shared by several waits is up to LIST_FRESH_MS older than the look that uses
    * it (task-board.ts). Here every list answers 240 ms late unless the look asks for a newer one
