@@ -18,7 +18,7 @@ export interface Bracket {
 export class DurationHints {
   private readonly byType = new Map<string, Bracket>();
   private readonly listeners = new Set<(taskType: string) => void>();
-  /** Types whose bracket's end a read found a task still running at, since the bracket last changed. */
+  /** Types at whose bracket end a read found a task still running, until a later end was learned. */
   private readonly endMissed = new Set<string>();
 
   /**
