@@ -165,7 +165,8 @@ export class CimsClient {
   waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope }): Promise<Task[]> {
     const { scope, ...rest } = opts;
     const board = this.#options.taskBoard;
-    const listed = board && scope ? (id: string, since: number) => board.running(scope, id, since) : undefined;
+    const listed =
+      board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
     return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, ...rest }));
   }
 

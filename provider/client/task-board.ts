@@ -22,6 +22,9 @@ interface Snapshot {
   /** When its request was (or will be) sent: a task that began waiting after that may not be in it. */
   sentAt: number;
   running: Promise<Map<string, Task> | undefined>;
+  /** Looks still waiting for a list not sent yet; when the last leaves, it is not sent (`cancel`). */
+  waiting: number;
+  cancel?: () => void;
 }
 
 /** How long a list answers every look at a scope's tasks before the next look asks again. */
@@ -63,19 +66,52 @@ export class TaskBoard {
    * (it ended: read it by id) or cannot be had. `since`: a list asked for before then is not
    * asked about it (when the wait began; after a look, just after the list that look used).
    */
-  async running(scope: TaskScope, id: string, since: number): Promise<Listed | undefined> {
+  async running(scope: TaskScope, id: string, since: number, signal?: AbortSignal): Promise<Listed | undefined> {
     if (this.#unsupported) return undefined;
     const key = `${scope.projectId}/${scope.regionId}`;
     const now = this.now();
     let snapshot = this.#snapshots.get(key);
     if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
       const sentAt = snapshot ? Math.max(now, snapshot.sentAt + listGapMs(this.pacedRate())) : now;
-      const running = sentAt > now ? sleep(sentAt - now).then(() => this.#read(scope)) : this.#read(scope);
-      snapshot = { sentAt, running };
+      snapshot = sentAt > now ? this.#later(key, scope, sentAt - now, snapshot!) : { sentAt, running: this.#read(scope), waiting: 0 };
       this.#snapshots.set(key, snapshot);
     }
-    const task = (await snapshot.running)?.get(id);
-    return task && { task, at: snapshot.sentAt };
+    // A look that stops waiting (its wait read the task by id instead, or was cancelled) leaves
+    // a list not sent yet: one that no look waits for any more is a request nobody reads.
+    const taken = snapshot;
+    taken.waiting++;
+    const leave = () => {
+      if (--taken.waiting === 0) taken.cancel?.();
+    };
+    signal?.addEventListener("abort", leave, { once: true });
+    try {
+      const task = (await taken.running)?.get(id);
+      return task && { task, at: taken.sentAt };
+    } finally {
+      signal?.removeEventListener("abort", leave);
+    }
+  }
+
+  /** A list to send `inMs` from now, after `last` (sent), unless every look waiting for it leaves first. */
+  #later(key: string, scope: TaskScope, inMs: number, last: Snapshot): Snapshot {
+    const stop = new AbortController();
+    const snapshot: Snapshot = {
+      sentAt: this.now() + inMs,
+      waiting: 0,
+      running: sleep(inMs, undefined, { signal: stop.signal }).then(
+        () => {
+          snapshot.cancel = undefined; // sent: the looks still waiting get its answer
+          return this.#read(scope);
+        },
+        () => undefined,
+      ),
+      cancel: () => {
+        stop.abort();
+        // The next look asks for a list of its own, a gap after the last one sent.
+        if (this.#snapshots.get(key) === snapshot) this.#snapshots.set(key, last);
+      },
+    };
+    return snapshot;
   }
 
   async #read(scope: TaskScope): Promise<Map<string, Task> | undefined> {

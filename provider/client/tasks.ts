@@ -86,7 +86,7 @@ export interface WaitOptions {
    * no read of its own, and when that list was asked for (`at`); undefined: read it by id.
    * `since` (epoch ms): only a list asked for at or after it may answer.
    */
-  listed?: (id: string, since: number) => Promise<Listed | undefined>;
+  listed?: (id: string, since: number, signal?: AbortSignal) => Promise<Listed | undefined>;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -165,27 +165,28 @@ function orAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 const LATE = Symbol("late");
 
 /**
- * The list's answer, as orAborted gives it, or LATE when `until` (clock time) comes first; the
- * list goes on for the other waits.
+ * The list's answer, as orAborted gives it, or LATE when `until` (clock time) comes first. The
+ * list goes on for the other waits; `list`'s signal says this look no longer waits for it (a
+ * list not sent yet that no look waits for is not sent: task-board.ts).
  */
 async function listedOrLate(
-  list: Promise<Listed | undefined>,
+  list: (signal: AbortSignal) => Promise<Listed | undefined>,
   until: number | undefined,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<Listed | undefined | typeof LATE> {
-  if (until === undefined) return orAborted(list, signal);
-  const stop = new AbortController();
-  const late = new Promise<typeof LATE>((resolve) => {
-    clock.sleep(Math.max(0, until - clock.now()), stop.signal).then(
-      () => resolve(LATE),
-      () => undefined, // stopped: the list answered first
-    );
-  });
+  const look = new AbortController();
   try {
-    return await Promise.race([orAborted(list, signal), late]);
+    if (until === undefined) return await orAborted(list(look.signal), signal);
+    const late = new Promise<typeof LATE>((resolve) => {
+      clock.sleep(Math.max(0, until - clock.now()), look.signal).then(
+        () => resolve(LATE),
+        () => undefined, // stopped: the list answered first
+      );
+    });
+    return await Promise.race([orAborted(list(look.signal), signal), late]);
   } finally {
-    stop.abort();
+    look.abort();
   }
 }
 
@@ -241,7 +242,8 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     try {
       let listed: Listed | undefined;
       if (!byId && opts.listed) {
-        const answer = await listedOrLate(opts.listed(id, listedSince), hintEnd, clock, signal);
+        const ask = opts.listed;
+        const answer = await listedOrLate((look) => ask(id, listedSince, look), hintEnd, clock, signal);
         if (answer === LATE) {
           byId = true;
           lookedAt = clock.now() - started;

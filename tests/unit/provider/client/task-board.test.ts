@@ -121,3 +121,34 @@ test("while requests are paced to a rate, lists leave ten turns between them: at
   expect(listGapMs(100)).toBe(LIST_GAP_MS);
   expect(listGapMs(5)).toBe(2_000);
 });
+
+test("a list not sent yet that every look stopped waiting for is not sent; a look still waiting keeps it", async () => {
+  let lists = 0;
+  const board = new TaskBoard(
+    async () => {
+      lists++;
+      return [{ id: "t", state: "RUNNING" }];
+    },
+    Date.now,
+    () => 10, // paced: lists a second apart
+  );
+  const first = await board.running(scope, "t", Date.now());
+  expect(first?.task.id).toBe("t");
+  expect(lists).toBe(1);
+  // The next list is a second away; the only look waiting for it leaves (its wait read the task by id).
+  const leave = new AbortController();
+  const gone = board.running(scope, "t", first!.at + 1, leave.signal);
+  leave.abort();
+  expect(await gone).toBeUndefined();
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  expect(lists).toBe(1);
+  // Two looks wait for the next list, and one leaves: it is sent, and the other gets its answer.
+  const second = await board.running(scope, "t", first!.at + 1);
+  const one = new AbortController();
+  const leaving = board.running(scope, "t", second!.at + 1, one.signal);
+  const staying = board.running(scope, "t", second!.at + 1);
+  one.abort();
+  expect((await staying)?.task.id).toBe("t");
+  expect(lists).toBe(3);
+  await leaving;
+});

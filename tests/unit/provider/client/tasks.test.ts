@@ -538,9 +538,17 @@ describe("looks answered by a shared task list", () => {
     };
     const start = clock.now();
     let last = -Infinity; // when the last list was asked for (clock time)
-    const listed = async (id: string, since: number) => {
+    const left: number[] = []; // when a look stopped waiting for a list not sent yet
+    const listed = async (id: string, since: number, signal?: AbortSignal) => {
       if (last < since) {
-        if (last + 1_000 > clock.now()) await clock.sleep(last + 1_000 - clock.now());
+        if (last + 1_000 > clock.now()) {
+          try {
+            await clock.sleep(last + 1_000 - clock.now(), signal);
+          } catch {
+            left.push(elapsed());
+            return undefined;
+          }
+        }
         last = clock.now();
         lists.push(elapsed());
       }
@@ -548,7 +556,7 @@ describe("looks answered by a shared task list", () => {
     };
     const opts = { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints, listed };
     const [task] = await run(waitForTasks(getTask, ["t"], opts));
-    return { task, gets, lists };
+    return { task, gets, lists, left };
   }
 
   function hintsOf2s() {
@@ -558,11 +566,13 @@ describe("looks answered by a shared task list", () => {
   }
 
   test("a look at a hint's end reads the task by id at once, not after the next list (a second away when paced)", async () => {
-    const { task, gets, lists } = await pacedWait(2_000);
+    const { task, gets, lists, left } = await pacedWait(2_000);
     expect(task.state).toBe("FINISHED");
     // Read once, at the bracket's end (2,040 ms), not after the list of 2,200 ms.
     expect(gets).toEqual([2_040]);
     expect(lists).toEqual([200, 1_200]);
+    // And the look says it no longer waits for that list, so a list nobody waits for is not sent.
+    expect(left).toEqual([2_040]);
   });
 
   test("a hint that was wrong costs one read by id; later looks go through the list again", async () => {
