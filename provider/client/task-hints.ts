@@ -15,11 +15,20 @@ export interface Bracket {
   by: number;
 }
 
+/** Told what a read at a bracket's end found: true, the task had ended; undefined, no answer. */
+export type EndRead = (ended: boolean | undefined) => void;
+
 export class DurationHints {
   private readonly byType = new Map<string, Bracket>();
   private readonly listeners = new Set<(taskType: string) => void>();
-  /** Types at whose bracket end a read found a task still running, until a later end was learned. */
-  private readonly endMissed = new Set<string>();
+  /**
+   * Per type, what reads at its bracket's end found: the task ended (trusted), or still running
+   * (missed); neither yet, they are on trial, one at a time (`onTrial`).
+   */
+  private readonly endVerdict = new Map<string, "trusted" | "missed">();
+  private readonly onTrial = new Set<string>();
+  /** Per type, how many times its verdict was reset by a later end: a read's verdict is of the end it read at. */
+  private readonly resets = new Map<string, number>();
 
   /**
    * Calls `listener` with a task type whenever what is known of it changes, so that waits
@@ -36,18 +45,43 @@ export class DurationHints {
   }
 
   /**
-   * Whether a look at the end of this type's bracket may read the task by id (tasks.ts): not
-   * once such a read found a task still running, until a task of the type is seen to take
+   * Whether a look at the end of this type's bracket may plan to read the task by id (tasks.ts):
+   * not once such a read found a task still running, until a task of the type is seen to take
    * longer than the bracket's end. A bracket too short (tasks of the type run longer now, or
-   * vary) so costs a read or two, not one for every wait.
+   * vary) so costs one read, not one for every wait.
    */
   endTrusted(taskType: string | undefined): boolean {
-    return taskType === undefined || !this.endMissed.has(taskType);
+    return taskType === undefined || this.endVerdict.get(taskType) !== "missed";
   }
 
-  /** A read at the bracket's end found the task still running. */
-  missedEnd(taskType: string | undefined): void {
-    if (taskType !== undefined) this.endMissed.add(taskType);
+  /**
+   * Asks to read a task by id at its type's bracket end, now. Until one such read has found its
+   * task ended, only one is under way at a time: many waits of a type reach the end together
+   * (alike tasks started together), and if the end is too early, all but one would read in vain
+   * before the first found out (how many depends on the service's latency, not on us). Answers
+   * what the caller calls with what its read found (true: the task had ended; undefined: no
+   * answer), or undefined: read through the list instead.
+   */
+  claimEnd(taskType: string | undefined): EndRead | undefined {
+    if (taskType === undefined) return () => undefined;
+    const verdict = this.endVerdict.get(taskType);
+    if (verdict === "missed") return undefined;
+    const trial = verdict === undefined;
+    if (trial) {
+      if (this.onTrial.has(taskType)) return undefined;
+      this.onTrial.add(taskType);
+    }
+    const resets = this.resets.get(taskType);
+    let told = false;
+    return (ended) => {
+      if (told) return;
+      told = true;
+      if (trial) this.onTrial.delete(taskType);
+      // What a read found of an end since replaced (a later one learned) says nothing of the new
+      // one; nor does a trusted end's read undo a miss another read found meanwhile.
+      if (ended === undefined || this.resets.get(taskType) !== resets || this.endVerdict.get(taskType) !== verdict) return;
+      this.endVerdict.set(taskType, ended ? "trusted" : "missed");
+    };
   }
 
   /** Records a finished task; overlapping brackets are intersected, a disjoint one replaces. */
@@ -58,8 +92,12 @@ export class DurationHints {
     const now = overlaps ? { below: Math.max(old.below, seen.below), by: Math.min(old.by, seen.by) } : seen;
     this.byType.set(taskType, now);
     if (now.below === old?.below && now.by === old?.by) return;
-    // A read at the end found a task running: only a later end makes the end worth a read again.
-    if (old === undefined || now.by > old.by) this.endMissed.delete(taskType);
+    // A read at the end found a task running: only a later end makes the end worth a read again,
+    // on trial as at first.
+    if (old === undefined || now.by > old.by) {
+      this.endVerdict.delete(taskType);
+      this.resets.set(taskType, (this.resets.get(taskType) ?? 0) + 1);
+    }
     for (const listener of [...this.listeners]) listener(taskType);
   }
 }

@@ -28,7 +28,7 @@ import {
   TaskTimeoutError,
 } from "./errors";
 import { stringifyJson } from "../../api/json";
-import { type Bracket, type DurationHints, MIN_PROBE_GAP_MS, probeIn, processHints } from "./task-hints";
+import { type Bracket, type EndRead, type DurationHints, MIN_PROBE_GAP_MS, probeIn, processHints } from "./task-hints";
 
 export interface Task {
   id: string;
@@ -165,13 +165,15 @@ function orAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 const LATE = Symbol("late");
 
 /**
- * The list's answer, as orAborted gives it, or LATE when `until` (clock time) comes first. The
- * list goes on for the other waits; `list`'s signal says this look no longer waits for it (a
- * list not sent yet that no look waits for is not sent: task-board.ts).
+ * The list's answer, as orAborted gives it, or LATE when `until` (clock time) comes first and
+ * `leave()` agrees then (else the look waits on for the list). The list goes on for the other
+ * waits; `list`'s signal says this look no longer waits for it (a list not sent yet that no look
+ * waits for is not sent: task-board.ts).
  */
 async function listedOrLate(
   list: (signal: AbortSignal) => Promise<Listed | undefined>,
   until: number | undefined,
+  leave: () => boolean,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<Listed | undefined | typeof LATE> {
@@ -180,7 +182,10 @@ async function listedOrLate(
     if (until === undefined) return await orAborted(list(look.signal), signal);
     const late = new Promise<typeof LATE>((resolve) => {
       clock.sleep(Math.max(0, until - clock.now()), look.signal).then(
-        () => resolve(LATE),
+        () => {
+          // Not once the list answered: what leave() claims must be read, and told.
+          if (!look.signal.aborted && leave()) resolve(LATE);
+        },
         () => undefined, // stopped: the list answered first
       );
     });
@@ -188,6 +193,12 @@ async function listedOrLate(
   } finally {
     look.abort();
   }
+}
+
+/** Whether a task read had ended; undefined when the read shows no known state. */
+function hasEnded(task: unknown): boolean | undefined {
+  const state = typeof task === "object" && task !== null && "state" in task ? task.state : undefined;
+  return state === "FINISHED" || state === "ERROR" ? true : state === "NEW" || state === "RUNNING" ? false : undefined;
 }
 
 /** A task-status read that may succeed if tried again (the service's 5xx or 429, a dropped connection). */
@@ -232,24 +243,26 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
     // By the end of a hint's bracket, alike tasks had all ended: a look then reads the task by
     // id (once a wait), since an ended task's read is due anyway and a list shows running tasks
     // only. A look waiting for the scope's next list (under a rate limit, a second or more away)
-    // stops waiting at that end and reads by id instead. Such a read that finds the task still
-    // running stops them for its type until a task of it takes longer (task-hints.ts). Not a look
-    // made at once on a wake: the waits of a wave woken together share one list, as before.
-    const hint: Bracket | undefined = readAtHintEnd || woken || !hints.endTrusted(last?.task_type) ? undefined : hints.get(last?.task_type);
+    // stops waiting at that end and reads by id instead. Until such a read found its task ended,
+    // one is under way at a time for the type, and one that found its task still running stops
+    // them until a task of the type takes longer (task-hints.ts). Not a look made at once on a
+    // wake: the waits of a wave woken together share one list, as before.
+    const taskType = last?.task_type;
+    const hint: Bracket | undefined = readAtHintEnd || woken || !hints.endTrusted(taskType) ? undefined : hints.get(taskType);
     woken = false;
     const hintEnd: number | undefined = hint && started + hint.by - MIN_PROBE_GAP_MS;
-    let byId: boolean = hintEnd !== undefined && clock.now() >= hintEnd;
+    const atEnd: boolean = hintEnd !== undefined && clock.now() >= hintEnd;
+    let endRead: EndRead | undefined = atEnd ? hints.claimEnd(taskType) : undefined;
     try {
       let listed: Listed | undefined;
-      if (!byId && opts.listed) {
+      if (!endRead && opts.listed) {
         const ask = opts.listed;
-        const answer = await listedOrLate((look) => ask(id, listedSince, look), hintEnd, clock, signal);
-        if (answer === LATE) {
-          byId = true;
-          lookedAt = clock.now() - started;
-        } else listed = answer;
+        const leave = () => (endRead = hints.claimEnd(taskType)) !== undefined;
+        const answer = await listedOrLate((look) => ask(id, listedSince, look), atEnd ? undefined : hintEnd, leave, clock, signal);
+        if (answer === LATE) lookedAt = clock.now() - started;
+        else listed = answer;
       }
-      readAtHintEnd ||= byId;
+      readAtHintEnd ||= endRead !== undefined;
       if (listed) {
         lookedAt = Math.min(lookedAt, Math.max(0, listed.at - started));
         listedSince = listed.at + 1;
@@ -257,6 +270,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       task = listed?.task ?? (await getTask(id, { deadline: opts.deadline, signal }));
       lastError = undefined;
     } catch (err) {
+      endRead?.(undefined);
       if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
       // A task the API just created may not be readable for a moment; a read the service
       // failed (after the client's own retries) is tried again on the schedule until the
@@ -267,6 +281,7 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       }
       return { id, kind: "unreadable", task: last, error: asError(err) };
     }
+    endRead?.(hasEnded(task));
     if (typeof task !== "object" || task === null || typeof task.state !== "string") {
       const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
       return {
@@ -283,7 +298,6 @@ async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise
       return { id, kind: "finished", task };
     }
     if (task.state === "ERROR") return { id, kind: "error", task };
-    if (byId) hints.missedEnd(task.task_type);
     runningAt = lookedAt;
   }
 }

@@ -588,8 +588,9 @@ describe("looks answered by a shared task list", () => {
   test("once a read at the hint's end found its task running, waits of the type do not read there until a task takes longer", async () => {
     const hints = hintsOf2s();
     expect(hints.endTrusted("create_subnet")).toBe(true);
-    hints.missedEnd("create_subnet");
+    hints.claimEnd("create_subnet")!(false);
     expect(hints.endTrusted("create_subnet")).toBe(false);
+    expect(hints.claimEnd("create_subnet")).toBeUndefined();
     hints.learn("create_subnet", { below: 1_900, by: 2_000 }); // a shorter end: no better
     expect(hints.endTrusted("create_subnet")).toBe(false);
     // No read at 1,990 ms: the task is read once, after the list of 2,200 ms stopped showing it.
@@ -600,6 +601,32 @@ describe("looks answered by a shared task list", () => {
     // That wait narrowed the bracket to 2,500-2,590 ms; a 4 s task is read at its end in vain,
     // then when the list stops showing it, and its end (4,200 ms, later) restores the trust.
     expect((await pacedWait(4_000, hints)).gets).toEqual([2_580, 4_200]);
+    expect(hints.endTrusted("create_subnet")).toBe(true);
+  });
+
+  test("until a read at a type's end found its task ended, one such read is under way at a time; once one did, any number", () => {
+    const hints = hintsOf2s();
+    const first = hints.claimEnd("create_subnet")!;
+    expect(first).toBeDefined();
+    // On trial: the second wait at the end reads through the list, whatever the first's latency.
+    expect(hints.claimEnd("create_subnet")).toBeUndefined();
+    first(undefined); // no answer (a failed read): on trial still, the next may try
+    const second = hints.claimEnd("create_subnet")!;
+    expect(hints.claimEnd("create_subnet")).toBeUndefined();
+    second(true);
+    const [a, b] = [hints.claimEnd("create_subnet"), hints.claimEnd("create_subnet")];
+    expect(a).toBeDefined();
+    expect(b).toBeDefined();
+    // One of them finds its task running: the end is not read again until a later end is learned.
+    a!(false);
+    b!(true);
+    expect(hints.endTrusted("create_subnet")).toBe(false);
+    expect(hints.claimEnd("create_subnet")).toBeUndefined();
+    // A trial under way when a later end is learned says nothing of that end.
+    hints.learn("create_subnet", { below: 2_100, by: 2_300 });
+    const stale = hints.claimEnd("create_subnet")!;
+    hints.learn("create_subnet", { below: 2_400, by: 2_500 });
+    stale(false);
     expect(hints.endTrusted("create_subnet")).toBe(true);
   });
 
