@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
-import type { Contract, FieldType, ObjectType, StringType } from "../api/contract";
+import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
 import { messageOf } from "../api/errors";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
@@ -361,7 +361,7 @@ function indexModule(typeNames: readonly string[]): string {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /** Where an enum's SDK type is named: Go's, Python's and Java's `<name>` (schema.json's `cims:index:<name>`). */
-const enumNote = (t: StringType) => (t.name ? ` (the SDKs' enum \`${t.name}\`)` : "");
+const enumNote = (t: StringType | IntegerType) => (t.name ? ` (the SDKs' enum \`${t.name}\`)` : "");
 
 function ruleOf(t: FieldType): string {
   switch (t.kind) {
@@ -378,7 +378,7 @@ function ruleOf(t: FieldType): string {
         }[t.format];
       return t.nonBlank ? "not empty" : "";
     case "integer":
-      if (t.enum) return `one of ${t.enum.join(", ")}`;
+      if (t.enum) return `one of ${t.enum.join(", ")}${enumNote(t)}`;
       if (t.int64) return "a signed 64-bit integer (a decimal string beyond 2^53)";
       return t.min === 1 && t.max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `${t.min} to ${t.max}${t.unit ? ` ${t.unit}` : ""}`;
     case "number":

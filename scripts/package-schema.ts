@@ -5,7 +5,7 @@
 // type-checked against it; `pulumi import` writes code from it): none of this ships.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Field, FieldType, ObjectType, StringType } from "../api/contract";
+import type { Field, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
 import { enumMemberName, toCamel } from "../api/names";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
@@ -15,14 +15,18 @@ import { KIND_NAMES, kind } from "../provider/kinds/registry";
 type Json = Record<string, unknown>;
 type Property = Json;
 
-type Enum = StringType & { enum: readonly string[] };
+type Enum = (StringType & { enum: readonly string[] }) | (IntegerType & { enum: readonly number[] });
 
 /**
- * A string with a fixed set of values. An integer one (a subnet's `ipVersion`, 4 or 6) stays an
- * integer: pulumi-yaml's type check (v1.37.0) takes no number for an integer enum (it reads the
- * schema's int32 values as float64) and warns of an internal error on every YAML program that sets it.
+ * A string or an integer with a fixed set of values. An integer one (a subnet's `ipVersion`, 4 or
+ * 6) is an enum of type `number`, not `integer`: Pulumi's Java SDK (com.pulumi:pulumi 1.12.0)
+ * serializes an enum only over a Double or a String, while its code generator writes an integer
+ * enum over an Integer, so a Java program that set one failed at run time
+ * (UnsupportedOperationException: "... return type of Double or String, got ... Integer");
+ * .NET's SDK takes Double or String as well. The wire carries the same number either way, and
+ * the provider checks it is 4 or 6.
  */
-const isEnum = (t: FieldType): t is Enum => t.kind === "string" && t.enum !== undefined;
+const isEnum = (t: FieldType): t is Enum => (t.kind === "string" || (t.kind === "integer" && !t.int64)) && t.enum !== undefined;
 
 /** An enum's name in the SDKs, which the contract gives it. */
 function enumName(t: Enum): string {
@@ -82,6 +86,8 @@ export function kindProse(type: Kind): string {
  * `cims.LbAlgorithmRoundRobin`, Python's `cims.LbAlgorithm.ROUND_ROBIN`), other spellings too.
  */
 function enumTypeOf(t: Enum, doc: string): Json {
+  if (t.kind === "integer")
+    return { type: "number", description: doc, enum: t.enum.map((value) => ({ value, name: enumMemberName(String(value)) })) };
   const values = [
     ...t.enum.map((value) => ({ value, name: enumMemberName(value) })),
     ...Object.entries(t.aliases ?? {}).map(([value, same]) => ({

@@ -52,7 +52,7 @@ export const Subnet = {
     },
     // Omitted: the service takes the CIDR's version (the rule across fields refuses another).
     ipVersion: {
-      type: { kind: "integer", min: 4, max: 6, enum: [4, 6] },
+      type: { kind: "integer", min: 4, max: 6, enum: [4, 6], name: "IpVersion" },
       set: "create",
       serviceDefault: true,
       inEveryRecord: true,

@@ -39,6 +39,8 @@ export interface IntegerType {
   /** Values beyond 2^53: the wire carries exact integers, Pulumi decimal strings. */
   readonly int64?: true;
   readonly enum?: readonly number[];
+  /** An enum's name in the SDKs, as StringType's (schema.json's enum type of numbers). */
+  readonly name?: string;
 }
 
 /** A positive number, fractions allowed (seconds a wait may take). */

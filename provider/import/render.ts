@@ -166,6 +166,8 @@ const PY_WORDS = { nil: "None", yes: "True", no: "False" };
  * `RoundRobin`), as schema.json's enum types give them; undefined for any other value.
  */
 function enumMember(value: unknown, type: FieldType | undefined): { type: string; member: string } | undefined {
+  if (type?.kind === "integer" && type.name && typeof value === "number" && type.enum?.includes(value))
+    return { type: type.name, member: enumMemberName(String(value)) };
   if (type?.kind !== "string" || !type.name || typeof value !== "string") return undefined;
   const values = [...(type.enum ?? []), ...Object.keys(type.aliases ?? {})];
   return values.includes(value) ? { type: type.name, member: enumMemberName(value) } : undefined;

@@ -15,6 +15,7 @@ __all__ = [
     'ImageOsType',
     'ImageSource',
     'ImageSshKey',
+    'IpVersion',
     'LbAlgorithm',
     'LbHealthMonitorType',
     'LbPoolProtocol',
@@ -105,6 +106,15 @@ class ImageSshKey(_builtins.str, Enum):
     ALLOW = "allow"
     DENY = "deny"
     REQUIRED = "required"
+
+
+@pulumi.type_token("cims:index:IpVersion")
+class IpVersion(_builtins.float, Enum):
+    """
+    4 or 6; default: the version of `cidr`, which it must match.
+    """
+    V4 = 4
+    V6 = 6
 
 
 @pulumi.type_token("cims:index:LbAlgorithm")

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['SubnetArgs', 'Subnet']
@@ -30,7 +31,7 @@ class SubnetArgs:
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
                  host_routes: pulumi.Input[Optional[Sequence[pulumi.Input['HostRouteArgs']]]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 ip_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 ip_version: pulumi.Input[Optional['IpVersion']] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  region_id: pulumi.Input[Optional[_builtins.int]] = None,
                  router_id_to_connect: pulumi.Input[Optional[_builtins.str]] = None,
@@ -48,7 +49,7 @@ class SubnetArgs:
         :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
         :param pulumi.Input[Sequence[pulumi.Input['HostRouteArgs']]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
-        :param pulumi.Input[_builtins.int] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
+        :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] router_id_to_connect: Router to connect to (uuid4); requires `connectToNetworkRouter` not false. Omitted: the network's router. Changing it replaces the resource.
@@ -193,14 +194,14 @@ class SubnetArgs:
 
     @_builtins.property
     @pulumi.getter(name="ipVersion")
-    def ip_version(self) -> pulumi.Input[Optional[_builtins.int]]:
+    def ip_version(self) -> pulumi.Input[Optional['IpVersion']]:
         """
         4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         """
         return pulumi.get(self, "ip_version")
 
     @ip_version.setter
-    def ip_version(self, value: pulumi.Input[Optional[_builtins.int]]):
+    def ip_version(self, value: pulumi.Input[Optional['IpVersion']]):
         pulumi.set(self, "ip_version", value)
 
     @_builtins.property
@@ -277,7 +278,7 @@ class Subnet(pulumi.CustomResource):
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
                  host_routes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['HostRouteArgs', 'HostRouteArgsDict']]]]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 ip_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 ip_version: pulumi.Input[Optional['IpVersion']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -328,7 +329,7 @@ class Subnet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
         :param pulumi.Input[Sequence[pulumi.Input[Union['HostRouteArgs', 'HostRouteArgsDict']]]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
-        :param pulumi.Input[_builtins.int] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
+        :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Subnet name, not empty.
         :param pulumi.Input[_builtins.str] network_id: Network the subnet belongs to (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -398,7 +399,7 @@ class Subnet(pulumi.CustomResource):
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
                  host_routes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['HostRouteArgs', 'HostRouteArgsDict']]]]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 ip_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 ip_version: pulumi.Input[Optional['IpVersion']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -549,7 +550,7 @@ class Subnet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="ipVersion")
-    def ip_version(self) -> pulumi.Output[_builtins.int]:
+    def ip_version(self) -> pulumi.Output['IpVersion']:
         """
         4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         """

@@ -42,6 +42,7 @@ func main() {
 			Name:      pulumi.String("go-net"),
 			Cidr:      pulumi.String("10.190.0.0/24"),
 			NetworkId: pulumi.String("${SEED.networkId}"),
+			IpVersion: cims.IpVersionV4, // an enum of numbers
 			Tags:      pulumi.StringMap{"env": pulumi.String("dev")},
 		})
 		if err != nil {
@@ -117,7 +118,10 @@ test(
     });
     expect(store.get("lifecycle_policies", Number(SEED.policyId))?.status).toBe("paused");
     const state = await env.stack.exportState();
-    expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)?.type).toBe("cims:index:Subnet");
+    expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)).toMatchObject({
+      type: "cims:index:Subnet",
+      inputs: expect.objectContaining({ ipVersion: 4 }),
+    });
 
     await env.stack.preview(["--expect-no-changes"]);
     // pulumi about lists the program's direct requirements from its go.mod, as the official

@@ -86,6 +86,7 @@ const program = `package app;
 import com.pulumi.Pulumi;
 import com.pulumi.cims.Subnet;
 import com.pulumi.cims.SubnetArgs;
+import com.pulumi.cims.enums.IpVersion;
 import java.util.Map;
 
 public class App {
@@ -95,6 +96,7 @@ public class App {
                 .name(ctx.config().get("name").orElse("java-net"))
                 .cidr("10.210.0.0/24")
                 .networkId("${SEED.networkId}")
+                .ipVersion(IpVersion.V4)
                 .tags(Map.of("env", "dev"))
                 .build());
             ctx.export("subnetId", net.id());
@@ -132,7 +134,10 @@ test(
       tags: expect.arrayContaining([expect.objectContaining({ key: "env", value: "dev" })]),
     });
     const state = await stack.exportState();
-    expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)?.type).toBe("cims:index:Subnet");
+    expect(state.deployment.resources?.find((r) => r.id === outputs.subnetId)).toMatchObject({
+      type: "cims:index:Subnet",
+      inputs: expect.objectContaining({ ipVersion: 4 }),
+    });
 
     await stack.preview(["--expect-no-changes"]);
 

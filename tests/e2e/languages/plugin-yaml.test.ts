@@ -19,6 +19,7 @@ const program = `${PLUGIN_PROJECT("yaml-face", "yaml")}resources:
       name: yaml-net
       cidr: 10.170.0.0/24
       networkId: ${SEED.networkId}
+      ipVersion: 4
       tags:
         env: dev
   img:
@@ -55,10 +56,12 @@ test(
   async () => {
     const env = await stacks.stack({ files: { "Pulumi.yaml": program } });
     const { store } = env.emulator;
-    await env.stack.up();
+    const up = await env.stack.up();
+    // Not a word from pulumi-yaml's type check: the enums (a number one, `ipVersion`, too) hold what the program sets.
+    expect(up.stdout + up.stderr).not.toMatch(/warning|internal error/i);
     const outputs = await env.stack.outputs();
     expect(outputs.totalIps).toBe("254");
-    expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({ name: "yaml-net", cidr: "10.170.0.0/24" });
+    expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({ name: "yaml-net", cidr: "10.170.0.0/24", ip_version: 4 });
     expect(store.list("images")).toEqual([expect.objectContaining({ name: "yaml-img" })]);
     // The program's member (the seeded one, another's as far as the stack knows, stays beside it).
     expect(

@@ -119,6 +119,7 @@ describe("Python: the pulumi_cims SDK, snake_case arguments, nested objects as t
     expect(subnet).toContain('    network_id="');
     expect(subnet).toContain("    gateway_ip=None,\n");
     expect(subnet).toContain("    enable_dhcp=True,\n");
+    expect(subnet).toContain("    ip_version=cims.IpVersion.V4,\n");
     expect(subnet).toContain('    tags={"team": "net", "on": "${x}"},\n');
     expect(subnet).toContain("    project_id=1,\n    region_id=1,\n");
   });
@@ -159,7 +160,7 @@ describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as 
   test("a subnet, an image, a pool's settings, a member and a policy's state: typed inputs, Args and Array types", () => {
     const subnet = resource(source, '"subnet-app"');
     expect(subnet).toContain(`\t\t\tImportId: pulumi.String("${SUBNET}"),\n`);
-    expect(subnet).toContain("\t\t\tIpVersion: pulumi.Int(4),\n");
+    expect(subnet).toContain("\t\t\tIpVersion: cims.IpVersionV4,\n");
     expect(subnet).toContain('\t\t\tTags: pulumi.StringMap{"team": pulumi.String("net"), "on": pulumi.String("${x}")},\n');
     expect(subnet).toContain("\t\t\tDnsNameservers: pulumi.StringArray{},\n");
     expect(subnet).not.toContain("GatewayIp");

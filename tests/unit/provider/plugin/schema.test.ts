@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { providerPb } from "../../../../provider/plugin/proto";
 import { providerServer } from "../../../../provider/plugin/server";
-import type { FieldType, StringType } from "../../../../api/contract";
+import type { FieldType, IntegerType, StringType } from "../../../../api/contract";
 import { GO_SDK_PACKAGE } from "../../../../provider/import/render";
 import { KIND_NAMES, kind } from "../../../../provider/kinds/registry";
 import { nestedTypes, shapeOf } from "../../../../provider/methods/shape";
@@ -79,21 +79,23 @@ test("every resource, type, input and output is described in the contract's word
 
 type Schema = {
   resources: Record<string, { inputProperties: Record<string, Described>; properties: Record<string, Described>; required: string[] }>;
-  types: Record<string, Described & { enum?: Array<{ value: string; name: string }>; properties?: Record<string, Described> }>;
+  types: Record<string, Described & { enum?: Array<{ value: string | number; name: string }>; properties?: Record<string, Described> }>;
   language: { python: Record<string, unknown>; go: { importBasePath: string } };
   repository: string;
 };
 
-/** Every string field of a table (a resource's inputs, a nested type's fields) with a fixed set of values, by `<where>.<name>`. */
-function enumFields(where: string, fields: Record<string, { type: FieldType }>): Array<[string, StringType]> {
-  return Object.entries(fields).flatMap(([name, f]): Array<[string, StringType]> =>
-    f.type.kind === "string" && f.type.enum !== undefined ? [[`${where}.${name}`, f.type]] : [],
+type EnumField = StringType | IntegerType;
+
+/** Every field of a table (a resource's inputs, a nested type's fields) with a fixed set of values, by `<where>.<name>`. */
+function enumFields(where: string, fields: Record<string, { type: FieldType }>): Array<[string, EnumField]> {
+  return Object.entries(fields).flatMap(([name, f]): Array<[string, EnumField]> =>
+    (f.type.kind === "string" || f.type.kind === "integer") && f.type.enum !== undefined ? [[`${where}.${name}`, f.type]] : [],
   );
 }
 
 test("every field with a fixed set of values is an enum type of the schema, named, each value named, referenced by $ref", () => {
   const schema = packageSchema(version) as Schema;
-  const fields: Array<[string, StringType, Described | undefined]> = [];
+  const fields: Array<[string, EnumField, Described | undefined]> = [];
   for (const type of KIND_NAMES) {
     const shape = shapeOf(kind(type).descriptor);
     const inputs = Object.fromEntries(shape.inputs.map((i) => [i.name, i.field]));
@@ -105,13 +107,20 @@ test("every field with a fixed set of values is an enum type of the schema, name
   }
   // lbAlgorithm, protocol, status, osType, ... and the nested health monitor's and session persistence's types.
   expect(fields.map(([name]) => name)).toEqual(
-    expect.arrayContaining(["LbPoolSettings.lbAlgorithm", "LbPoolSettings.protocol", "HealthMonitor.type", "SnapshotPolicyState.status"]),
+    expect.arrayContaining([
+      "LbPoolSettings.lbAlgorithm",
+      "LbPoolSettings.protocol",
+      "HealthMonitor.type",
+      "SnapshotPolicyState.status",
+      "Subnet.ipVersion",
+    ]),
   );
   for (const [name, t, property] of fields) {
     const ref = property?.$ref ?? `(${name} has no $ref)`;
     const enumType = schema.types[ref.replace("#/types/", "")];
-    expect({ name, type: enumType?.type }).toEqual({ name, type: "string" });
-    expect(enumType.enum?.map((e) => e.value)).toEqual([...(t.enum ?? []), ...Object.keys(t.aliases ?? {})]);
+    // An integer's enum is of numbers: Pulumi's Java SDK serializes an enum over a Double or a String only.
+    expect({ name, type: enumType?.type }).toEqual({ name, type: t.kind === "integer" ? "number" : "string" });
+    expect(enumType.enum?.map((e) => e.value)).toEqual([...(t.enum ?? []), ...(t.kind === "string" ? Object.keys(t.aliases ?? {}) : [])]);
     for (const e of enumType.enum ?? []) expect(e.name).toMatch(/^[A-Z][A-Za-z0-9_]*$/);
   }
   expect(schema.types["cims:index:LbAlgorithm"]).toEqual({
@@ -123,8 +132,13 @@ test("every field with a fixed set of values is an enum type of the schema, name
       { value: "SOURCE_IP", name: "SourceIp" },
     ],
   });
-  // An integer with a fixed set of values stays an integer (pulumi-yaml's type check takes no number for an integer enum).
-  expect(schema.resources["cims:index:Subnet"].inputProperties.ipVersion).toMatchObject({ type: "integer" });
+  expect(schema.types["cims:index:IpVersion"]).toMatchObject({
+    type: "number",
+    enum: [
+      { value: 4, name: "V4" },
+      { value: 6, name: "V6" },
+    ],
+  });
   expect(schema.types["cims:index:ImageHwMachineType"].enum?.map((e) => e.name)).toEqual(["Pc", "Q35", "I440"]);
 });
 

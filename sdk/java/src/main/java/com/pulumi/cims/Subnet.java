@@ -5,6 +5,7 @@ package com.pulumi.cims;
 
 import com.pulumi.cims.SubnetArgs;
 import com.pulumi.cims.Utilities;
+import com.pulumi.cims.enums.IpVersion;
 import com.pulumi.cims.outputs.HostRoute;
 import com.pulumi.cims.outputs.Timeouts;
 import com.pulumi.core.Output;
@@ -171,14 +172,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      * 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
      * 
      */
-    @Export(name="ipVersion", refs={Integer.class}, tree="[0]")
-    private Output<Integer> ipVersion;
+    @Export(name="ipVersion", refs={IpVersion.class}, tree="[0]")
+    private Output<IpVersion> ipVersion;
 
     /**
      * @return 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
      * 
      */
-    public Output<Integer> ipVersion() {
+    public Output<IpVersion> ipVersion() {
         return this.ipVersion;
     }
     /**

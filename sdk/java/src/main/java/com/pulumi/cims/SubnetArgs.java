@@ -3,6 +3,7 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.enums.IpVersion;
 import com.pulumi.cims.inputs.HostRouteArgs;
 import com.pulumi.cims.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
@@ -132,13 +133,13 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="ipVersion")
-    private @Nullable Output<Integer> ipVersion;
+    private @Nullable Output<IpVersion> ipVersion;
 
     /**
      * @return 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<Integer>> ipVersion() {
+    public Optional<Output<IpVersion>> ipVersion() {
         return Optional.ofNullable(this.ipVersion);
     }
 
@@ -458,7 +459,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder ipVersion(@Nullable Output<Integer> ipVersion) {
+        public Builder ipVersion(@Nullable Output<IpVersion> ipVersion) {
             $.ipVersion = ipVersion;
             return this;
         }
@@ -469,7 +470,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder ipVersion(Integer ipVersion) {
+        public Builder ipVersion(IpVersion ipVersion) {
             return ipVersion(Output.of(ipVersion));
         }
 
