@@ -75,7 +75,7 @@ const ms = integer(0, 86400000, "milliseconds");
 
 export const LbPoolSettings = {
   name: "LbPoolSettings",
-  doc: 'Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack\'s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others\' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack\'s members by id and leaves the pool, its settings and other members.',
+  doc: "Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` \"declared\" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with \"exclusive\" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.",
   fields: {
     name: { type: name, set: "update", doc: "Pool name." },
     lbAlgorithm: {
@@ -114,7 +114,7 @@ export const LbPoolSettings = {
       type: arrayOf(PoolMember, { unique: "member", unordered: true }),
       nullable: true,
       set: "update",
-      doc: 'The stack\'s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.',
+      doc: 'The stack\'s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.',
     },
     timeoutClientData: { type: ms, nullable: true, set: "update", doc: "Client inactivity timeout in milliseconds, or null." },
     timeoutMemberConnect: { type: ms, nullable: true, set: "update", doc: "Member connect timeout in milliseconds, or null." },

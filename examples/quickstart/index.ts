@@ -28,10 +28,7 @@ const image = new cims.BaremetalImage("golden-image", {
 const pool = new cims.LbPoolSettings("web-pool", {
   poolId: config.require("poolId"),
   lbAlgorithm: "LEAST_CONNECTIONS",
-  members: [
-    { address: "10.0.0.10", protocolPort: 8080 },
-    { address: config.get("memberAddress") ?? "10.20.0.10", protocolPort: 8080, weight: 2, subnetId: subnet.id },
-  ],
+  members: [{ address: config.get("memberAddress") ?? "10.20.0.10", protocolPort: 8080, weight: 2, subnetId: subnet.id }],
   healthmonitor: { type: "HTTP", delay: 10, timeout: 5, maxRetries: 3, urlPath: "/healthz" },
   timeoutMemberConnect: 3000,
 });

@@ -14,7 +14,6 @@ import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
-import { membersMadeAlone } from "../kinds/members-alone";
 import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
@@ -378,27 +377,27 @@ function nothingFound(options: Options, owned: readonly Kind[], where: string, u
 }
 
 /**
- * The pools holding a member made one by one (members-alone.ts): their `members` is left out of
- * the program, which would otherwise send the whole list and remove that member (its first
- * preview fails saying so).
+ * Each record as its kind's import may take it (`prepare`: a pool without the members some
+ * stack's member create made), in place; what was left out, as a comment on its resource.
  */
-async function poolsManagedByMember(
+async function prepareRecords(
   client: CimsClient,
   scope: Scope,
   records: ImportRecords,
   progress: (line: string) => void,
 ): Promise<Omission[]> {
   const omit: Omission[] = [];
-  for (const pool of records.LbPoolSettings ?? []) {
-    const alone = await membersMadeAlone(client, scope, pool.members);
-    if (alone.size === 0) continue;
-    const id = String(pool.id).toLowerCase();
-    const made = [...alone].map(([member, task]) => `${member} (task ${task})`).join(", ");
-    const why =
-      `pool ${id} holds member(s) made one by one, by an LbPoolMember's create: ${made}. Its members are managed one by one, ` +
-      "so this resource leaves them as they are; `members` here would send the whole list and remove those.";
-    progress(`note: LbPoolSettings ${id}: members ${why.slice(why.indexOf(":") + 2)}`);
-    omit.push({ type: "LbPoolSettings", id, arg: "members", why });
+  for (const type of KIND_NAMES) {
+    const row = kind(type).descriptor.import;
+    if (!row.prepare || !records[type]) continue;
+    for (const [i, record] of records[type].entries()) {
+      const prepared = await row.prepare(client, record, scope);
+      records[type][i] = prepared.record;
+      for (const why of prepared.notes) {
+        progress(`note: ${type} ${String(row.id(record))}: ${why}`);
+        omit.push({ type, id: String(row.id(record)), why });
+      }
+    }
   }
   return omit;
 }
@@ -482,7 +481,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           .flatMap(([flag, values]) => values.map((v) => ` --${flag} ${v}`))
           .join(""),
     ];
-    const omit = await poolsManagedByMember(client, options.scope, records, progress);
+    const omit = await prepareRecords(client, options.scope, records, progress);
     const source = generateModule(records, options.scope, { header, protect: options.protect, omit, language: options.language }, notes);
     for (const note of notes) progress(`note: ${note}`);
     const count = importedKinds()

@@ -101,7 +101,11 @@ export async function importFromTerraform(
     adopted.push(r);
     const pool = r.kind === "LbPoolSettings" ? poolMembers(record, r, separate) : { record };
     if (pool.omit) omit.push(pool.omit);
-    (records[r.kind] ??= []).push(pool.record);
+    // As every import path does: what the kind's import may take (a pool's members some stack made stay theirs).
+    const row = kind(r.kind).descriptor.import;
+    const prepared = pool.omit || !row.prepare ? { record: pool.record, notes: [] } : await row.prepare(client, pool.record, r.scope);
+    for (const why of prepared.notes) omit.push({ type: r.kind, id: String(row.id(record)), why });
+    (records[r.kind] ??= []).push(prepared.record);
   }
   const header = [
     ...options.header,

@@ -27,7 +27,8 @@ export type ImportRecords = Partial<Record<Kind, ApiRecord[]>>;
 export interface Omission {
   type: Kind;
   id: string;
-  arg: string;
+  /** The argument left out; none: `why` is a note on the resource, its arguments all written. */
+  arg?: string;
   why: string;
 }
 
@@ -46,8 +47,8 @@ export function declarations(records: ImportRecords, scope: Scope, notes: string
       const recordNotes: string[] = [];
       const args = argsOf(type, r, scope, recordNotes);
       const omitted = omit.filter((o) => o.type === type && o.id === row.id(r));
-      for (const o of omitted) delete args[o.arg];
-      const comments = omitted.map((o) => `${o.arg} left out: ${o.why}`);
+      for (const o of omitted) if (o.arg !== undefined) delete args[o.arg];
+      const comments = omitted.map((o) => (o.arg === undefined ? o.why : `${o.arg} left out: ${o.why}`));
       out.push({ type, name: resourceName, args, ...(comments.length > 0 ? { comments } : {}) });
       notes.push(...recordNotes.map((n) => `${resourceName}: ${n}`));
     }

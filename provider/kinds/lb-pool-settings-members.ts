@@ -1,10 +1,12 @@
 // LbPoolSettings's members, one by one through the member endpoints (the ones LbPoolMember
 // uses): POST adds one, PATCH changes one in place, DELETE removes one, each a task. Another
 // stack's members share the pool, so nothing here is computed from the pool's whole list:
-// the stack's own members are known by their ids (the state's `declaredMemberIds`, from the
-// member create task's created_resources.members, or the member a create adopted because the
-// program lists it), and only those are written. `membersOwnership: "exclusive"` also
-// removes, by id, every member the program does not list.
+// the stack's own members are known by their ids (the state's `declaredMemberIds`), and only
+// those are written. A member is the stack's by evidence only: the id its own member create's
+// task reported, or an id the program adopts on purpose (`adoptMembers`), which destroy leaves.
+// A member the pool holds at an address:port the program lists is no evidence: it is refused
+// (at preview by check(), and again here before any write, should it appear in between).
+// `membersOwnership: "exclusive"` also removes, by id, every member the program does not list.
 import { LbPoolMember as memberContract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
@@ -48,24 +50,67 @@ export function declaredKeys(inputs: Inputs): string[] {
   return inputs.members === undefined ? [] : recordsIn(inputs.members).map(programKey);
 }
 
+/** The member ids a program (or a state) adopts on purpose, lowercase; `adoptMembers` of each. */
+export function adoptedIds(...inputs: ReadonlyArray<Inputs | undefined>): Set<string> {
+  return new Set(inputs.flatMap((i) => stringsIn(i?.adoptMembers).map((id) => id.toLowerCase())));
+}
+
 /**
  * The stack's members by id, as a state records them. A state written before the ids were
- * recorded names its declared members by address:port only: those (and no other) are found
- * in `pool` by address:port. A state older still (no declared list) declared what it held;
- * so does the state an `import` option starts from (the program's inputs).
+ * recorded names its declared members by address:port only (this provider made or took them
+ * then): those are found in `pool` by address:port. A state with neither (the program an
+ * `import` starts from) owns only what it adopts on purpose: see `adoptedIn`.
  */
 export function ownedIds(state: Inputs, pool?: ApiRecord): OwnedIds {
   const recorded = state[DECLARED_IDS];
   if (isRecord(recorded))
     return Object.fromEntries(Object.entries(recorded).filter((e): e is [string, string] => typeof e[1] === "string"));
+  if (!Array.isArray(state[DECLARED])) return adoptedIn(state, pool);
   const owned: OwnedIds = {};
-  const keys = Array.isArray(state[DECLARED]) ? stringsIn(state[DECLARED]) : recordsIn(state.members).map(programKey);
   const held = new Map(recordsIn(pool?.members).map((m) => [recordKey(m), m]));
-  for (const key of keys) {
+  for (const key of stringsIn(state[DECLARED])) {
     const found = held.get(key)?.id;
     if (owned[key] === undefined && typeof found === "string") owned[key] = found.toLowerCase();
   }
   return owned;
+}
+
+/** The members of `pool` that `inputs` list and adopt by id (`adoptMembers`): address:port -> id. */
+export function adoptedIn(inputs: Inputs, pool?: ApiRecord): OwnedIds {
+  const adopted = adoptedIds(inputs);
+  const listed = new Set(declaredKeys(inputs));
+  const owned: OwnedIds = {};
+  for (const m of recordsIn(pool?.members)) {
+    const id = String(m.id).toLowerCase();
+    if (adopted.has(id) && listed.has(recordKey(m))) owned[recordKey(m)] = id;
+  }
+  return owned;
+}
+
+/**
+ * The members `pool` holds at an address:port the program lists that are not the stack's: not
+ * recorded as its own, not adopted on purpose (exclusive ownership takes every member, so none).
+ * Each is refused: holding the same address and port is no evidence that this stack made it.
+ */
+export function strangers(inputs: Inputs, pool: ApiRecord, owned: OwnedIds): ApiRecord[] {
+  if (ownershipOf(inputs) === "exclusive" || inputs.members === undefined) return [];
+  const listed = new Set(declaredKeys(inputs));
+  const ours = new Set([...Object.values(owned).map((id) => id.toLowerCase()), ...adoptedIds(inputs), ...ownedBefore(inputs.poolId)]);
+  return recordsIn(pool.members).filter((m) => listed.has(recordKey(m)) && !ours.has(String(m.id).toLowerCase()));
+}
+
+/** Why a member the pool holds is not the stack's, and what to do: check's failure and sync's error. */
+export function strangerReason(poolId: unknown, m: ApiRecord, index: number, madeBy?: string): string {
+  const key = recordKey(m);
+  const id = String(m.id);
+  const who = madeBy
+    ? `made by task ${madeBy} (create_lbmember: another stack's LbPoolMember or LbPoolSettings, or a script)`
+    : "made outside this stack";
+  return (
+    `members[${index}]: pool ${String(poolId)} already holds member ${key} (id ${id}, ${who}), and nothing shows this stack made it, ` +
+    `so it is not taken over. To manage that member from this resource on purpose, add "${id}" to adoptMembers (the preview then ` +
+    `says it adopts it, and destroy leaves it in the pool); otherwise leave ${key} out of members, or use another address or port`
+  );
 }
 
 /** The pool record with only the members the stack owns (exclusive: all of them). */
@@ -100,6 +145,8 @@ export interface MemberWrites {
 
 interface Sync {
   inputs: PoolRef;
+  /** Member ids adopted on purpose, by the state or the program: leaving them out of `members` leaves them in the pool. */
+  adopted: Set<string>;
   /** The state's members (what the diff compared with); undefined at create: the pool's. */
   before?: Inputs[];
   pool: ApiRecord;
@@ -123,7 +170,7 @@ async function call(s: Sync, method: string, path: string, body?: ApiRecord) {
 export async function deleteMember(s: Pick<Sync, "inputs" | "op" | "what" | "done" | "removed">, id: string, key: string): Promise<void> {
   s.removed.add(id);
   try {
-    await call({ ...s, pool: {}, owned: {} }, "DELETE", itemPath(s.inputs, id));
+    await call({ ...s, pool: {}, owned: {}, adopted: new Set() }, "DELETE", itemPath(s.inputs, id));
     log(`${s.what}: member ${key} (id ${id}) removed`);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
@@ -155,10 +202,11 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
   let id: string | undefined = s.owned[key];
   let record = id === undefined ? undefined : held.get(id);
   if (id === undefined && heldByKey.has(key)) {
+    // strangers() refused every other: this one is adopted on purpose, or exclusive ownership takes it.
     record = heldByKey.get(key);
     id = String(record?.id).toLowerCase();
     s.owned[key] = id;
-    log(`${s.what}: member ${key} (id ${id}) is in the pool already and the program lists it: the stack manages it from now on`);
+    log(`${s.what}: adopts member ${key} (id ${id}): the stack manages it from now on`);
   }
   const base = s.before?.find((m) => programKey(m) === key) ?? (record ? { weight: record.weight, subnetId: record.subnet_id } : undefined);
   if (
@@ -179,6 +227,26 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
     await call(s, "PATCH", itemPath(s.inputs, id), { weight: wanted.weight });
     log(`${s.what}: member ${key} (id ${id}) weight ${String(record.weight)} -> ${String(wanted.weight)}, in place`);
   }
+}
+
+/**
+ * The members a diff of this run saw a resource of the pool own (its state's ids), by pool: a
+ * replacement of that resource (`up --replace`: the engine diffs the old one, then checks and
+ * creates the new one in the same process) takes them on; its own record is never an obstacle
+ * to its replacement. Nothing else is evidence: a renamed resource, which no diff links to its
+ * old self, is refused as any other stack would be (an alias keeps it the same resource).
+ */
+const seenOwned = runMemory(new Map<string, Set<string>>());
+
+/** A diff saw the resource of this pool own these members. */
+export function noteOwned(poolId: unknown, owned: OwnedIds): void {
+  const ids = Object.values(owned).map((id) => id.toLowerCase());
+  if (ids.length > 0) seenOwned.set(String(poolId).toLowerCase(), new Set(ids));
+}
+
+/** The members a diff of this run saw a resource of this pool own (none: empty). */
+export function ownedBefore(poolId: unknown): Set<string> {
+  return seenOwned.get(String(poolId).toLowerCase()) ?? new Set();
 }
 
 /**
@@ -205,12 +273,16 @@ export function claimedByReplacement(what: string, id: string, key: string): boo
  */
 export async function syncMembers(s: Sync): Promise<void> {
   const wanted = s.inputs.members === undefined ? undefined : recordsIn(s.inputs.members);
+  refuseStrangers(s);
   const listed = new Set((wanted ?? []).map(programKey));
   for (const [key, id] of Object.entries(s.owned)) {
     if (listed.has(key)) continue;
     delete s.owned[key];
-    // Members no longer managed (omitted from the program) stay as they are.
-    if (wanted !== undefined) await deleteMember(s, id, key);
+    // Members no longer managed (omitted from the program) stay as they are; so do adopted ones.
+    if (wanted === undefined) continue;
+    if (s.adopted.has(id.toLowerCase()))
+      log(`${s.what}: member ${key} (id ${id}) left in the pool: it was adopted, not made, by the stack`);
+    else await deleteMember(s, id, key);
   }
   if (wanted === undefined) return;
   const members = recordsIn(s.pool.members);
@@ -224,4 +296,17 @@ export async function syncMembers(s: Sync): Promise<void> {
     const id = String(m.id).toLowerCase();
     if (!ours.has(id) && !s.removed.has(id)) await deleteMember(s, id, recordKey(m));
   }
+}
+
+/**
+ * Before any write: a member the program lists that the pool holds and the stack cannot show is
+ * its own (one another stack added since the preview) stops the sync, naming it.
+ */
+function refuseStrangers(s: Sync): void {
+  const found = strangers(s.inputs, s.pool, s.owned);
+  if (found.length === 0) return;
+  const keys = declaredKeys(s.inputs);
+  throw new CimsError(
+    found.map((m) => strangerReason(s.inputs.poolId, m, keys.indexOf(recordKey(m)))).join("; ") + "; nothing was written",
+  );
 }

@@ -8,6 +8,7 @@
 // everyone else's members (the service will not delete a subnet a member still uses).
 import type * as pulumi from "@pulumi/pulumi";
 import { LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
+import { Subnet as subnetContract } from "../../api/contract/subnet";
 import { memberKey } from "../../api/members";
 import { canonical } from "../../api/net";
 import { CimsError, NotFoundError } from "../client/errors";
@@ -17,7 +18,7 @@ import { apiClient, log, scopeDefaults, warn } from "../methods/context";
 import { mayHaveActed } from "../methods/create";
 import type { Descriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
-import { membersMadeAlone } from "./members-alone";
+import { membersMadeAlone, withoutMembersMadeAlone } from "./members-alone";
 import { changedFields, type KindDiff, sameValue } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { PartialCreateError } from "../methods/errors";
@@ -26,6 +27,8 @@ import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { camelKeys, plainRecord } from "../../api/wire";
 import {
+  adoptedIds,
+  adoptedIn,
   claimedByReplacement,
   DECLARED,
   DECLARED_IDS,
@@ -35,15 +38,18 @@ import {
   type MemberWrites,
   type OwnedIds,
   ownedIds,
+  noteOwned,
   ownershipOf,
   ownView,
+  strangerReason,
+  strangers,
   syncMembers,
 } from "./lb-pool-settings-members";
 import { recordsIn, stringsIn } from "../../api/guards";
 import { messageOf } from "../../api/errors";
 
 /** A pool's chosen settings: its inputs once checked. */
-type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string }>;
+type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string; adoptMembers?: string[] }>;
 
 export const poolDescriptor: Descriptor = {
   contract,
@@ -53,6 +59,7 @@ export const poolDescriptor: Descriptor = {
     regionId: OWN.regionId,
     timeouts: OWN.timeouts,
     membersOwnership: OWN.membersOwnership,
+    adoptMembers: OWN.adoptMembers,
   },
   scoped: true,
   outputsOnlyGiven: true,
@@ -72,11 +79,13 @@ export const poolDescriptor: Descriptor = {
     },
     id: (r) => String(r.id).toLowerCase(),
     name: (r) => r.name,
-    args: (r, fields, scope) => ({ poolId: String(r.id), ...scope, ...fields }),
+    // The members written are adopted on purpose (by id): the preview says so, and destroy leaves them.
+    args: (r, fields, scope) => ({ poolId: String(r.id), ...scope, ...fields, ...(fields.members ? adoptionOf(r.members) : {}) }),
+    // Members another stack's (or anyone's) member create made are no import's to take.
+    prepare: withoutMembersMadeAlone,
   },
-  // An imported pool declares the members its program lists: those (by their ids in the record
-  // imported), and no other, are the stack's, which destroy removes.
-  importState: (inputs, record) => declaredState(inputs, ownedIds({ [DECLARED]: declaredKeys(inputs) }, record)),
+  // An imported pool's members are those its program adopts by id, and no other.
+  importState: (inputs, record) => declaredState(inputs, adoptedIn(inputs, record)),
 };
 export const poolTable = resourceTable(poolDescriptor);
 
@@ -84,6 +93,12 @@ type Member = Record<string, unknown>;
 const keyOf = (m: Member) => memberKey(m.address, m.protocolPort);
 
 const label = poolDescriptor.label;
+
+/** `adoptMembers` naming every member of an import's program (none: nothing). */
+function adoptionOf(members: unknown): { adoptMembers?: string[] } {
+  const ids = recordsIn(members).flatMap((m) => (typeof m.id === "string" ? [m.id.toLowerCase()] : []));
+  return ids.length > 0 ? { adoptMembers: ids } : {};
+}
 const pathParams = (i: PoolInputs) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: i.poolId });
 const path = (i: PoolInputs) => apiPath(contract.paths.item, pathParams(i));
 
@@ -199,14 +214,15 @@ async function applySettings(inputs: PoolInputs, fields: readonly string[], op: 
 async function apply(
   inputs: PoolInputs,
   settings: readonly string[],
-  members: { before?: Inputs[]; owned: OwnedIds; sync: boolean },
+  members: { before?: Inputs[]; owned: OwnedIds; sync: boolean; adopted: Set<string> },
   op: "create" | "update",
   done: MemberWrites,
   current: Record<string, unknown>,
 ): Promise<Inputs> {
   if (members.sync) {
     const what = label(inputs);
-    await syncMembers({ inputs, before: members.before, pool: current, owned: members.owned, op, what, done, removed: new Set() });
+    const { before, owned, adopted } = members;
+    await syncMembers({ inputs, before, adopted, pool: current, owned, op, what, done, removed: new Set() });
   }
   await applySettings(inputs, settings, op, done);
   const record = done.writes === 0 ? current : await apiClient().record("GET", path(inputs));
@@ -233,7 +249,14 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const exclusive = ownershipOf(inputs) === "exclusive";
   const membersChange = !sameValue(olds.members, inputs.members) || ownershipOf(olds) !== ownershipOf(inputs);
   const checksMembers = exclusive && declares && (creates || membersChange);
-  if ((result.failures ?? []).length > 0 || !known || (!creates && !checksMembers)) return result;
+  // Members are looked at when their addresses and ports are known (a subnet id may not be yet).
+  const keysKnown =
+    inputs.members !== undefined &&
+    !isUnknown(inputs.members) &&
+    recordsIn(inputs.members).every((m) => !containsUnknown(m.address) && !containsUnknown(m.protocolPort));
+  const fresh = keysKnown ? freshMembers(olds, inputs, creates) : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
+  const looks = fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0;
+  if ((result.failures ?? []).length > 0 || !known || (!creates && !checksMembers && !looks)) return result;
   // One read of the pool serves both: what a create takes, and whose members it holds.
   let pool: Record<string, unknown>;
   try {
@@ -246,11 +269,100 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   }
   const takes = creates ? createTakes(pool, inputs) : removalNote(pool, inputs);
   if (takes.length > 0) await warn(`${label(inputs)}: the ${creates ? "create" : "update"} ${takes.join("; ")}`);
-  if (checksMembers) {
-    const failures = await membersManagedAlone(inputs, pool);
-    if (failures.length > 0) return { ...result, failures };
+  const failures = [
+    ...(checksMembers ? await membersManagedAlone(inputs, pool) : []),
+    ...(looks ? await membersNotOurs(inputs, pool, fresh, creates) : []),
+    ...(looks ? await missingSubnets(inputs, fresh.subnets) : []),
+  ];
+  return failures.length > 0 ? { ...result, failures } : result;
+}
+
+type Failure = { property: string; reason: string };
+
+/**
+ * The members (address:port) the program lists that its last inputs did not, the ids it newly
+ * adopts, and the members whose subnet is new to it (a new member's, or a changed subnetId).
+ */
+function freshMembers(olds: Inputs, inputs: Inputs, creates: boolean): { keys: Set<string>; adopts: string[]; subnets: Set<string> } {
+  const before = new Map(creates ? [] : recordsIn(olds.members).map((m) => [keyOf(m), m]));
+  const had = creates ? new Set<string>() : adoptedIds(olds);
+  const listed = recordsIn(inputs.members);
+  const subnetOf = (m: Member | undefined) => canonical("uuid4", m?.subnetId);
+  return {
+    keys: new Set(listed.map(keyOf).filter((k) => !before.has(k))),
+    adopts: stringsIn(inputs.adoptMembers).filter((id) => !had.has(id.toLowerCase())),
+    subnets: new Set(listed.filter((m) => m.subnetId !== undefined && !sameValue(subnetOf(m), subnetOf(before.get(keyOf(m))))).map(keyOf)),
+  };
+}
+
+/**
+ * What the program newly lists or adopts, against the pool as it is. A member the pool holds at
+ * a new address:port that the stack cannot show is its own is refused, naming who made it where
+ * a member create's task says; an adoption naming no member at a listed address:port is refused;
+ * the members adopted on purpose are said (`adopts member ...`).
+ */
+async function membersNotOurs(
+  inputs: PoolInputs,
+  pool: Record<string, unknown>,
+  fresh: { keys: Set<string>; adopts: string[] },
+  creates: boolean,
+): Promise<Failure[]> {
+  const keys = declaredKeys(inputs);
+  const found = strangers(inputs, pool, {}).filter((m) => fresh.keys.has(memberKey(m.address, m.protocol_port)));
+  const made = found.length > 0 ? await membersMadeAlone(apiClient(), inputs, found).catch(() => new Map<string, string>()) : new Map();
+  const failures = found.map((m): Failure => {
+    const i = keys.indexOf(memberKey(m.address, m.protocol_port));
+    return { property: `members[${i}]`, reason: strangerReason(inputs.poolId, m, i, made.get(String(m.id).toLowerCase())) };
+  });
+  const held = new Map(recordsIn(pool.members).map((m) => [String(m.id).toLowerCase(), m]));
+  const adopts: string[] = [];
+  stringsIn(inputs.adoptMembers).forEach((id, i) => {
+    if (!fresh.adopts.includes(id)) return;
+    const m = held.get(id.toLowerCase());
+    const at = m && memberKey(m.address, m.protocol_port);
+    if (at && keys.includes(at)) adopts.push(`${at} (id ${id})`);
+    else
+      failures.push({
+        property: `adoptMembers[${i}]`,
+        reason: at
+          ? `adoptMembers[${i}]: member ${id} of pool ${String(inputs.poolId)} is at ${at}, which members does not list: list it there (with the settings the stack is to keep), or drop the id`
+          : `adoptMembers[${i}]: pool ${String(inputs.poolId)} holds no member ${id}: check the id (the pool's members are listed by \`GET\` of the pool), or drop it`,
+      });
+  });
+  if (failures.length === 0 && adopts.length > 0)
+    await warn(
+      `${label(inputs)}: the ${creates ? "create" : "update"} adopts member(s) ${adopts.join(", ")} as they are: ` +
+        "the stack manages them from now on, and destroy leaves them in the pool",
+    );
+  return failures;
+}
+
+/**
+ * Members whose subnet does not exist, each named by its `members[i].subnetId`: the service would
+ * refuse that member half-way through an `up`. Only members new to the program, or whose subnet
+ * it changes, are looked at; a subnet known only at apply, or a read that fails otherwise, is no
+ * failure here.
+ */
+async function missingSubnets(inputs: PoolInputs, fresh: Set<string>): Promise<Failure[]> {
+  const failures: Failure[] = [];
+  for (const [i, m] of recordsIn(inputs.members).entries()) {
+    if (typeof m.subnetId !== "string" || isUnknown(m.subnetId) || !fresh.has(keyOf(m))) continue;
+    const where = { project_id: inputs.projectId, region_id: inputs.regionId, subnet_id: m.subnetId };
+    try {
+      await apiClient().record("GET", apiPath(subnetContract.paths.item, where));
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) continue;
+      failures.push({
+        property: `members[${i}].subnetId`,
+        reason:
+          `members[${i}].subnetId: no subnet ${m.subnetId} in project ${inputs.projectId}, region ${inputs.regionId}, so the service ` +
+          "would refuse member " +
+          keyOf(m) +
+          ": check the id, or the pool's projectId and regionId",
+      });
+    }
   }
-  return result;
+  return failures;
 }
 
 /**
@@ -283,6 +395,8 @@ async function membersManagedAlone(
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = poolTable.unmanagedNote(olds, news);
   if (note) log(note);
+  // Should the engine replace it, the replacement's check and create know its members for its own.
+  noteOwned(olds.poolId, ownedIds(olds));
   // A replacement removes the old resource's members first: on the same pool (`up --replace`)
   // the create after it puts them back, where the other order would leave the pool without them.
   const result = poolTable.diff(owning(olds), owning(news), true);
@@ -307,7 +421,7 @@ async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> 
       // holds are adopted as they are.
       const current = await apiClient().record("GET", path(inputs));
       const { updates } = differences(poolTable, current, inputs);
-      const members = { owned, sync: inputs.members !== undefined };
+      const members = { owned, sync: inputs.members !== undefined, adopted: adoptedIds(inputs) };
       return { id: String(inputs.poolId), outs: await apply(inputs, updates, members, "create", done, current) };
     });
   } catch (err) {
@@ -328,8 +442,17 @@ async function create(inputs: PoolInputs): Promise<pulumi.dynamic.CreateResult> 
  * the members it made or adopted so far, by id: destroy removes those.
  */
 export function identityOnly(inputs: Inputs, owned: OwnedIds = {}): Inputs {
-  const { __provider, poolId, projectId, regionId, timeouts, membersOwnership } = inputs;
-  return plainRecord({ __provider, poolId, projectId, regionId, timeouts, membersOwnership, ...declaredState(inputs, owned) });
+  const { __provider, poolId, projectId, regionId, timeouts, membersOwnership, adoptMembers } = inputs;
+  return plainRecord({
+    __provider,
+    poolId,
+    projectId,
+    regionId,
+    timeouts,
+    membersOwnership,
+    adoptMembers,
+    ...declaredState(inputs, owned),
+  });
 }
 
 /**
@@ -344,7 +467,9 @@ async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<
     const members = {
       before: recordsIn(olds.members),
       owned: ownedIds(olds, current),
-      sync: changed.includes("members") || changed.includes("membersOwnership"),
+      sync: ["members", "membersOwnership", "adoptMembers"].some((f) => changed.includes(f)),
+      // Adopted by the state or the program: either way not made by the stack, so never deleted.
+      adopted: adoptedIds(olds, news),
     };
     const outs = await apply(news, changed, members, "update", noWrites(), current);
     // What the update did not write stays as the state had it: drift since the last refresh
@@ -369,9 +494,14 @@ async function remove(_id: string, props: PoolInputs): Promise<void> {
       log(`${what}: the stack has no member in the pool; the pool and its settings stay as they are`);
       return;
     }
-    log(`${what}: removing the stack's member(s) ${ours.map(([k]) => k).join(", ")}; the pool, its settings and its other members stay`);
+    const adopted = adoptedIds(props);
+    const made = ours.filter(([, id]) => !adopted.has(id.toLowerCase()));
+    const kept = ours.filter(([, id]) => adopted.has(id.toLowerCase()));
+    if (kept.length > 0) log(`${what}: leaving the adopted member(s) ${kept.map(([k, id]) => `${k} (id ${id})`).join(", ")} in the pool`);
+    if (made.length === 0) return;
+    log(`${what}: removing the stack's member(s) ${made.map(([k]) => k).join(", ")}; the pool, its settings and its other members stay`);
     const s = { inputs: props, op: "delete" as const, what, done: noWrites(), removed: new Set<string>() };
-    for (const [key, id] of ours) if (!claimedByReplacement(what, id, key)) await deleteMember(s, id, key);
+    for (const [key, id] of made) if (!claimedByReplacement(what, id, key)) await deleteMember(s, id, key);
   });
 }
 

@@ -1,13 +1,14 @@
-// Pool members made one by one, by an LbPoolMember's create. A member is known as such by
-// evidence only: the member create task (`create_lbmember`) whose `created_resources` names
-// it, never by its address. A pool holding one has its members managed one by one, so its
-// whole list is no program's to own: LbPoolSettings' check refuses `membersOwnership:
-// "exclusive"` then (it would remove that member, whose resource would make it again), and
-// cims-import leaves `members` out of the pool's program.
+// Pool members made one by one, by a member create (an LbPoolMember's, or an LbPoolSettings'
+// member add, of any stack). A member is known as such by evidence only: the member create
+// task (`create_lbmember`) whose `created_resources` names it, never by its address. Such a
+// member is some stack's own: LbPoolSettings' check refuses `membersOwnership: "exclusive"`
+// over it (it would remove that member, whose resource would make it again), and no import
+// (`pulumi import`, cims-import, a Terraform state) writes it into a program.
 import { PATHS } from "../../api/paths";
 import type { CimsClient } from "../client/http";
 import { listAll } from "../client/list";
-import { recordsIn, stringsIn } from "../../api/guards";
+import { type ApiRecord, recordsIn, stringsIn } from "../../api/guards";
+import type { Prepared } from "../methods/descriptor";
 
 /**
  * The members of `members` (a pool's list) that a member create task of the scope made: member
@@ -28,4 +29,25 @@ export async function membersMadeAlone(
     for (const id of stringsIn(created).map((s) => s.toLowerCase())) if (held.has(id)) made.set(id, String(task.id));
   }
   return made;
+}
+
+/**
+ * A pool's record as an import may take it: without the members a member create made (some
+ * stack's own, which a second stack must not adopt), each named in a note with its task.
+ */
+export async function withoutMembersMadeAlone(
+  client: CimsClient,
+  pool: ApiRecord,
+  scope: { projectId: number; regionId: number },
+): Promise<Prepared> {
+  const made = await membersMadeAlone(client, scope, pool.members);
+  if (made.size === 0) return { record: pool, notes: [] };
+  const kept = recordsIn(pool.members).filter((m) => !made.has(String(m.id).toLowerCase()));
+  const left = [...made].map(([member, task]) => `${member} (task ${task})`).join(", ");
+  const note =
+    `pool ${String(pool.id).toLowerCase()}: member(s) ${left} were made by a member create (an LbPoolMember's, or another ` +
+    "LbPoolSettings'), so they are some stack's own: left out of `members`, and not adopted";
+  // None left: `members` is left out (unmanaged) rather than written as [].
+  const { members: _all, ...rest } = pool;
+  return { record: kept.length > 0 ? { ...pool, members: kept } : rest, notes: [note] };
 }

@@ -11,6 +11,7 @@ import type { Holding } from "./holdings";
 import type { DERIVED, OwnField } from "./inputs";
 import type { Inputs } from "./schema";
 import type { ApiRecord } from "../../api/guards";
+import type { CimsClient } from "../client/http";
 
 /** Per-operation deadlines in seconds. */
 export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;
@@ -19,6 +20,12 @@ export type Timeouts = Partial<Record<"create" | "update" | "delete", number>>;
 export type Scoped<I = Inputs> = I & { projectId: number; regionId: number; timeouts?: Timeouts };
 
 /** How cims-import writes a resource of this kind: its name prefix, order and arguments. */
+/** A record as an import takes it, and what it left out and why (one sentence each). */
+export interface Prepared {
+  record: ApiRecord;
+  notes: string[];
+}
+
 export interface ImportRow {
   prefix: string;
   /** What cims-import's messages call one and several. */
@@ -33,6 +40,11 @@ export interface ImportRow {
    */
   args: (record: ApiRecord, fields: Inputs, scope: { projectId: number; regionId: number }) => Inputs;
   only?: readonly string[];
+  /**
+   * The record as an import may take it, read before `args` (a pool without the members others'
+   * member creates made), and what it left out, in sentences; every import path runs it.
+   */
+  prepare?: (client: CimsClient, record: ApiRecord, scope: { projectId: number; regionId: number }) => Promise<Prepared>;
   /**
    * How cims-import finds records of this kind: a kind that owns its records lists them in
    * the scope (`filter`: a flag that narrows the list, and the list call's query parameter);

@@ -73,6 +73,16 @@ export const OWN = {
       'touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every ' +
       "other member (the preview names each): for a pool one stack owns whole.",
   },
+  adoptMembers: {
+    type: arrayOf(uuid4),
+    set: "update",
+    doc:
+      "Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its " +
+      "address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving " +
+      "one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the " +
+      "stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: " +
+      "nothing shows this stack made it. `pulumi import` and cims-import write this list.",
+  },
   policyId: { type: positiveId, required: true, set: "create", doc: "The snapshot lifecycle policy's id." },
   includeVolumes: { type: boolean, set: "update", doc: "Also read the policy's volumes (the `volumes` output). Default false." },
   clientId: { type: positiveId, required: true, set: "create", doc: "The client whose quota notification threshold this is." },

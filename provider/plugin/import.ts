@@ -7,7 +7,7 @@
 // (its kind's import row), checked as check() would, and the outputs those a create of the
 // same inputs records: so the next `up` of that program changes nothing.
 import { BadRequestError, NotFoundError } from "../client/errors";
-import { apiClient, scopeDefaults } from "../methods/context";
+import { apiClient, scopeDefaults, warn } from "../methods/context";
 import { isOwned } from "../methods/descriptor";
 import type { Kind } from "../kinds/registry";
 import { kind } from "../kinds/registry";
@@ -94,6 +94,12 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   // inputs holding them would differ from it. Checked as the kind checks: defaults filled
   // in (a policy's includeVolumes), values in their canonical form. A kind owning its record
   // checks with its table: its own check looks for a clash with the record itself.
+  // What an import may take of the record (a pool's members some stack made stay theirs).
+  const prepared = await descriptor.import.prepare?.(apiClient(), record, scope);
+  if (prepared) {
+    record = prepared.record;
+    for (const note of prepared.notes) await warn(`cims:index:${type} ${id}: ${note}`);
+  }
   const { importId: _adopt, ...args } = { ...argsOf(type, record, scope), ...named };
   const program = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
   const checked = isOwned(descriptor) ? table.check({}, program, () => scope) : await methods.check({}, program);

@@ -227,6 +227,8 @@ export const POOL_SETTINGS_INPUTS = {
   name: "e2e-pool",
   lbAlgorithm: "ROUND_ROBIN",
   members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+  // The seeded member, taken over on purpose (nothing shows a stack made it).
+  adoptMembers: [SEED.keptMemberId],
   timeoutClientData: 0,
   crlSecretId: null,
 };

@@ -34,8 +34,9 @@ export interface LbPoolSettingsArgs {
   readonly sessionPersistence?: pulumi.Input<InputFields<SessionPersistence> | null>;
   /**
    * The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with
-   * `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at
-   * the same address and port is adopted, not re-created. Omitted: left as it is. Updates in place.
+   * `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already
+   * holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same
+   * address and port is no evidence the stack made it. Omitted: left as it is. Updates in place.
    */
   readonly members?: pulumi.Input<pulumi.Input<InputFields<PoolMember>>[] | null>;
   /** Client inactivity timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
@@ -62,6 +63,15 @@ export interface LbPoolSettingsArgs {
    * whole. Updates in place.
    */
   readonly membersOwnership?: pulumi.Input<"declared" | "exclusive">;
+  /**
+   * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in
+   * `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as
+   * its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here
+   * (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the
+   * program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and
+   * cims-import write this list. Updates in place.
+   */
+  readonly adoptMembers?: pulumi.Input<string[]>;
 }
 
 /** The state of a LbPoolSettings: its outputs, as the service holds them after the last operation. */
@@ -86,8 +96,9 @@ export interface LbPoolSettingsState {
   sessionPersistence?: SessionPersistence | null;
   /**
    * The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with
-   * `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at
-   * the same address and port is adopted, not re-created.
+   * `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already
+   * holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same
+   * address and port is no evidence the stack made it.
    */
   members?: PoolMember[] | null;
   /** Client inactivity timeout in milliseconds, or null. */
@@ -108,6 +119,15 @@ export interface LbPoolSettingsState {
    * whole.
    */
   membersOwnership: "declared" | "exclusive";
+  /**
+   * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in
+   * `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as
+   * its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here
+   * (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the
+   * program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and
+   * cims-import write this list.
+   */
+  adoptMembers: string[];
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
 }
@@ -130,6 +150,7 @@ export const OUTPUTS = [
   "projectId",
   "regionId",
   "membersOwnership",
+  "adoptMembers",
   "taskIds",
 ];
 
@@ -139,8 +160,10 @@ export const OUTPUTS = [
  * stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership`
  * "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember)
  * others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly
- * `members`, and the preview warns of each member it removes. The preview warns of each setting a create
- * changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
+ * `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own
+ * member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each
+ * setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its
+ * settings, the members it adopted and everyone else's.
  */
 export class LbPoolSettings extends withOutputs<LbPoolSettingsState>() {
   constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {

@@ -23,6 +23,7 @@ __all__ = ['LbPoolSettingsArgs', 'LbPoolSettings']
 class LbPoolSettingsArgs:
     def __init__(__self__, *,
                  pool_id: pulumi.Input[_builtins.str],
+                 adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional['HealthMonitorArgs']] = None,
@@ -43,11 +44,12 @@ class LbPoolSettingsArgs:
         The set of arguments for constructing a LbPoolSettings resource.
 
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] adopt_members: Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input['HealthMonitorArgs'] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input['LbAlgorithm'] lb_algorithm: How the pool spreads connections.
-        :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        :param pulumi.Input[Sequence[pulumi.Input['PoolMemberArgs']]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
         :param pulumi.Input['MembersOwnership'] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -61,6 +63,8 @@ class LbPoolSettingsArgs:
         :param pulumi.Input['TimeoutsArgs'] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         """
         pulumi.set(__self__, "pool_id", pool_id)
+        if adopt_members is not None:
+            pulumi.set(__self__, "adopt_members", adopt_members)
         if ca_secret_id is not None:
             pulumi.set(__self__, "ca_secret_id", ca_secret_id)
         if crl_secret_id is not None:
@@ -105,6 +109,18 @@ class LbPoolSettingsArgs:
     @pool_id.setter
     def pool_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "pool_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptMembers")
+    def adopt_members(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+        """
+        return pulumi.get(self, "adopt_members")
+
+    @adopt_members.setter
+    def adopt_members(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "adopt_members", value)
 
     @_builtins.property
     @pulumi.getter(name="caSecretId")
@@ -158,7 +174,7 @@ class LbPoolSettingsArgs:
     @pulumi.getter
     def members(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PoolMemberArgs']]]]:
         """
-        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
         """
         return pulumi.get(self, "members")
 
@@ -305,6 +321,7 @@ class LbPoolSettings(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
@@ -324,7 +341,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
 
         Updates write only the fields whose inputs changed between the state and the program (what
         the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -386,11 +403,12 @@ class LbPoolSettings(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] adopt_members: Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
         :param pulumi.Input[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']] healthmonitor: Health monitor settings (sent whole when changed); null removes the pool's health monitor.
         :param pulumi.Input['LbAlgorithm'] lb_algorithm: How the pool spreads connections.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PoolMemberArgs', 'PoolMemberArgsDict']]]] members: The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
         :param pulumi.Input['MembersOwnership'] members_ownership: Which of the pool's members the stack manages. "declared" (the default): only those `members` lists, each added, changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every other member (the preview names each): for a pool one stack owns whole.
         :param pulumi.Input[_builtins.str] name: Pool name.
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
@@ -411,7 +429,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  args: LbPoolSettingsArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack's members by id and leaves the pool, its settings and other members.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
 
         Updates write only the fields whose inputs changed between the state and the program (what
         the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -486,6 +504,7 @@ class LbPoolSettings(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  healthmonitor: pulumi.Input[Optional[Union['HealthMonitorArgs', 'HealthMonitorArgsDict']]] = None,
@@ -512,6 +531,7 @@ class LbPoolSettings(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = LbPoolSettingsArgs.__new__(LbPoolSettingsArgs)
 
+            __props__.__dict__["adopt_members"] = adopt_members
             __props__.__dict__["ca_secret_id"] = ca_secret_id
             __props__.__dict__["crl_secret_id"] = crl_secret_id
             __props__.__dict__["healthmonitor"] = healthmonitor
@@ -554,6 +574,7 @@ class LbPoolSettings(pulumi.CustomResource):
 
         __props__ = LbPoolSettingsArgs.__new__(LbPoolSettingsArgs)
 
+        __props__.__dict__["adopt_members"] = None
         __props__.__dict__["ca_secret_id"] = None
         __props__.__dict__["crl_secret_id"] = None
         __props__.__dict__["healthmonitor"] = None
@@ -573,6 +594,14 @@ class LbPoolSettings(pulumi.CustomResource):
         __props__.__dict__["timeout_member_data"] = None
         __props__.__dict__["timeouts"] = None
         return LbPoolSettings(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptMembers")
+    def adopt_members(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+        """
+        return pulumi.get(self, "adopt_members")
 
     @_builtins.property
     @pulumi.getter(name="caSecretId")
@@ -610,7 +639,7 @@ class LbPoolSettings(pulumi.CustomResource):
     @pulumi.getter
     def members(self) -> pulumi.Output[Optional[Sequence['outputs.PoolMember']]]:
         """
-        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+        The stack's members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
         """
         return pulumi.get(self, "members")
 

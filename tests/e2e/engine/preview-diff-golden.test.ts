@@ -36,6 +36,7 @@ const pool = new cims.LbPoolSettings("pool", {
     { address: "10.0.0.10", protocolPort: 8080, weight: c.getNumber("weight") ?? 1 },
     { address: "10.0.0.11", protocolPort: 8080 },
   ],
+  adoptMembers: ["${SEED.keptMemberId}"],
 });
 export const subnetId = renamed.id;
 `;
@@ -161,6 +162,7 @@ new cims.LbPoolSettings("shared", {
   poolId: "${SEED.poolId}",
   lbAlgorithm: (c.get("algorithm") ?? "ROUND_ROBIN") as "ROUND_ROBIN" | "LEAST_CONNECTIONS",
   members: [{ address: "10.0.0.10", protocolPort: 8080 }],
+  adoptMembers: ["${SEED.keptMemberId}"],
 });
 `;
 

@@ -200,13 +200,18 @@ test(
     expect(source).toContain('tags: { os: "debian" }'); // read from the record's tags_v2
     expect(source).toContain('hwMachineType: "i440"');
     expect(source).toContain('new cims.LbPoolSettings("pool-web-pool", {');
-    // The pool's members are managed one by one: left out, and the program says why.
+    // The member a member create made is some stack's own: left out, and the program says why;
+    // the seeded one is written, adopted on purpose by its id.
     const poolStatement = source.slice(source.indexOf('new cims.LbPoolSettings("pool-web-pool"'));
-    expect(poolStatement.slice(0, poolStatement.indexOf("});"))).not.toContain("members");
-    const comment = source.slice(source.indexOf("// members left out:"), source.indexOf('new cims.LbPoolSettings("pool-web-pool"'));
-    expect(comment.replace(/\n\/\/ /g, " ")).toContain(
-      `// members left out: pool ${SEED.poolId} holds member(s) made one by one, by an LbPoolMember's create: ${alone} (task `,
+    const poolArgs = poolStatement.slice(0, poolStatement.indexOf("});"));
+    expect(poolArgs).toContain('members: [{ address: "10.0.0.10", protocolPort: 8080, weight: 1 }]');
+    expect(poolArgs).toContain(`adoptMembers: ["${SEED.keptMemberId}"]`);
+    expect(poolArgs).not.toContain(alone);
+    const comment = source.slice(
+      source.indexOf(`// pool ${SEED.poolId}: member(s)`),
+      source.indexOf('new cims.LbPoolSettings("pool-web-pool"'),
     );
+    expect(comment.replace(/\n\/\/ /g, " ")).toContain(`// pool ${SEED.poolId}: member(s) ${alone} (task `);
     expect(source.match(/^new cims\./gm)).toHaveLength(source.match(/^}, \{ protect: true \}\);$/gm)?.length ?? 0);
     expect(source).toContain('new cims.SnapshotPolicyState("policy-nightly-snapshots", {');
     expect(source).toContain('new cims.QuotaThreshold("quota-threshold-client-1", {');
@@ -216,7 +221,7 @@ test(
     expect(source).not.toContain(env.apiKey);
 
     env.emulator.metrics.reset();
-    // The first preview passes (with `members`, the pool's check would refuse it).
+    // The first preview passes (listing the member a member create made, the pool's check would refuse it).
     await env.stack.preview();
     await env.stack.up();
     expect(writes(env)).toEqual([]);

@@ -105,6 +105,7 @@ new cims.LbPoolSettings("pool", {
     { address: "2001:DB8:0::A", protocolPort: 80 },
     { address: "10.0.0.10", protocolPort: 8080 },
   ],
+  adoptMembers: ["${SEED.keptMemberId}"],
   healthmonitor: remove ? null : { type: "HTTP", delay: 5, timeout: 5, maxRetries: 3, urlPath: "/healthz" },
   sessionPersistence: remove ? null : { type: "HTTP_COOKIE" },
 });

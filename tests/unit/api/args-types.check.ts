@@ -42,7 +42,8 @@ type Checks = [
   Assert<
     Same<
       Plain<LbPoolSettingsArgs>,
-      ObjectOf<typeof LbPoolSettings.fields> & Scope & { poolId: string; timeouts?: Timeouts; membersOwnership?: "declared" | "exclusive" }
+      ObjectOf<typeof LbPoolSettings.fields> &
+        Scope & { poolId: string; timeouts?: Timeouts; membersOwnership?: "declared" | "exclusive"; adoptMembers?: string[] }
     >
   >,
   Assert<

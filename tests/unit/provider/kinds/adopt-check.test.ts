@@ -42,16 +42,19 @@ describe.each(["dynamic", "native"] as const)("adopting a Subnet, %s face", (fac
   );
 
   test(
-    "an LbPoolSettings whose pool already holds its settings: no warning, the pool read, nothing written, no task, no diff before or after a refresh",
+    "an LbPoolSettings whose pool already holds its settings and adopts its member on purpose: only the adoption said, the pool read, nothing written, no task, no diff before or after a refresh",
     () =>
       withEmulatedState("LbPoolSettings", face, async (env, state) => {
-        const settings = { poolId: SEED.poolId, name: "web-pool", members: [{ address: "10.0.0.10", protocolPort: 8080 }] };
+        const member = { address: "10.0.0.10", protocolPort: 8080 };
+        const settings = { poolId: SEED.poolId, name: "web-pool", members: [member], adoptMembers: [SEED.keptMemberId] };
         const said: string[] = [];
         setLogSink((line, severity) => void said.push(`${severity}: ${line}`));
         env.emulator.metrics.reset();
         await state.up("pool", settings);
-        // A create that takes nothing from the pool says nothing.
-        expect(said.filter((l) => l.startsWith("warning"))).toEqual([]);
+        // A create that takes nothing from the pool says only what it adopts.
+        expect(said.filter((l) => l.startsWith("warning"))).toEqual([
+          `warning: cims: LbPoolSettings of pool ${SEED.poolId}: the create adopts member(s) 10.0.0.10:8080 (id ${SEED.keptMemberId}) as they are: the stack manages them from now on, and destroy leaves them in the pool`,
+        ]);
         const requests = env.emulator.metrics.snapshot().requests;
         // Read twice: by check() (what the create would take from the pool: nothing, so no warning) and by the create.
         expect(requests).toMatchObject({ "GET /cloud/v1/lbpools/:project_id/:region_id/:pool_id 200": 2 });

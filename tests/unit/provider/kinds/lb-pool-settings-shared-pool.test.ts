@@ -19,13 +19,14 @@ const POOL_PATH = `/cloud/v1/lbpools/1/1/${SEED.poolId}`;
 const MEMBER_ROUTE = "/cloud/v1/loadbalancers/:project_id/:region_id/pools/:pool_id/members";
 const POOL_ROUTE = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
 
-/** Stack A's program: the seeded pool's settings and its seeded member. */
+/** Stack A's program: the seeded pool's settings and its seeded member, adopted on purpose. */
 const programA = (over: { name?: string; algorithm?: string; ownership?: string; weight?: number } = {}) => ({
   poolId: SEED.poolId,
   name: over.name ?? "team-a",
   lbAlgorithm: over.algorithm ?? "ROUND_ROBIN",
   ...(over.ownership ? { membersOwnership: over.ownership } : {}),
   members: [{ address: "10.0.0.10", protocolPort: 8080, weight: over.weight ?? 1 }],
+  adoptMembers: [SEED.keptMemberId],
 });
 const made = { poolId: SEED.poolId, address: "10.0.0.55", protocolPort: 8080 };
 const adopted = (importId: string) => ({ poolId: SEED.poolId, address: "10.0.0.56", protocolPort: 8080, importId });
@@ -95,6 +96,13 @@ describe.each(["dynamic", "native"] as const)("a pool shared by two stacks, %s f
         expect(writes(env)).toEqual([`DELETE ${MEMBER_ROUTE}/:member_id 200 x2`]);
         expect((await members(env)).map((m) => m.id)).toEqual([SEED.keptMemberId]);
         expect(await a.changes("web", exclusive)).toBe(false);
+
+        // A drops the seeded member from adoptMembers, still listing it: the program now says it
+        // is the stack's like a member it made (no write), so destroy removes it.
+        const { adoptMembers: _adopted, ...owning } = exclusive;
+        env.emulator.metrics.reset();
+        await a.up("web", owning);
+        expect(writes(env)).toEqual([]);
 
         // Destroy while another stack's member create holds the pool (its task, 8 s): the destroy
         // meets the lock (409), waits it out, and removes the stack's member only, by id; it

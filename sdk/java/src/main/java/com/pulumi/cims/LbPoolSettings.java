@@ -23,7 +23,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack&#39;s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` &#34;declared&#34; (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others&#39; members are never touched; with &#34;exclusive&#34; (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. The preview warns of each setting a create changes; destroy removes the stack&#39;s members by id and leaves the pool, its settings and other members.
+ * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack&#39;s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` &#34;declared&#34; (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others&#39; members are never touched; with &#34;exclusive&#34; (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack&#39;s only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else&#39;s.
  * 
  * Updates write only the fields whose inputs changed between the state and the program (what
  * the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -87,6 +87,20 @@ import javax.annotation.Nullable;
 @ResourceType(type="cims:index:LbPoolSettings")
 public class LbPoolSettings extends com.pulumi.resources.CustomResource {
     /**
+     * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+     * 
+     */
+    @Export(name="adoptMembers", refs={List.class,String.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<String>> adoptMembers;
+
+    /**
+     * @return Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+     * 
+     */
+    public Output<Optional<List<String>>> adoptMembers() {
+        return Codegen.optional(this.adoptMembers);
+    }
+    /**
      * CA certificate bundle secret (uuid4), or null for none.
      * 
      */
@@ -143,14 +157,14 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.lbAlgorithm);
     }
     /**
-     * The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+     * The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
      * 
      */
     @Export(name="members", refs={List.class,PoolMember.class}, tree="[0,1]")
     private Output</* @Nullable */ List<PoolMember>> members;
 
     /**
-     * @return The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+     * @return The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
      * 
      */
     public Output<Optional<List<PoolMember>>> members() {

@@ -26,6 +26,21 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     public static final LbPoolSettingsArgs Empty = new LbPoolSettingsArgs();
 
     /**
+     * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+     * 
+     */
+    @Import(name="adoptMembers")
+    private @Nullable Output<List<String>> adoptMembers;
+
+    /**
+     * @return Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+     * 
+     */
+    public Optional<Output<List<String>>> adoptMembers() {
+        return Optional.ofNullable(this.adoptMembers);
+    }
+
+    /**
      * CA certificate bundle secret (uuid4), or null for none.
      * 
      */
@@ -86,14 +101,14 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+     * The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
      * 
      */
     @Import(name="members")
     private @Nullable Output<List<PoolMemberArgs>> members;
 
     /**
-     * @return The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+     * @return The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
      * 
      */
     public Optional<Output<List<PoolMemberArgs>>> members() {
@@ -283,6 +298,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     private LbPoolSettingsArgs() {}
 
     private LbPoolSettingsArgs(LbPoolSettingsArgs $) {
+        this.adoptMembers = $.adoptMembers;
         this.caSecretId = $.caSecretId;
         this.crlSecretId = $.crlSecretId;
         this.healthmonitor = $.healthmonitor;
@@ -318,6 +334,37 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
 
         public Builder(LbPoolSettingsArgs defaults) {
             $ = new LbPoolSettingsArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param adoptMembers Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptMembers(@Nullable Output<List<String>> adoptMembers) {
+            $.adoptMembers = adoptMembers;
+            return this;
+        }
+
+        /**
+         * @param adoptMembers Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptMembers(List<String> adoptMembers) {
+            return adoptMembers(Output.of(adoptMembers));
+        }
+
+        /**
+         * @param adoptMembers Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptMembers(String... adoptMembers) {
+            return adoptMembers(List.of(adoptMembers));
         }
 
         /**
@@ -405,7 +452,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
          * 
          * @return builder
          * 
@@ -416,7 +463,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
          * 
          * @return builder
          * 
@@ -426,7 +473,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter; a member the pool holds at the same address and port is adopted, not re-created.
+         * @param members The stack&#39;s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` &#34;exclusive&#34;, every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.
          * 
          * @return builder
          * 
