@@ -18,6 +18,7 @@ import { membersMadeAlone } from "../kinds/members-alone";
 import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
+import { visible } from "./quote";
 import { readTerraformState, TerraformStateError } from "./terraform";
 import { messageOf } from "../../api/errors";
 import type { ApiRecord } from "../../api/guards";
@@ -463,7 +464,8 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const progress = (line: string) => process.stderr.write(`${PROGRAM}: ${line}\n`);
+  // A state's or a record's text in a line (an address, a name, a note) can neither colour the terminal nor fake a line.
+  const progress = (line: string) => process.stderr.write(`${PROGRAM}: ${line.split("\n").map(visible).join("\n")}\n`);
   let options: Options | TerraformOptions | undefined;
   let client: CimsClient | undefined;
   try {

@@ -15,6 +15,7 @@ import type { CimsClient } from "../client/http";
 import { kind } from "../kinds/registry";
 import { generateModule, type ImportRecords, type Language, type Omission } from "./generate";
 import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
+import { shellWord, visible } from "./quote";
 
 /** What a state's records came to: the program, and what it does not adopt. */
 export interface TerraformImport {
@@ -34,11 +35,13 @@ const recordPath = (r: AdoptedRecord) => kind(r.kind).descriptor.recordPath(r.sc
  * wrong the record is alive, and Terraform would let it go unmanaged.
  */
 export const goneLine = (r: AdoptedRecord) =>
-  `${r.address} (${r.type}): the service answered 404 for ${kind(r.kind).descriptor.import.nouns[0]} ${r.id} in ` +
-  `project ${r.scope.projectId}, region ${r.scope.regionId} (GET ${recordPath(r)}). Check that project and region ` +
-  "(the state's project_id and region_id for it, or --project/--region where the state names none) before " +
-  "removing it from Terraform's state: the record may be alive elsewhere.";
-export const skippedLine = (s: Skipped) => `${s.address} (${s.type}): ${s.why}`;
+  visible(
+    `${r.address} (${r.type}): the service answered 404 for ${kind(r.kind).descriptor.import.nouns[0]} ${r.id} in ` +
+      `project ${r.scope.projectId}, region ${r.scope.regionId} (GET ${recordPath(r)}). Check that project and region ` +
+      "(the state's project_id and region_id for it, or --project/--region where the state names none) before " +
+      "removing it from Terraform's state: the record may be alive elsewhere.",
+  );
+export const skippedLine = (s: Skipped) => visible(`${s.address} (${s.type}): ${s.why}`);
 
 /** The service's record of one state record, annotated with what the state says of its scope and pool; undefined when gone. */
 async function readOne(client: CimsClient, r: AdoptedRecord): Promise<ApiRecord | undefined> {
@@ -118,7 +121,10 @@ export async function importFromTerraform(
   const header = [
     ...options.header,
     ...(found.length > 0
-      ? ["Once `pulumi up` has adopted them, Terraform lets them go with:", ...found.map(([r]) => `  terraform state rm '${r.address}'`)]
+      ? [
+          "Once `pulumi up` has adopted them, Terraform lets them go with:",
+          ...found.map(([r]) => `  terraform state rm ${shellWord(r.address)}`),
+        ]
       : []),
     ...(gone.length > 0
       ? ["Named by the state, not found where the service was asked (404; not adopted):", ...gone.map((r) => `  ${goneLine(r)}`)]
