@@ -17,6 +17,7 @@ import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
+import { visible } from "./quote";
 import { readTerraformState, TerraformStateError } from "./terraform";
 import { messageOf } from "../../api/errors";
 import type { ApiRecord } from "../../api/guards";
@@ -66,7 +67,7 @@ ${wrap(
 ${wrap(
   "With --from-terraform, the records a Terraform state (format 4, written by either generation of the vendor's provider) " +
     "names instead: each adopted as its own kind, every other resource of the state listed with why, and a record the " +
-    "service no longer has named and left out (docs/migrate-from-terraform.md).",
+    "service answers 404 for named with the project and region it was looked for in, and left out (docs/migrate-from-terraform.md).",
 )}
 
 Options:
@@ -447,8 +448,9 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
   for (const s of result.skipped) progress(`not adopted: ${skippedLine(s)}`);
   for (const r of result.gone) progress(`gone: ${goneLine(r)}`);
   if (result.adopted.length === 0) {
+    const asked = result.gone.length > 0 ? " (each 404 above says where it was looked for: check that project and region)" : "";
     progress(
-      `nothing to adopt: ${options.fromTerraform} names no record of a kind pulumi-cims manages that the service still has. Nothing was written.`,
+      `nothing to adopt: ${options.fromTerraform} names no record of a kind pulumi-cims manages that the service has where it was asked${asked}. Nothing was written.`,
     );
     return 1;
   }
@@ -461,7 +463,8 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const progress = (line: string) => process.stderr.write(`${PROGRAM}: ${line}\n`);
+  // A state's or a record's text in a line (an address, a name, a note) can neither colour the terminal nor fake a line.
+  const progress = (line: string) => process.stderr.write(`${PROGRAM}: ${line.split("\n").map(visible).join("\n")}\n`);
   let options: Options | TerraformOptions | undefined;
   let client: CimsClient | undefined;
   try {

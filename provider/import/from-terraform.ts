@@ -1,6 +1,9 @@
 // `cims-import --from-terraform`: the records a Terraform state names (terraform.ts), read
 // from the service one by one, as the module generate.ts writes. A record the state names
-// and the service no longer has (404) is named and left out; the rest is adopted all the same.
+// that the service answers 404 for is named and left out, the rest adopted all the same: the
+// 404 may mean the record is gone, or that it was looked for in the wrong project or region
+// (the state's, or --project/--region), so the line says where it looked before any advice
+// to forget it.
 // A pool's members that the state holds as separate resources are adopted as LbPoolMember,
 // not in the pool's `members` (each would be managed twice, and the pool's list would be sent
 // without the others'); a v1 pool (`gcore_lbpool`) manages no members at all, so its
@@ -12,21 +15,33 @@ import type { CimsClient } from "../client/http";
 import { kind } from "../kinds/registry";
 import { generateModule, type ImportRecords, type Language, type Omission } from "./generate";
 import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
+import { shellWord, visible } from "./quote";
 
 /** What a state's records came to: the program, and what it does not adopt. */
 export interface TerraformImport {
   source: string;
   adopted: AdoptedRecord[];
-  /** Named by the state, gone from the service (404). */
+  /** Named by the state, not found by the service where the state says it is (404). */
   gone: AdoptedRecord[];
   skipped: Skipped[];
 }
 
-/** The state names it as `<type> <id>`; a line for the report and the program's head. */
+/** The path a state record is read at. */
+const recordPath = (r: AdoptedRecord) => kind(r.kind).descriptor.recordPath(r.scope, r.id, { poolId: r.poolId });
+
+/**
+ * A 404 for a record the state names, as a line for the report and the program's head: where
+ * it was looked for, and what to check first. No `terraform state rm` here: when the scope was
+ * wrong the record is alive, and Terraform would let it go unmanaged.
+ */
 export const goneLine = (r: AdoptedRecord) =>
-  `${r.address} (${r.type}): the service no longer has ${kind(r.kind).descriptor.import.nouns[0]} ${r.id} (404); ` +
-  `remove it from Terraform's state: terraform state rm '${r.address}'`;
-export const skippedLine = (s: Skipped) => `${s.address} (${s.type}): ${s.why}`;
+  visible(
+    `${r.address} (${r.type}): the service answered 404 for ${kind(r.kind).descriptor.import.nouns[0]} ${r.id} in ` +
+      `project ${r.scope.projectId}, region ${r.scope.regionId} (GET ${recordPath(r)}). Check that project and region ` +
+      "(the state's project_id and region_id for it, or --project/--region where the state names none) before " +
+      "removing it from Terraform's state: the record may be alive elsewhere.",
+  );
+export const skippedLine = (s: Skipped) => visible(`${s.address} (${s.type}): ${s.why}`);
 
 /** The service's record of one state record, annotated with what the state says of its scope and pool; undefined when gone. */
 async function readOne(client: CimsClient, r: AdoptedRecord): Promise<ApiRecord | undefined> {
@@ -110,9 +125,14 @@ export async function importFromTerraform(
   const header = [
     ...options.header,
     ...(found.length > 0
-      ? ["Once `pulumi up` has adopted them, Terraform lets them go with:", ...found.map(([r]) => `  terraform state rm '${r.address}'`)]
+      ? [
+          "Once `pulumi up` has adopted them, Terraform lets them go with:",
+          ...found.map(([r]) => `  terraform state rm ${shellWord(r.address)}`),
+        ]
       : []),
-    ...(gone.length > 0 ? ["Named by the state, gone from the service (not adopted):", ...gone.map((r) => `  ${goneLine(r)}`)] : []),
+    ...(gone.length > 0
+      ? ["Named by the state, not found where the service was asked (404; not adopted):", ...gone.map((r) => `  ${goneLine(r)}`)]
+      : []),
     ...(skipped.length > 0 ? ["Not adopted:", ...skipped.map((s) => `  ${skippedLine(s)}`)] : []),
   ];
   const scope = adopted[0]?.scope ?? { projectId: 1, regionId: 1 };

@@ -16,6 +16,7 @@ import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
 import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "./program";
+import { goString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
 
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -45,14 +46,22 @@ interface Renderer {
 /** A resource's or a config value's name as a variable: `app-subnet` -> `appSubnet`. */
 const camel = (name: string) => name.replace(/[-_ ]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
 
+/** A language's words for null and the booleans, and its string literal (quote.ts: every text escaped). */
+interface Words {
+  nil: string;
+  yes: string;
+  no: string;
+  string: (text: string) => string;
+}
+
 /** null, booleans, numbers and strings in a language's words; undefined for a list or an object. */
-function scalar(value: unknown, words: { nil: string; yes: string; no: string }): string | undefined {
+function scalar(value: unknown, words: Words): string | undefined {
   if (value === null) return words.nil;
   if (typeof value === "boolean") return value ? words.yes : words.no;
   if (typeof value === "number") return String(value);
   if (Array.isArray(value) || isJsonRecord(value)) return undefined;
   // int64 numbers (bigints, lossless numbers) as their decimal digits, as the schema types them.
-  return JSON.stringify(typeof value === "string" ? value : String(value));
+  return words.string(typeof value === "string" ? value : String(value));
 }
 
 /** Items between brackets: on one line when it fits, else one a line, one `step` further in than `indent`. */
@@ -69,9 +78,9 @@ function bracketed(open: string, close: string, items: (inner: string) => string
 // TypeScript: the dynamic face, two-space indent, one line when short.
 // ---------------------------------------------------------------------------------------
 
-const TS_WORDS = { nil: "null", yes: "true", no: "false" };
+const TS_WORDS: Words = { nil: "null", yes: "true", no: "false", string: tsString };
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
+const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : tsString(k));
 
 /** A value as a TypeScript expression; `indent` is the current line's indentation. */
 export function printValue(value: unknown, indent = ""): string {
@@ -91,7 +100,7 @@ const typescript: Renderer = {
     (config.length > 0 ? 'import * as pulumi from "@pulumi/pulumi";\n' : "") +
     'import * as cims from "pulumi-cims";\n' +
     (config.length > 0
-      ? `\nconst config = new pulumi.Config();\n${config.map((c) => `const ${camel(c.key)} = config.${TS_CONFIG[c.type]}(${JSON.stringify(c.key)});\n`).join("")}`
+      ? `\nconst config = new pulumi.Config();\n${config.map((c) => `const ${camel(c.key)} = config.${TS_CONFIG[c.type]}(${tsString(c.key)});\n`).join("")}`
       : ""),
   indent: "",
   declaration: (d, protect, variable) => {
@@ -99,7 +108,7 @@ const typescript: Renderer = {
       .map(([k, v]) => `  ${tsKey(k)}: ${printValue(v, "  ")},\n`)
       .join("");
     const bound = variable ? `const ${variable} = ` : "";
-    return `${bound}new cims.${d.type}(${JSON.stringify(d.name)}, {\n${body}}${protect ? ", { protect: true }" : ""});\n`;
+    return `${bound}new cims.${d.type}(${tsString(d.name)}, {\n${body}}${protect ? ", { protect: true }" : ""});\n`;
   },
   exports: (outputs) => outputs.map(([name, o]) => `export const ${name} = ${printValue(o)};\n`).join(""),
 };
@@ -108,16 +117,28 @@ const typescript: Renderer = {
 // YAML: the plugin's types (`cims:index:<Kind>`), block style; scalars as JSON, which YAML reads.
 // ---------------------------------------------------------------------------------------
 
-const YAML_WORDS = { nil: "null", yes: "true", no: "false" };
+const YAML_WORDS: Words = { nil: "null", yes: "true", no: "false", string: yamlString };
 /** Words YAML would read as another type, so a key spelled like one is quoted. */
 const YAML_WORD = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
-const yamlKey = (k: string) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !YAML_WORD.test(k) ? k : JSON.stringify(k));
-/** A scalar, an empty list or an empty object on its key's line; `${` escaped, as Pulumi YAML reads it as an interpolation. */
+const yamlKey = (k: string) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !YAML_WORD.test(k) ? k : yamlString(k));
+/**
+ * A map's key as Pulumi YAML reads it: a key `fn::...` (any case) makes its object a function
+ * call (`fn::readFile` reads a file on the machine that runs `pulumi up`), and no spelling of the
+ * key escapes that, so a record holding one is refused.
+ */
+function yamlMapKey(k: string): string {
+  if (!/^fn::/i.test(k)) return yamlKey(k);
+  throw new UnwritableTextError(
+    `a key ${yamlString(k)} of the record's data: Pulumi YAML reads an object keyed \`fn::...\` as a function call, ` +
+      "and no quoting escapes it: write the program with --language typescript, python or go. Nothing was written.",
+  );
+}
+/** A scalar, an empty list or an empty object on its key's line (a string's `$` doubled: yamlString). */
 function yamlFlat(value: unknown): string | undefined {
   if (value instanceof ConfigValue) return `\${${value.key}}`;
   if (value instanceof OutputValue) return `\${${value.resource}.${value.output}}`;
   const s = scalar(value, YAML_WORDS);
-  if (s !== undefined) return typeof value === "string" ? s.replace(/\$\{/g, () => "$${") : s;
+  if (s !== undefined) return s;
   if (Array.isArray(value) && value.length === 0) return "[]";
   if (isJsonRecord(value) && entries(value).length === 0) return "{}";
   return undefined;
@@ -136,7 +157,7 @@ function yamlBlock(value: unknown, indent: string): string {
   return entries(value)
     .map(([k, v]) => {
       const flat = yamlFlat(v);
-      return flat !== undefined ? `${indent}${yamlKey(k)}: ${flat}\n` : `${indent}${yamlKey(k)}:\n${yamlBlock(v, `${indent}  `)}`;
+      return flat !== undefined ? `${indent}${yamlMapKey(k)}: ${flat}\n` : `${indent}${yamlMapKey(k)}:\n${yamlBlock(v, `${indent}  `)}`;
     })
     .join("");
 }
@@ -159,7 +180,7 @@ const yaml: Renderer = {
 // `<Type>Args` classes (the contract's types name them), four-space indent.
 // ---------------------------------------------------------------------------------------
 
-const PY_WORDS = { nil: "None", yes: "True", no: "False" };
+const PY_WORDS: Words = { nil: "None", yes: "True", no: "False", string: pyString };
 
 /**
  * A value of a named enum as the SDKs name it: the enum's and the value's name (`LbAlgorithm`,
@@ -194,7 +215,7 @@ function pyValue(value: unknown, type: FieldType | undefined, indent: string): s
     return bracketed(`cims.${type.name}Args(`, ")", args, indent, "    ");
   }
   // A map (tags): its keys are data, kept as they are.
-  return bracketed("{", "}", (inner) => o.map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v, undefined, inner)}`), indent, "    ");
+  return bracketed("{", "}", (inner) => o.map(([k, v]) => `${pyString(k)}: ${pyValue(v, undefined, inner)}`), indent, "    ");
 }
 
 const PY_CONFIG = { string: "require", integer: "require_int" } as const;
@@ -205,7 +226,7 @@ const python: Renderer = {
   opening: (config) =>
     "import pulumi\nimport pulumi_cims as cims\n" +
     (config.length > 0
-      ? `\nconfig = pulumi.Config()\n${config.map((c) => `${toSnake(c.key)} = config.${PY_CONFIG[c.type]}(${JSON.stringify(c.key)})\n`).join("")}`
+      ? `\nconfig = pulumi.Config()\n${config.map((c) => `${toSnake(c.key)} = config.${PY_CONFIG[c.type]}(${pyString(c.key)})\n`).join("")}`
       : ""),
   indent: "",
   declaration: (d, protect, variable) => {
@@ -213,9 +234,9 @@ const python: Renderer = {
     const args = entries(d.args).map(([k, v]) => `${toSnake(k)}=${pyValue(v, fields[k]?.type, "    ")}`);
     const opts = protect ? ["opts=pulumi.ResourceOptions(protect=True)"] : [];
     const bound = variable ? `${toSnake(variable)} = ` : "";
-    return `${bound}cims.${d.type}(\n${[JSON.stringify(d.name), ...args, ...opts].map((a) => `    ${a},\n`).join("")})\n`;
+    return `${bound}cims.${d.type}(\n${[pyString(d.name), ...args, ...opts].map((a) => `    ${a},\n`).join("")})\n`;
   },
-  exports: (outputs) => outputs.map(([name, o]) => `pulumi.export(${JSON.stringify(name)}, ${pyValue(o, undefined, "")})\n`).join(""),
+  exports: (outputs) => outputs.map(([name, o]) => `pulumi.export(${pyString(name)}, ${pyValue(o, undefined, "")})\n`).join(""),
 };
 
 // ---------------------------------------------------------------------------------------
@@ -227,6 +248,7 @@ const python: Renderer = {
 /** The SDK's package: schema.json's `language.go.importBasePath`. */
 export const GO_SDK_PACKAGE = "github.com/pulumi-cims/pulumi-cims/sdk/go/cims";
 const goField = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+const GO_WORDS: Words = { ...TS_WORDS, string: goString };
 const GO_SCALARS: Partial<Record<FieldType["kind"], string>> = { string: "String", integer: "Int", boolean: "Bool" };
 
 /** The Go type of a list of `items`: `pulumi.StringArray`, `cims.PoolMemberArray`, ... */
@@ -245,12 +267,12 @@ function goValue(value: unknown, type: FieldType | undefined, indent: string): s
   const named = enumMember(value, type);
   // Go's generator puts `_` between the two names when the value's holds one (`ImageArchitecture_X86_64`).
   if (named) return `cims.${named.type}${named.member.includes("_") ? "_" : ""}${named.member}`;
-  const s = scalar(value, TS_WORDS);
+  const s = scalar(value, GO_WORDS);
   if (s !== undefined) {
     if (typeof value === "boolean") return `pulumi.Bool(${s})`;
     if (typeof value === "number" && !(type?.kind === "integer" && type.int64))
       return `pulumi.${Number.isInteger(value) ? "Int" : "Float64"}(${s})`;
-    return `pulumi.String(${typeof value === "number" ? JSON.stringify(s) : s})`;
+    return `pulumi.String(${typeof value === "number" ? goString(s) : s})`;
   }
   if (Array.isArray(value)) {
     const item = type?.kind === "array" ? type.items : undefined;
@@ -264,7 +286,7 @@ function goValue(value: unknown, type: FieldType | undefined, indent: string): s
   return bracketed(
     "pulumi.StringMap{",
     "}",
-    (inner) => set.map(([k, v]) => `${JSON.stringify(k)}: ${goValue(v, undefined, inner)}`),
+    (inner) => set.map(([k, v]) => `${goString(k)}: ${goValue(v, undefined, inner)}`),
     indent,
     "\t",
   );
@@ -280,27 +302,27 @@ const go: Renderer = {
     (config.length > 0 ? '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"\n' : "") +
     ")\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n" +
     (config.length > 0
-      ? `\t\tcfg := config.New(ctx, "")\n${config.map((c) => `\t\t${camel(c.key)} := cfg.${GO_CONFIG[c.type]}(${JSON.stringify(c.key)})\n`).join("")}`
+      ? `\t\tcfg := config.New(ctx, "")\n${config.map((c) => `\t\t${camel(c.key)} := cfg.${GO_CONFIG[c.type]}(${goString(c.key)})\n`).join("")}`
       : ""),
   indent: "\t\t",
   declaration: (d, protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
     const set = entries(d.args).filter(([, v]) => v !== null);
     const body = set.map(([k, v]) => `\t\t\t${goField(k)}: ${goValue(v, fields[k]?.type, "\t\t\t")},\n`).join("");
-    const call = `cims.New${d.type}(ctx, ${JSON.stringify(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
+    const call = `cims.New${d.type}(ctx, ${goString(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
     if (variable) return `\t\t${variable}, err := ${call}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n`;
     return `\t\tif _, err := ${call}; err != nil {\n\t\t\treturn err\n\t\t}\n`;
   },
-  exports: (outputs) => outputs.map(([name, o]) => `\t\tctx.Export(${JSON.stringify(name)}, ${goValue(o, undefined, "")})\n`).join(""),
+  exports: (outputs) => outputs.map(([name, o]) => `\t\tctx.Export(${goString(name)}, ${goValue(o, undefined, "")})\n`).join(""),
   closing: "\t\treturn nil\n\t})\n}\n",
 };
 
 const RENDERERS: Readonly<Record<Language, Renderer>> = { typescript, yaml, python, go };
 
-/** A comment as lines of at most WIDTH columns, each opened by `mark`. */
+/** A comment as lines of at most WIDTH columns, each opened by `mark`; no character of `text` can end it (quote.ts's visible). */
 function commentLines(text: string, mark: string): string {
   const lines: string[] = [];
-  for (const word of text.split(" ")) {
+  for (const word of visible(text).split(" ")) {
     const last = lines.length - 1;
     if (last >= 0 && lines[last].length + 1 + word.length <= WIDTH) lines[last] += ` ${word}`;
     else lines.push(`${mark} ${word}`);
@@ -324,7 +346,7 @@ function head(r: Renderer, program: AdoptionProgram): string[] {
         ]
       : []),
     ...program.header,
-  ].map((line) => `${r.comment} ${line}`);
+  ].map((line) => `${r.comment} ${visible(line)}`);
 }
 
 /** The program in `language`: its head, the package's import, each kind's resources under its name. */

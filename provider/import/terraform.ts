@@ -10,6 +10,7 @@ import { isRecord, recordsIn } from "../../api/guards";
 import { memberKey } from "../../api/members";
 import type { Kind } from "../kinds/registry";
 import type { Scope } from "./generate";
+import { hasUnsafe, visible } from "./quote";
 
 /** A resource type of the vendor's provider that cims-import adopts, and as what. */
 export interface TerraformType {
@@ -84,12 +85,57 @@ export class TerraformStateError extends Error {}
 
 const VENDOR = /\/g-core\/gcore"\]$/i;
 
+/** What Go's unicode.IsPrint does not take (Terraform writes those as `\uNNNN` in a key). */
+const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+
+/**
+ * A for_each key as Terraform writes it in an address (addrs.StringKey): HCL's quoted string,
+ * with `${` and `%{` doubled and what does not print as `\uNNNN`, so `terraform state rm`
+ * parses it back to the key.
+ */
+export function hclQuoted(key: string): string {
+  const escapes: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\" };
+  const chars = [...key];
+  const out = chars.map((c, i) => {
+    if (escapes[c]) return escapes[c];
+    if ((c === "$" || c === "%") && chars[i + 1] === "{") return c + c;
+    if (!NOT_PRINTABLE.test(c)) return c;
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+  return `"${out.join("")}"`;
+}
+
 /** `module.a.gcore_subnet.app["x"]`, as Terraform prints an instance's address. */
 function addressOf(resource: Record<string, unknown>, indexKey: unknown): string {
   const module = typeof resource.module === "string" && resource.module ? `${resource.module}.` : "";
   const data = resource.mode === "data" ? "data." : "";
-  const index = indexKey === undefined ? "" : typeof indexKey === "number" ? `[${indexKey}]` : `[${JSON.stringify(indexKey)}]`;
+  const index = indexKey === undefined ? "" : typeof indexKey === "number" ? `[${indexKey}]` : `[${hclQuoted(String(indexKey))}]`;
   return `${module}${data}${String(resource.type)}.${String(resource.name)}${index}`;
+}
+
+const NAME = "[A-Za-z_][A-Za-z0-9_-]*";
+const KEY = `\\[(?:\\d+|"(?:[^"\\\\]|\\\\.)*")\\]`;
+const MODULE = new RegExp(`^module\\.${NAME}(?:${KEY})?(?:\\.module\\.${NAME}(?:${KEY})?)*$`);
+
+/**
+ * Why the state's names for a resource make no address Terraform could have written (a
+ * hand-edited or hostile state: a newline or a quote in a name), or undefined. Such an instance
+ * is adopted by no program and given no `terraform state rm` line.
+ */
+function badNames(resource: Record<string, unknown>): string | undefined {
+  const module = resource.module;
+  const names =
+    typeof resource.type === "string" &&
+    new RegExp(`^${NAME}$`).test(resource.type) &&
+    typeof resource.name === "string" &&
+    new RegExp(`^${NAME}$`).test(resource.name);
+  const moduleOk = module === undefined || module === "" || (typeof module === "string" && MODULE.test(module) && !hasUnsafe(module));
+  if (names && moduleOk) return undefined;
+  return (
+    "the state's module, type or name for it is no Terraform name (is the state hand-edited?): nothing is adopted " +
+    "from it, and no `terraform state rm` is written for it; check the state with `terraform state list`"
+  );
 }
 
 const positive = (v: unknown): number | undefined => {
@@ -163,7 +209,9 @@ export function readTerraformState(text: string, file: string, fallback?: Scope)
     for (const instance of recordsIn(resource.instances)) {
       const address = addressOf(resource, instance.index_key);
       const attributes = isRecord(instance.attributes) ? instance.attributes : {};
-      if (resource.mode === "data")
+      const bad = badNames(resource);
+      if (bad) out.skipped.push({ address: visible(address), type: visible(type), why: bad });
+      else if (resource.mode === "data")
         out.skipped.push({ address, type, why: "a data source: Terraform only reads it, there is nothing to adopt" });
       else if (!VENDOR.test(String(resource.provider))) {
         out.skipped.push({ address, type, why: `not the vendor's provider (${String(resource.provider)})` });

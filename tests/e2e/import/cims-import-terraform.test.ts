@@ -42,7 +42,7 @@ test(
   async () => {
     const { env, program, written } = await importing("from-terraform", "gone");
     expect(written.stderr).toContain(
-      `gone: module.net.gcore_subnet.old[0] (gcore_subnet): the service no longer has subnet ${TF.subnetOld}`,
+      `gone: module.net.gcore_subnet.old[0] (gcore_subnet): the service answered 404 for subnet ${TF.subnetOld} in project 1, region 1`,
     );
     expect(written.stderr).toContain("not adopted: random_id.suffix (random_id)");
     expect(written.stderr).not.toContain(env.apiKey);

@@ -214,20 +214,25 @@ describe("the program, from the service's records", () => {
     );
   });
 
-  test("records gone from the service are named, with the command that forgets them; everything else is adopted", async () => {
+  test("records the service answers 404 for are named with where they were looked for, and no command forgets them; the rest is adopted", async () => {
     const { code, source, log } = await run("gone");
     expect(code).toBe(0);
     expect(log).toContain(
-      `gone: module.net.gcore_subnet.old[0] (gcore_subnet): the service no longer has subnet ${TF.subnetOld} (404); ` +
-        "remove it from Terraform's state: terraform state rm 'module.net.gcore_subnet.old[0]'",
+      `gone: module.net.gcore_subnet.old[0] (gcore_subnet): the service answered 404 for subnet ${TF.subnetOld} in project 1, region 1 ` +
+        `(GET /cloud/v1/subnets/1/1/${TF.subnetOld}). Check that project and region (the state's project_id and region_id for it, ` +
+        "or --project/--region where the state names none) before removing it from Terraform's state: the record may be alive elsewhere.",
     );
     expect(log).toContain(
-      `gone: gcore_cloud_load_balancer_pool_member.retired (gcore_cloud_load_balancer_pool_member): the service no longer has pool member ${TF.memberGone}`,
+      `gone: gcore_cloud_load_balancer_pool_member.retired (gcore_cloud_load_balancer_pool_member): the service answered 404 for pool member ${TF.memberGone} in project 1, region 1`,
     );
+    // A 404 is no proof the record is gone: neither the report nor the program says to forget it.
+    expect(log).not.toContain("state rm 'module.net.gcore_subnet.old[0]'");
+    expect(source).not.toContain("state rm 'module.net.gcore_subnet.old[0]'");
+    expect(source).not.toContain("state rm 'gcore_cloud_load_balancer_pool_member.retired'");
     const statements = source.split("\n").filter((line) => !line.startsWith("//"));
     expect(statements.join("\n")).not.toContain(TF.subnetOld);
     expect(statements.join("\n")).not.toContain(TF.memberGone);
-    expect(source).toContain("// Named by the state, gone from the service (not adopted):");
+    expect(source).toContain("// Named by the state, not found where the service was asked (404; not adopted):");
     expect(source.match(/^new cims\.\w+/gm)).toHaveLength(7);
     expect(log).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
   });
@@ -248,6 +253,28 @@ describe("the program, from the service's records", () => {
     expect(stderr.join("")).toContain("1 subnet, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
   });
 
+  test("a state naming no scope read in the wrong one (--project, --region): the 404 says where it looked, and to check that first", async () => {
+    const file = path.join(dir, "no-scope.tfstate");
+    const state = JSON.parse(fs.readFileSync(tfState("v2"), "utf8"));
+    state.resources = state.resources.filter((r: { type: string }) => r.type === "gcore_cloud_network_subnet");
+    Object.assign(state.resources[0].instances[0].attributes, { project_id: null, region_id: null });
+    fs.writeFileSync(file, JSON.stringify(state));
+    const out = path.join(dir, "no-scope.ts");
+    const env = { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey };
+    expect(await main(["--from-terraform", file, "--project", "7", "--region", "9", "--out", out], env)).toBe(1);
+    const log = stderr.join("");
+    expect(log).toContain(
+      `gone: gcore_cloud_network_subnet.db (gcore_cloud_network_subnet): the service answered 404 for subnet ${TF.subnetDb} in ` +
+        `project 7, region 9 (GET /cloud/v1/subnets/7/9/${TF.subnetDb}). Check that project and region`,
+    );
+    expect(log).toContain("or --project/--region where the state names none) before removing it from Terraform's state");
+    expect(log).not.toContain("terraform state rm");
+    expect(log).toContain("(each 404 above says where it was looked for: check that project and region). Nothing was written.");
+    expect(fs.existsSync(out)).toBe(false);
+    // The same state in the subnet's own scope adopts it.
+    expect(await main(["--from-terraform", file, "--project", "1", "--region", "1", "--out", out], env)).toBe(0);
+  });
+
   test("a state with nothing the service still has, or no state file: exit 1, nothing written", async () => {
     const file = path.join(dir, "only-gone.tfstate");
     const state = JSON.parse(fs.readFileSync(tfState("gone"), "utf8"));
@@ -256,7 +283,10 @@ describe("the program, from the service's records", () => {
     const out = path.join(dir, "none.ts");
     const code = await main(["--from-terraform", file, "--out", out], { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey });
     expect(code).toBe(1);
-    expect(stderr.join("")).toContain(`nothing to adopt: ${file} names no record of a kind pulumi-cims manages that the service still has`);
+    expect(stderr.join("")).toContain(
+      `nothing to adopt: ${file} names no record of a kind pulumi-cims manages that the service has where it was asked ` +
+        "(each 404 above says where it was looked for: check that project and region). Nothing was written.",
+    );
     expect(fs.existsSync(out)).toBe(false);
     const missing = path.join(dir, "absent.tfstate");
     expect(await main(["--from-terraform", missing, "--out", out], { CIMS_API_URL: emulator.url, CIMS_API_KEY: apiKey })).toBe(1);
