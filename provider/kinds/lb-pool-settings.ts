@@ -254,7 +254,9 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
     inputs.members !== undefined &&
     !isUnknown(inputs.members) &&
     recordsIn(inputs.members).every((m) => !containsUnknown(m.address) && !containsUnknown(m.protocolPort));
-  const fresh = keysKnown ? freshMembers(olds, inputs, creates) : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
+  const fresh = keysKnown
+    ? freshMembers(olds, inputs, !samePool(olds, inputs))
+    : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
   const looks = fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0;
   if ((result.failures ?? []).length > 0 || !known || (!creates && !checksMembers && !looks)) return result;
   // One read of the pool serves both: what a create takes, and whose members it holds.
@@ -278,6 +280,15 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
 }
 
 type Failure = { property: string; reason: string };
+
+/**
+ * Whether the last inputs named this pool: what they listed is then no news. A state written
+ * before pools had a scope holds no projectId or regionId: the same pool as far as they go.
+ */
+function samePool(olds: Inputs, inputs: Inputs): boolean {
+  const same = (f: string) => String(olds[f]).toLowerCase() === String(inputs[f]).toLowerCase();
+  return olds.poolId !== undefined && same("poolId") && ["projectId", "regionId"].every((f) => olds[f] === undefined || same(f));
+}
 
 /**
  * The members (address:port) the program lists that its last inputs did not, the ids it newly

@@ -215,7 +215,7 @@ const poolEdits: Array<fc.Arbitrary<Cmd>> = [
     new Edit(
       "add pool",
       (p) => !hasPool(p),
-      (p) => (p.pool = { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 10, weight: 1 }] }),
+      (p) => (p.pool = { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 14, weight: 1 }] }),
     ),
   ),
   fc.constant(new Edit("remove pool", hasPool, (p) => (p.pool = undefined))),

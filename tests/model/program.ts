@@ -35,7 +35,7 @@ export interface ImageModel {
 }
 
 export interface MemberModel {
-  /** Last octet of 10.0.0.x; port 8080 always. */
+  /** Last octet of 10.0.0.x (never 10, the seed's member, which no stack made); port 8080 always. */
   host: number;
   weight: number;
 }
@@ -86,7 +86,7 @@ export function initialProgram(): ProgramModel {
   return {
     subnets: [{ name: "net-0", gen: 0, tags: { slot: "s0" }, dns: undefined, routes: undefined, gateway: undefined, noRouter: false }],
     images: [undefined, undefined],
-    pool: { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 10, weight: 1 }] },
+    pool: { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 14, weight: 1 }] },
     policy: undefined,
     quota: { threshold: 80 },
   };

@@ -91,8 +91,12 @@ test(
     const state = env.emulator.store;
     expect(state.list("subnets")).toHaveLength(0);
     expect(state.list("images")).toHaveLength(0);
-    // The pool and its settings stay; the program's members left it first, so the subnet could go.
-    expect(state.get("lbpools", SEED.poolId)).toMatchObject({ lb_algorithm: "LEAST_CONNECTIONS", members: [] });
+    // The pool and its settings stay; the program's member left it first, so the subnet could go,
+    // and the member no stack made (the seed's) was never touched.
+    expect(state.get("lbpools", SEED.poolId)).toMatchObject({
+      lb_algorithm: "LEAST_CONNECTIONS",
+      members: [expect.objectContaining({ id: SEED.keptMemberId, address: "10.0.0.10" })],
+    });
     expect(state.get("client_quotas", 1)?.threshold).toBe(80); // reset by DELETE
   },
   E2E_TIMEOUT_MS,
