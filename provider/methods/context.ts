@@ -200,6 +200,20 @@ export function cancelOperations(): void {
   cancellation.abort();
 }
 
+/** The URN of the resource the call being served is about, where the face knows it. */
+let urnSource: () => string | undefined = () => undefined;
+
+/**
+ * Set by the plugin, whose every call names its resource's URN. The dynamic face has none to
+ * give: Pulumi's dynamic provider host passes a create its inputs only.
+ */
+export function setResourceUrn(get: () => string | undefined): void {
+  urnSource = get;
+}
+
+/** The URN of the resource being served, if the face knows it (create marks name it: mark.ts). */
+export const resourceUrn = (): string | undefined => urnSource();
+
 /** Whether the run was cancelled (loops that wait check it between rounds). */
 export const cancelSignal = (): AbortSignal => cancellation.signal;
 
