@@ -83,7 +83,8 @@ export const CONFIG_TABLE = {
     type: "string",
     required: true,
     secret: true,
-    words: "API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line.",
+    words:
+      "API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config.",
     parse: (value: string | undefined, _name: string, naming: KeyNaming) => requireApiKey(value, naming),
   },
   projectId: {

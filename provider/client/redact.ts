@@ -3,8 +3,19 @@
 // everything said to a person (an error's message and stack, the fields a message is built
 // from, a log line) has the key's text replaced. A proxy or a server that echoes the request
 // would otherwise put the key into an error; a short key would be cut out of the data itself.
+// A key shorter than MIN_REDACTED_KEY_LENGTH is not searched for at all: its text occurs inside
+// names and ids, and "[redacted]-prod" in a message both mangles the name and tells the reader
+// the key; the provider warns once instead (context.ts).
 
 const MARK = "[redacted]";
+
+/** The shortest key whose text is replaced in messages. */
+export const MIN_REDACTED_KEY_LENGTH = 8;
+
+/** Whether a key is too short to be searched for in messages (an empty key is no key). */
+export function tooShortToRedact(secret: string): boolean {
+  return secret !== "" && secret.length < MIN_REDACTED_KEY_LENGTH;
+}
 
 /** Fields of a thrown error that are data to record, not words to show (a partial create's state). */
 const DATA_FIELDS: ReadonlySet<string> = new Set(["properties"]);
@@ -17,7 +28,7 @@ export interface Redactor {
 }
 
 export function redactor(secret: string): Redactor {
-  const forms = secret === "" ? [] : [...new Set([secret, secret.replaceAll("/", "\\/")])];
+  const forms = secret.length < MIN_REDACTED_KEY_LENGTH ? [] : [...new Set([secret, secret.replaceAll("/", "\\/")])];
   const text = (value: string): string => forms.reduce((t, form) => t.replaceAll(form, MARK), value);
   const walk = (value: unknown, seen: WeakSet<object>): unknown => {
     if (typeof value === "string") return text(value);

@@ -11,7 +11,7 @@ import { PATHS } from "../../api/paths";
 import { listAll } from "../client/list";
 import { Pacer } from "../client/pacer";
 import { TaskBoard } from "../client/task-board";
-import { type Redactor, redactor } from "../client/redact";
+import { MIN_REDACTED_KEY_LENGTH, type Redactor, redactor, tooShortToRedact } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
 
@@ -59,6 +59,7 @@ export function currentSettings(): ProviderSettings {
 export function apiClient(): CimsClient {
   if (!client) {
     const s = currentSettings();
+    warnShortKey(s.apiKey);
     pacer.cap = s.maxRequestsPerSecond;
     // apiKey is not enumerable. A write ends the use of every coalesced list (coalesce.ts).
     client = new CimsClient({
@@ -86,6 +87,7 @@ export function apiClient(): CimsClient {
  */
 export async function verifyCredentials(): Promise<void> {
   const s = currentSettings();
+  warnShortKey(s.apiKey);
   if (s.skipCredentialsValidation) return;
   // The key as a digest: nothing kept in memory beyond the settings names it.
   const id = [s.apiUrl.href, s.projectId ?? "", createHash("sha256").update(s.apiKey).digest("hex")].join(" ");
@@ -95,6 +97,22 @@ export async function verifyCredentials(): Promise<void> {
     probes.set(id, probe);
   }
   return probe;
+}
+
+let shortKeyWarned = false;
+
+/**
+ * Once per process, before the key's first use: a key too short to be searched for in messages
+ * (redact.ts) shows as it is wherever a message quotes it, so its holder hears it once.
+ */
+function warnShortKey(apiKey: string): void {
+  if (shortKeyWarned || !tooShortToRedact(apiKey)) return;
+  shortKeyWarned = true;
+  void warn(
+    `the API key (cims:apiKey or CIMS_API_KEY) is shorter than ${MIN_REDACTED_KEY_LENGTH} characters, too short to be hidden in messages: ` +
+      "an error or a log line that quotes it (a service's answer echoing the request) shows it as it is, since cutting so short a text " +
+      `out of every message would cut it out of names and ids too. Use a key of ${MIN_REDACTED_KEY_LENGTH} or more characters to keep it out of every message`,
+  );
 }
 
 /**
@@ -181,6 +199,20 @@ export function progress(what: string): (p: TaskProgress) => void {
 export function cancelOperations(): void {
   cancellation.abort();
 }
+
+/** The URN of the resource the call being served is about, where the face knows it. */
+let urnSource: () => string | undefined = () => undefined;
+
+/**
+ * Set by the plugin, whose every call names its resource's URN. The dynamic face has none to
+ * give: Pulumi's dynamic provider host passes a create its inputs only.
+ */
+export function setResourceUrn(get: () => string | undefined): void {
+  urnSource = get;
+}
+
+/** The URN of the resource being served, if the face knows it (create marks name it: mark.ts). */
+export const resourceUrn = (): string | undefined => urnSource();
 
 /** Whether the run was cancelled (loops that wait check it between rounds). */
 export const cancelSignal = (): AbortSignal => cancellation.signal;

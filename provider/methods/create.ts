@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, CimsError, ConnectionError, InvalidResponseError, type SeenTask, TaskFailedError } from "../client/errors";
 import { CONNECT_FAILED } from "../client/transport";
 import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./calls";
-import { apiClient, deadlineFor, log } from "./context";
+import { apiClient, deadlineFor, log, resourceUrn } from "./context";
 import { inContext, PartialCreateError } from "./errors";
 import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
 import { claim, recover, type Survey, unfinishedIn } from "./evidence";
@@ -64,7 +64,7 @@ export async function createViaTask(
 ): Promise<pulumi.dynamic.CreateResult> {
   return withContext(what, async () => {
     const marked = call.evidence !== "task";
-    const mark = newMark();
+    const mark = newMark(resourceUrn());
     const body = marked
       ? { ...call.body, tags: { ...(isRecord(call.body.tags) ? call.body.tags : {}), [CREATE_MARK_TAG]: mark } }
       : call.body;

@@ -12,7 +12,7 @@ import { CREATOR_TAG, splitTags } from "../../api/tags";
 import { CimsError, type SeenTask } from "../client/errors";
 import { listAll } from "../client/list";
 import { apiClient, cancelSignal, log, progress } from "./context";
-import { CREATE_MARK_TAG, markOf } from "./mark";
+import { CREATE_MARK_TAG, issuedHere, markOf } from "./mark";
 import type { Inputs } from "./schema";
 import type { ApiRecord } from "../../api/guards";
 import { messageOf } from "../../api/errors";
@@ -87,14 +87,18 @@ const none = (): ApiRecord[] => [];
 
 /**
  * The survey's records that still carry a create mark (mark.ts) and this name: what an earlier
- * create, cancelled or whose answer was lost, may have made without any stack recording it.
- * Only ever named to the user: the mark is evidence for the create that sent it, not for a
- * later one, so none is taken. The list is the one check() takes anyway (listNow shares it).
+ * create, cancelled or whose answer was lost, may have made without any stack recording it
+ * (a mark a create of this process sent is one under way, not left). The mark is evidence for
+ * the create that sent it; a later create takes such a record only when the mark names its
+ * resource (owned.ts). The list is the one check() takes anyway (listNow shares it).
  */
 export async function markedNamesakes(survey: Survey, name: unknown): Promise<ApiRecord[]> {
   if (typeof name !== "string") return [];
   const records = await listNow(survey).catch(none);
-  return records.filter((rec) => rec.name === name && markOf(rec) !== undefined && !claimed(rec));
+  return records.filter((rec) => {
+    const mark = markOf(rec);
+    return rec.name === name && mark !== undefined && !issuedHere(mark) && !claimed(rec);
+  });
 }
 
 /** How often a create whose answer was lost looks again for the record it may have made. */

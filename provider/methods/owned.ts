@@ -8,13 +8,13 @@ import { apiPath, type PathParam } from "../client/path";
 import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
 import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
 import { coalescedGet } from "./coalesce";
-import { apiClient, log, scopeDefaults, warn } from "./context";
+import { apiClient, log, resourceUrn, scopeDefaults, warn } from "./context";
 import { createViaTask } from "./create";
 import type { Exclusive, OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
 import { CimsError } from "../client/errors";
-import { CREATE_MARK_TAG, markOf } from "./mark";
+import { CREATE_MARK_TAG, markOf, markOwner, ownerKey } from "./mark";
 import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
 import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
@@ -41,20 +41,82 @@ export interface Owned {
   };
 }
 
+/** Records of this name that a lost create left (mark.ts): the one this resource's own create left, and those whose mark names no resource. */
+async function leftBehind(d: OwnedDescriptor, inputs: Scoped): Promise<{ own?: ApiRecord; unproven: ApiRecord[] }> {
+  const urn = resourceUrn();
+  const self = urn === undefined ? undefined : ownerKey(urn);
+  const marked = await markedNamesakes(d.survey(inputs), inputs.name);
+  const owner = (record: ApiRecord) => markOwner(markOf(record) ?? "");
+  return {
+    own: self === undefined ? undefined : marked.find((record) => owner(record) === self),
+    unproven: marked.filter((record) => owner(record) === undefined),
+  };
+}
+
 /**
- * A new resource's preview names each record of its name and scope that still carries a create
- * mark: an earlier create may have made it and lost it (cancelled while it looked for it), and
- * this create would make a second. A warning only: nothing shows it is this resource's.
+ * A create that would make a second record beside one a lost create left, which nothing shows
+ * is another resource's: refused until the program adopts it or it is deleted. A mark that
+ * names another resource is that resource's to adopt, and no obstacle here.
  */
-async function warnMarked(d: OwnedDescriptor, inputs: Scoped): Promise<void> {
-  for (const record of await markedNamesakes(d.survey(inputs), inputs.name)) {
-    const id = String(record.id);
-    await warn(
-      `${d.label(inputs)}: ${d.noun} ${id} of this name still carries the create mark ${CREATE_MARK_TAG}, so a create whose ` +
-        `outcome was lost (cancelled, or its answer never came) may have made it, and no stack records it. If it is this ` +
-        `resource's, adopt it by setting \`importId: "${id}"\` on this resource; otherwise delete it. Else \`pulumi up\` makes another ${d.noun}.`,
-    );
+function unprovenReason(d: OwnedDescriptor, inputs: Scoped, records: ApiRecord[]): string {
+  const ids = records.map((record) => String(record.id));
+  return (
+    `${d.label(inputs)}: ${d.noun} ${ids.join(", ")} of this name still carries the create mark ${CREATE_MARK_TAG}: a create whose ` +
+    `outcome was lost (cancelled, or its answer never came) made it, and no stack records it. Its mark does not say which resource ` +
+    `made it, so \`pulumi up\` makes no other ${d.noun} of this name while it exists: if it is this resource's, adopt it by setting ` +
+    `\`importId: "${ids[0]}"\` on this resource; otherwise delete it (a create of this name under way elsewhere removes its mark once it lands)`
+  );
+}
+
+/** Why this resource's own left record cannot be adopted as the program is (a field that cannot change in place differs). */
+function ownMismatch(p: Parts, inputs: Scoped, record: ApiRecord): string | undefined {
+  const { replaces } = differences(p.table, record, inputs);
+  if (replaces.length === 0) return undefined;
+  const service = p.table.fromRecord(record, inputs);
+  const show = (v: unknown) => JSON.stringify(v) ?? "(none)";
+  const fields = replaces.map((f) => `${f} ${show(service[f])} (the program: ${show(inputs[f])})`).join(", ");
+  return (
+    `${p.d.label(inputs)}: ${p.d.noun} ${String(record.id)}, left by this resource's cancelled create (it carries this resource's ` +
+    `create mark ${CREATE_MARK_TAG}), has ${fields}, which cannot change in place: make the program say so and \`pulumi up\` ` +
+    `adopts it, or delete it and \`pulumi up\` creates a new ${p.d.noun}`
+  );
+}
+
+const adoptsLine = (d: OwnedDescriptor, inputs: Scoped, id: string) =>
+  `${d.label(inputs)}: adopts ${d.noun} ${id} left by this resource's cancelled create (it carries this resource's create mark ` +
+  `${CREATE_MARK_TAG}); \`pulumi up\` makes no other ${d.noun}`;
+
+/**
+ * A new resource's check (at preview, and at up before its create) looks for a record of its
+ * name that a lost create left: its own (the mark names this resource) is adopted by the create,
+ * and the preview says so; one whose mark names no resource fails the check, as the create
+ * would otherwise make a second. `adopts`: the holding check is not made, as the record
+ * adopted holds what the program does.
+ */
+async function checkMarked(p: Parts, inputs: Scoped): Promise<{ failure?: CheckFailure; adopts?: boolean }> {
+  const { own, unproven } = await leftBehind(p.d, inputs);
+  if (own) {
+    const mismatch = ownMismatch(p, inputs, own);
+    if (mismatch) return { failure: { property: "name", reason: mismatch } };
+    await warn(adoptsLine(p.d, inputs, String(own.id)));
+    return { adopts: true };
   }
+  return unproven.length > 0 ? { failure: { property: "name", reason: unprovenReason(p.d, inputs, unproven) } } : {};
+}
+
+/** create() of a record its own lost create left: adopted as `importId` would, and its mark removed. */
+async function adoptOwn(p: Parts, inputs: Scoped, record: ApiRecord): Promise<pulumi.dynamic.CreateResult> {
+  const mismatch = ownMismatch(p, inputs, record);
+  if (mismatch) throw new CimsError(mismatch);
+  const id = String(record.id);
+  log(adoptsLine(p.d, inputs, id));
+  const adopted = await adopt(p.adoptable, { ...inputs, importId: id }, (path, body) => p.patchRecord(path, body, inputs));
+  await apiClient()
+    .record("PATCH", p.one(inputs, id), { body: { tags: { [CREATE_MARK_TAG]: null } } })
+    .catch((err: unknown) =>
+      log(`${p.d.label(inputs)}: could not remove the create mark ${CREATE_MARK_TAG} yet (the next update does): ${messageOf(err)}`),
+    );
+  return adopted;
 }
 
 /** What an owned resource's methods share: its descriptor, its table and the paths of its records. */
@@ -131,7 +193,11 @@ async function check(p: Parts, olds: Inputs, news: Inputs): Promise<pulumi.dynam
   if (result.failures?.length) return result;
   const inputs = result.inputs as Scoped;
   const creating = Object.keys(olds).length === 0;
-  if (creating && inputs.importId === undefined && p.d.evidence !== "task") await warnMarked(p.d, inputs);
+  if (creating && inputs.importId === undefined && p.d.evidence !== "task") {
+    const marked = await checkMarked(p, inputs);
+    if (marked.failure) return { ...result, failures: [marked.failure] };
+    if (marked.adopts) return result;
+  }
   const held = await holdingFailure(p, creating, inputs);
   if (held) return { ...result, failures: [held] };
   return { ...result, failures: await previewAdoption(p.adoptable, olds, inputs) };
@@ -156,6 +222,12 @@ async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateRe
     return withContext(what, () => adopt(p.adoptable, inputs, (path, body) => p.patchRecord(path, body, inputs)));
   }
   return withContext(what, async () => {
+    // A record a lost create left: its own is adopted; one nothing shows is another's is no place for a second.
+    if (d.evidence !== "task") {
+      const { own, unproven } = await leftBehind(d, inputs);
+      if (own) return adoptOwn(p, inputs, own);
+      if (unproven.length > 0) throw new CimsError(unprovenReason(d, inputs, unproven));
+    }
     // Refused here, before any write, when a record holds it already (a subnet's CIDR on its network).
     const survey = d.survey(inputs);
     const holding = ex?.holds(inputs);

@@ -21,6 +21,7 @@ import {
   redactText,
   setConfig,
   setLogSink,
+  setResourceUrn,
   type Severity,
   traceFailure,
   withEngineTimeout,
@@ -302,6 +303,8 @@ function resourceHandlers() {
 
 export function providerServer(engineAddress: string | undefined): grpcTypes.UntypedServiceImplementation {
   const engine = engineAddress ? new engineRpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
+  // A create's mark names its resource (mark.ts), so a record a lost create left is known as its own.
+  setResourceUrn(() => current.getStore()?.urn);
   // Progress lines go to the engine's log, under the resource they are about.
   setLogSink((line, severity) => {
     if (!engine) return;

@@ -151,7 +151,7 @@ export class LbPoolMember extends custom<LbPoolMemberState>() {
 export interface ProviderArgs {
   /** Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL. */
   readonly apiUrl?: pulumi.Input<string>;
-  /** API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY. Made secret: the state holds it encrypted. */
+  /** API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY. Made secret: the state holds it encrypted. */
   readonly apiKey?: pulumi.Input<string>;
   /** Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID. */
   readonly projectId?: pulumi.Input<number>;

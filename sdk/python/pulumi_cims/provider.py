@@ -34,7 +34,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
         :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.
@@ -76,7 +76,7 @@ class ProviderArgs:
     @pulumi.getter(name="apiKey")
     def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
         """
         return pulumi.get(self, "api_key")
 
@@ -241,7 +241,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        :param pulumi.Input[_builtins.str] api_key: API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
         :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.

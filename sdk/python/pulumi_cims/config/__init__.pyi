@@ -16,7 +16,7 @@ from .. import _utilities
 
 apiKey: Optional[str]
 """
-API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
 """
 
 apiUrl: Optional[str]

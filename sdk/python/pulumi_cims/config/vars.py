@@ -23,7 +23,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def api_key(self) -> Optional[str]:
         """
-        API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+        API key, sent as `Authorization: apikey <key>`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi's own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
         """
         return __config__.get('apiKey')
 

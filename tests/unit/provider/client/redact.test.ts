@@ -10,8 +10,17 @@ const KEY = "sk-unit-3b9d-redact";
 
 describe("redactor", () => {
   test("text: the key raw and with its slashes escaped as JSON writes them", () => {
-    const r = redactor("ab/cd");
-    expect(r.text('key ab/cd in "ab\\/cd"')).toBe('key [redacted] in "[redacted]"');
+    const r = redactor("abcd/efgh");
+    expect(r.text('key abcd/efgh in "abcd\\/efgh"')).toBe('key [redacted] in "[redacted]"');
+  });
+
+  test("a key shorter than 8 characters is searched for nowhere: names and ids that hold its text stay whole", () => {
+    const said = 'subnet "abc-prod" exists: adopt it with importId: "abc1234"';
+    expect(redactor("abc").text(said)).toBe(said);
+    expect(redactor("abcdefg").text("abcdefg")).toBe("abcdefg");
+    const err = new Error(said);
+    expect(redactor("abc").error(err).message).toBe(said);
+    expect(redactor("abcdefgh").text("abcdefgh-prod")).toBe("[redacted]-prod");
   });
 
   test("an error: message, stack and nested fields, in place, keeping its class; a partial create's properties are data", () => {

@@ -85,6 +85,9 @@ async function dynamicFace(kind: Kind, config: Record<string, string>): Promise<
   };
 }
 
+/** The URN the plugin face's calls name (one resource per kind, `row`). */
+export const urnOf = (kind: Kind): string => `urn:pulumi:test::faults::cims:index:${kind}::row`;
+
 type Handler = (call: { request: unknown }, done: (err: unknown, reply: unknown) => void) => void;
 
 async function pluginFace(kind: Kind, config: Record<string, string>): Promise<Provider> {
@@ -94,7 +97,7 @@ async function pluginFace(kind: Kind, config: Record<string, string>): Promise<P
   const configure = new providerPb.ConfigureRequest();
   for (const [key, value] of Object.entries(config)) configure.getVariablesMap().set(key.replace(/^cims:/, "cims:config:"), value);
   await call("configure", configure);
-  const urn = `urn:pulumi:test::faults::cims:index:${kind}::row`;
+  const urn = urnOf(kind);
   const diffOf = (id: string, olds: Props, news: Props) =>
     call<pb.DiffResponse>("diff", new providerPb.DiffRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)));
   return {

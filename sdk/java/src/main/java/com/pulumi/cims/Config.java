@@ -14,7 +14,7 @@ public final class Config {
 
     private static final com.pulumi.Config config = com.pulumi.Config.of("cims");
 /**
- * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+ * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi&#39;s own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
  * 
  */
     public Optional<String> apiKey() {

@@ -19,14 +19,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProviderArgs Empty = new ProviderArgs();
 
     /**
-     * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+     * API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi&#39;s own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
      * 
      */
     @Import(name="apiKey")
     private @Nullable Output<String> apiKey;
 
     /**
-     * @return API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+     * @return API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi&#39;s own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
      * 
      */
     public Optional<Output<String>> apiKey() {
@@ -234,7 +234,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi&#39;s own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
          * 
          * @return builder
          * 
@@ -245,7 +245,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line. Required, or the environment variable CIMS_API_KEY.
+         * @param apiKey API key, sent as `Authorization: apikey &lt;key&gt;`; never shown in an output, an error or a log line the provider writes (a key of 8 or more characters). Pulumi&#39;s own verbose logs (`-v=7` and up) print it when it is stack config. Required, or the environment variable CIMS_API_KEY.
          * 
          * @return builder
          * 
