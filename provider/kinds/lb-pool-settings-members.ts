@@ -57,18 +57,19 @@ export function adoptedIds(...inputs: ReadonlyArray<Inputs | undefined>): Set<st
 
 /**
  * The stack's members by id, as a state records them. A state written before the ids were
- * recorded names its declared members by address:port only (this provider made or took them
- * then): those are found in `pool` by address:port. A state with neither (the program an
- * `import` starts from) owns only what it adopts on purpose: see `adoptedIn`.
+ * recorded names its declared members by address:port only, and one older still lists them as
+ * its `members` (a version that took what the program listed): what such a state names is
+ * found in `pool` by address:port, so that a stack deployed then keeps what it holds. Every
+ * state written now records ids; an import's records only the members it adopts by id.
  */
 export function ownedIds(state: Inputs, pool?: ApiRecord): OwnedIds {
   const recorded = state[DECLARED_IDS];
   if (isRecord(recorded))
     return Object.fromEntries(Object.entries(recorded).filter((e): e is [string, string] => typeof e[1] === "string"));
-  if (!Array.isArray(state[DECLARED])) return adoptedIn(state, pool);
   const owned: OwnedIds = {};
   const held = new Map(recordsIn(pool?.members).map((m) => [recordKey(m), m]));
-  for (const key of stringsIn(state[DECLARED])) {
+  const keys = Array.isArray(state[DECLARED]) ? stringsIn(state[DECLARED]) : recordsIn(state.members).map(programKey);
+  for (const key of keys) {
     const found = held.get(key)?.id;
     if (owned[key] === undefined && typeof found === "string") owned[key] = found.toLowerCase();
   }

@@ -257,7 +257,8 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const fresh = keysKnown
     ? freshMembers(olds, inputs, !samePool(olds, inputs))
     : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
-  const looks = fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0;
+  const adoptsChange = !sameValue(olds.adoptMembers, inputs.adoptMembers);
+  const looks = (creates || membersChange || adoptsChange) && (fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0);
   if ((result.failures ?? []).length > 0 || !known || (!creates && !checksMembers && !looks)) return result;
   // One read of the pool serves both: what a create takes, and whose members it holds.
   let pool: Record<string, unknown>;

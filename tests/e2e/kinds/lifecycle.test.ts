@@ -229,8 +229,12 @@ test(
     expect((await get(image(first.imageId))).status).toBe(404);
     expect(store.list("images")).toHaveLength(1);
     expect((await pool(`2/3/${OTHER_POOL}`)).name).toBe("e2e-pool");
-    // The replaced pool's delete took the stack's members out of the first pool; its settings stay.
-    expect(await pool()).toMatchObject({ lb_algorithm: "LEAST_CONNECTIONS", members: [] });
+    // The replaced pool's delete took the members the stack made out of the first pool; its
+    // settings stay, and so does the seed's member, which the stack adopted and did not make.
+    expect(await pool()).toMatchObject({
+      lb_algorithm: "LEAST_CONNECTIONS",
+      members: [expect.objectContaining({ id: SEED.keptMemberId, address: "10.0.0.10" })],
+    });
     expect((await policy("2/3/202")).status).toBe("paused");
     expect((await quota("77")).threshold).toBe(90);
     expect((await quota()).threshold).toBe(80); // the replaced one was deleted: reset to the default
