@@ -447,6 +447,7 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
   const result = await importFromTerraform(client, tf, { header, protect: options.protect, language: options.language });
   for (const s of result.skipped) progress(`not adopted: ${skippedLine(s)}`);
   for (const r of result.gone) progress(`gone: ${goneLine(r)}`);
+  for (const note of result.notes) progress(`note: ${note}`);
   if (result.adopted.length === 0) {
     const asked = result.gone.length > 0 ? " (each 404 above says where it was looked for: check that project and region)" : "";
     progress(

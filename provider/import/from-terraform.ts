@@ -24,6 +24,8 @@ export interface TerraformImport {
   /** Named by the state, not found by the service where the state says it is (404). */
   gone: AdoptedRecord[];
   skipped: Skipped[];
+  /** What an adopted record's import left out of it, and why (a pool's members some stack made). */
+  notes: string[];
 }
 
 /** The path a state record is read at. */
@@ -106,6 +108,7 @@ export async function importFromTerraform(
   const separate = new Set(found.filter(([r]) => r.kind === "LbPoolMember").map(([r]) => r.id));
   const records: ImportRecords = {};
   const omit: Omission[] = [];
+  const notes: string[] = [];
   // Two addresses may name one record (both generations' types, midway through moving): one
   // resource adopts it (two would share its name), and Terraform forgets both.
   const seen = new Set<string>();
@@ -120,6 +123,7 @@ export async function importFromTerraform(
     const row = kind(r.kind).descriptor.import;
     const prepared = pool.omit || !row.prepare ? { record: pool.record, notes: [] } : await row.prepare(client, pool.record, r.scope);
     for (const why of prepared.notes) omit.push({ type: r.kind, id: String(row.id(record)), why });
+    notes.push(...prepared.notes.map((why) => `${r.address}: ${why}`));
     (records[r.kind] ??= []).push(prepared.record);
   }
   const header = [
@@ -137,5 +141,5 @@ export async function importFromTerraform(
   ];
   const scope = adopted[0]?.scope ?? { projectId: 1, regionId: 1 };
   const source = generateModule(records, scope, { header, protect: options.protect, omit, language: options.language });
-  return { source, adopted, gone, skipped };
+  return { source, adopted, gone, skipped, notes };
 }
