@@ -96,7 +96,7 @@ export function adoptedIn(inputs: Inputs, pool?: ApiRecord): OwnedIds {
 export function strangers(inputs: Inputs, pool: ApiRecord, owned: OwnedIds): ApiRecord[] {
   if (ownershipOf(inputs) === "exclusive" || inputs.members === undefined) return [];
   const listed = new Set(declaredKeys(inputs));
-  const ours = new Set([...Object.values(owned).map((id) => id.toLowerCase()), ...adoptedIds(inputs), ...ownedBefore(inputs.poolId)]);
+  const ours = new Set([...Object.values(owned).map((id) => id.toLowerCase()), ...adoptedIds(inputs)]);
   return recordsIn(pool.members).filter((m) => listed.has(recordKey(m)) && !ours.has(String(m.id).toLowerCase()));
 }
 
@@ -110,7 +110,10 @@ export function strangerReason(poolId: unknown, m: ApiRecord, index: number, mad
   return (
     `members[${index}]: pool ${String(poolId)} already holds member ${key} (id ${id}, ${who}), and nothing shows this stack made it, ` +
     `so it is not taken over. To manage that member from this resource on purpose, add "${id}" to adoptMembers (the preview then ` +
-    `says it adopts it, and destroy leaves it in the pool); otherwise leave ${key} out of members, or use another address or port`
+    `says it adopts it, and destroy leaves it in the pool); otherwise leave ${key} out of members, or use another address or port. ` +
+    "If it is this very resource's member (`pulumi up --replace`, for which the engine asks the provider nothing of the resource " +
+    "it replaces), give that run the resource option `deleteBeforeReplace: true`: the old resource's delete removes its members, " +
+    "and the create adds them back"
   );
 }
 
@@ -231,29 +234,9 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
 }
 
 /**
- * The members a diff of this run saw a resource of the pool own (its state's ids), by pool: a
- * replacement of that resource (`up --replace`: the engine diffs the old one, then checks and
- * creates the new one in the same process) takes them on; its own record is never an obstacle
- * to its replacement. Nothing else is evidence: a renamed resource, which no diff links to its
- * old self, is refused as any other stack would be (an alias keeps it the same resource).
- */
-const seenOwned = runMemory(new Map<string, Set<string>>());
-
-/** A diff saw the resource of this pool own these members. */
-export function noteOwned(poolId: unknown, owned: OwnedIds): void {
-  const ids = Object.values(owned).map((id) => id.toLowerCase());
-  if (ids.length > 0) seenOwned.set(String(poolId).toLowerCase(), new Set(ids));
-}
-
-/** The members a diff of this run saw a resource of this pool own (none: empty). */
-export function ownedBefore(poolId: unknown): Set<string> {
-  return seenOwned.get(String(poolId).toLowerCase()) ?? new Set();
-}
-
-/**
- * Members a create of this run made the stack's (added, or adopted as listed): a resource it
- * replaces, deleted after it (`up --replace` creates first, as does a renamed resource), must
- * leave them, or the replacement's members would be gone.
+ * Members a create of this run made the stack's (added, or adopted by id in `adoptMembers`): a
+ * resource deleted after it in the same run (one it replaces, or its old name's) must leave
+ * them, or the new resource's members would be gone.
  */
 const claimedThisRun = runMemory(new Set<string>());
 

@@ -38,7 +38,6 @@ import {
   type MemberWrites,
   type OwnedIds,
   ownedIds,
-  noteOwned,
   ownershipOf,
   ownView,
   strangerReason,
@@ -407,8 +406,6 @@ async function membersManagedAlone(
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = poolTable.unmanagedNote(olds, news);
   if (note) log(note);
-  // Should the engine replace it, the replacement's check and create know its members for its own.
-  noteOwned(olds.poolId, ownedIds(olds));
   // A replacement removes the old resource's members first: on the same pool (`up --replace`)
   // the create after it puts them back, where the other order would leave the pool without them.
   const result = poolTable.diff(owning(olds), owning(news), true);
