@@ -92,24 +92,30 @@ function partsOf(d: OwnedDescriptor): Parts {
   return { d, table, ex: d.hooks?.exclusive, scope, one, list, patchRecord, adoptable };
 }
 
-/** A record that holds what the inputs would: `replaced` (the id its diff saw) is none. */
-function holder(ex: Exclusive, records: ReadonlyArray<ApiRecord>, holding: Holding, replaced?: string): ApiRecord | undefined {
+/** A record that holds what the inputs would, but for those `excused` (what the resource replaces). */
+function holder(
+  ex: Exclusive,
+  records: ReadonlyArray<ApiRecord>,
+  holding: Holding,
+  excused: (r: ApiRecord) => boolean = () => false,
+): ApiRecord | undefined {
   return records.find((r) => {
     const held = ex.heldBy(r);
-    return held !== undefined && ex.clash(held, holding.value) && String(r.id).toLowerCase() !== replaced?.toLowerCase();
+    return held !== undefined && ex.clash(held, holding.value) && !excused(r);
   });
 }
 
 /**
- * The record exactly as the program declares it, with no create's mark: what a `pulumi up
- * --replace` (or a taint) replaces. The engine checks such a replacement as a new resource,
- * with no diff and nothing naming its old record, so preview cannot tell it from another's
- * twin; create() still refuses a twin before its POST unless it is gone by then (the
- * replacement deleted it first).
+ * The record as the program declares it, with no create's mark: what a `pulumi up --replace`
+ * (or a taint) replaces. Its in-place fields may have drifted (a tag another team added), its
+ * name and the fields that only a replacement changes may not. The engine checks such a
+ * replacement as a new resource, with no diff and nothing naming its old record, so preview
+ * cannot tell it from another's twin; create() still refuses a twin before its POST unless it
+ * is gone by then (the replacement deleted it first).
  */
 function twin(table: Table, record: ApiRecord, inputs: Inputs): boolean {
   const { replaces, updates } = differences(table, record, inputs);
-  return replaces.length === 0 && updates.length === 0 && markOf(record) === undefined;
+  return replaces.length === 0 && !updates.includes("name") && markOf(record) === undefined;
 }
 
 /** At preview: the program's clash, or a record holding it already (a list that fails is no failure yet). */
@@ -121,9 +127,10 @@ async function holdingFailure({ d, ex, table }: Parts, creating: boolean, inputs
   if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
   if (!creating || inputs.importId !== undefined) return undefined;
   const records = await listNow(d.survey(inputs)).catch(() => []);
-  const taken = holder(ex, records, holding, replaced);
-  if (!taken || (replaced === undefined && twin(table, taken, inputs))) return undefined;
-  return { property: holding.property, reason: ex.taken(inputs, taken) };
+  // The id the diff saw is the old record; with none (`up --replace`), any twin may be.
+  const own = (r: ApiRecord) => (replaced === undefined ? twin(table, r, inputs) : String(r.id).toLowerCase() === replaced.toLowerCase());
+  const taken = holder(ex, records, holding, own);
+  return taken && { property: holding.property, reason: ex.taken(inputs, taken) };
 }
 
 async function check(p: Parts, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
@@ -144,8 +151,9 @@ async function diff({ d, ex, table }: Parts, id: string, olds: Inputs, news: Inp
   // A replacement that would hold what its old record holds would be refused while that exists.
   const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
   const result = table.diff(olds, news, deleteFirst);
-  // Any change may replace (`replaceOnChanges`): the second check knows its old record.
-  if (result.changes && after) noteDiffed(d.noun, after, id);
+  // Whatever this diff says, the engine may replace (`replaceOnChanges`, a partly created
+  // resource, a pending replacement): the second check knows its old record.
+  if (after) noteDiffed(d.noun, after, id);
   return result;
 }
 

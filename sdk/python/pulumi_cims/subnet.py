@@ -315,8 +315,9 @@ class Subnet(pulumi.CustomResource):
         `LbPoolSettings` member uses it: the service refuses to delete a subnet a member still uses,
         and the engine does not delete an in-place-updated pool first). Pulumi's engine checks
         such a replacement like a new resource, naming no old record, so its preview does not refuse a
-        subnet exactly like the program's (its own old one); the create still does, before its POST,
-        if that subnet is still there. On the dynamic face, `replaceOnChanges` has no effect on fields
+        subnet of the program's name and CIDR with no create mark (its own old one), drifted in place or
+        not (a tag another team added); the create still does, before its POST, if that subnet is still
+        there. On the dynamic face, `replaceOnChanges` has no effect on fields
         that change in place: Pulumi's Node.js dynamic-provider host does not pass on which fields
         changed, so the engine cannot match them (use the plugin face, or `up --replace`).
 
@@ -372,8 +373,9 @@ class Subnet(pulumi.CustomResource):
         `LbPoolSettings` member uses it: the service refuses to delete a subnet a member still uses,
         and the engine does not delete an in-place-updated pool first). Pulumi's engine checks
         such a replacement like a new resource, naming no old record, so its preview does not refuse a
-        subnet exactly like the program's (its own old one); the create still does, before its POST,
-        if that subnet is still there. On the dynamic face, `replaceOnChanges` has no effect on fields
+        subnet of the program's name and CIDR with no create mark (its own old one), drifted in place or
+        not (a tag another team added); the create still does, before its POST, if that subnet is still
+        there. On the dynamic face, `replaceOnChanges` has no effect on fields
         that change in place: Pulumi's Node.js dynamic-provider host does not pass on which fields
         changed, so the engine cannot match them (use the plugin face, or `up --replace`).
 
