@@ -24,9 +24,9 @@ import { messageOf } from "../../api/errors";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =
-  ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it, " +
-  "and the service refuses both at once: set the resource option `deleteBeforeReplace: true` (cims.Subnet, cims.LbPoolMember and their " +
-  "cims.native classes set it unless the program says otherwise)";
+  ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it " +
+  "(the engine asks the provider nothing on such a replacement, so nothing could ask it to delete first), and the service refuses both at " +
+  "once: set the resource option `deleteBeforeReplace: true` for that run";
 
 export interface Owned {
   descriptor: OwnedDescriptor;
@@ -148,8 +148,11 @@ async function diff({ d, ex, table }: Parts, id: string, olds: Inputs, news: Inp
   const note = table.unmanagedNote(olds, news);
   if (note) log(note);
   const [before, after] = [ex?.holds(olds), ex?.holds(news)];
-  // A replacement that would hold what its old record holds would be refused while that exists.
-  const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
+  // Create first, as Pulumi does, so that what uses the old record moves to the new one before
+  // it goes; delete first only where the service would refuse the new record while the old one
+  // exists. A replacement that adopts (importId) creates nothing, and may adopt the old record.
+  const adopting = news.importId !== undefined;
+  const deleteFirst = !adopting && !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
   const result = table.diff(olds, news, deleteFirst);
   // Whatever this diff says, the engine may replace (`replaceOnChanges`, a partly created
   // resource, a pending replacement): the second check knows its old record.
