@@ -149,26 +149,20 @@ function outputsOf(type: Kind): Output[] {
 }
 
 /**
- * The resource options a class passes: a kind whose records the service refuses to hold twice
- * (a subnet's CIDR, a member's address and port) deletes the old record before creating its
- * replacement unless the program says otherwise. A replacement the diff decides asks for it
- * anyway when it must; `pulumi up --replace` (and a taint) replaces without asking the provider,
- * so only this option orders it. Not for a resource that adopts (`importId`): its replacement
- * adopts the same record again, which must still be there, and the old one's delete leaves it.
- * A plugin-face class also passes the package's version, as the registry's SDKs do: the engine
- * then asks for that plugin version, and the state records it on the default provider
- * (`default_<version>`). Not on the dynamic face, whose provider is the SDK's own plugin.
+ * The resource options a class passes: none of a replacement's order. Pulumi creates a
+ * replacement first, so that what uses the old record (a pool member on a subnet) moves before
+ * it goes; the kind's diff asks for delete-first where the service cannot hold both (a CIDR
+ * overlapping the old one on its network, a member's own address and port), and an option here
+ * would overrule the diff both ways. A plugin-face class passes the package's version, as the
+ * registry's SDKs do: the engine then asks for that plugin version, and the state records it on
+ * the default provider (`default_<version>`). Not on the dynamic face, whose provider is the
+ * SDK's own plugin.
  */
-const optionsOf = (d: Descriptor, face: "dynamic" | "native" = "dynamic") => {
-  const own = [
-    ...(face === "native" ? ["version: VERSION"] : []),
-    ...(isOwned(d) && d.hooks?.exclusive ? ["deleteBeforeReplace: args.importId === undefined"] : []),
-  ];
-  return own.length === 0 ? "opts" : `{ ${own.join(", ")}, ...opts }`;
-};
+const optionsOf = (face: "dynamic" | "native" = "dynamic") => (face === "native" ? "{ version: VERSION, ...opts }" : "opts");
 const twinsNote = (d: Descriptor) =>
   isOwned(d) && d.hooks?.exclusive
-    ? " A replacement deletes the old record first (the option `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then adopts the same record, and the old resource's delete leaves it): the service refuses both at once."
+    ? " A replacement creates the new record first, unless the service cannot hold both: then its diff asks to delete the old one first. " +
+      "`pulumi up --replace` (and a taint) asks the provider nothing: where both cannot coexist, set the option `deleteBeforeReplace: true` for that run."
     : "";
 
 /** Type names a piece of generated code uses, so the module imports exactly those. */
@@ -204,7 +198,7 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
     tsdoc(c.doc + twinsNote(d)) +
     `export class ${type} extends withOutputs<${type}State>() {\n` +
     `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions) {\n` +
-    `    super(${shim}, name, { ...outputKeys(OUTPUTS), ...args }, ${optionsOf(d)}, "cims", "${type}");\n` +
+    `    super(${shim}, name, { ...outputKeys(OUTPUTS), ...args }, ${optionsOf()}, "cims", "${type}");\n` +
     "  }\n}\n";
   const helpers = usedNames(body, ["InputFields"]);
   const types = usedNames(body, typeNames);
@@ -290,7 +284,7 @@ function nativeModule(): string {
       `  /** The existing record \`opts.id\`, read (a \`get\`): see \`${type}.get\`. */\n` +
       `  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });\n` +
       `  constructor(name: string, args: ${type}Args | Record<string, never>, opts?: pulumi.CustomResourceOptions) {\n` +
-      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, ${optionsOf(kind(type).descriptor, "native")});\n` +
+      `    super("cims:index:${type}", name, { ...outputKeys(${outputs}), ...args }, ${optionsOf("native")});\n` +
       "  }\n\n" +
       "  /**\n" +
       "   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is\n" +

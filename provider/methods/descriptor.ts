@@ -153,7 +153,8 @@ export interface OwnedHooks {
  * Something the service lets one record hold at a time in a place: a subnet's CIDR on its
  * network (no overlap), a pool member's address and port in its pool. A create that would
  * hold what a record or another resource of the program holds fails at preview and before
- * its POST, naming it; a replacement that would hold what its old record holds deletes it first.
+ * its POST, naming it; a replacement that would hold what its old record holds has its diff ask
+ * to delete that first (any other replacement creates first).
  */
 export interface Exclusive {
   /** What the inputs would hold; undefined while a value it needs is not known (preview). */

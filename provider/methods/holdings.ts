@@ -11,7 +11,9 @@
 // The engine checks a resource twice when a diff replaces it: with its old inputs, then
 // (after the diff) without them, as for a new resource (pkg/resource/deploy/step_generator.go).
 // The diff notes the id it saw by what the resource holds; the second check takes it: it is the
-// same resource (noted once), and the record it replaces is no obstacle to its replacement.
+// same resource (noted once), and the record it replaces is no obstacle to its replacement. A
+// replacement the engine makes without a diff (`up --replace`, a taint, a replacement trigger)
+// is checked once, as a new resource, with nothing naming its old record.
 import { forgetWithRun } from "./run-memory";
 
 export interface Holding {

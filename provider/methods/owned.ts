@@ -24,9 +24,9 @@ import { messageOf } from "../../api/errors";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =
-  ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it, " +
-  "and the service refuses both at once: set the resource option `deleteBeforeReplace: true` (cims.Subnet, cims.LbPoolMember and their " +
-  "cims.native classes set it unless the program says otherwise)";
+  ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it " +
+  "(the engine asks the provider nothing on such a replacement, so nothing could ask it to delete first), and the service refuses both at " +
+  "once: set the resource option `deleteBeforeReplace: true` for that run";
 
 export interface Owned {
   descriptor: OwnedDescriptor;
@@ -154,24 +154,30 @@ function partsOf(d: OwnedDescriptor): Parts {
   return { d, table, ex: d.hooks?.exclusive, scope, one, list, patchRecord, adoptable };
 }
 
-/** A record that holds what the inputs would: `replaced` (the id its diff saw) is none. */
-function holder(ex: Exclusive, records: ReadonlyArray<ApiRecord>, holding: Holding, replaced?: string): ApiRecord | undefined {
+/** A record that holds what the inputs would, but for those `excused` (what the resource replaces). */
+function holder(
+  ex: Exclusive,
+  records: ReadonlyArray<ApiRecord>,
+  holding: Holding,
+  excused: (r: ApiRecord) => boolean = () => false,
+): ApiRecord | undefined {
   return records.find((r) => {
     const held = ex.heldBy(r);
-    return held !== undefined && ex.clash(held, holding.value) && String(r.id).toLowerCase() !== replaced?.toLowerCase();
+    return held !== undefined && ex.clash(held, holding.value) && !excused(r);
   });
 }
 
 /**
- * The record exactly as the program declares it, with no create's mark: what a `pulumi up
- * --replace` (or a taint) replaces. The engine checks such a replacement as a new resource,
- * with no diff and nothing naming its old record, so preview cannot tell it from another's
- * twin; create() still refuses a twin before its POST unless it is gone by then (the
- * replacement deleted it first).
+ * The record as the program declares it, with no create's mark: what a `pulumi up --replace`
+ * (or a taint) replaces. Its in-place fields may have drifted (a tag another team added), its
+ * name and the fields that only a replacement changes may not. The engine checks such a
+ * replacement as a new resource, with no diff and nothing naming its old record, so preview
+ * cannot tell it from another's twin; create() still refuses a twin before its POST unless it
+ * is gone by then (the replacement deleted it first).
  */
 function twin(table: Table, record: ApiRecord, inputs: Inputs): boolean {
   const { replaces, updates } = differences(table, record, inputs);
-  return replaces.length === 0 && updates.length === 0 && markOf(record) === undefined;
+  return replaces.length === 0 && !updates.includes("name") && markOf(record) === undefined;
 }
 
 /** At preview: the program's clash, or a record holding it already (a list that fails is no failure yet). */
@@ -183,9 +189,10 @@ async function holdingFailure({ d, ex, table }: Parts, creating: boolean, inputs
   if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
   if (!creating || inputs.importId !== undefined) return undefined;
   const records = await listNow(d.survey(inputs)).catch(() => []);
-  const taken = holder(ex, records, holding, replaced);
-  if (!taken || (replaced === undefined && twin(table, taken, inputs))) return undefined;
-  return { property: holding.property, reason: ex.taken(inputs, taken) };
+  // The id the diff saw is the old record; with none (`up --replace`), any twin may be.
+  const own = (r: ApiRecord) => (replaced === undefined ? twin(table, r, inputs) : String(r.id).toLowerCase() === replaced.toLowerCase());
+  const taken = holder(ex, records, holding, own);
+  return taken && { property: holding.property, reason: ex.taken(inputs, taken) };
 }
 
 async function check(p: Parts, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
@@ -207,11 +214,15 @@ async function diff({ d, ex, table }: Parts, id: string, olds: Inputs, news: Inp
   const note = table.unmanagedNote(olds, news);
   if (note) log(note);
   const [before, after] = [ex?.holds(olds), ex?.holds(news)];
-  // A replacement that would hold what its old record holds would be refused while that exists.
-  const deleteFirst = !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
+  // Create first, as Pulumi does, so that what uses the old record moves to the new one before
+  // it goes; delete first only where the service would refuse the new record while the old one
+  // exists. A replacement that adopts (importId) creates nothing, and may adopt the old record.
+  const adopting = news.importId !== undefined;
+  const deleteFirst = !adopting && !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
   const result = table.diff(olds, news, deleteFirst);
-  // Any change may replace (`replaceOnChanges`): the second check knows its old record.
-  if (result.changes && after) noteDiffed(d.noun, after, id);
+  // Whatever this diff says, the engine may replace (`replaceOnChanges`, a partly created
+  // resource, a pending replacement): the second check knows its old record.
+  if (after) noteDiffed(d.noun, after, id);
   return result;
 }
 

@@ -109,19 +109,12 @@ export const OUTPUTS = [
 /**
  * One member of an existing load balancer pool, managed alone (a pool shared between stacks): create adds it,
  * destroy removes only it. Don't also manage the pool's members with LbPoolSettings `members`: its whole-list
- * update removes every member it does not list. A replacement deletes the old record first (the option
- * `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then
- * adopts the same record, and the old resource's delete leaves it): the service refuses both at once.
+ * update removes every member it does not list. A replacement creates the new record first, unless the service
+ * cannot hold both: then its diff asks to delete the old one first. `pulumi up --replace` (and a taint) asks the
+ * provider nothing: where both cannot coexist, set the option `deleteBeforeReplace: true` for that run.
  */
 export class LbPoolMember extends withOutputs<LbPoolMemberState>() {
   constructor(name: string, args: LbPoolMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      lbPoolMemberShim,
-      name,
-      { ...outputKeys(OUTPUTS), ...args },
-      { deleteBeforeReplace: args.importId === undefined, ...opts },
-      "cims",
-      "LbPoolMember",
-    );
+    super(lbPoolMemberShim, name, { ...outputKeys(OUTPUTS), ...args }, opts, "cims", "LbPoolMember");
   }
 }

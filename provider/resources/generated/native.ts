@@ -35,12 +35,7 @@ export class Subnet extends custom<SubnetState>() {
   /** The existing record `opts.id`, read (a `get`): see `Subnet.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: SubnetArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "cims:index:Subnet",
-      name,
-      { ...outputKeys(SUBNET_OUTPUTS), ...args },
-      { version: VERSION, deleteBeforeReplace: args.importId === undefined, ...opts },
-    );
+    super("cims:index:Subnet", name, { ...outputKeys(SUBNET_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**
@@ -130,12 +125,7 @@ export class LbPoolMember extends custom<LbPoolMemberState>() {
   /** The existing record `opts.id`, read (a `get`): see `LbPoolMember.get`. */
   constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: LbPoolMemberArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "cims:index:LbPoolMember",
-      name,
-      { ...outputKeys(LB_POOL_MEMBER_OUTPUTS), ...args },
-      { version: VERSION, deleteBeforeReplace: args.importId === undefined, ...opts },
-    );
+    super("cims:index:LbPoolMember", name, { ...outputKeys(LB_POOL_MEMBER_OUTPUTS), ...args }, { version: VERSION, ...opts });
   }
 
   /**

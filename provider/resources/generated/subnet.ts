@@ -129,19 +129,12 @@ export const OUTPUTS = [
 
 /**
  * A subnet of a CIMS network. Created asynchronously: `pulumi up` waits for the service's task and reads the new
- * id from it; destroy deletes the subnet. A replacement deletes the old record first (the option
- * `deleteBeforeReplace` is true unless the program sets it, or adopts with `importId`: the replacement then
- * adopts the same record, and the old resource's delete leaves it): the service refuses both at once.
+ * id from it; destroy deletes the subnet. A replacement creates the new record first, unless the service cannot
+ * hold both: then its diff asks to delete the old one first. `pulumi up --replace` (and a taint) asks the
+ * provider nothing: where both cannot coexist, set the option `deleteBeforeReplace: true` for that run.
  */
 export class Subnet extends withOutputs<SubnetState>() {
   constructor(name: string, args: SubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      subnetShim,
-      name,
-      { ...outputKeys(OUTPUTS), ...args },
-      { deleteBeforeReplace: args.importId === undefined, ...opts },
-      "cims",
-      "Subnet",
-    );
+    super(subnetShim, name, { ...outputKeys(OUTPUTS), ...args }, opts, "cims", "Subnet");
   }
 }

@@ -282,7 +282,11 @@ class LbPoolMember(pulumi.CustomResource):
         exist and how to list the pool's members, and never takes one for its own by address and
         port (it may be another stack's). Adopt it with `importId`, or delete it, before the next `up`:
         while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
-        from the member an `up --replace` replaces: both are exactly what the program declares). Two
+        from the member an `up --replace` replaces: both are exactly what the program declares). A
+        replacement creates the new member first, as Pulumi does; only a new member at the old one's
+        address and port on the same pool (a changed `subnetId`, say) has its diff ask to delete the old
+        one first. `pulumi up --replace` asks the provider nothing: set the resource option
+        `deleteBeforeReplace: true` for that run. Two
         members of one program at one address and port of a pool fail the preview, naming both.
         On the plugin face, `pulumi import cims:index:LbPoolMember <name> <poolId>/<memberId>` (or
         `<project>/<region>/<poolId>/<memberId>`) adopts one; `cims-import` does not list members.
@@ -332,7 +336,11 @@ class LbPoolMember(pulumi.CustomResource):
         exist and how to list the pool's members, and never takes one for its own by address and
         port (it may be another stack's). Adopt it with `importId`, or delete it, before the next `up`:
         while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
-        from the member an `up --replace` replaces: both are exactly what the program declares). Two
+        from the member an `up --replace` replaces: both are exactly what the program declares). A
+        replacement creates the new member first, as Pulumi does; only a new member at the old one's
+        address and port on the same pool (a changed `subnetId`, say) has its diff ask to delete the old
+        one first. `pulumi up --replace` asks the provider nothing: set the resource option
+        `deleteBeforeReplace: true` for that run. Two
         members of one program at one address and port of a pool fail the preview, naming both.
         On the plugin face, `pulumi import cims:index:LbPoolMember <name> <poolId>/<memberId>` (or
         `<project>/<region>/<poolId>/<memberId>`) adopts one; `cims-import` does not list members.

@@ -302,23 +302,25 @@ class Subnet(pulumi.CustomResource):
         preview (the second create's list still sees the first's subnet once it exists). Destroy:
         DELETE and wait; already gone is fine.
 
-        **Replacements.** A replacement whose CIDR overlaps the old one on the same network (a
-        changed replace-only field, `replaceOnChanges`) deletes the old subnet first, and the old
-        subnet is never an obstacle to its own replacement; a subnet of anyone else's holding the new
-        CIDR still is. `pulumi up --replace <urn>` (and a tainted resource) replaces without asking
-        the provider, so the order comes only from the resource option `deleteBeforeReplace`:
-        `cims.Subnet` and `cims.native.Subnet` (and the LbPoolMember classes) set it to true unless
-        the program sets it. In YAML and Python programs on the plugin face, give
-        `deleteBeforeReplace: true` yourself before `up --replace`; without it the create refuses the
-        old subnet, saying so. Set `deleteBeforeReplace: false` on a subnet that moves to another
-        network or a CIDR that does not overlap, to create the new one first (needed when an
-        `LbPoolSettings` member uses it: the service refuses to delete a subnet a member still uses,
-        and the engine does not delete an in-place-updated pool first). Pulumi's engine checks
-        such a replacement like a new resource, naming no old record, so its preview does not refuse a
-        subnet exactly like the program's (its own old one); the create still does, before its POST,
-        if that subnet is still there. On the dynamic face, `replaceOnChanges` has no effect on fields
-        that change in place: Pulumi's Node.js dynamic-provider host does not pass on which fields
-        changed, so the engine cannot match them (use the plugin face, or `up --replace`).
+        **Replacements.** A replacement creates the new subnet first, as Pulumi does, so that what uses
+        the old one moves before it is deleted: change the CIDR of a subnet that an `LbPoolSettings`
+        member names as its `subnetId`, and `up` creates the new subnet, moves the member to it, then
+        deletes the old one (the service refuses to delete a subnet a member still
+        uses). Only where the two cannot coexist (the new CIDR overlaps the old one on the same network,
+        a changed replace-only field or `replaceOnChanges`) does the diff ask to delete the old subnet
+        first, on both faces and in every language, with no option to set. The old subnet is never an
+        obstacle to its own replacement; a subnet of anyone else's holding the new CIDR still is.
+        `pulumi up --replace <urn>` (and a tainted resource) replaces without asking the provider, so
+        Pulumi creates first and the service refuses the same CIDR twice: set the resource option
+        `deleteBeforeReplace: true` for that run (the create refuses the old subnet otherwise, before any
+        write, saying so; a subnet a member uses cannot be deleted first, so move the member first).
+        Its preview lets pass a subnet of the program's name and CIDR with no create mark, drifted in
+        place or not (a tag another team added): Pulumi's engine checks such a replacement like a new
+        resource, naming no old record, so it cannot tell its own old subnet from another's twin; the
+        create still refuses it, before its POST, if that subnet is still there.
+        On the dynamic face, `replaceOnChanges` has no effect on fields that change in place: Pulumi's
+        Node.js dynamic-provider host does not pass on which fields changed, so the engine cannot match
+        them (use the plugin face, or `up --replace`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -359,23 +361,25 @@ class Subnet(pulumi.CustomResource):
         preview (the second create's list still sees the first's subnet once it exists). Destroy:
         DELETE and wait; already gone is fine.
 
-        **Replacements.** A replacement whose CIDR overlaps the old one on the same network (a
-        changed replace-only field, `replaceOnChanges`) deletes the old subnet first, and the old
-        subnet is never an obstacle to its own replacement; a subnet of anyone else's holding the new
-        CIDR still is. `pulumi up --replace <urn>` (and a tainted resource) replaces without asking
-        the provider, so the order comes only from the resource option `deleteBeforeReplace`:
-        `cims.Subnet` and `cims.native.Subnet` (and the LbPoolMember classes) set it to true unless
-        the program sets it. In YAML and Python programs on the plugin face, give
-        `deleteBeforeReplace: true` yourself before `up --replace`; without it the create refuses the
-        old subnet, saying so. Set `deleteBeforeReplace: false` on a subnet that moves to another
-        network or a CIDR that does not overlap, to create the new one first (needed when an
-        `LbPoolSettings` member uses it: the service refuses to delete a subnet a member still uses,
-        and the engine does not delete an in-place-updated pool first). Pulumi's engine checks
-        such a replacement like a new resource, naming no old record, so its preview does not refuse a
-        subnet exactly like the program's (its own old one); the create still does, before its POST,
-        if that subnet is still there. On the dynamic face, `replaceOnChanges` has no effect on fields
-        that change in place: Pulumi's Node.js dynamic-provider host does not pass on which fields
-        changed, so the engine cannot match them (use the plugin face, or `up --replace`).
+        **Replacements.** A replacement creates the new subnet first, as Pulumi does, so that what uses
+        the old one moves before it is deleted: change the CIDR of a subnet that an `LbPoolSettings`
+        member names as its `subnetId`, and `up` creates the new subnet, moves the member to it, then
+        deletes the old one (the service refuses to delete a subnet a member still
+        uses). Only where the two cannot coexist (the new CIDR overlaps the old one on the same network,
+        a changed replace-only field or `replaceOnChanges`) does the diff ask to delete the old subnet
+        first, on both faces and in every language, with no option to set. The old subnet is never an
+        obstacle to its own replacement; a subnet of anyone else's holding the new CIDR still is.
+        `pulumi up --replace <urn>` (and a tainted resource) replaces without asking the provider, so
+        Pulumi creates first and the service refuses the same CIDR twice: set the resource option
+        `deleteBeforeReplace: true` for that run (the create refuses the old subnet otherwise, before any
+        write, saying so; a subnet a member uses cannot be deleted first, so move the member first).
+        Its preview lets pass a subnet of the program's name and CIDR with no create mark, drifted in
+        place or not (a tag another team added): Pulumi's engine checks such a replacement like a new
+        resource, naming no old record, so it cannot tell its own old subnet from another's twin; the
+        create still refuses it, before its POST, if that subnet is still there.
+        On the dynamic face, `replaceOnChanges` has no effect on fields that change in place: Pulumi's
+        Node.js dynamic-provider host does not pass on which fields changed, so the engine cannot match
+        them (use the plugin face, or `up --replace`).
 
         :param str resource_name: The name of the resource.
         :param SubnetArgs args: The arguments to use to populate this resource's properties.

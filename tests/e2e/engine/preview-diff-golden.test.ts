@@ -2,7 +2,9 @@
 // (tests/e2e/support/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
 // then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
 // what changes: no argument a refresh dropped, no field a pool member's service fills, no
-// bookkeeping; and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
+// bookkeeping (the CIDR's replacement creates first, and on the dynamic face Pulumi shows such
+// a replacement as the old outputs against the new inputs: the outputs the service computes are
+// listed as removed, as docs/using.md says); and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
 // program and outside it: only `~ name`, and `up` writes nothing else. A shared pool's update
 // of one setting shows that setting only, whatever members others added (and no warning: a
 // weight changes in place). `up` and `pulumi stack output` show no bookkeeping either. Only what must vary

@@ -49,9 +49,10 @@ const lifecycle = [
   `const networkId = "${SEED.networkId}";`,
   'const first = new cims.Subnet("first", { name: "first", cidr: "10.21.0.0/24", networkId });',
   'const second = new cims.Subnet("second", { name: "second", cidr: "10.22.0.0/24", networkId });',
+  // `up --replace` asks the provider nothing: only the option orders it delete-first.
   'const moving = new cims.LbPoolMember("web", {',
   `  poolId: "${SEED.poolId}", address: "10.21.0.10", protocolPort: 8080, subnetId: c.getBoolean("moved") ? second.id : first.id,`,
-  "});",
+  '}, { deleteBeforeReplace: c.getBoolean("forced") || undefined });',
   `const pub = new cims.LbPoolMember("public", { poolId: "${SEED.poolId}", address: "203.0.113.10", protocolPort: 443 });`,
   "export const movingId = moving.id;",
   "export const publicId = pub.id;",
@@ -62,6 +63,7 @@ test.each<Face>(["native"])(
   async (face) => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": faceProject(`pool-member-${face}`, face), "index.ts": onFace(lifecycle, face) },
+      config: { forced: "true" },
     });
     const { stack } = env;
     const poolIds = async () => (await pool(env)).members.map((m: { id: string }) => m.id).sort();
@@ -82,7 +84,8 @@ test.each<Face>(["native"])(
     expect(await poolIds()).toEqual([SEED.keptMemberId, id, made, pub].sort());
     await stack.preview(["--expect-no-changes"]);
 
-    // --replace: the engine asks the provider nothing; the old member (same address and port) goes first.
+    // --replace: the engine asks the provider nothing; the old member (same address and port)
+    // goes first, as the program's deleteBeforeReplace says.
     const urn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
     await stack.up(["--replace", String(urn)]);
     const forced = await moving();
@@ -90,7 +93,8 @@ test.each<Face>(["native"])(
     expect((await api(env, "GET", `${MEMBERS}/${made}`)).status).toBe(404);
 
     // In one up: a weight in place (the same member), and a new subnetId, which replaces the other.
-    await stack.setConfigs({ weight: "5", moved: "true" });
+    // The diff orders this one: delete first, as the new member keeps the address and port.
+    await stack.setConfigs({ weight: "5", moved: "true", forced: "false" });
     await stack.up();
     expect((await stack.outputs()).memberId).toBe(id);
     expect((await api(env, "GET", `${MEMBERS}/${id}`)).body.weight).toBe(5);

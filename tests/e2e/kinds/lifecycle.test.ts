@@ -49,6 +49,7 @@ test(
       policyId: SEED.policyId,
       clientId: SEED.clientId,
       memberPoolId: MEMBER_POOL,
+      memberForced: "true",
     });
     const { stack } = env;
     const { store } = env.emulator;
@@ -121,7 +122,7 @@ test(
 
     // In place: every record keeps its id; a member's weight changes in place. In the same up,
     // `--replace` replaces another member: the engine asks the provider nothing, and the old
-    // member (the same address and port) goes first.
+    // member (the same address and port) goes first, as the program's deleteBeforeReplace says.
     await stack.setConfigs({
       subnetDhcp: "false",
       subnetOwner: "team-b",
@@ -216,6 +217,7 @@ test(
       clientId: "77",
       memberAddress: "10.20.0.11",
       memberMoved: "true",
+      memberForced: "false",
     });
     expect((await stack.preview(["--diff"])).stdout).toMatch(/\+-.*Subnet.*replace/);
     await stack.up();

@@ -23,6 +23,8 @@ export interface Provider {
   check(olds: Props, news: Props): Promise<Props>;
   /** Whether the diff has changes. */
   diff(id: string, olds: Props, news: Props): Promise<boolean>;
+  /** Whether the diff asks that a replacement delete the old resource first (what the engine reads from it). */
+  deleteFirst(id: string, olds: Props, news: Props): Promise<boolean>;
   /**
    * The top-level properties a preview shows changed: the plugin's detailed diff; for a
    * dynamic resource, whose provider gives none, the engine's own comparison of the inputs
@@ -68,6 +70,8 @@ async function dynamicFace(kind: Kind, config: Record<string, string>): Promise<
       return result.inputs ?? {};
     },
     diff: async (id, olds, news) => (await methods.diff(id, olds, news)).changes === true,
+    // The dynamic-provider host passes the DiffResult's deleteBeforeReplace on when it is true.
+    deleteFirst: async (id, olds, news) => (await methods.diff(id, olds, news)).deleteBeforeReplace === true,
     async shown(_id, _olds, news, oldInputs) {
       const keys = new Set([...Object.keys(oldInputs), ...Object.keys(news)]);
       return [...keys].filter((k) => !isDeepStrictEqual(oldInputs[k], news[k])).sort();
@@ -111,6 +115,7 @@ async function pluginFace(kind: Kind, config: Record<string, string>): Promise<P
     async diff(id, olds, news) {
       return (await diffOf(id, olds, news)).getChanges() === providerPb.DiffResponse.DiffChanges.DIFF_SOME;
     },
+    deleteFirst: async (id, olds, news) => (await diffOf(id, olds, news)).getDeletebeforereplace(),
     async shown(id, olds, news) {
       const keys = [...(await diffOf(id, olds, news)).getDetaileddiffMap().keys()];
       return [...new Set(keys.map((k) => k.split(/[.[]/)[0]))].sort();

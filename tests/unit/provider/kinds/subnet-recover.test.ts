@@ -302,6 +302,40 @@ describe("check at preview: what the program and the network already hold", () =
     expect(posts(s)).toBe(0);
   });
 
+  test("up --replace of a drifted subnet (a tag another team added): its own record is no obstacle at preview; the create still refuses it while it is there", async () => {
+    const s = await serve({ before: [record({}, { owner: "team-b" })], after: [], post: lost });
+    const checked = await subnetMethods.check({}, inputs);
+    expect(checked.failures).toEqual([]);
+    const err = await subnetMethods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
+    expect((err as Error).message).toContain(`overlaps subnet "app" (${SUBNET}, 10.9.0.0/24)`);
+    expect((err as Error).message).toContain("set the resource option `deleteBeforeReplace: true`");
+    expect(posts(s)).toBe(0);
+  });
+
+  test("up --replace (no diff): another team's subnet of another name at the same CIDR, or at an overlapping one, still fails the preview", async () => {
+    const sameCidr = record({ id: theirs.id, name: "team-b-db", creator_task_id: OTHER_TASK });
+    await serve({ before: [sameCidr], after: [], post: lost });
+    expect((await subnetMethods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
+      expect.stringContaining(`overlaps subnet "team-b-db" (${String(theirs.id)}, 10.9.0.0/24)`),
+    ]);
+    await server!.close();
+    forgetHoldings(); // another deployment
+    await serve({ before: [record({}, { owner: "team-b" }), theirs], after: [], post: lost });
+    expect((await subnetMethods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
+      expect.stringContaining(`overlaps subnet "team-b-db" (${String(theirs.id)}, 10.9.0.0/16)`),
+    ]);
+  });
+
+  test("a replacement whose diff shows no change (a partly created resource, a pending replacement): its own record, renamed by hand, is no obstacle", async () => {
+    await serve({ before: [record({ name: "renamed-by-hand" })], after: [], post: lost });
+    const olds = (await subnetMethods.check({}, inputs)).inputs!;
+    forgetHoldings(); // the old inputs were checked in an earlier deployment
+    const news = (await subnetMethods.check(olds, inputs)).inputs!;
+    const diff = await subnetMethods.diff(SUBNET, olds, news);
+    expect(diff).toMatchObject({ changes: false, deleteBeforeReplace: true });
+    expect((await subnetMethods.check({}, inputs)).failures).toEqual([]);
+  });
+
   test("a subnet updated or replaced with its CIDR unchanged still holds it: a new subnet of the program overlapping it fails, naming both", async () => {
     await serve({ before: [record()], after: [], post: lost });
     expect((await replaced("app2")).failures).toEqual([]);

@@ -30,7 +30,11 @@ import javax.annotation.Nullable;
  * exist and how to list the pool&#39;s members, and never takes one for its own by address and
  * port (it may be another stack&#39;s). Adopt it with `importId`, or delete it, before the next `up`:
  * while it is there, the next `up` stops before its POST, naming it (its preview cannot tell it
- * from the member an `up --replace` replaces: both are exactly what the program declares). Two
+ * from the member an `up --replace` replaces: both are exactly what the program declares). A
+ * replacement creates the new member first, as Pulumi does; only a new member at the old one&#39;s
+ * address and port on the same pool (a changed `subnetId`, say) has its diff ask to delete the old
+ * one first. `pulumi up --replace` asks the provider nothing: set the resource option
+ * `deleteBeforeReplace: true` for that run. Two
  * members of one program at one address and port of a pool fail the preview, naming both.
  * On the plugin face, `pulumi import cims:index:LbPoolMember &lt;name&gt; &lt;poolId&gt;/&lt;memberId&gt;` (or
  * `&lt;project&gt;/&lt;region&gt;/&lt;poolId&gt;/&lt;memberId&gt;`) adopts one; `cims-import` does not list members.
