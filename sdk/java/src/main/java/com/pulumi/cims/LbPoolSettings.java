@@ -39,10 +39,10 @@ import javax.annotation.Nullable;
  *   changed (`PATCH .../members/{id}`: a new `weight` in place, same member, no gap) and removed
  *   (`DELETE .../members/{id}`) one by one, each waiting for its task, the way `LbPoolMember` does.
  *   The stack knows its members by their ids (the state&#39;s `declaredMemberIds`, by
- *   `address:port`, taken from its own member create task&#39;s `created_resources.members`, or from
- *   the member the program lists that the pool held when it was adopted), so members anyone else
- *   added, with another `LbPoolSettings` or an `LbPoolMember`, are never removed or changed,
- *   whatever the update or destroy does. Refresh and outputs show the stack&#39;s members only.
+ *   `address:port`): taken from its own member create task&#39;s `created_resources.members`, or
+ *   named on purpose in `adoptMembers`. Members anyone else added, with another `LbPoolSettings`
+ *   or an `LbPoolMember`, are never removed or changed, whatever the update or destroy does.
+ *   Refresh and outputs show the stack&#39;s members only.
  * - `&#34;exclusive&#34;`, for a pool one stack owns whole: the pool holds exactly `members`. A create,
  *   and an update that changes `members` (or turns exclusive), also removes, by id, every member
  *   the program does not list, whoever added it; the preview reads the pool and warns of each
@@ -51,29 +51,37 @@ import javax.annotation.Nullable;
  *   member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
  * 
  * A create adopts the pool: it changes each given setting and adds the listed members the pool
- * does not hold; a listed member the pool already holds (same address and port: the service
- * refuses a second one) is adopted as it is, with its id, and so is one an update newly lists,
- * since the program names it (its log line says so): list only members that are the stack&#39;s. The preview warns of each setting it will change (old -&gt; new); a create
+ * does not hold. A listed member the pool already holds (same address and port: the service
+ * refuses a second one) is no evidence that the stack made it: the preview fails naming
+ * `members[i]`, the member&#39;s id and, where a member create made it, that task (another stack&#39;s
+ * `LbPoolMember` or `LbPoolSettings`), and the `up` refuses it too, before any write, should it
+ * appear after the preview. A member whose `subnetId` names no subnet of the pool&#39;s scope fails
+ * the preview as `members[i].subnetId`. To take a member over on purpose, name its id in
+ * `adoptMembers`: the preview says `adopts member(s) ...`, the stack then changes it as its own,
+ * and destroy (or leaving it out of `members`) leaves it in the pool; dropping its id from
+ * `adoptMembers` while still listing it makes it the stack&#39;s like one it made. The preview warns of each setting it will change (old -&gt; new); a create
  * that changes nothing says nothing. The warning is a `warning:` line under the resource on the
  * plugin face, and under the stack on the dynamic face (whose provider API does not say which
  * resource a call is for; the line names the pool). A member&#39;s subnet is fixed when it is made,
  * so a new `subnetId` removes that member and adds it anew (only it sees a gap); the preview
  * warns of each such member.
  * 
- * **Destroy** (and the old resource of a replacement) removes the stack&#39;s members by id (a DELETE of each, waiting for its task; one
+ * **Destroy** (and the old resource of a replacement) removes the members the stack made, by id (a DELETE of each, waiting for its task; one
  * gone already is fine) and nothing else: the pool, its settings and everyone else&#39;s members
  * stay, also while another stack&#39;s member create holds the pool (a lock is waited out and the
- * same DELETE retried: no list is sent). States written by earlier versions hold
- * `declaredMembers` (`address:port`) without ids: those members, and no other, are found by
- * address and port at the first update or destroy. The stack&#39;s subnets can then be deleted: the
+ * same DELETE retried: no list is sent); so do the members it adopted. States written by earlier
+ * versions hold `declaredMembers` (`address:port`) without ids, or only their `members`: those
+ * members, and no other, are found by address and port at the first update or destroy. The stack&#39;s subnets can then be deleted: the
  * service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
  * `tests/e2e/kinds/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
- * runs first (`up --replace`, which asks the provider for no diff, so the engine creates before
- * it deletes; a renamed resource without an alias) takes on the members it lists, and the old
- * resource&#39;s delete after it leaves those members, saying so, rather than take them from the
- * replacement. `pulumi import` of a pool
- * (plugin face) records the members the program it writes lists, with their ids: destroy after
- * it removes those only.
+ * runs first on the same pool (`up --replace`, for which the engine asks the provider no diff and
+ * names no old resource; a renamed resource without an alias) cannot show the old resource&#39;s
+ * members are its own: its preview refuses them as another stack&#39;s, and says to give that run
+ * `deleteBeforeReplace: true` (the old resource removes its members, the create adds them back).
+ * A member the new resource adopts by id is left by the old one&#39;s delete in the same run.
+ * `pulumi import` of a pool (plugin face), `cims-import --pool` and `--from-terraform` write the
+ * pool&#39;s members with their ids in `adoptMembers`, and leave out every member some stack&#39;s member
+ * create made (naming it and its task): destroy after an import removes no member.
  * 
  * **Removing a health monitor or session persistence**: set `healthmonitor: null` (the update
  * calls `DELETE .../lbpools/{p}/{r}/{pool_id}/healthmonitor`; one already gone is fine) or
