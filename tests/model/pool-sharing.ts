@@ -3,11 +3,14 @@
 // Its team adds members, changes their weight outside either stack, and makes one while the
 // program's stack is destroyed. After every command (checkForeignUntouched) the other stack's
 // members are all in the pool as that team left them: the LbPoolSettings never touches them.
+// A third team's stack lists one of the program's members in its own LbPoolSettings (refused,
+// then adopted on purpose and let go), or runs `pulumi import` of the pool and destroys it:
+// neither changes the pool.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
-import { api } from "../support/cims";
-import { createStack, type TestStack } from "../support/harness";
+import { api, PLUGIN_PROJECT } from "../support/cims";
+import { createStack, type RunResult, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkAfterDestroy, checkForeignUntouched, InvariantError } from "./invariants";
 import { memberAddress, POOL_ID } from "./program";
@@ -121,7 +124,110 @@ class DestroyWhileOtherCreates implements Cmd {
   }
 }
 
+type PoolMember = { id: string; address: string; weight: number };
+
+/** The pool's members as the service holds them: id, address and weight, sorted. */
+async function poolMembers(sys: System): Promise<string[]> {
+  const pool = (await api(sys.env, "GET", `/cloud/v1/lbpools/1/1/${POOL_ID}`)).body as { members: PoolMember[] };
+  return pool.members.map((m) => `${m.id} ${m.address} ${m.weight}`).sort();
+}
+
+/** A third team's stack on `face`, made once per system: its program is written by each command. */
+async function thirdStack(sys: System, face: "dynamic" | "plugin"): Promise<TestStack> {
+  const known = sys.thirdStacks.get(face) as TestStack | undefined;
+  if (known) return known;
+  const name = `lifecycle-model-third-${face}`;
+  const stack = await createStack({
+    typeCheck: false,
+    files: { "Pulumi.yaml": face === "plugin" ? PLUGIN_PROJECT(name) : `name: ${name}\nruntime: nodejs\n`, "index.js": "" },
+    config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+    secrets: { "cims:apiKey": sys.env.apiKey },
+  });
+  sys.thirdStacks.set(face, stack);
+  return stack;
+}
+
+/** A third stack's command, in the system's history; its output when it did not exit as `expected`. */
+async function thirdRun(sys: System, label: string, run: Promise<RunResult>, expected: "ok" | "fails"): Promise<string> {
+  const result = await run;
+  sys.history.push(`${label} -> exit ${result.code}`);
+  const output = result.stdout + result.stderr;
+  if ((result.code === 0) !== (expected === "ok"))
+    throw new InvariantError(`${label}: exit ${result.code}, expected ${expected}:\n${output.split("\n").slice(-30).join("\n")}`);
+  return output;
+}
+
+/**
+ * A third team's LbPoolSettings of the pool lists a member the program's stack made, at its
+ * address and port: its `up` is refused naming the member, and writes nothing; listing the
+ * member's id in `adoptMembers` adopts it with no write, and that stack's destroy leaves it.
+ */
+class ThirdStackListsMember implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return !m.armed && (m.program.pool?.members.length ?? 0) > 0;
+  }
+  async run(m: Model, sys: System): Promise<void> {
+    const declared = new Set(m.program.pool!.members.map((x) => memberAddress(x.host)));
+    const pool = (await api(sys.env, "GET", `/cloud/v1/lbpools/1/1/${POOL_ID}`)).body as { members: PoolMember[] };
+    const target = pool.members.find((x) => declared.has(x.address));
+    if (!target) return;
+    const before = await poolMembers(sys);
+    const stack = await thirdStack(sys, "dynamic");
+    const program = (adopt: boolean) =>
+      `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.LbPoolSettings("theirs", ${JSON.stringify({
+        poolId: POOL_ID,
+        members: [{ address: target.address, protocolPort: 8080 }],
+        ...(adopt ? { adoptMembers: [target.id] } : {}),
+      })});\n`;
+    await fs.writeFile(path.join(stack.projectDir, "index.js"), program(false));
+    const refused = await thirdRun(sys, `third stack up (lists ${target.address}:8080)`, stack.up([], { allowFailure: true }), "fails");
+    if (!refused.includes(`already holds member ${target.address}:8080 (id ${target.id}`))
+      throw new InvariantError(`the third stack's up failed without naming member ${target.id}:\n${refused.slice(-2000)}`);
+    await fs.writeFile(path.join(stack.projectDir, "index.js"), program(true));
+    await thirdRun(sys, `third stack up (adopts ${target.id})`, stack.up([], { allowFailure: true }), "ok");
+    await thirdRun(sys, "third stack destroy", stack.destroy([], { allowFailure: true }), "ok");
+    const after = await poolMembers(sys);
+    if (after.join("\n") !== before.join("\n"))
+      throw new InvariantError(
+        `a third stack that lists, adopts, then lets go of a member changed the pool:\n${before.join("\n")}\n->\n${after.join("\n")}`,
+      );
+    checkForeignUntouched(sys, await sys.resources());
+  }
+  toString(): string {
+    return "a third stack's LbPoolSettings lists the program's member: refused, then adopted on purpose and destroyed";
+  }
+}
+
+/**
+ * A third team runs `pulumi import` of the shared pool (the plugin face), then destroys its
+ * stack: it takes no member the program's or the other stack's member creates made, and its
+ * destroy removes no member at all.
+ */
+class ThirdStackImportsPool implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return !m.armed;
+  }
+  async run(_m: Model, sys: System): Promise<void> {
+    const before = await poolMembers(sys);
+    const stack = await thirdStack(sys, "plugin");
+    const args = ["import", "cims:index:LbPoolSettings", "pool", `1/1/${POOL_ID}`, "--yes", "--protect=false", "--generate-code=false"];
+    await thirdRun(sys, "third stack pulumi import of the pool", stack.run([...args, "--stack", stack.name], { allowFailure: true }), "ok");
+    await thirdRun(sys, "third stack destroy", stack.destroy([], { allowFailure: true }), "ok");
+    const after = await poolMembers(sys);
+    if (after.join("\n") !== before.join("\n"))
+      throw new InvariantError(
+        `a pulumi import of the pool, then its destroy, changed the pool:\n${before.join("\n")}\n->\n${after.join("\n")}`,
+      );
+    checkForeignUntouched(sys, await sys.resources());
+  }
+  toString(): string {
+    return "a third stack runs pulumi import of the shared pool, then destroys its stack";
+  }
+}
+
 export const otherStackAddsMember = (host: number): Cmd => new OtherStackAddsMember(host);
+export const thirdStackListsMember = (): Cmd => new ThirdStackListsMember();
+export const thirdStackImportsPool = (): Cmd => new ThirdStackImportsPool();
 export const otherMemberWeight = (weight: number): Cmd => new OtherMemberWeight(weight);
 export const destroyWhileOtherCreates = (host: number): Cmd => new DestroyWhileOtherCreates(host);
 
@@ -129,4 +235,6 @@ export const poolSharingCommands: Array<fc.Arbitrary<Cmd>> = [
   fc.integer({ min: 60, max: 62 }).map((h) => new OtherStackAddsMember(h)),
   fc.integer({ min: 1, max: 5 }).map((w) => new OtherMemberWeight(w)),
   fc.integer({ min: 60, max: 62 }).map((h) => new DestroyWhileOtherCreates(h)),
+  fc.constant(new ThirdStackListsMember()),
+  fc.constant(new ThirdStackImportsPool()),
 ];

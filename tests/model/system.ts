@@ -65,6 +65,8 @@ export class System {
   readonly otherMembers = new Map<string, { address: string; weight: number }>();
   /** That other stack, once a command made it (disposed with the system). */
   otherStack: { dispose(): Promise<void> } | undefined;
+  /** A third team's stacks, by face: its own LbPoolSettings of the pool, its `pulumi import` of it (disposed with the system). */
+  readonly thirdStacks = new Map<string, { dispose(): Promise<void> }>();
   private foreignMade = 0;
   /** Every pulumi command run, for the failure report. */
   readonly history: string[] = [];
@@ -108,6 +110,7 @@ export class System {
 
   async dispose(): Promise<void> {
     await this.otherStack?.dispose();
+    for (const stack of this.thirdStacks.values()) await stack.dispose();
     await this.env.dispose();
   }
 

@@ -8,7 +8,13 @@
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
 import { FAULTS } from "../../model/faults";
-import { destroyWhileOtherCreates, otherMemberWeight, otherStackAddsMember } from "../../model/pool-sharing";
+import {
+  destroyWhileOtherCreates,
+  otherMemberWeight,
+  otherStackAddsMember,
+  thirdStackImportsPool,
+  thirdStackListsMember,
+} from "../../model/pool-sharing";
 import { runLifecycle, runSequence } from "../../model/run";
 
 test(
@@ -118,6 +124,32 @@ test(
       "refresh -> exit 0",
       "up -> exit 0",
       "destroy -> exit 0",
+    ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// Three teams on one pool: the program's LbPoolSettings made its member, another stack holds an
+// LbPoolMember; a third stack's LbPoolSettings listing the program's member's address and port
+// is refused (nothing shows it made it), adopts it on purpose with no write, and its destroy
+// leaves it; a `pulumi import` of the pool by the third team takes neither stack's member, and
+// its destroy removes nothing. The program's stack then previews and ups with no change.
+test(
+  "three stacks on one pool: another LbPoolSettings listing the program's member is refused, adopts it only on purpose, and a pulumi import of the pool takes no stack's member",
+  async () => {
+    const history = await runSequence([
+      new Pulumi("up"),
+      otherStackAddsMember(60),
+      thirdStackListsMember(),
+      thirdStackImportsPool(),
+      new PreviewedUp(),
+    ]);
+    expect(history.filter((line) => line.startsWith("third stack"))).toEqual([
+      "third stack up (lists 10.0.0.14:8080) -> exit 1",
+      expect.stringMatching(/^third stack up \(adopts [0-9a-f-]{36}\) -> exit 0$/),
+      "third stack destroy -> exit 0",
+      "third stack pulumi import of the pool -> exit 0",
+      "third stack destroy -> exit 0",
     ]);
   },
   E2E_TIMEOUT_MS,
