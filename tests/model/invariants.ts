@@ -217,6 +217,11 @@ export function checkAfterUp(
       memberKeys(withKeys(pool.members, declared)),
       sorted(program.pool.members.map((m) => `${memberAddress(m.host)}:8080:${m.weight}`)),
     );
+    // A member on a program subnet is on that subnet's current record (moved with a replacement).
+    for (const m of program.pool.members.filter((x) => x.subnet !== undefined)) {
+      const held = ((pool.members ?? []) as ApiRecord[]).find((x) => x.address === memberAddress(m.host));
+      expectEqual(`pool member ${memberAddress(m.host)}: subnet_id`, held?.subnet_id, ids.get(`s${m.subnet}`));
+    }
   }
   if (program.policy) {
     const policy = store.get("lifecycle_policies", ids.get("policy"))!;

@@ -24,6 +24,8 @@ export interface SubnetModel {
   noRouter: boolean;
   /** `ignoreChanges: ["tags"]`: the program's tag edits are not applied while set. */
   ignoreTags?: boolean;
+  /** The resource option `deleteBeforeReplace: true` (set for an `up --replace` of it only). */
+  deleteFirst?: boolean;
 }
 
 export interface ImageModel {
@@ -38,7 +40,12 @@ export interface MemberModel {
   /** Last octet of 10.0.0.x (never 10, the seed's member, which no stack made); port 8080 always. */
   host: number;
   weight: number;
+  /** The program subnet (slot) it is on, as `subnetId: s<slot>.id`; none: no subnetId. */
+  subnet?: number;
 }
+
+/** Whether a member of the program's pool is on the subnet of this slot (the service keeps a subnet in use). */
+export const memberOn = (p: ProgramModel, slot: number): boolean => (p.pool?.members ?? []).some((m) => m.subnet === slot);
 
 export interface PoolModel {
   name?: string;
@@ -124,7 +131,12 @@ export function poolArgs(p: PoolModel): Record<string, unknown> {
   return {
     poolId: POOL_ID,
     lbAlgorithm: p.lbAlgorithm,
-    members: p.members.map((m) => ({ address: memberAddress(m.host), protocolPort: 8080, weight: m.weight })),
+    members: p.members.map((m) => ({
+      address: memberAddress(m.host),
+      protocolPort: 8080,
+      weight: m.weight,
+      ...(m.subnet !== undefined ? { subnetId: { [REF]: `s${m.subnet}` } } : {}),
+    })),
     ...(p.name !== undefined ? { name: p.name } : {}),
     timeouts: { create: TASK_TIMEOUT_S, update: TASK_TIMEOUT_S, delete: TASK_TIMEOUT_S },
   };
@@ -138,14 +150,21 @@ export function quotaArgs(q: QuotaModel): Record<string, unknown> {
   };
 }
 
+/** A value's stand-in for a reference to another resource's id in the program (`s0.id`). */
+const REF = "__programRef";
+
 /** The program as one plain-JS file: starts faster than TypeScript through ts-node. */
 export function renderProgram(p: ProgramModel): string {
   const lines = ['"use strict";', 'const cims = require("pulumi-cims");'];
+  const json = (value: unknown) => JSON.stringify(value).replace(new RegExp(`\\{"${REF}":"(s\\d)"\\}`, "g"), "$1.id");
   const add = (type: string, name: string, args: unknown, opts?: unknown) =>
-    lines.push(`new cims.${type}(${JSON.stringify(name)}, ${JSON.stringify(args)}${opts ? `, ${JSON.stringify(opts)}` : ""});`);
-  p.subnets.forEach(
-    (s, slot) => s && add("Subnet", `s${slot}`, subnetArgs(slot, s), s.ignoreTags ? { ignoreChanges: ["tags"] } : undefined),
-  );
+    lines.push(`new cims.${type}(${JSON.stringify(name)}, ${json(args)}${opts ? `, ${JSON.stringify(opts)}` : ""});`);
+  p.subnets.forEach((s, slot) => {
+    if (!s) return;
+    const opts = { ...(s.ignoreTags ? { ignoreChanges: ["tags"] } : {}), ...(s.deleteFirst ? { deleteBeforeReplace: true } : {}) };
+    add("Subnet", `s${slot}`, subnetArgs(slot, s), Object.keys(opts).length > 0 ? opts : undefined);
+    lines[lines.length - 1] = `const s${slot} = ${lines[lines.length - 1]}`;
+  });
   p.images.forEach((i, slot) => i && add("BaremetalImage", `img${slot}`, imageArgs(slot, i)));
   if (p.pool) add("LbPoolSettings", "pool", poolArgs(p.pool));
   if (p.policy) add("SnapshotPolicyState", "policy", { policyId: POLICY_ID, ...p.policy });

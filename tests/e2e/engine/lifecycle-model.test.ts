@@ -6,7 +6,7 @@
 // kept as they were shrunk; exploring is the soak's: `npm run soak` runs long sequences of
 // many seeds and prints the shrunk sequence of any failure.
 import { E2E_TIMEOUT_MS } from "../../support/harness";
-import { addImage, ArmFault, Edit, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
+import { addImage, addSubnet, ArmFault, Edit, memberOnSubnet, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
 import { FAULTS } from "../../model/faults";
 import {
   destroyWhileOtherCreates,
@@ -150,6 +150,34 @@ test(
       "third stack destroy -> exit 0",
       "third stack pulumi import of the pool -> exit 0",
       "third stack destroy -> exit 0",
+    ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// Replacements beside a pool member: the member on s0 moves with s0's new CIDR in one up (the new
+// subnet made first, the member moved to it, then the old subnet deleted: the service refuses to
+// delete a subnet a member uses); and s1, after a tag added outside Pulumi (its record drifted),
+// is replaced with `up --replace` (deleteBeforeReplace for that run, as the engine asks the
+// provider nothing): its own record is no obstacle to its replacement.
+test(
+  "a CIDR change under a pool member moves the member, and up --replace after drift replaces the subnet",
+  async () => {
+    const history = await runSequence([
+      memberOnSubnet(0, 0),
+      new Pulumi("up"),
+      subnetEdit(0, "gen", 1),
+      new PreviewedUp(),
+      addSubnet(1),
+      new Pulumi("up"),
+      new TagOutside("s1"),
+      new Pulumi("up", 1),
+    ]);
+    expect(history.filter((line) => /^up( .*)? -> exit \d+$/.test(line))).toEqual([
+      "up -> exit 0",
+      "up -> exit 0",
+      "up -> exit 0",
+      expect.stringMatching(/^up --replace urn:\S+::s1 -> exit 0$/),
     ]);
   },
   E2E_TIMEOUT_MS,
