@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { isUuid4 } from "../../api/net";
 import { AuthenticationError, ConfigurationError, ConnectionError, NotFoundError, PermissionDeniedError } from "../client/errors";
 import { CimsClient } from "../client/http";
+import { MIN_REDACTED_KEY_LENGTH, tooShortToRedact } from "../client/redact";
 import { listAll } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
@@ -232,6 +233,12 @@ function clientFor(options: Pick<Options, "apiUrl" | "apiKey">, env: NodeJS.Proc
     if (err instanceof ConfigurationError) throw new UsageError(err.message.replace(/cims:apiUrl/g, "--api-url"));
     throw err;
   }
+  // As the provider does (context.ts): a key too short to search for shows as it is wherever a message quotes it.
+  if (tooShortToRedact(apiKey))
+    log(
+      `warning: the API key is shorter than ${MIN_REDACTED_KEY_LENGTH} characters, too short to be hidden in messages: a line that ` +
+        `quotes it (a service's answer echoing the request) shows it as it is. Use a key of ${MIN_REDACTED_KEY_LENGTH} or more characters`,
+    );
   return new CimsClient({ ...settings, apiKey: settings.apiKey, log });
 }
 

@@ -461,6 +461,25 @@ test("no URL or no key is a usage error (exit 2) naming the flag and the variabl
   }
 });
 
+test("a key too short to be hidden in messages is said, once, before the first request", async () => {
+  const emulator = await startEmulator({ apiKey: "abc" });
+  const err: string[] = [];
+  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
+  try {
+    // An empty scope: nothing to import (exit 1), after the warning and the reads.
+    expect(await main(["--project", "1", "--region", "1", "--api-url", emulator.url, "--api-key", "abc"], {})).toBe(1);
+    const warnings = err.filter((line) => line.includes("too short to be hidden"));
+    expect(warnings).toEqual([expect.stringContaining("cims-import: warning: the API key is shorter than 8 characters")]);
+    expect(err[0]).toBe(warnings[0]);
+  } finally {
+    spy.mockRestore();
+    await emulator.close();
+  }
+});
+
 describe("reading (against an in-process emulator on loopback)", () => {
   test("every page of the lists: 1005 subnets in two pages of 1000, sorted by id in the module", async () => {
     const subnets = Array.from({ length: 1005 }, (_, i) =>
