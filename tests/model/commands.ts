@@ -337,7 +337,9 @@ class DriftCmd implements Cmd {
       // Someone replaces the first member of the stack's (another stack's members stay).
       const others = new Set([...sys.otherMembers.values()].map((o) => o.address));
       const first = members.findIndex((x) => !others.has(x.address));
-      const changed = [{ address: "10.0.0.20", protocol_port: 8080, weight: 2 }, ...members.filter((_x, i) => i !== first)];
+      // An address the pool does not hold yet: a second such drift must not list one twice.
+      const fresh = ["10.0.0.20", "10.0.0.21", "10.0.0.22", "10.0.0.23"].find((a) => !members.some((x) => x.address === a));
+      const changed = [{ address: fresh, protocol_port: 8080, weight: 2 }, ...members.filter((_x, i) => i !== first)];
       const patch = await expectOk(api(sys.env, "PATCH", POOL_PATH, { members: changed }));
       for (const task of patch.tasks) await sys.waitTask(task);
     }
@@ -357,10 +359,14 @@ async function expectOk(call: Promise<{ status: number; body: { [k: string]: unk
 /** Someone deletes the subnet of this slot through the service's API (refused while a pool member uses it). */
 export const deleteOutside = (i: number): Cmd => new DriftCmd(`drift: delete s${i} outside Pulumi`, `s${i}`, "deleted");
 
+/** Someone replaces the pool's first member (not another stack's) through the pool's whole-list update. */
+export const replaceMemberOutside = (): Cmd =>
+  new DriftCmd(`drift: replace pool ${POOL_ID}'s first member outside Pulumi`, "pool", "members");
+
 const driftCommands: Array<fc.Arbitrary<Cmd>> = [
   subnetSlot.map((i) => new DriftCmd(`drift: rename s${i} outside Pulumi`, `s${i}`, "renamed")),
   subnetSlot.map(deleteOutside),
-  fc.constant(new DriftCmd(`drift: replace pool ${POOL_ID}'s first member outside Pulumi`, "pool", "members")),
+  fc.constant(replaceMemberOutside()),
 ];
 
 /**
