@@ -40,6 +40,7 @@ import {
   ownedIds,
   ownershipOf,
   ownView,
+  recordKey,
   strangerReason,
   strangers,
   syncMembers,
@@ -319,10 +320,10 @@ async function membersNotOurs(
   creates: boolean,
 ): Promise<Failure[]> {
   const keys = declaredKeys(inputs);
-  const found = strangers(inputs, pool, {}).filter((m) => fresh.keys.has(memberKey(m.address, m.protocol_port)));
+  const found = strangers(inputs, pool, {}).filter((m) => fresh.keys.has(recordKey(m)));
   const made = found.length > 0 ? await membersMadeAlone(apiClient(), inputs, found).catch(() => new Map<string, string>()) : new Map();
   const failures = found.map((m): Failure => {
-    const i = keys.indexOf(memberKey(m.address, m.protocol_port));
+    const i = keys.indexOf(recordKey(m));
     return { property: `members[${i}]`, reason: strangerReason(inputs.poolId, m, i, made.get(String(m.id).toLowerCase())) };
   });
   const held = new Map(recordsIn(pool.members).map((m) => [String(m.id).toLowerCase(), m]));
@@ -330,7 +331,7 @@ async function membersNotOurs(
   stringsIn(inputs.adoptMembers).forEach((id, i) => {
     if (!fresh.adopts.includes(id)) return;
     const m = held.get(id.toLowerCase());
-    const at = m && memberKey(m.address, m.protocol_port);
+    const at = m && recordKey(m);
     if (at && keys.includes(at)) adopts.push(`${at} (id ${id})`);
     else
       failures.push({
