@@ -84,8 +84,29 @@ export const BaremetalImage = {
     /** GET, PATCH, DELETE (reference). */
     item: "/cloud/v1/images/{project_id}/{region_id}/{image_id}",
   },
-  requests: [
-    { method: "POST", path: "create", sdk: "gcore.types.cloud.instances.image_create_from_volume_params.ImageCreateFromVolumeParams" },
-    { method: "PATCH", path: "item", sdk: "gcore.types.cloud.instances.image_update_params.ImageUpdateParams" },
-  ],
+  operations: {
+    create: {
+      method: "POST",
+      path: "create",
+      task: "create_image",
+      created: "images",
+      request: "gcore.types.cloud.instances.image_create_from_volume_params.ImageCreateFromVolumeParams",
+    },
+    list: { method: "GET", path: "create", response: "gcore.types.cloud.instances.image.Image" },
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.instances.image.Image" },
+    update: { method: "PATCH", path: "item", request: "gcore.types.cloud.instances.image_update_params.ImageUpdateParams" },
+    delete: { method: "DELETE", path: "item", task: "delete_image" },
+    more: {
+      /** The vendor SDK's create from a volume and list, on images rather than bmimages. */
+      createFromVolume: {
+        method: "POST",
+        path: "collection",
+        task: "create_image",
+        created: "images",
+        request: "gcore.types.cloud.instances.image_create_from_volume_params.ImageCreateFromVolumeParams",
+      },
+      listImages: { method: "GET", path: "collection", response: "gcore.types.cloud.instances.image.Image" },
+    },
+  },
+  terraform: [{ type: "gcore_cloud_instance_image", generation: 2 }],
 } as const satisfies Contract;

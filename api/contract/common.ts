@@ -39,3 +39,5 @@ export const dateTime = { kind: "string", format: "dateTime" } as const satisfie
 export const int64 = { kind: "integer", min: INT64_MIN, max: INT64_MAX, int64: true } as const satisfies IntegerType;
 /** An integer id or count the service assigns (project and region ids, sizes). */
 export const count = { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER } as const satisfies IntegerType;
+/** An id the service assigns that a program names: a positive safe integer (a policy's, a client's). */
+export const positiveId = { kind: "integer", min: 1, max: Number.MAX_SAFE_INTEGER } as const satisfies IntegerType;

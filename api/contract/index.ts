@@ -3,3 +3,4 @@
 // registry of resources is provider/kinds/index.ts.
 export * from "./types";
 export * from "./derive";
+export * from "./operations";

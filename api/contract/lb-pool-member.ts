@@ -62,8 +62,27 @@ export const LbPoolMember = {
     /** GET, PATCH (a task), DELETE (a task). */
     item: "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}",
   },
-  requests: [
-    { method: "POST", path: "collection", sdk: "gcore.types.cloud.load_balancers.pools.member_create_params.MemberCreateParams" },
-    { method: "PATCH", path: "item", sdk: "gcore.types.cloud.load_balancers.pools.member_update_params.MemberUpdateParams" },
+  operations: {
+    create: {
+      method: "POST",
+      path: "collection",
+      task: "create_lbmember",
+      created: "members",
+      request: "gcore.types.cloud.load_balancers.pools.member_create_params.MemberCreateParams",
+    },
+    list: { method: "GET", path: "collection", response: "gcore.types.cloud.member.Member" },
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.member.Member" },
+    update: {
+      method: "PATCH",
+      path: "item",
+      task: "update_lbmember",
+      request: "gcore.types.cloud.load_balancers.pools.member_update_params.MemberUpdateParams",
+    },
+    delete: { method: "DELETE", path: "item", task: "delete_lbmember" },
+  },
+  identity: { poolId: { type: uuid4, doc: "The load balancer pool (uuid4)." } },
+  terraform: [
+    { type: "gcore_lbmember", generation: 1 },
+    { type: "gcore_cloud_load_balancer_pool_member", generation: 2 },
   ],
 } as const satisfies Contract;

@@ -141,5 +141,32 @@ export const LbPoolSettings = {
     /** POST (the vendor SDK: creates one, a task) and DELETE (reference): the pool's health monitor. */
     healthmonitor: "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor",
   },
-  requests: [{ method: "PATCH", path: "item", sdk: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams" }],
+  operations: {
+    list: { method: "GET", path: "collection", response: "gcore.types.cloud.load_balancer_pool.LoadBalancerPool" },
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.load_balancer_pool.LoadBalancerPool" },
+    update: {
+      method: "PATCH",
+      path: "item",
+      task: "update_lbpool",
+      request: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams",
+    },
+    more: {
+      /** The vendor SDK's pool update, beside the spec's v1 path. */
+      updateV2: {
+        method: "PATCH",
+        path: "itemV2",
+        task: "update_lbpool",
+        request: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams",
+      },
+      /** The vendor SDK's: gives the pool a health monitor (409 when it has one; a PATCH changes it). */
+      createHealthmonitor: { method: "POST", path: "healthmonitor", task: "create_healthmonitor", created: "healthmonitors" },
+      /** Removes the pool's health monitor: 204, or 404 when it has none. */
+      deleteHealthmonitor: { method: "DELETE", path: "healthmonitor" },
+    },
+  },
+  identity: { poolId: { type: uuid4, doc: "The load balancer pool (uuid4)." } },
+  terraform: [
+    { type: "gcore_lbpool", generation: 1 },
+    { type: "gcore_cloud_load_balancer_pool", generation: 2 },
+  ],
 } as const satisfies Contract;

@@ -1,7 +1,7 @@
 // Quota notification setting: PUT notification_threshold (spec). Every quota number is an
 // int64 (up to 9223372036854775807).
 import { GLOBAL_QUOTA_BASES, quotaMemberNames, REGIONAL_QUOTA_BASES } from "../quotas";
-import { arrayOf, count, dateTime, int64, integer, text } from "./common";
+import { arrayOf, count, dateTime, int64, integer, positiveId, text } from "./common";
 import type { Contract, ObjectType } from "./types";
 
 export const QuotaEntry = {
@@ -74,7 +74,15 @@ export const QuotaThreshold = {
     /** PUT (spec), GET and DELETE (reference). */
     item: "/cloud/v2/client_quotas/{client_id}/notification_threshold",
   },
-  requests: [
-    { method: "PUT", path: "item", sdk: "gcore.types.cloud.quotas.notification_threshold_update_params.NotificationThresholdUpdateParams" },
-  ],
+  operations: {
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.quotas.notification_threshold.NotificationThreshold" },
+    update: {
+      method: "PUT",
+      path: "item",
+      request: "gcore.types.cloud.quotas.notification_threshold_update_params.NotificationThresholdUpdateParams",
+    },
+    /** The service resets the client's setting to its default (80). */
+    delete: { method: "DELETE", path: "item" },
+  },
+  identity: { clientId: { type: positiveId, doc: "The client whose quota notification threshold this is." } },
 } as const satisfies Contract;

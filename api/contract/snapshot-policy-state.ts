@@ -1,5 +1,5 @@
 // Snapshot lifecycle policy: PATCH lifecycle_policy (spec: name and status).
-import { arrayOf, count, name, oneOf, text } from "./common";
+import { arrayOf, count, name, oneOf, positiveId, text } from "./common";
 import type { Contract, ObjectType } from "./types";
 
 /** How long a schedule keeps its snapshots; the service may add units. */
@@ -83,5 +83,11 @@ export const SnapshotPolicyState = {
     /** PATCH (spec), GET with need_volumes=true (reference). */
     item: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}",
   },
-  requests: [{ method: "PATCH", path: "item", sdk: "gcore.types.cloud.snapshot_schedule_update_params.SnapshotScheduleUpdateParams" }],
+  operations: {
+    list: { method: "GET", path: "collection", response: "gcore.types.cloud.lifecycle_policy.LifecyclePolicy" },
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.lifecycle_policy.LifecyclePolicy" },
+    update: { method: "PATCH", path: "item", request: "gcore.types.cloud.snapshot_schedule_update_params.SnapshotScheduleUpdateParams" },
+  },
+  identity: { policyId: { type: positiveId, doc: "The snapshot lifecycle policy's id." } },
+  terraform: [{ type: "gcore_lifecyclepolicy", generation: 1 }],
 } as const satisfies Contract;

@@ -93,8 +93,21 @@ export const Subnet = {
     /** GET, PATCH, DELETE (reference). */
     item: "/cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}",
   },
-  requests: [
-    { method: "POST", path: "collection", sdk: "gcore.types.cloud.networks.subnet_create_params.SubnetCreateParams" },
-    { method: "PATCH", path: "item", sdk: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams" },
+  operations: {
+    create: {
+      method: "POST",
+      path: "collection",
+      task: "create_subnet",
+      created: "subnets",
+      request: "gcore.types.cloud.networks.subnet_create_params.SubnetCreateParams",
+    },
+    list: { method: "GET", path: "collection", response: "gcore.types.cloud.subnet.Subnet" },
+    get: { method: "GET", path: "item", response: "gcore.types.cloud.subnet.Subnet" },
+    update: { method: "PATCH", path: "item", request: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams" },
+    delete: { method: "DELETE", path: "item", task: "delete_subnet" },
+  },
+  terraform: [
+    { type: "gcore_subnet", generation: 1 },
+    { type: "gcore_cloud_network_subnet", generation: 2 },
   ],
 } as const satisfies Contract;

@@ -152,20 +152,65 @@ export interface BodyContract {
   readonly omitted?: "unmanaged";
 }
 
-/** A resource of the API: its body, the service's own record fields, its words and paths. */
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/**
+ * One call of the API on a kind's records, as the service answers it. Everything the provider,
+ * the emulator and the tests know of a call is here: which path, whether the service answers
+ * with a task (and of which type), which key of the task's `created_resources` names the new
+ * record, and the vendor SDK's types for the body sent and the record answered.
+ */
+export interface Operation {
+  readonly method: Method;
+  /** The name of its path template in the contract's `paths`. */
+  readonly path: string;
+  /** The `task_type` of the task the service answers with; none: the answer is the record itself. */
+  readonly task?: string;
+  /** A create's task: the key of its `created_resources` that lists the new record's id. */
+  readonly created?: string;
+  /** The vendor SDK's type of the body (its Python path): the conformance check validates every body sent against it. */
+  readonly request?: string;
+  /** The vendor SDK's model of the record answered (its Python path): the conformance probe validates answers with it. */
+  readonly response?: string;
+}
+
+/**
+ * A kind's calls. `get` reads one record; its path's last parameter is the record's id and the
+ * parameters before it are the record's scope. `more` holds the service's other spellings of a
+ * call (the vendor SDK's) and the calls of a record's parts (a pool's health monitor).
+ */
+export interface Operations {
+  readonly get: Operation;
+  readonly list?: Operation;
+  readonly create?: Operation;
+  readonly update?: Operation;
+  readonly delete?: Operation;
+  readonly more?: Readonly<Record<string, Operation>>;
+}
+
+/** A resource type of the vendor's Terraform provider that is this kind, and its generation. */
+export interface TerraformName {
+  readonly type: string;
+  readonly generation: 1 | 2;
+}
+
+/** A resource of the API: its body, the service's own record fields, its words, paths and calls. */
 export interface Contract extends BodyContract {
   /** The resource's name, as programs and the schema spell it. */
   readonly name: string;
   /** What one resource is, in a sentence or two. */
   readonly doc: string;
   readonly record: RecordTable;
-  /** Request paths, as templates with {snake_case} parameters, by operation. */
+  /** Request paths, as templates with {snake_case} parameters, by name. */
   readonly paths: Readonly<Record<string, string>>;
+  readonly operations: Operations;
   /**
-   * The calls with a body the provider sends, each with the vendor SDK's request type for it
-   * (its Python module path): the conformance check validates every body sent against it.
+   * The inputs that name the record or the record it lives under, beside the scope: a path
+   * parameter each, camelCased (`poolId` is `{pool_id}`). Set at creation; a change replaces.
    */
-  readonly requests: ReadonlyArray<{ readonly method: "POST" | "PATCH" | "PUT"; readonly path: string; readonly sdk: string }>;
+  readonly identity?: Readonly<Record<string, { readonly type: FieldType; readonly doc: string }>>;
+  /** The vendor's Terraform resource types that are this kind (cims-import adopts them). */
+  readonly terraform?: readonly TerraformName[];
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 // rules: api/schema.ts checks it), its words, whether it is required and who sets it
 // (`create`: a change replaces the resource). A kind's descriptor says which it takes (`own`);
 // its shape (shape.ts) puts them beside the contract's fields for every renderer.
-import { arrayOf, boolean, oneOf, tags, text, uuid4 } from "../../api/contract/common";
-import type { Field, IntegerType, NumberType, ObjectType, RecordField } from "../../api/contract";
+import { arrayOf, boolean, oneOf, positiveId, tags, text, uuid4 } from "../../api/contract/common";
+import type { Field, NumberType, ObjectType, RecordField } from "../../api/contract";
 
 /** An input of the provider's own: a contract field, and how it steers what the provider does. */
 export interface OwnField extends Field {
@@ -16,8 +16,6 @@ export interface OwnField extends Field {
   readonly scope?: true;
 }
 
-/** An id the service assigns: a positive safe integer. */
-const positiveId = { kind: "integer", min: 1, max: Number.MAX_SAFE_INTEGER } as const satisfies IntegerType;
 const seconds = { kind: "number", unit: "seconds" } as const satisfies NumberType;
 
 export const Timeouts = {

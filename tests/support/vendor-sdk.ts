@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
+import { requestsOf } from "../../api/contract";
 import { cachedVenv } from "./venv";
 
 const run = promisify(execFile);
@@ -30,11 +31,8 @@ export async function vendorPython(): Promise<string> {
 export function requestTypes(): Record<string, string> {
   const types: Record<string, string> = {};
   for (const type of KIND_NAMES) {
-    const contract = kind(type).descriptor.contract;
-    for (const r of contract.requests) {
-      const template = contract.paths[r.path];
-      if (!template) throw new Error(`${type}'s request ${r.method} names no path "${r.path}"`);
-      types[`${r.method} ${template.replace(/\{([a-z_]+)\}/g, ":$1")}`] = r.sdk;
+    for (const r of requestsOf(kind(type).descriptor.contract)) {
+      types[`${r.method} ${r.template.replace(/\{([a-z_]+)\}/g, ":$1")}`] = r.sdk;
     }
   }
   return types;

@@ -8,6 +8,7 @@ import { createApp } from "../../../../emulator/app";
 import * as collections from "../../../../emulator/generated/collections";
 import { Collections } from "../../../../emulator/store/collections";
 import { isKind, KIND_NAMES, kind } from "../../../../provider/kinds/registry";
+import { operationsOf, requestsOf } from "../../../../api/contract";
 
 const ROOT = path.resolve(__dirname, "../../../..");
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -42,7 +43,7 @@ test("the emulator serves exactly the registry's kinds", () => {
 });
 
 test("api/contract/ holds the vocabulary and one file per kind; its index lists no kind", () => {
-  const shared = ["common.ts", "derive.ts", "index.ts", "types.ts"];
+  const shared = ["common.ts", "derive.ts", "index.ts", "operations.ts", "types.ts"];
   const files = fs.readdirSync(path.join(ROOT, "api/contract")).filter((f) => !shared.includes(f));
   expect(files.sort()).toEqual(KIND_NAMES.map((k) => `${kebab(k)}.ts`).sort());
   expect(Object.keys(jest.requireActual<object>(path.join(ROOT, "api/contract/index.ts")))).not.toEqual(
@@ -68,12 +69,15 @@ test("the emulator keeps the API's own collections, then those the resources dec
   expect(() => new Collections([]).spec("subnets")).toThrow('the emulator keeps no collection "subnets"');
 });
 
-test.each(KIND_NAMES)("%s: every request it sends with a body names one of its paths and the vendor SDK's type", (type) => {
-  const { paths, requests } = kind(type).descriptor.contract;
+test.each(KIND_NAMES)("%s: every call names one of its paths, and each body the vendor SDK's request type", (type) => {
+  const contract = kind(type).descriptor.contract;
+  expect(() => operationsOf(contract)).not.toThrow();
+  const requests = requestsOf(contract);
   expect(requests.length).toBeGreaterThan(0);
-  for (const r of requests) {
-    expect(Object.keys(paths)).toContain(r.path);
-    expect(r.sdk).toMatch(/^gcore\.types\.[a-z_.]+\.[A-Z][A-Za-z]+Params$/);
+  for (const r of requests) expect(r.sdk).toMatch(/^gcore\.types\.[a-z_.]+\.[A-Z][A-Za-z]+Params$/);
+  for (const op of operationsOf(contract)) {
+    if (op.response) expect(op.response).toMatch(/^gcore\.types\.[a-z_.]+\.[A-Z][A-Za-z]+$/);
+    if (op.created) expect(op.task).toBeDefined();
   }
 });
 
