@@ -4,42 +4,22 @@
 // create's only by evidence (evidence.ts).
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 import { splitTags } from "../../api/tags";
-import { apiPath } from "../client/path";
-import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
-import type { KindEntry } from "../methods/kind-entry";
-import { ownedResource } from "../methods/owned";
-import { OWN } from "../methods/inputs";
 
-const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
+import { ownedKind } from "../methods/owned";
+import { callPath } from "../methods/describe";
 
-export const imageDescriptor: OwnedDescriptor = {
+export const BaremetalImage = ownedKind({
   contract,
-  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
-  scoped: true,
   patchSpelling: "record",
   label: (i, id) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({ readOnlyTags: splitTags(r.tags_v2).readOnly, projectId: r.project_id, regionId: r.region_id }),
+  record: (r) => ({ readOnlyTags: splitTags(r.tags_v2).readOnly }),
   derived: ["readOnlyTags"],
   noun: "image",
-  created: "images",
-  createTask: "create_image",
-  paths: { create: contract.paths.create, list: contract.paths.create, one: contract.paths.item, idParam: "image_id" },
-  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, image_id: id }),
-  survey: (i) => ({ path: apiPath(contract.paths.create, scope(i)) }),
+  survey: (i) => ({ path: callPath(contract, "list", i) }),
   findHint: (i) =>
-    `GET ${apiPath(contract.paths.create, scope(i))} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
+    `GET ${callPath(contract, "list", i)} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
   import: {
     nouns: ["bare-metal image", "bare-metal images"],
     prefix: "image",
-    id: (r) => String(r.id).toLowerCase(),
-    name: (r) => r.name,
-    args: (r, fields, scope) => ({ ...fields, ...scope, importId: String(r.id) }),
   },
-};
-
-const image = ownedResource(imageDescriptor);
-export const imageTable = image.table;
-export const baremetalImageMethods = image.methods;
-
-/** BaremetalImage: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const BaremetalImage: KindEntry = { descriptor: imageDescriptor, table: imageTable, methods: baremetalImageMethods };
+});

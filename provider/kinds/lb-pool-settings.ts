@@ -22,7 +22,9 @@ import { membersMadeAlone, withoutMembersMadeAlone } from "./members-alone";
 import { changedFields, type KindDiff, sameValue } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { PartialCreateError } from "../methods/errors";
-import { OWN } from "../methods/inputs";
+import { arrayOf, oneOf, uuid4 } from "../../api/contract/common";
+import type { OwnField } from "../methods/inputs";
+import { describeSettings } from "../methods/describe";
 import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { camelKeys, plainRecord } from "../../api/wire";
@@ -51,20 +53,34 @@ import { messageOf } from "../../api/errors";
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string; adoptMembers?: string[] }>;
 
-export const poolDescriptor: Descriptor = {
-  contract,
-  own: {
-    poolId: OWN.poolId,
-    projectId: OWN.projectId,
-    regionId: OWN.regionId,
-    timeouts: OWN.timeouts,
-    membersOwnership: OWN.membersOwnership,
-    adoptMembers: OWN.adoptMembers,
+/** The inputs only a pool's settings take: which of its members the stack manages. */
+const POOL_INPUTS = {
+  membersOwnership: {
+    type: oneOf("MembersOwnership", ["declared", "exclusive"]),
+    set: "update",
+    doc:
+      'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +
+      "changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never " +
+      'touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every ' +
+      "other member (the preview names each): for a pool one stack owns whole.",
   },
-  scoped: true,
+  adoptMembers: {
+    type: arrayOf(uuid4),
+    set: "update",
+    doc:
+      "Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its " +
+      "address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving " +
+      "one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the " +
+      "stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: " +
+      "nothing shows this stack made it. `pulumi import` and cims-import write this list.",
+  },
+} as const satisfies Readonly<Record<string, OwnField>>;
+
+export const poolDescriptor: Descriptor = describeSettings({
+  contract,
+  inputs: POOL_INPUTS,
   outputsOnlyGiven: true,
   label: (i) => `LbPoolSettings of pool ${String(i.poolId)}`,
-  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, pool_id: id }),
   // Every setting the pool holds (members by their settings only), so all are managed.
   import: {
     nouns: ["pool", "pools"],
@@ -86,7 +102,7 @@ export const poolDescriptor: Descriptor = {
   },
   // An imported pool's members are those its program adopts by id, and no other.
   importState: (inputs, record) => declaredState(inputs, adoptedIn(inputs, record)),
-};
+});
 export const poolTable = resourceTable(poolDescriptor);
 
 type Member = Record<string, unknown>;

@@ -13,7 +13,7 @@ import type { KindEntry } from "../methods/kind-entry";
 import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
 import { keepUnknownMembers } from "../../api/wire";
-import { OWN } from "../methods/inputs";
+import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { runMemory } from "../methods/run-memory";
@@ -24,14 +24,10 @@ type QuotaInputs = Inputs & { clientId: number; threshold: number };
 /** A setting has no `id`: its client's id names it. */
 const QUOTA_KEY = "client_id";
 
-export const quotaDescriptor: Descriptor = {
+export const quotaDescriptor: Descriptor = describeSettings({
   contract,
-  own: { clientId: OWN.clientId },
-  scoped: false,
   label: (i) => `QuotaThreshold of client ${String(i.clientId)}`,
   recordKey: QUOTA_KEY,
-  recordPath: (_s, id) => apiPath(contract.paths.item, { client_id: id }),
-  record: (r) => ({ clientId: r.client_id }),
   // The threshold only: `lastMessage` and `lastSending` are what the service records of its
   // own e-mails; written into the program they would be pinned (a newer `last_sending`
   // reverted by the next `up`). A user who means to manage them writes them.
@@ -51,7 +47,7 @@ export const quotaDescriptor: Descriptor = {
     args: (r, fields) => ({ clientId: Number(r.client_id), ...fields }),
     only: ["threshold"],
   },
-};
+});
 export const quotaTable = resourceTable(quotaDescriptor);
 
 const path = (i: QuotaInputs) => apiPath(contract.paths.item, { client_id: i.clientId });

@@ -10,19 +10,20 @@ import type { Descriptor, Scoped } from "../methods/descriptor";
 import type { KindEntry } from "../methods/kind-entry";
 import { changedFields, type KindDiff } from "../methods/diff";
 import { differences } from "../methods/drift";
-import { OWN } from "../methods/inputs";
+import { boolean } from "../../api/contract/common";
+import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 
 /** A policy's chosen state: its inputs once checked. */
 type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
 
-export const policyDescriptor: Descriptor = {
+export const policyDescriptor: Descriptor = describeSettings({
   contract,
-  own: { policyId: OWN.policyId, includeVolumes: OWN.includeVolumes, projectId: OWN.projectId, regionId: OWN.regionId },
-  scoped: true,
+  inputs: {
+    includeVolumes: { type: boolean, set: "update", doc: "Also read the policy's volumes (the `volumes` output). Default false." },
+  },
   label: (i) => `SnapshotPolicyState of policy ${String(i.policyId)}`,
-  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, policy_id: id }),
   import: {
     nouns: ["policy", "policies"],
     prefix: "policy",
@@ -38,8 +39,8 @@ export const policyDescriptor: Descriptor = {
     name: (r) => r.name,
     args: (r, fields, scope) => ({ policyId: Number(r.id), ...scope, ...fields }),
   },
-  record: (r) => ({ policyId: r.id, projectId: r.project_id, regionId: r.region_id }),
-};
+  record: (r) => ({ policyId: r.id }),
+});
 export const policyTable = resourceTable(policyDescriptor);
 
 const path = (i: PolicyInputs) => apiPath(contract.paths.item, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });

@@ -7,22 +7,15 @@
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
 import { splitTags } from "../../api/tags";
-import { apiPath } from "../client/path";
-import type { OwnedDescriptor, Scoped } from "../methods/descriptor";
-import type { KindEntry } from "../methods/kind-entry";
+import type { Scoped } from "../methods/descriptor";
 import type { Survey } from "../methods/evidence";
-import { ownedResource } from "../methods/owned";
-import { OWN } from "../methods/inputs";
+import { ownedKind } from "../methods/owned";
+import { callPath } from "../methods/describe";
 import { type Inputs, isUnknown } from "../methods/schema";
 import type { ApiRecord } from "../../api/guards";
 
-const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId });
-
 /** The network's subnets: where one a create made is listed, and the CIDRs already taken. */
-const survey = (i: Scoped): Survey => ({
-  path: apiPath(contract.paths.collection, scope(i)),
-  query: { network_id: String(i.networkId) },
-});
+const survey = (i: Scoped): Survey => ({ path: callPath(contract, "list", i), query: { network_id: String(i.networkId) } });
 
 function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -34,24 +27,17 @@ function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
 
 const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
 
-export const subnetDescriptor: OwnedDescriptor = {
+export const Subnet = ownedKind({
   contract,
-  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
-  scoped: true,
   patchSpelling: "record",
   label: (i, id) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({ readOnlyTags: splitTags(r.tags).readOnly, projectId: r.project_id, regionId: r.region_id }),
+  record: (r) => ({ readOnlyTags: splitTags(r.tags).readOnly }),
   derived: ["readOnlyTags"],
   noun: "subnet",
-  created: "subnets",
-  createTask: "create_subnet",
-  paths: { create: contract.paths.collection, list: contract.paths.collection, one: contract.paths.item, idParam: "subnet_id" },
-  recordPath: (s, id) => apiPath(contract.paths.item, { project_id: s.projectId, region_id: s.regionId, subnet_id: id }),
   survey,
   findHint: (i) =>
-    `GET ${apiPath(contract.paths.collection, scope(i))}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
+    `GET ${callPath(contract, "list", i)}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
   import: {
-    nouns: ["subnet", "subnets"],
     prefix: "subnet",
     filter: {
       flag: "network",
@@ -59,8 +45,6 @@ export const subnetDescriptor: OwnedDescriptor = {
       value: "<uuid>",
       help: "import only the subnets of this network (repeatable; default: every\nsubnet of the project and region)",
     },
-    id: (r) => String(r.id).toLowerCase(),
-    name: (r) => r.name,
     // No gateway needs `connectToNetworkRouter: false` (api/rules.ts), written next to networkId.
     args: (r, fields, scope) => {
       const args: Inputs = {};
@@ -83,11 +67,4 @@ export const subnetDescriptor: OwnedDescriptor = {
       taken: overlapMessage,
     },
   },
-};
-
-const subnet = ownedResource(subnetDescriptor);
-export const subnetTable = subnet.table;
-export const subnetMethods = subnet.methods;
-
-/** Subnet: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const Subnet: KindEntry = { descriptor: subnetDescriptor, table: subnetTable, methods: subnetMethods };
+});

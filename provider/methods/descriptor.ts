@@ -1,9 +1,9 @@
 // One descriptor per resource: everything the provider knows of a kind, in one place. Its
 // field table (table.ts), methods, adoption, recovery and its cims-import row are built from
-// it: the contract says what each field is; the descriptor says what the provider adds (its
-// own inputs, how messages name a resource, what a record adds to the outputs) and, for a
-// resource that owns its record (owned.ts), where the record lives and how a create
-// recognises the one it made.
+// it. The contract says what each field is and what the API's calls are; describe.ts adds
+// what follows from it (the inputs every kind of its sort takes, where its record lives, its
+// create's task); a kind's file says only the provider's behaviour: how messages name a
+// resource, what a record adds to the outputs, how a create recognises the one it made.
 import type { Spelling } from "../../api/canonical";
 import type { Contract } from "../../api/contract";
 import type { Survey } from "./evidence";

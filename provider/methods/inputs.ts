@@ -3,7 +3,7 @@
 // rules: api/schema.ts checks it), its words, whether it is required and who sets it
 // (`create`: a change replaces the resource). A kind's descriptor says which it takes (`own`);
 // its shape (shape.ts) puts them beside the contract's fields for every renderer.
-import { arrayOf, boolean, oneOf, positiveId, tags, text, uuid4 } from "../../api/contract/common";
+import { arrayOf, positiveId, tags, text, uuid4 } from "../../api/contract/common";
 import type { Field, NumberType, ObjectType, RecordField } from "../../api/contract";
 
 /** An input of the provider's own: a contract field, and how it steers what the provider does. */
@@ -61,29 +61,6 @@ export const OWN = {
       "change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a " +
       "diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).",
   },
-  poolId: { type: uuid4, required: true, set: "create", doc: "The load balancer pool (uuid4)." },
-  membersOwnership: {
-    type: oneOf("MembersOwnership", ["declared", "exclusive"]),
-    set: "update",
-    doc:
-      'Which of the pool\'s members the stack manages. "declared" (the default): only those `members` lists, each added, ' +
-      "changed and removed one by one by its id; members others added (another stack's LbPoolSettings or LbPoolMember) are never " +
-      'touched: for a pool several teams share. "exclusive": the pool holds exactly `members`, and a change of them removes every ' +
-      "other member (the preview names each): for a pool one stack owns whole.",
-  },
-  adoptMembers: {
-    type: arrayOf(uuid4),
-    set: "update",
-    doc:
-      "Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its " +
-      "address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving " +
-      "one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the " +
-      "stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: " +
-      "nothing shows this stack made it. `pulumi import` and cims-import write this list.",
-  },
-  policyId: { type: positiveId, required: true, set: "create", doc: "The snapshot lifecycle policy's id." },
-  includeVolumes: { type: boolean, set: "update", doc: "Also read the policy's volumes (the `volumes` output). Default false." },
-  clientId: { type: positiveId, required: true, set: "create", doc: "The client whose quota notification threshold this is." },
 } as const satisfies Readonly<Record<string, OwnField>>;
 
 /** Outputs the provider derives rather than reads from one record field. */

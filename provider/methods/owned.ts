@@ -10,6 +10,7 @@ import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, wit
 import { coalescedGet } from "./coalesce";
 import { apiClient, log, resourceUrn, scopeDefaults, warn } from "./context";
 import { createViaTask } from "./create";
+import { describeOwned, type OwnedBehaviour } from "./describe";
 import type { Exclusive, OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
@@ -20,6 +21,7 @@ import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
+import type { KindEntry } from "./kind-entry";
 import { messageOf } from "../../api/errors";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
@@ -309,4 +311,11 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     },
   };
   return { descriptor: d, table, methods };
+}
+
+/** A kind that owns its records, from what its file says: its descriptor (the contract's facts added), table and methods. */
+export function ownedKind(b: OwnedBehaviour): KindEntry & { descriptor: OwnedDescriptor } {
+  const descriptor = describeOwned(b);
+  const { table, methods } = ownedResource(descriptor);
+  return { descriptor, table, methods };
 }

@@ -11,12 +11,12 @@ export interface SnapshotPolicyStateArgs {
   readonly name?: pulumi.Input<string>;
   /** Whether the policy runs. Omitted: left as it is. Updates in place. */
   readonly status?: pulumi.Input<"active" | "paused">;
-  /** Also read the policy's volumes (the `volumes` output). Default false. Updates in place. */
-  readonly includeVolumes?: pulumi.Input<boolean>;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource. */
   readonly projectId?: pulumi.Input<number>;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource. */
   readonly regionId?: pulumi.Input<number>;
+  /** Also read the policy's volumes (the `volumes` output). Default false. Updates in place. */
+  readonly includeVolumes?: pulumi.Input<boolean>;
 }
 
 /** The state of a SnapshotPolicyState: its outputs, as the service holds them after the last operation. */
@@ -35,12 +35,12 @@ export interface SnapshotPolicyStateState {
   schedules: PolicySchedule[];
   /** The volumes the policy snapshots; read only with `includeVolumes: true`. */
   volumes?: PolicyVolume[];
-  /** Also read the policy's volumes (the `volumes` output). Default false. */
-  includeVolumes: boolean;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
+  /** Also read the policy's volumes (the `volumes` output). Default false. */
+  includeVolumes: boolean;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
 }
@@ -54,9 +54,9 @@ export const OUTPUTS = [
   "userId",
   "schedules",
   "volumes",
-  "includeVolumes",
   "projectId",
   "regionId",
+  "includeVolumes",
   "taskIds",
 ];
 

@@ -4,11 +4,10 @@
 // are the disagreements that once passed preview and failed at `up` with a 400.
 import { toSnake } from "../../../api/names";
 import { setConfig } from "../../../provider/methods/context";
-import { imageTable } from "../../../provider/kinds/baremetal-image";
+import { BaremetalImage } from "../../../provider/kinds/baremetal-image";
 import { lbPoolSettingsMethods, poolTable } from "../../../provider/kinds/lb-pool-settings";
-import { subnetMethods, subnetTable } from "../../../provider/kinds/subnet";
+import { Subnet } from "../../../provider/kinds/subnet";
 import { quotaTable, quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
-import { baremetalImageMethods } from "../../../provider/kinds/baremetal-image";
 import { validateImageCreate } from "../../../emulator/collections/baremetal-image";
 import { validatePoolPatch } from "../../../emulator/collections/lb-pool-settings";
 import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
@@ -30,10 +29,10 @@ const hm = (extra: Record<string, unknown>) => ({
 });
 
 const SIDES = {
-  Subnet: { provider: subnetMethods, body: (i: Record<string, unknown>) => subnetTable.body(i), service: validateSubnetCreate },
+  Subnet: { provider: Subnet.methods, body: (i: Record<string, unknown>) => Subnet.table.body(i), service: validateSubnetCreate },
   BaremetalImage: {
-    provider: baremetalImageMethods,
-    body: (i: Record<string, unknown>) => imageTable.body(i),
+    provider: BaremetalImage.methods,
+    body: (i: Record<string, unknown>) => BaremetalImage.table.body(i),
     service: validateImageCreate,
   },
   LbPoolSettings: {

@@ -6,7 +6,7 @@
 import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../../../provider/client";
 import { setConfig } from "../../../../provider/methods/context";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
-import { subnetMethods } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const KEY = "sk-answers-5d1e7c2b-secret";
@@ -72,7 +72,7 @@ describe("a subnet read answered with something that is no record fails, and not
     ],
   ])("refresh answered %s", async (body, message) => {
     providerAt(await serving(() => ({ body })));
-    const err = await failure(subnetMethods.read(SUBNET, props));
+    const err = await failure(Subnet.methods.read(SUBNET, props));
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.message).toContain(message);
     expect(err.message).not.toContain(KEY);
@@ -81,7 +81,7 @@ describe("a subnet read answered with something that is no record fails, and not
   test("an update whose PATCH answers `[]` fails the update (no outputs to record)", async () => {
     const s = await serving((method) => (method === "PATCH" ? { body: "[]" } : { body: { id: SUBNET, ...wire, name: "old" } }));
     providerAt(s);
-    const err = await failure(subnetMethods.update(SUBNET, { ...props, name: "old" }, props));
+    const err = await failure(Subnet.methods.update(SUBNET, { ...props, name: "old" }, props));
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.message).toContain(
       "PATCH /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id} answered a JSON array where a record was expected",

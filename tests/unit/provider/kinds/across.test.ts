@@ -1,11 +1,11 @@
 // check() and diff() of every resource, and its mapping to and from the wire (no engine, no network).
 import { parseJson } from "../../../../api/json";
-import { baremetalImageMethods } from "../../../../provider/kinds/baremetal-image";
+import { BaremetalImage } from "../../../../provider/kinds/baremetal-image";
 import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { UNKNOWN } from "../../../../provider/methods/schema";
 import { snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
-import { subnetMethods, subnetTable } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { camelKeys, plain } from "../../../../api/wire";
 import { NET, POOL, withScopeConfig } from "../../../support/check-diff";
 
@@ -13,7 +13,7 @@ withScopeConfig();
 
 describe("unknown values during preview, in every resource", () => {
   test.each([
-    ["BaremetalImage", () => baremetalImageMethods.check({}, { name: "img", volumeId: UNKNOWN, tags: { a: UNKNOWN } })],
+    ["BaremetalImage", () => BaremetalImage.methods.check({}, { name: "img", volumeId: UNKNOWN, tags: { a: UNKNOWN } })],
     [
       "LbPoolSettings: two members with unknown addresses and the same port are not duplicates",
       () =>
@@ -89,17 +89,17 @@ describe("values the service re-spells or reorders are not changes", () => {
       ],
     };
     delete (news as Record<string, unknown>).readOnlyTags;
-    expect(await subnetMethods.diff("id", subnetOlds, news)).toEqual({
+    expect(await Subnet.methods.diff("id", subnetOlds, news)).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: true,
       diffs: [],
     });
-    expect((await subnetMethods.diff("id", subnetOlds, { ...news, cidr: "2001:db9::/64" })).replaces).toEqual(["cidr"]);
+    expect((await Subnet.methods.diff("id", subnetOlds, { ...news, cidr: "2001:db9::/64" })).replaces).toEqual(["cidr"]);
     // DNS order is the resolver order: it matters.
     expect(
       (
-        await subnetMethods.diff(
+        await Subnet.methods.diff(
           "id",
           { ...subnetOlds, dnsNameservers: ["1.1.1.1", "8.8.8.8"] },
           { ...news, dnsNameservers: ["8.8.8.8", "1.1.1.1"] },
@@ -132,7 +132,7 @@ describe("values the service re-spells or reorders are not changes", () => {
     expect((await quotaThresholdMethods.diff("1", quota, { ...quota, lastSending: "2026-05-23T05:07:32Z" })).changes).toBe(true);
   });
   test("tags: a read-only key is refused at preview, naming it", async () => {
-    const { failures } = await subnetMethods.check({}, { name: "s", cidr: "10.0.0.0/24", networkId: NET, tags: { creator_task_id: "x" } });
+    const { failures } = await Subnet.methods.check({}, { name: "s", cidr: "10.0.0.0/24", networkId: NET, tags: { creator_task_id: "x" } });
     expect(failures).toEqual([{ property: "tags.creator_task_id", reason: expect.stringContaining("tag creator_task_id is read-only") }]);
   });
 });
@@ -158,6 +158,6 @@ test("a state whose tags are a record's list (written by an older provider) comp
     ],
   };
   const news = { ...olds, tags: { env: "dev" } };
-  expect((await subnetMethods.diff("id", olds, news)).changes).toBe(false);
-  expect(subnetTable.patch(olds, { ...news, tags: { team: "a" } }, ["tags"])).toEqual({ tags: { team: "a", env: null } });
+  expect((await Subnet.methods.diff("id", olds, news)).changes).toBe(false);
+  expect(Subnet.table.patch(olds, { ...news, tags: { team: "a" } }, ["tags"])).toEqual({ tags: { team: "a", env: null } });
 });

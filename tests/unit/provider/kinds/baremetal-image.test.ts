@@ -1,5 +1,5 @@
 // check() and diff() of BaremetalImage, and its mapping to and from the wire (no engine, no network).
-import { baremetalImageMethods, imageTable } from "../../../../provider/kinds/baremetal-image";
+import { BaremetalImage } from "../../../../provider/kinds/baremetal-image";
 import { VOL, props, withScopeConfig } from "../../../support/check-diff";
 
 withScopeConfig();
@@ -7,7 +7,7 @@ withScopeConfig();
 describe("BaremetalImage", () => {
   const ok = { name: "img", volumeId: VOL };
   test("defaults and both-way mapping", async () => {
-    const { inputs } = await baremetalImageMethods.check({}, ok);
+    const { inputs } = await BaremetalImage.methods.check({}, ok);
     expect(inputs).toMatchObject({
       architecture: "x86_64",
       hwFirmwareType: null,
@@ -18,7 +18,7 @@ describe("BaremetalImage", () => {
       sshKey: "allow",
       tags: {},
     });
-    const body = imageTable.body(inputs);
+    const body = BaremetalImage.table.body(inputs);
     expect(body).toEqual({
       name: "img",
       volume_id: VOL,
@@ -31,7 +31,7 @@ describe("BaremetalImage", () => {
       ssh_key: "allow",
       tags: {},
     });
-    expect(imageTable.fromRecord({ ...body, status: "active", created_at: "t", project_id: 1, region_id: 2 })).toMatchObject({
+    expect(BaremetalImage.table.fromRecord({ ...body, status: "active", created_at: "t", project_id: 1, region_id: 2 })).toMatchObject({
       volumeId: VOL,
       hwFirmwareType: null,
       isBaremetal: false,
@@ -49,17 +49,17 @@ describe("BaremetalImage", () => {
     [{ isBaremetal: 1 }, "isBaremetal"],
     [{ volumeId: "vol-1" }, "volumeId"],
   ])("%j fails on %s", async (change, property) => {
-    expect(props((await baremetalImageMethods.check({}, { ...ok, ...change })).failures)).toEqual([property]);
+    expect(props((await BaremetalImage.methods.check({}, { ...ok, ...change })).failures)).toEqual([property]);
   });
   test("volumeId, architecture and source replace; the rest update in place", async () => {
-    const { inputs: olds } = await baremetalImageMethods.check({}, ok);
-    expect((await baremetalImageMethods.diff("id", olds, { ...olds, architecture: "aarch64" })).replaces).toEqual(["architecture"]);
-    expect(await baremetalImageMethods.diff("id", olds, { ...olds, sshKey: "deny", hwFirmwareType: "uefi" })).toEqual({
+    const { inputs: olds } = await BaremetalImage.methods.check({}, ok);
+    expect((await BaremetalImage.methods.diff("id", olds, { ...olds, architecture: "aarch64" })).replaces).toEqual(["architecture"]);
+    expect(await BaremetalImage.methods.diff("id", olds, { ...olds, sshKey: "deny", hwFirmwareType: "uefi" })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
       diffs: ["hwFirmwareType", "sshKey"],
     });
-    expect((await baremetalImageMethods.diff("id", olds, { ...olds })).changes).toBe(false);
+    expect((await BaremetalImage.methods.diff("id", olds, { ...olds })).changes).toBe(false);
   });
 });

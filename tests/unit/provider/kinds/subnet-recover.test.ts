@@ -19,7 +19,7 @@ import { RECOVER_GRACE_MS } from "../../../../provider/methods/evidence";
 import { closeAllPools } from "../../../../provider/client/transport";
 import { setConfig } from "../../../../provider/methods/context";
 import { forgetHoldings } from "../../../../provider/methods/holdings";
-import { subnetMethods } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const NET = "8f2e7c1a-3b4d-4e5f-9a6b-7c8d9e0f1a2b";
@@ -119,7 +119,7 @@ const patches = (s: TestServer) => s.requests.filter((r) => r.method === "PATCH"
 
 test("answer lost: the subnet carrying the create's mark is the one it made; its task FINISHED: created, one POST, the mark removed", async () => {
   const s = await serve({ after: (mark) => [unrelated, marked(mark)], post: lost, task: { state: "FINISHED", created: [SUBNET] } });
-  const result = await subnetMethods.create(inputs);
+  const result = await Subnet.methods.create(inputs);
   expect(result.id).toBe(SUBNET);
   expect(result.outs).toMatchObject({ cidr: "10.9.0.0/24", taskIds: [TASK], tags: {} });
   expect(posts(s)).toBe(1);
@@ -128,7 +128,7 @@ test("answer lost: the subnet carrying the create's mark is the one it made; its
 
 test("a POST answered 2xx with no task ids (`{}`): the service took it, so the subnet carrying the mark is found and recorded", async () => {
   const s = await serve({ after: (mark) => [unrelated, marked(mark)], post: { body: {} }, task: { state: "FINISHED", created: [SUBNET] } });
-  const result = await subnetMethods.create(inputs);
+  const result = await Subnet.methods.create(inputs);
   expect(result.id).toBe(SUBNET);
   expect(result.outs).toMatchObject({ cidr: "10.9.0.0/24", taskIds: [TASK] });
   expect(posts(s)).toBe(1);
@@ -136,8 +136,8 @@ test("a POST answered 2xx with no task ids (`{}`): the service took it, so the s
 
 test("the mark a create carries is new for every create, and no output shows it", async () => {
   const s = await serve({ after: [], post: { body: { tasks: [TASK] } }, task: { state: "FINISHED", created: [SUBNET] } });
-  const first = await subnetMethods.create({ ...inputs, tags: { team: "a" } });
-  await subnetMethods.create({ ...inputs, tags: { team: "a" } });
+  const first = await Subnet.methods.create({ ...inputs, tags: { team: "a" } });
+  await Subnet.methods.create({ ...inputs, tags: { team: "a" } });
   const marks = s.requests.filter((r) => r.method === "POST").map((r) => (JSON.parse(r.body) as { tags: Record<string, string> }).tags);
   expect(marks).toHaveLength(2);
   expect(marks[0].team).toBe("a");
@@ -148,7 +148,7 @@ test("the mark a create carries is new for every create, and no output shows it"
 
 test("answer lost, the marked subnet's task still running past the deadline: recorded as partly created, the task pending", async () => {
   await serve({ after: (mark) => [marked(mark)], post: lost, task: { state: "RUNNING" } });
-  const err = await subnetMethods.create(inputs).catch((e: unknown) => e);
+  const err = await Subnet.methods.create(inputs).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(PartialCreateError);
   expect(err).toMatchObject({ id: SUBNET, properties: { __pendingTaskIds: [TASK], taskIds: [TASK] } });
   expect((err as Error).message).toMatch(new RegExp(`was created \\(id ${SUBNET}, task\\(s\\) ${TASK}\\) but the create did not complete`));
@@ -162,7 +162,7 @@ test("answer lost: another team's subnet with the same name and CIDR, made while
     post: lost,
     running: (n) => (n < 2 ? [runningCreate] : []),
   });
-  const err = await subnetMethods.create({ ...inputs, timeouts: { create: 60 } }).catch((e: unknown) => e);
+  const err = await Subnet.methods.create({ ...inputs, timeouts: { create: 60 } }).catch((e: unknown) => e);
   expect(err).not.toBeInstanceOf(PartialCreateError);
   expect((err as Error).message).toContain(`The service may have created Subnet "app"; it is not in the stack`);
   expect((err as Error).message).toMatch(new RegExp(`It would carry the tag ${CREATE_MARK_TAG}: [0-9a-f-]{36}`));
@@ -174,7 +174,7 @@ test("answer lost: another team's subnet with the same name and CIDR, made while
 test("answer lost, no create task of the scope running since the POST and nothing marked: it gives up after the grace, not at the deadline", async () => {
   const s = await serve({ after: [unrelated], post: lost });
   const started = Date.now();
-  const err = await subnetMethods.create({ ...inputs, timeouts: { create: 600 } }).catch((e: unknown) => e);
+  const err = await Subnet.methods.create({ ...inputs, timeouts: { create: 600 } }).catch((e: unknown) => e);
   expect((err as Error).message).toContain(`The service may have created Subnet "app"; it is not in the stack`);
   expect(Date.now() - started).toBeGreaterThanOrEqual(RECOVER_GRACE_MS);
   expect(Date.now() - started).toBeLessThan(RECOVER_GRACE_MS + 10_000);
@@ -188,7 +188,7 @@ test("answer lost to a POST the service acts on only later (a timed-out request 
     post: lost,
     task: { state: "FINISHED", created: [SUBNET] },
   });
-  const result = await subnetMethods.create({ ...inputs, timeouts: { create: 600 } });
+  const result = await Subnet.methods.create({ ...inputs, timeouts: { create: 600 } });
   expect(result.id).toBe(SUBNET);
   expect(posts(s)).toBe(1);
 }, 40_000);
@@ -217,9 +217,9 @@ test("answer lost: two creates of one program with the same name and CIDR each t
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
   configureFor(server);
-  const first = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });
+  const first = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const second = subnetMethods.create({ ...inputs, timeouts: { create: 60 } });
+  const second = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });
   const ids = (await Promise.all([first, second])).map((r) => r.id);
   expect(ids).toEqual([SUBNET, SECOND]);
 });
@@ -227,7 +227,7 @@ test("answer lost: two creates of one program with the same name and CIDR each t
 test("task ids known, the wait ended first: only a subnet made by one of its tasks is taken", async () => {
   const theirs = record({ creator_task_id: OTHER_TASK });
   await serve({ after: [theirs], post: { body: { tasks: [TASK] } }, task: { state: "RUNNING" } });
-  const notOurs = await subnetMethods.create(inputs).catch((e: unknown) => e);
+  const notOurs = await Subnet.methods.create(inputs).catch((e: unknown) => e);
   expect(notOurs).not.toBeInstanceOf(PartialCreateError);
   expect((notOurs as Error).message).toMatch(
     /timed out after 2s.*The service may have created Subnet "app"; it is not in the stack\. Its task\(s\)/,
@@ -235,7 +235,7 @@ test("task ids known, the wait ended first: only a subnet made by one of its tas
 
   await server!.close();
   await serve({ after: [record()], post: { body: { tasks: [TASK] } }, task: { state: "RUNNING" } });
-  const ours = await subnetMethods.create(inputs).catch((e: unknown) => e);
+  const ours = await Subnet.methods.create(inputs).catch((e: unknown) => e);
   expect(ours).toBeInstanceOf(PartialCreateError);
   expect(ours).toMatchObject({ id: SUBNET, properties: { __pendingTaskIds: [TASK] } });
 });
@@ -247,7 +247,7 @@ test("a task that ended in ERROR, having made nothing: a plain failure with the 
     post: { body: { tasks: [TASK] } },
     task: { state: "ERROR", error: "Quota exceeded: subnet_count" },
   });
-  const err = await subnetMethods.create(inputs).catch((e: unknown) => e);
+  const err = await Subnet.methods.create(inputs).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(TaskFailedError);
   expect((err as Error).message).toBe(`Subnet "app": task ${TASK} (create_subnet) failed: Quota exceeded: subnet_count`);
   expect(listsAfterPost(s)).toBe(0);
@@ -256,7 +256,7 @@ test("a task that ended in ERROR, having made nothing: a plain failure with the 
 test("a CIDR that overlaps a subnet already on the network fails before the POST, naming that subnet", async () => {
   const theirs = record({ id: "5d6e7f80-9a1b-4c2d-8e3f-405162738495", name: "team-b-db", cidr: "10.9.0.0/16" });
   const s = await serve({ before: [theirs], after: [theirs], post: { body: { tasks: [TASK] } } });
-  const err = await subnetMethods.create(inputs).catch((e: unknown) => e);
+  const err = await Subnet.methods.create(inputs).catch((e: unknown) => e);
   expect((err as Error).message).toContain(
     `cidr: 10.9.0.0/24 overlaps subnet "team-b-db" (5d6e7f80-9a1b-4c2d-8e3f-405162738495, 10.9.0.0/16) on network ${NET}`,
   );
@@ -273,12 +273,12 @@ describe("check at preview: what the program and the network already hold", () =
     creator_task_id: OTHER_TASK,
   });
   /** check() with old inputs, the diff, and the check the engine makes again after a diff that replaces. */
-  async function replaced(name: string): Promise<Awaited<ReturnType<typeof subnetMethods.check>>> {
-    const olds = (await subnetMethods.check({}, inputs)).inputs;
+  async function replaced(name: string): Promise<Awaited<ReturnType<typeof Subnet.methods.check>>> {
+    const olds = (await Subnet.methods.check({}, inputs)).inputs;
     forgetHoldings(); // the old inputs were checked in an earlier deployment
-    const news = (await subnetMethods.check(olds, { ...inputs, name })).inputs;
-    expect((await subnetMethods.diff(SUBNET, olds, news)).deleteBeforeReplace).toBe(true);
-    return subnetMethods.check({}, { ...inputs, name });
+    const news = (await Subnet.methods.check(olds, { ...inputs, name })).inputs;
+    expect((await Subnet.methods.diff(SUBNET, olds, news)).deleteBeforeReplace).toBe(true);
+    return Subnet.methods.check({}, { ...inputs, name });
   }
 
   test("a replacement after its diff (replaceOnChanges: name): its own record is no obstacle; another team's overlapping one is", async () => {
@@ -294,9 +294,9 @@ describe("check at preview: what the program and the network already hold", () =
 
   test("up --replace (no diff): the subnet exactly as declared passes the preview; the create refuses it before its POST, saying what to set", async () => {
     const s = await serve({ before: [record()], after: [], post: lost });
-    const checked = await subnetMethods.check({}, inputs);
+    const checked = await Subnet.methods.check({}, inputs);
     expect(checked.failures).toEqual([]);
-    const err = await subnetMethods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
+    const err = await Subnet.methods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
     expect((err as Error).message).toContain(`overlaps subnet "app" (${SUBNET}, 10.9.0.0/24)`);
     expect((err as Error).message).toContain("set the resource option `deleteBeforeReplace: true`");
     expect(posts(s)).toBe(0);
@@ -304,9 +304,9 @@ describe("check at preview: what the program and the network already hold", () =
 
   test("up --replace of a drifted subnet (a tag another team added): its own record is no obstacle at preview; the create still refuses it while it is there", async () => {
     const s = await serve({ before: [record({}, { owner: "team-b" })], after: [], post: lost });
-    const checked = await subnetMethods.check({}, inputs);
+    const checked = await Subnet.methods.check({}, inputs);
     expect(checked.failures).toEqual([]);
-    const err = await subnetMethods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
+    const err = await Subnet.methods.create(checked.inputs as typeof inputs).catch((e: unknown) => e);
     expect((err as Error).message).toContain(`overlaps subnet "app" (${SUBNET}, 10.9.0.0/24)`);
     expect((err as Error).message).toContain("set the resource option `deleteBeforeReplace: true`");
     expect(posts(s)).toBe(0);
@@ -315,42 +315,42 @@ describe("check at preview: what the program and the network already hold", () =
   test("up --replace (no diff): another team's subnet of another name at the same CIDR, or at an overlapping one, still fails the preview", async () => {
     const sameCidr = record({ id: theirs.id, name: "team-b-db", creator_task_id: OTHER_TASK });
     await serve({ before: [sameCidr], after: [], post: lost });
-    expect((await subnetMethods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
+    expect((await Subnet.methods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
       expect.stringContaining(`overlaps subnet "team-b-db" (${String(theirs.id)}, 10.9.0.0/24)`),
     ]);
     await server!.close();
     forgetHoldings(); // another deployment
     await serve({ before: [record({}, { owner: "team-b" }), theirs], after: [], post: lost });
-    expect((await subnetMethods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
+    expect((await Subnet.methods.check({}, inputs)).failures?.map((f) => f.reason)).toEqual([
       expect.stringContaining(`overlaps subnet "team-b-db" (${String(theirs.id)}, 10.9.0.0/16)`),
     ]);
   });
 
   test("a replacement whose diff shows no change (a partly created resource, a pending replacement): its own record, renamed by hand, is no obstacle", async () => {
     await serve({ before: [record({ name: "renamed-by-hand" })], after: [], post: lost });
-    const olds = (await subnetMethods.check({}, inputs)).inputs!;
+    const olds = (await Subnet.methods.check({}, inputs)).inputs!;
     forgetHoldings(); // the old inputs were checked in an earlier deployment
-    const news = (await subnetMethods.check(olds, inputs)).inputs!;
-    const diff = await subnetMethods.diff(SUBNET, olds, news);
+    const news = (await Subnet.methods.check(olds, inputs)).inputs!;
+    const diff = await Subnet.methods.diff(SUBNET, olds, news);
     expect(diff).toMatchObject({ changes: false, deleteBeforeReplace: true });
-    expect((await subnetMethods.check({}, inputs)).failures).toEqual([]);
+    expect((await Subnet.methods.check({}, inputs)).failures).toEqual([]);
   });
 
   test("a subnet updated or replaced with its CIDR unchanged still holds it: a new subnet of the program overlapping it fails, naming both", async () => {
     await serve({ before: [record()], after: [], post: lost });
     expect((await replaced("app2")).failures).toEqual([]);
     const db = { ...inputs, name: "db", cidr: "10.9.0.0/25" };
-    expect((await subnetMethods.check({}, db)).failures?.map((f) => f.reason)).toEqual([
+    expect((await Subnet.methods.check({}, db)).failures?.map((f) => f.reason)).toEqual([
       expect.stringContaining('cidr: Subnet "db" (10.9.0.0/25) and Subnet "app2" (10.9.0.0/24), both of this program, clash'),
     ]);
   });
 
   test("two subnets of one program that overlap on one network: the second fails, naming both; elsewhere they would not", async () => {
     await serve({ before: [], after: [], post: lost });
-    expect((await subnetMethods.check({}, inputs)).failures).toEqual([]);
+    expect((await Subnet.methods.check({}, inputs)).failures).toEqual([]);
     const other = { ...inputs, name: "db", cidr: "10.9.0.128/25" };
-    expect((await subnetMethods.check({}, { ...other, networkId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d" })).failures).toEqual([]);
-    expect((await subnetMethods.check({}, other)).failures).toEqual([
+    expect((await Subnet.methods.check({}, { ...other, networkId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d" })).failures).toEqual([]);
+    expect((await Subnet.methods.check({}, other)).failures).toEqual([
       {
         property: "cidr",
         reason:

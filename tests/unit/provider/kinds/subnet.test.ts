@@ -1,6 +1,6 @@
 // check() and diff() of Subnet, and its mapping to and from the wire (no engine, no network).
 import { UNKNOWN } from "../../../../provider/methods/schema";
-import { subnetMethods, subnetTable } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { setConfig } from "../../../../provider/methods/context";
 import { NET, SUB, props, withScopeConfig } from "../../../support/check-diff";
 
@@ -10,7 +10,7 @@ describe("Subnet check", () => {
   const ok = { name: "app", cidr: "10.0.0.0/24", networkId: NET };
 
   test("fills defaults from the spec and from cims: config, so state is explicit", async () => {
-    const { inputs, failures } = await subnetMethods.check({}, ok);
+    const { inputs, failures } = await Subnet.methods.check({}, ok);
     expect(failures).toEqual([]);
     // ipVersion omitted is the service's: the CIDR's version (outputs show it), never a diff.
     expect(inputs).toEqual({ ...ok, projectId: 1, regionId: 2, connectToNetworkRouter: true, enableDhcp: true, tags: {} });
@@ -30,14 +30,14 @@ describe("Subnet check", () => {
     ["a misspelled argument", { cidrBlock: "10.0.0.0/24" }, ["cidrBlock"]],
     ["enableDhcp as a string", { enableDhcp: "false" }, ["enableDhcp"]],
   ])("%s fails naming %j", async (_case, change, expected) => {
-    const { failures } = await subnetMethods.check({}, { ...ok, ...change });
+    const { failures } = await Subnet.methods.check({}, { ...ok, ...change });
     expect(props(failures)).toEqual(expected);
     for (const f of failures ?? []) expect(f.reason).toContain(f.property);
     if (_case.includes("tag key")) expect(failures?.[0].reason).toContain("tag keys must be 1 to 255 characters");
   });
 
   test("gatewayIp null with connectToNetworkRouter false, and a 255-character tag, pass", async () => {
-    const { failures } = await subnetMethods.check(
+    const { failures } = await Subnet.methods.check(
       {},
       { ...ok, gatewayIp: null, connectToNetworkRouter: false, tags: { ["k".repeat(255)]: "v".repeat(255) } },
     );
@@ -45,7 +45,7 @@ describe("Subnet check", () => {
   });
 
   test("unknown values (preview) are not failures, anywhere", async () => {
-    const { failures } = await subnetMethods.check(
+    const { failures } = await Subnet.methods.check(
       {},
       { ...ok, networkId: UNKNOWN, cidr: UNKNOWN, dnsNameservers: [UNKNOWN], tags: UNKNOWN },
     );
@@ -57,7 +57,7 @@ describe("Subnet check", () => {
     const prev = process.env.CIMS_PROJECT_ID;
     delete process.env.CIMS_PROJECT_ID;
     try {
-      const { failures } = await subnetMethods.check({}, { ...ok, regionId: 1 });
+      const { failures } = await Subnet.methods.check({}, { ...ok, regionId: 1 });
       expect(failures).toEqual([expect.objectContaining({ property: "projectId", reason: expect.stringContaining("cims:projectId") })]);
     } finally {
       if (prev !== undefined) process.env.CIMS_PROJECT_ID = prev;
@@ -97,41 +97,41 @@ describe("Subnet diff", () => {
   // deleteBeforeReplace holds whenever old and new overlap on one network, also with nothing
   // to replace: `pulumi up --replace` replaces a subnet whose diff is empty, in the diff's order.
   test("nothing changed after normalisation: tag order, omitted gateway (allocated), omitted DNS", async () => {
-    expect(await subnetMethods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
+    expect(await Subnet.methods.diff("id", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
   });
   test("in-place fields update; enableDhcp false is a change", async () => {
-    const d = await subnetMethods.diff("id", olds, { ...news, enableDhcp: false, tags: { a: "1" }, name: "web" });
+    const d = await Subnet.methods.diff("id", olds, { ...news, enableDhcp: false, tags: { a: "1" }, name: "web" });
     expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true, diffs: ["name", "enableDhcp", "tags"] });
   });
   test("a CIDR change replaces; deleting first when the new CIDR overlaps on the same network", async () => {
-    expect(await subnetMethods.diff("id", olds, { ...news, cidr: "10.0.0.0/23" })).toEqual({
+    expect(await Subnet.methods.diff("id", olds, { ...news, cidr: "10.0.0.0/23" })).toEqual({
       changes: true,
       replaces: ["cidr"],
       deleteBeforeReplace: true,
       diffs: ["cidr"],
     });
-    expect(await subnetMethods.diff("id", olds, { ...news, cidr: "10.9.0.0/24" })).toEqual({
+    expect(await Subnet.methods.diff("id", olds, { ...news, cidr: "10.9.0.0/24" })).toEqual({
       changes: true,
       replaces: ["cidr"],
       deleteBeforeReplace: false,
       diffs: ["cidr"],
     });
-    expect((await subnetMethods.diff("id", olds, { ...news, connectToNetworkRouter: false, gatewayIp: null })).deleteBeforeReplace).toBe(
+    expect((await Subnet.methods.diff("id", olds, { ...news, connectToNetworkRouter: false, gatewayIp: null })).deleteBeforeReplace).toBe(
       true,
     );
   });
   test("an unknown value for a replacing field is a replacement in preview", async () => {
-    expect((await subnetMethods.diff("id", olds, { ...news, networkId: UNKNOWN })).replaces).toEqual(["networkId"]);
+    expect((await Subnet.methods.diff("id", olds, { ...news, networkId: UNKNOWN })).replaces).toEqual(["networkId"]);
   });
   test("gatewayIp null (no gateway) differs from the allocated one", async () => {
-    expect((await subnetMethods.diff("id", olds, { ...news, gatewayIp: null })).changes).toBe(true);
+    expect((await Subnet.methods.diff("id", olds, { ...news, gatewayIp: null })).changes).toBe(true);
   });
 });
 
 describe("Subnet mapping", () => {
   test("create body: snake_case, omitted stays omitted, null and false are sent", () => {
     expect(
-      subnetTable.body({
+      Subnet.table.body({
         name: "a",
         cidr: "10.0.0.0/24",
         networkId: NET,
@@ -151,12 +151,12 @@ describe("Subnet mapping", () => {
       tags: {},
       gateway_ip: null,
     });
-    expect(subnetTable.body({ name: "a", cidr: "10.0.0.0/24", networkId: NET, enableDhcp: true, tags: {} })).not.toHaveProperty(
+    expect(Subnet.table.body({ name: "a", cidr: "10.0.0.0/24", networkId: NET, enableDhcp: true, tags: {} })).not.toHaveProperty(
       "gateway_ip",
     );
   });
   test("record -> outputs", () => {
-    const out = subnetTable.fromRecord({
+    const out = Subnet.table.fromRecord({
       id: SUB,
       name: "a",
       cidr: "10.0.0.0/24",

@@ -2,7 +2,7 @@
 // program gave, as the service now has it. No argument a refresh would drop, no field a pool
 // member's service fills, no bookkeeping; states written before `__given` keep working.
 import { poolTable } from "../../../../provider/kinds/lb-pool-settings";
-import { subnetTable } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { refreshedInputs } from "../../../../provider/methods/table";
 import { NET, POOL } from "../../../support/check-diff";
 
@@ -68,8 +68,8 @@ test("a subnet keeps the optional arguments the program gave (dnsNameservers) an
     gateway_ip: "10.0.0.1",
     host_routes: [],
   };
-  const state = subnetTable.outputs(inputs, record, []);
-  const refreshed = refreshedInputs(state, subnetTable.rules);
+  const state = Subnet.table.outputs(inputs, record, []);
+  const refreshed = refreshedInputs(state, Subnet.table.rules);
   expect(refreshed).toMatchObject({ name: "by-hand", dnsNameservers: ["8.8.8.8"] });
   expect(Object.keys(refreshed).sort()).toEqual(["cidr", "dnsNameservers", "name", "networkId", "projectId", "regionId"]);
 });
@@ -82,5 +82,5 @@ test("a state written before __given: the optional arguments it listed as given 
     gatewayIp: "10.0.0.1",
     managedOptional: ["dnsNameservers"],
   };
-  expect(refreshedInputs(legacy, subnetTable.rules)).toEqual({ name: "app", cidr: "10.0.0.0/24", dnsNameservers: ["8.8.8.8"] });
+  expect(refreshedInputs(legacy, Subnet.table.rules)).toEqual({ name: "app", cidr: "10.0.0.0/24", dnsNameservers: ["8.8.8.8"] });
 });

@@ -14,7 +14,7 @@ import { closeAllPools } from "../../../../provider/client/transport";
 import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
-import { subnetMethods } from "../../../../provider/kinds/subnet";
+import { Subnet } from "../../../../provider/kinds/subnet";
 import { setConfig } from "../../../../provider/methods/context";
 import { tagPatch } from "../../../../api/wire";
 import { SEED, SEED_FILE } from "../../../support/cims";
@@ -84,8 +84,8 @@ describe("a Subnet update", () => {
   const program = { name: "app", cidr: "10.61.0.0/24", networkId: SEED.networkId, tags: { team: "a", env: "dev" } };
 
   async function created() {
-    const inputs = (await subnetMethods.check({}, program)).inputs;
-    const { id, outs } = await subnetMethods.create(inputs);
+    const inputs = (await Subnet.methods.check({}, program)).inputs;
+    const { id, outs } = await Subnet.methods.create(inputs);
     // Outside Pulumi: a tag added, another changed, DHCP turned off.
     const p = `/cloud/v1/subnets/1/1/${id}`;
     await outside("PATCH", p, { tags: { "cost-center": "cc-1", env: "prod" }, enable_dhcp: false });
@@ -94,9 +94,9 @@ describe("a Subnet update", () => {
 
   test("sends only the renamed name and the changed tag key; what drifted stays, and the next diff is empty", async () => {
     const { id, inputs, outs } = await created();
-    const news = (await subnetMethods.check(inputs, { ...program, name: "app-2", tags: { team: "b", env: "dev" } })).inputs;
+    const news = (await Subnet.methods.check(inputs, { ...program, name: "app-2", tags: { team: "b", env: "dev" } })).inputs;
     const from = logLength();
-    const updated = await subnetMethods.update(id, outs, news);
+    const updated = await Subnet.methods.update(id, outs, news);
 
     expect(writesSince(from)).toEqual([["PATCH", { name: "app-2", tags: { team: "b" } }]]);
     const record = emu.store.get("subnets", id);
@@ -107,14 +107,14 @@ describe("a Subnet update", () => {
     });
     // The state keeps what it knew of the fields the update did not write: no diff until a refresh.
     expect({ tags: updated.outs?.tags, dhcp: updated.outs?.enableDhcp }).toEqual({ tags: { team: "b", env: "dev" }, dhcp: true });
-    expect((await subnetMethods.diff(id, updated.outs ?? {}, news)).changes).toBe(false);
+    expect((await Subnet.methods.diff(id, updated.outs ?? {}, news)).changes).toBe(false);
   });
 
   test("with tags under ignoreChanges (the engine gives the state's tags), a rename sends the name alone", async () => {
     const { id, inputs, outs } = await created();
-    const news = (await subnetMethods.check(inputs, { ...program, name: "app-2", tags: inputs.tags })).inputs;
+    const news = (await Subnet.methods.check(inputs, { ...program, name: "app-2", tags: inputs.tags })).inputs;
     const from = logLength();
-    await subnetMethods.update(id, outs, news);
+    await Subnet.methods.update(id, outs, news);
 
     expect(writesSince(from)).toEqual([["PATCH", { name: "app-2" }]]);
     expect(userTags(emu.store.get("subnets", id))).toEqual({ team: "a", env: "prod", "cost-center": "cc-1" });
@@ -122,12 +122,12 @@ describe("a Subnet update", () => {
 
   test("after a refresh, the diff shows the drift and the update sets it back, removing the tag the program never had", async () => {
     const { id, inputs, outs } = await created();
-    const refreshed = await subnetMethods.read(id, outs);
+    const refreshed = await Subnet.methods.read(id, outs);
     const props = refreshed.props ?? {};
-    const diff = await subnetMethods.diff(id, props, inputs);
+    const diff = await Subnet.methods.diff(id, props, inputs);
     expect(diff.diffs.sort()).toEqual(["enableDhcp", "tags"]);
     const from = logLength();
-    await subnetMethods.update(id, props, inputs);
+    await Subnet.methods.update(id, props, inputs);
 
     expect(writesSince(from)).toEqual([["PATCH", { enable_dhcp: true, tags: { env: "dev", "cost-center": null } }]]);
     const record = emu.store.get("subnets", id);

@@ -1,0 +1,111 @@
+// A kind's descriptor from what its file says (its behaviour) and what its contract says (the
+// API's facts): the inputs every kind of its sort takes, where its record lives, which calls
+// answer with tasks. A kind's file never restates a path, a parameter or a task type.
+import type { Contract } from "../../api/contract";
+import { byTask, idParam, isScoped, operation, operationsOf, parentInputs } from "../../api/contract";
+import type { ApiRecord } from "../../api/guards";
+import { toSnake } from "../../api/names";
+import { apiPath, type PathParam } from "../client/path";
+import type { Descriptor, ImportRow, OwnedDescriptor } from "./descriptor";
+import { OWN, type OwnField } from "./inputs";
+import type { Inputs } from "./schema";
+
+/** What the contract decides of a descriptor: never written in a kind's file. */
+type ContractFacts = "own" | "scoped" | "recordPath" | "importIdParts";
+type OwnedFacts = ContractFacts | "created" | "createTask" | "paths" | "pathInputs" | "updateByTask";
+
+/** What a kind's file says: its behaviour, and the inputs only it takes (a pool's `membersOwnership`). */
+export type Behaviour = Omit<Descriptor, ContractFacts> & { inputs?: Readonly<Record<string, OwnField>> };
+
+type ImportDefaults = "nouns" | "id" | "name" | "args";
+/** An owned kind's import row: by default named by `noun`, ordered by id, named by `name`, and adopted by `importId`. */
+type OwnedImportRow = Omit<ImportRow, ImportDefaults> & Partial<Pick<ImportRow, ImportDefaults>>;
+export type OwnedBehaviour = Omit<OwnedDescriptor, OwnedFacts | "import"> & {
+  inputs?: Readonly<Record<string, OwnField>>;
+  import: OwnedImportRow;
+};
+
+/**
+ * The provider's own inputs of a kind, in order: the identity the contract names (a change
+ * replaces), the scope where its records have one, `timeouts` where a call answers with a task,
+ * `importId` where the provider creates the record, then the kind's own.
+ */
+function ownInputs(contract: Contract, inputs: Readonly<Record<string, OwnField>> = {}): Record<string, OwnField> {
+  const own: Record<string, OwnField> = {};
+  for (const [name, f] of Object.entries(contract.identity ?? {})) own[name] = { ...f, required: true, set: "create" };
+  if (isScoped(contract)) Object.assign(own, { projectId: OWN.projectId, regionId: OWN.regionId });
+  if (operationsOf(contract).some(byTask)) own.timeouts = OWN.timeouts;
+  if (operation(contract, "create")) own.importId = OWN.importId;
+  return { ...own, ...inputs };
+}
+
+/** The path parameters where a record lives, from a resource's inputs (its scope, then its parents: a member's pool). */
+export function scopeParamsOf(contract: Contract, i: Inputs): Record<string, PathParam> {
+  const scope: Record<string, PathParam> = isScoped(contract) ? { project_id: Number(i.projectId), region_id: Number(i.regionId) } : {};
+  for (const name of parentInputs(contract)) scope[toSnake(name)] = String(i[name]);
+  return scope;
+}
+
+/** The path of one of a kind's calls for a resource's inputs (its list: where its records are). */
+export function callPath(contract: Contract, call: "create" | "list", i: Inputs): string {
+  const op = operation(contract, call);
+  if (!op) throw new Error(`${contract.name} has no ${call} call`);
+  return apiPath(op.template, scopeParamsOf(contract, i));
+}
+
+/**
+ * What a record says of the provider's own inputs, where it carries them (a subnet's
+ * `project_id`, a quota setting's `client_id`): read back on refresh and import.
+ */
+function ownFromRecord(contract: Contract, own: Readonly<Record<string, OwnField>>): (r: ApiRecord) => Inputs {
+  const carried = Object.keys(own).filter((name) => toSnake(name) in contract.record);
+  return (r) => Object.fromEntries(carried.map((name) => [name, r[toSnake(name)]]));
+}
+
+/** A settings kind's descriptor (a record that exists anyway): the behaviour, and what the contract says. */
+export function describeSettings(b: Behaviour): Descriptor {
+  const { contract, inputs, ...behaviour } = b;
+  const own = ownInputs(contract, inputs);
+  const fromRecord = ownFromRecord(contract, own);
+  const id = idParam(contract);
+  const parents = parentInputs(contract);
+  const get = operation(contract, "get");
+  if (!get) throw new Error(`${contract.name}: every kind needs a get call`);
+  return {
+    ...behaviour,
+    contract,
+    own,
+    scoped: isScoped(contract),
+    record: (r) => ({ ...fromRecord(r), ...b.record?.(r) }),
+    recordPath: (s, recordId, named) => apiPath(get.template, { ...scopeParamsOf(contract, { ...s, ...named }), [id]: recordId }),
+    ...(parents.length > 0 ? { importIdParts: parents } : {}),
+  };
+}
+
+/** A descriptor of a kind whose records the provider creates and deletes: its calls from the contract too. */
+export function describeOwned(b: OwnedBehaviour): OwnedDescriptor {
+  const { contract, inputs: _inputs, ...behaviour } = b;
+  const create = operation(contract, "create");
+  const list = operation(contract, "list");
+  if (!create?.task || !create.created || !list) {
+    throw new Error(`${contract.name}: a kind that creates its records needs a create call with a task and a created key, and a list call`);
+  }
+  const parents = parentInputs(contract);
+  const importRow: ImportRow = {
+    nouns: [b.noun, `${b.noun}s`],
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => r.name,
+    args: (r, fields, scope) => ({ ...fields, ...scope, importId: String(r.id) }),
+    ...b.import,
+  };
+  return {
+    ...behaviour,
+    ...describeSettings({ ...b, import: importRow }),
+    import: importRow,
+    created: create.created,
+    createTask: create.task,
+    paths: { create: create.template, list: list.template, one: operation(contract, "get")!.template, idParam: idParam(contract) },
+    ...(parents.length > 0 ? { pathInputs: parents } : {}),
+    ...(byTask(operation(contract, "update")) ? { updateByTask: true as const } : {}),
+  };
+}
