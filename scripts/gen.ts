@@ -12,7 +12,8 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
 import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
-import { messageOf } from "../api/errors";
+import { messageOf } from "../api/messages";
+import { toKebab } from "../api/names";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
 import { configValues } from "../provider/import/program";
@@ -21,7 +22,7 @@ import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
 import { emulatorFiles } from "./gen-emulator";
-import { kebab, kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
+import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { writeJavaSdk } from "./gen-sdk-java";
 import { writePythonSdk } from "./gen-sdk-python";
 
@@ -267,7 +268,7 @@ function nativeModule(): string {
     'import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";\n' +
     'import { VERSION } from "../../version";\n';
   for (const type of KIND_NAMES) {
-    text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${kebab(type)}";\n`;
+    text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${toKebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${toKebab(type)}";\n`;
   }
   text +=
     "\ntype CustomResourceClass<State> = new (\n  type: string,\n  name: string,\n  props: pulumi.Inputs,\n" +
@@ -275,7 +276,7 @@ function nativeModule(): string {
     "/** pulumi.CustomResource (set up without a stack trace per property) with an Output property per key of `State`. */\n" +
     "const custom = <State>() => CimsCustomResource as unknown as CustomResourceClass<State>;\n";
   for (const type of KIND_NAMES) {
-    const outputs = `${kebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS`;
+    const outputs = `${toKebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS`;
     const form = [...(kind(type).descriptor.importIdParts ?? []).map((n) => `<${n}>`), "<id>"].join("/");
     text +=
       `\n/** \`cims.${type}\` through the plugin (type \`cims:index:${type}\`); \`pulumi import cims:index:${type} <name> <id>\` adopts one. */\n` +
@@ -326,7 +327,7 @@ function providerClass(): string {
 
 /** Every resource's path templates, so the client names a call by its template in a message about an answer. */
 function resourcePathsModule(): string {
-  const imports = KIND_NAMES.map((type) => `import { ${type} } from "../contract/${kebab(type)}";\n`).join("");
+  const imports = KIND_NAMES.map((type) => `import { ${type} } from "../contract/${toKebab(type)}";\n`).join("");
   return (
     `${HEADER}\n// Every resource's request path templates (each contract's \`paths\`), in the registry's order.\n` +
     imports +
@@ -341,7 +342,7 @@ function indexModule(typeNames: readonly string[]): string {
     "// validation, HTTP or parsing code: that lives in kinds/ and methods/, loaded by the provider\n" +
     "// process). The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.\n";
   for (const type of KIND_NAMES)
-    text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/generated/${kebab(type)}";\n`;
+    text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/generated/${toKebab(type)}";\n`;
   text += `export type { ${[...typeNames].sort().join(", ")} } from "./resources/generated/types";\n`;
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
   text += 'export * as native from "./resources/generated/native";\n';
@@ -484,7 +485,7 @@ function resourceTable(): string {
         .map((i) => `\`${i.name}\``)
         .join(", ") || "nothing";
     const what = s.contract.doc.split(/(?<=\.) (?=[A-Z`])/)[0];
-    table += `| [\`${type}\`](docs/resources/${kebab(type)}.md) | ${cell(what)} | ${names("in place")} | ${names("replaces")} |\n`;
+    table += `| [\`${type}\`](docs/resources/${toKebab(type)}.md) | ${cell(what)} | ${names("in place")} | ${names("replaces")} |\n`;
   }
   return table;
 }
@@ -518,7 +519,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   // Generated code lives in generated/ folders (.gitattributes marks them), but for the two
   // files whose paths are fixed: the package's entry point and the shims existing stacks load.
   files.set("provider/resources/generated/types.ts", types.text);
-  for (const type of KIND_NAMES) files.set(`provider/resources/generated/${kebab(type)}.ts`, resourceModule(type, types.names));
+  for (const type of KIND_NAMES) files.set(`provider/resources/generated/${toKebab(type)}.ts`, resourceModule(type, types.names));
   files.set("provider/resources/shim.ts", shimModule());
   files.set("provider/resources/generated/native.ts", nativeModule());
   files.set("provider/index.ts", indexModule(types.names));
@@ -526,7 +527,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   for (const [file, text] of emulatorFiles(HEADER)) files.set(file, text);
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
-  for (const type of KIND_NAMES) files.set(`docs/resources/${kebab(type)}.md`, resourceDoc(type));
+  for (const type of KIND_NAMES) files.set(`docs/resources/${toKebab(type)}.md`, resourceDoc(type));
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const out = new Map<string, string>();

@@ -21,7 +21,7 @@ import type { KindEntry } from "../methods/kind-entry";
 import { membersMadeAlone, withoutMembersMadeAlone } from "./members-alone";
 import { changedFields, type KindDiff, sameValue } from "../methods/diff";
 import { differences } from "../methods/drift";
-import { PartialCreateError } from "../methods/errors";
+import { PartialCreateError } from "../methods/resource-errors";
 import { OWN } from "../methods/inputs";
 import { containsUnknown, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
@@ -46,7 +46,7 @@ import {
   syncMembers,
 } from "./lb-pool-settings-members";
 import { recordsIn, stringsIn } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string; adoptMembers?: string[] }>;

@@ -20,7 +20,7 @@ import { forgetList, listNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =
