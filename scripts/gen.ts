@@ -16,7 +16,7 @@ import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
-import { configValues } from "../provider/import/program";
+import { configValues } from "../provider/kinds/program-model";
 import { type Language, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";

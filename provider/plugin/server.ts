@@ -32,7 +32,7 @@ import { isKind, kind } from "../kinds/registry";
 import { PartialCreateError } from "../methods/resource-errors";
 import { importRead } from "./import";
 import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
-import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
+import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "../proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
 import { messageOf } from "../../api/messages";
