@@ -1,7 +1,8 @@
 // `npm run gen`: writes every file made from the contracts (api/contract/) and the kinds
 // (provider/kinds/): each resource's program module (Args with their words, State, OUTPUTS,
-// the class), the nested types, the dynamic shims, the plugin face's classes, the package's
-// index, the resources' path templates (api/resource-paths.ts), schema.json and
+// the class), the nested types, the dynamic shims, the plugin face's classes, their index
+// (provider/resources/generated/index.ts, which the package's entry point re-exports), the
+// resources' path templates (api/resource-paths.ts), schema.json and
 // docs/resources/<kind>.md, then the Python SDK in sdk/python/ (gen-sdk-python.ts) and the Java
 // SDK in sdk/java/ (gen-sdk-java.ts).
 // tests/unit/scripts/generated.test.ts fails while a
@@ -335,17 +336,16 @@ function resourcePathsModule(): string {
   );
 }
 
+/** What the package's entry point (provider/index.ts) re-exports: every kind's class, Args and State, the nested types, `native`. */
 function indexModule(typeNames: readonly string[]): string {
   let text =
     `${HEADER}\n` +
-    "// Public entry point of `pulumi-cims`: the CIMS resources, as a program loads them (no\n" +
-    "// validation, HTTP or parsing code: that lives in kinds/ and methods/, loaded by the provider\n" +
-    "// process). The emulator is at `pulumi-cims/emulator`, the test-only Echo resource at `pulumi-cims/testing`.\n";
-  for (const type of KIND_NAMES)
-    text += `export { ${type}, type ${type}Args, type ${type}State } from "./resources/generated/${toKebab(type)}";\n`;
-  text += `export type { ${[...typeNames].sort().join(", ")} } from "./resources/generated/types";\n`;
+    "// Every resource a program can declare, one line each in the registry's order, its nested\n" +
+    "// types, and the plugin face's classes: what provider/index.ts hands a program.\n";
+  for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${type}State } from "./${toKebab(type)}";\n`;
+  text += `export type { ${[...typeNames].sort().join(", ")} } from "./types";\n`;
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
-  text += 'export * as native from "./resources/generated/native";\n';
+  text += 'export * as native from "./native";\n';
   return text;
 }
 
@@ -516,13 +516,13 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   for (const type of KIND_NAMES) for (const [name, t] of shape(type).nested) nested.set(name, t);
   const types = typesModule(nested);
   const files = new Map<string, string>();
-  // Generated code lives in generated/ folders (.gitattributes marks them), but for the two
-  // files whose paths are fixed: the package's entry point and the shims existing stacks load.
+  // Generated code lives in generated/ folders (.gitattributes marks them), but for the shims,
+  // whose path existing stacks' state loads. The package's entry point re-exports the index.
   files.set("provider/resources/generated/types.ts", types.text);
   for (const type of KIND_NAMES) files.set(`provider/resources/generated/${toKebab(type)}.ts`, resourceModule(type, types.names));
   files.set("provider/resources/shim.ts", shimModule());
   files.set("provider/resources/generated/native.ts", nativeModule());
-  files.set("provider/index.ts", indexModule(types.names));
+  files.set("provider/resources/generated/index.ts", indexModule(types.names));
   files.set("api/generated/resource-paths.ts", resourcePathsModule());
   for (const [file, text] of emulatorFiles(HEADER)) files.set(file, text);
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
