@@ -11,6 +11,11 @@ export function toSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/** `LbPoolSettings` -> `lb-pool-settings`: a kind's file name, in every folder that has one per kind. */
+export function toKebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
 /**
  * An enum value's name in the SDKs, from its words: `ROUND_ROBIN` -> `RoundRobin`, `TLS-HELLO` ->
  * `TlsHello`, `x86_64` -> `X86_64`, `1.0` -> `V1_0` (a name starts with a letter).

@@ -2,7 +2,7 @@
 // `cims-emulator`: runs the emulator until SIGINT/SIGTERM. Flags are parsed with
 // node:util parseArgs. Each request is logged as "METHOD PATH STATUS ms" (never the key).
 import { parseArgs } from "node:util";
-import { messageOf } from "../api/errors";
+import { messageOf } from "../api/messages";
 import { startEmulator } from "./server";
 
 const USAGE = `Usage: cims-emulator [options]

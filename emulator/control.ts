@@ -1,6 +1,6 @@
 // The control API under /__emulator/ (no auth; the server answers it on loopback only):
 // reset, seed, inspect, faults, task duration, metrics and the request log.
-import { parseBody, strictFields, wholeNumber } from "./errors";
+import { parseBody, strictFields, wholeNumber } from "./http-errors";
 import { type Faults, perSecondSchema } from "./faults";
 import type { Metrics } from "./metrics";
 import { Router } from "./router";

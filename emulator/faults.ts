@@ -5,7 +5,7 @@
 // request), or answer late. Task faults make the
 // next task started by a matching request end in ERROR, or never finish.
 import { z } from "zod";
-import { must, parseBody, strictFields, wholeNumber } from "./errors";
+import { must, parseBody, strictFields, wholeNumber } from "./http-errors";
 import type { TaskFault } from "./tasks";
 
 export interface RequestFault {

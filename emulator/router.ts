@@ -1,7 +1,7 @@
 // A small method + path router, the context handlers get, and the helpers they share.
-import { HttpError, locked, notFound, validationError, type InvalidFields } from "./errors";
+import { HttpError, locked, notFound, validationError, type InvalidFields } from "./http-errors";
 import type { Faults } from "./faults";
-import type { Collection, Store } from "./store/store";
+import type { CollectionName, Store } from "./store/store";
 import type { TaskEngine, TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
 import { LIST_PAGE_MAX } from "../api/paths";
@@ -173,7 +173,7 @@ export function inScope(record: Record<string, unknown> | undefined, projectId: 
 export function findScoped(
   services: Services,
   ctx: RequestContext,
-  collection: Collection,
+  collection: CollectionName,
   idParam: string,
   what: string,
   idKind: "uuid" | "int" = "uuid",
@@ -187,7 +187,7 @@ export function findScoped(
 }
 
 /** 409 when a running task holds this record. */
-export function assertUnlocked(services: Services, collection: Collection, id: unknown, what: string): void {
+export function assertUnlocked(services: Services, collection: CollectionName, id: unknown, what: string): void {
   const task = services.engine.lockedBy(collection, id);
   if (task) throw locked(what, id, task.id);
 }
@@ -197,7 +197,7 @@ export function deleteByTask(
   services: Services,
   ctx: RequestContext,
   record: ApiRecord,
-  collection: Collection,
+  collection: CollectionName,
   what: string,
   taskType: string,
 ): Reply {
@@ -231,7 +231,7 @@ export function listPage(ctx: RequestContext, records: ApiRecord[]): Reply {
 }
 
 /** The records of a collection in the project and region of the path. */
-export function listScoped(services: Services, ctx: RequestContext, collection: Collection): ApiRecord[] {
+export function listScoped(services: Services, ctx: RequestContext, collection: CollectionName): ApiRecord[] {
   const projectId = intParam(ctx, "project_id");
   const regionId = intParam(ctx, "region_id");
   return services.store.list(collection).filter((r) => inScope(r, projectId, regionId));

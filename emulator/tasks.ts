@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "./clock";
 import { type Effect, type ResourceKind, RESOURCE_KINDS, type TaskRecord } from "./store/shapes";
-import type { Collection } from "./store/shapes";
+import type { CollectionName } from "./store/shapes";
 import type { Store } from "./store/store";
 
 export type { Effect, ResourceKind, TaskRecord } from "./store/shapes";
@@ -22,7 +22,7 @@ export interface TaskPlan {
   /** Applied if the task ends in ERROR (e.g. put back a record marked PENDING_UPDATE). */
   rollback?: Effect[];
   /** Records locked while the task runs. */
-  locks: Array<{ collection: Collection; id: string }>;
+  locks: Array<{ collection: CollectionName; id: string }>;
   createdResources?: Partial<Record<ResourceKind, string[]>>;
   /** Decided up front (e.g. an overlapping CIDR): the task will end in ERROR with this text. */
   failWith?: string;
@@ -143,7 +143,7 @@ export class TaskEngine {
   }
 
   /** The running task holding a lock on this record, if any. */
-  lockedBy(collection: Collection, id: unknown): TaskRecord | undefined {
+  lockedBy(collection: CollectionName, id: unknown): TaskRecord | undefined {
     return Object.values(this.store.tasks).find(
       (t) =>
         (t.state === "NEW" || t.state === "RUNNING") && t._emulator.locks.some((l) => l.collection === collection && l.id === String(id)),

@@ -3,12 +3,10 @@
 // does, in the registry's order, and a new kind needs no second list kept by hand. The store's
 // collections are derived from that index (emulator/store/collections.ts). The emulator never
 // imports provider/: the index is written here, from the registry, and committed.
+import { toKebab } from "../api/names";
 import { KIND_NAMES } from "../provider/kinds/registry";
 
 export const COLLECTION_INDEX = "emulator/generated/collections.ts";
-
-/** A kind's collection file, as its kind's and contract's are named. */
-const fileOf = (kind: string) => kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 /** Every emulator file generated from the kinds, by its path from the repository's root; `header` says how it was made. */
 export function emulatorFiles(header: string): Map<string, string> {
@@ -16,6 +14,6 @@ export function emulatorFiles(header: string): Map<string, string> {
     `${header}\n` +
     "// Every resource the emulator serves, one line each: the kinds of provider/kinds/index.ts, in\n" +
     "// its order. Each is its file in collections/, exporting the resource by the kind's name.\n" +
-    KIND_NAMES.map((kind) => `export { ${kind} } from "../collections/${fileOf(kind)}";\n`).join("");
+    KIND_NAMES.map((kind) => `export { ${kind} } from "../collections/${toKebab(kind)}";\n`).join("");
   return new Map([[COLLECTION_INDEX, index]]);
 }

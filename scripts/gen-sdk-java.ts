@@ -1,22 +1,16 @@
 // The Java SDK (`com.pulumi.cims`, sdk/java/) as `npm run gen` writes it: generated from
 // schema.json by pulumi-java's generator, through `pulumi package gen-sdk --local` and our
-// pulumi-language-java (scripts/java-host builds it). `--local`: sources and the SDK's
-// version.txt with no Gradle build of their own, for a program's build to compile
-// (docs/platform.md, "Java").
-import { execFileSync } from "node:child_process";
+// pulumi-language-java (scripts/pulumi builds it beside the CLI, as the other hosts).
+// `--local`: sources and the SDK's version.txt with no Gradle build of their own, for a
+// program's build to compile (docs/platform.md, "Java").
 import * as path from "node:path";
 import { generateSdk, writeSdk } from "./gen-sdk-python";
 
 export const JAVA_SDK_DIR = "sdk/java";
 
-/** The directory holding pulumi-language-java, built on first use. */
-export function javaHostDir(): string {
-  return execFileSync(path.join(__dirname, "java-host"), { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-
 /** Every file of the Java SDK generated from `schema`, by its path under sdk/java/. */
 export function generateJavaSdk(schema: string): Map<string, string> {
-  return generateSdk(schema, "java", ["--local"], javaHostDir());
+  return generateSdk(schema, "java", ["--local"]);
 }
 
 /** Writes sdk/java/ as generated from the repository's schema.json, removing files it no longer has. */

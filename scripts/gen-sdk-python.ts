@@ -12,18 +12,16 @@ export const PYTHON_SDK_DIR = "sdk/python";
 
 /**
  * Every file `pulumi package gen-sdk --language <language>` writes from `schema`, by its path
- * under the language's directory. `hostDir`: a directory to put first on PATH, for a language
- * host that scripts/pulumi does not put there.
+ * under the language's directory (the language's host is beside the CLI scripts/pulumi runs).
  */
-export function generateSdk(schema: string, language: string, args: string[] = [], hostDir?: string): Map<string, string> {
+export function generateSdk(schema: string, language: string, args: string[] = []): Map<string, string> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `cims-${language}-sdk-`));
-  const PATH = hostDir ? `${hostDir}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH;
   try {
     execFileSync(path.join(__dirname, "pulumi"), ["package", "gen-sdk", path.resolve(schema), "--language", language, ...args, "-o", tmp], {
       cwd: tmp,
       stdio: "pipe", // its stderr is in the error when it fails
       // Nothing to download and nobody's ~/.pulumi to touch: the schema references no other package.
-      env: { ...process.env, PATH, PULUMI_HOME: path.join(tmp, ".home"), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
+      env: { ...process.env, PULUMI_HOME: path.join(tmp, ".home"), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
     });
     return readTree(path.join(tmp, language));
   } finally {

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Field, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
-import { enumMemberName, toCamel } from "../api/names";
+import { enumMemberName, toCamel, toKebab } from "../api/names";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
 import type { Kind } from "../provider/kinds/registry";
@@ -74,11 +74,10 @@ function objectTypeOf(t: ObjectType): Json {
 }
 
 /** `LbPoolSettings` -> `lb-pool-settings`: the file name of a kind in every layer. */
-export const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 /** What a kind does beyond its table, in its own words: provider/kinds/<kind>.md, beside its descriptor. */
 export function kindProse(type: Kind): string {
-  return fs.readFileSync(path.join(__dirname, "../provider/kinds", `${kebab(type)}.md`), "utf8").trim();
+  return fs.readFileSync(path.join(__dirname, "../provider/kinds", `${toKebab(type)}.md`), "utf8").trim();
 }
 
 /**

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
-import { messageOf } from "../api/errors";
+import { messageOf } from "../api/messages";
 
 const ROOT = path.resolve(__dirname, "..");
 const NAME = "pulumi-resource-cims";

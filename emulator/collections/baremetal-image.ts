@@ -3,7 +3,7 @@
 // locked while its image is being made. Records carry their tags as `tags_v2` (../store/complete.ts).
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
-import { notFound } from "../errors";
+import { notFound } from "../http-errors";
 import {
   assertUnlocked,
   checkedBody,
@@ -17,7 +17,7 @@ import {
   type Services,
   startTask,
 } from "../router";
-import type { Collection, RegionName } from "./collection";
+import type { EmulatedResource, RegionName } from "./emulated-resource";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
@@ -92,7 +92,7 @@ const item = taggedItem({
 });
 
 /** BaremetalImage: the routes that serve images. */
-export const BaremetalImage: Collection = {
+export const BaremetalImage: EmulatedResource = {
   store: { name: "images", key: "id", complete: completeImage },
   routes: registerImageRoutes,
 };

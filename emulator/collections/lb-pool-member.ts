@@ -8,7 +8,7 @@ import { type ApiRecord, recordsIn } from "../../api/guards";
 import { applyUpdate, recordFields } from "../../api/contract";
 import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
-import { HttpError, notFound } from "../errors";
+import { HttpError, notFound } from "../http-errors";
 import { completeMember } from "../store/complete";
 import {
   assertUnlocked,
@@ -23,7 +23,7 @@ import {
   uuidParam,
 } from "../router";
 import { validator } from "../validation";
-import type { Collection } from "./collection";
+import type { EmulatedResource } from "./emulated-resource";
 
 const validateCreate = validator(contract, "create");
 const validatePatch = validator(contract, "patch", Object.keys(contract.record));
@@ -117,4 +117,4 @@ function remove(services: Services, ctx: RequestContext) {
 }
 
 /** LbPoolMember: the routes that serve a pool's members one by one. */
-export const LbPoolMember: Collection = { routes: registerMemberRoutes };
+export const LbPoolMember: EmulatedResource = { routes: registerMemberRoutes };

@@ -4,7 +4,7 @@
 // are (same id, untouched); the others are created anew. A health monitor is set by the
 // PATCH, created by POST .../healthmonitor (the SDK's, a task) and removed by its DELETE.
 import { type ApiRecord, isRecord, recordsIn } from "../../api/guards";
-import type { Collection } from "./collection";
+import type { EmulatedResource } from "./emulated-resource";
 import { randomUUID } from "node:crypto";
 import {
   assertUnlocked,
@@ -22,7 +22,7 @@ import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey as key } from "../../api/members";
-import { HttpError, notFound } from "../errors";
+import { HttpError, notFound } from "../http-errors";
 import { completeHealthmonitor, completeMember } from "../store/complete";
 import { assertTargetExists } from "./lb-pool-member";
 import { canonicalBody } from "../validation";
@@ -138,7 +138,7 @@ function removeHealthmonitor(services: Services, ctx: RequestContext) {
 }
 
 /** LbPoolSettings: the pools (the seed's; the service makes them with their load balancer), and the routes that serve them. */
-export const LbPoolSettings: Collection = {
+export const LbPoolSettings: EmulatedResource = {
   store: {
     name: "lbpools",
     key: "id",

@@ -1,8 +1,8 @@
 // Quota notification threshold: PUT (spec, synchronous upsert), GET and DELETE (public API
 // reference; DELETE resets the threshold to the service's default, 80).
-import { notFound } from "../errors";
+import { notFound } from "../http-errors";
 import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
-import type { Collection } from "./collection";
+import type { EmulatedResource } from "./emulated-resource";
 import { canonicalDateTime } from "../../api/canonical";
 import { contractSchema, type InvalidFields, wireFailures } from "../../api/schema";
 import { applyUpdate, recordFields } from "../../api/contract";
@@ -69,7 +69,7 @@ function reset(services: Services, ctx: RequestContext) {
 }
 
 /** QuotaThreshold: each client's notification threshold (by client, not scoped), and the routes that serve it. */
-export const QuotaThreshold: Collection = {
+export const QuotaThreshold: EmulatedResource = {
   store: { name: "client_quotas", key: "client_id", integers: ["client_id"] },
   routes: registerQuotaRoutes,
 };

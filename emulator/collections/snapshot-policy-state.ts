@@ -3,7 +3,7 @@
 // field is there, empty (the vendor's model requires it).
 import { apiTimestamp } from "../clock";
 import { bodyObject, findScoped, listPage, listScoped, requireValid, type RequestContext, type Router, type Services } from "../router";
-import type { Collection } from "./collection";
+import type { EmulatedResource } from "./emulated-resource";
 import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
@@ -43,7 +43,7 @@ function patch(services: Services, ctx: RequestContext) {
 }
 
 /** SnapshotPolicyState: the lifecycle policies, and the routes that serve them. */
-export const SnapshotPolicyState: Collection = {
+export const SnapshotPolicyState: EmulatedResource = {
   store: { name: "lifecycle_policies", key: "id", complete: (record) => ({ volumes: [], ...record }) },
   routes: registerPolicyRoutes,
 };

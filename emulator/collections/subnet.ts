@@ -2,7 +2,7 @@
 import { type ApiRecord, recordsIn } from "../../api/guards";
 import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
-import { HttpError, notFound, validationError } from "../errors";
+import { HttpError, notFound, validationError } from "../http-errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
 import {
   checkedBody,
@@ -16,7 +16,7 @@ import {
   type Services,
   startTask,
 } from "../router";
-import type { Collection } from "./collection";
+import type { EmulatedResource } from "./emulated-resource";
 import { taggedItem } from "./tagged-item";
 import { validator } from "../validation";
 import { recordFields } from "../../api/contract";
@@ -129,7 +129,7 @@ function list(services: Services, ctx: RequestContext) {
 }
 
 /** Subnet: the subnets, and the routes that serve them. */
-export const Subnet: Collection = {
+export const Subnet: EmulatedResource = {
   store: {
     name: "subnets",
     key: "id",

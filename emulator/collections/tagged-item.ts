@@ -5,14 +5,14 @@
 import type { BodyContract } from "../../api/contract";
 import { applyUpdate } from "../../api/contract";
 import { apiTimestamp } from "../clock";
-import type { Collection } from "../store/shapes";
-import type { InvalidFields } from "../errors";
+import type { CollectionName } from "../store/shapes";
+import type { InvalidFields } from "../http-errors";
 import { assertUnlocked, checkedBody, deleteByTask, findScoped, type Reply, type RequestContext, type Services } from "../router";
 import { mergeTags } from "../tags";
 import type { ApiRecord } from "../../api/guards";
 
 export interface TaggedItem {
-  collection: Collection;
+  collection: CollectionName;
   /** The path's parameter naming the record (`subnet_id`). */
   idParam: string;
   /** The record's name in messages (`Subnet`). */

@@ -1,7 +1,7 @@
 // Who may ask: the control API from loopback only; the API with one of the account's keys,
 // within the rate limit when one is set.
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import type { Exchange } from "./exchange";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);

@@ -1,9 +1,9 @@
 // The request body: size-limited, JSON only, integers kept exact (quota numbers are int64).
 import type * as http from "node:http";
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import { parseJson } from "../../api/json";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import type { Exchange } from "./exchange";
 
 /**

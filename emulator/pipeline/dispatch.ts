@@ -1,7 +1,7 @@
 // The handler's turn: tasks are moved on to the request's time first, so the handler sees
 // the store as the service would at that moment.
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import type { Match, Reply, RequestContext } from "../router";
 import type { Exchange } from "./exchange";
 

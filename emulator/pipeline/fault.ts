@@ -3,7 +3,7 @@
 // ones after it has acted (the caller never hears back, or hears a gateway's error instead).
 import * as http from "node:http";
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import type { RequestFault } from "../faults";
 import type { Reply } from "../router";
 import type { Exchange } from "./exchange";

@@ -1,7 +1,7 @@
 // The answer: JSON (exact integers), a gateway's HTML page, or an error in the service's
 // shape; every one carries the request's id, as the service's do.
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import { stringifyJson } from "../../api/json";
 import type { Exchange } from "./exchange";
 import { logAnswer, writeRequestLog } from "./log";

@@ -2,7 +2,7 @@
 // under their route in the metrics; a missing route or method is answered only at dispatch,
 // after auth, as the service does (no key: 401 whatever the path).
 import type { App } from "../app";
-import { HttpError } from "../errors";
+import { HttpError } from "../http-errors";
 import type { Match } from "../router";
 import type { Exchange } from "./exchange";
 

@@ -1,7 +1,7 @@
 // Projects and regions (the vendor SDK's projects.list, projects.get and regions.get): the
 // cheap authenticated reads a client makes to prove its key. Read-only here.
 import { PATHS } from "../../api/paths";
-import { notFound, validationError } from "../errors";
+import { notFound, validationError } from "../http-errors";
 import { intParam, listPage, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../../api/guards";
 

@@ -2,7 +2,7 @@
 // spec's wording; its prefix is left open there), and the task list the vendor's SDK reads
 // (`project_id`, `region_id` and `state` filters, each repeatable; `task_type`; paging).
 import { PATHS } from "../../api/paths";
-import { notFound, validationError } from "../errors";
+import { notFound, validationError } from "../http-errors";
 import { listPage, type RequestContext, type Router, type Services } from "../router";
 
 export function registerTaskRoutes(router: Router, services: Services): void {

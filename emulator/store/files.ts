@@ -5,19 +5,19 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import { parseJson, stringifyJson } from "../../api/json";
-import { plainWords, problemsOf } from "../errors";
+import { plainWords, problemsOf } from "../http-errors";
 import type { Collections } from "./collections";
-import { type Collection, type Effect, RESOURCE_KINDS, type TaskRecord } from "./shapes";
+import { type CollectionName, type Effect, RESOURCE_KINDS, type TaskRecord } from "./shapes";
 import type { ApiRecord } from "../../api/guards";
 
 /** The seed file format: each collection a list of records (all optional), by the collection's name. */
-export type Seed = Partial<Record<Collection, ApiRecord[]>>;
+export type Seed = Partial<Record<CollectionName, ApiRecord[]>>;
 
 /** Everything the store holds: what a state file holds. */
 export interface Snapshot {
-  collections: Record<Collection, Record<string, ApiRecord>>;
+  collections: Record<CollectionName, Record<string, ApiRecord>>;
   tasks: Record<string, TaskRecord>;
 }
 
@@ -25,7 +25,7 @@ export interface Snapshot {
  * A record of a collection: an object with its key, and, when scoped, integer project_id and
  * region_id (a camelCase `projectId` would otherwise load and leave every request a puzzling 404).
  */
-function recordSchema(collections: Collections, collection: Collection) {
+function recordSchema(collections: Collections, collection: CollectionName) {
   const { key, integers = ["project_id", "region_id"] } = collections.spec(collection);
   return z.record(z.string(), z.unknown(), { error: "must be an object" }).check((ctx) => {
     if (ctx.value[key] === undefined || ctx.value[key] === null) {

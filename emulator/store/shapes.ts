@@ -14,7 +14,7 @@ export const BASE_COLLECTIONS = ["projects", "regions", "networks", "routers", "
  * not a union of them: the names come from the registry, which imports what uses this type;
  * the store refuses a name it does not keep (./collections.ts).
  */
-export type Collection = string;
+export type CollectionName = string;
 
 /** The region's name for a region id (records carry it as `region`). */
 export type RegionName = (regionId: unknown) => string;
@@ -74,7 +74,8 @@ export const RESOURCE_KINDS = [
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
-export type Effect = { op: "put"; collection: Collection; record: ApiRecord } | { op: "delete"; collection: Collection; id: string };
+export type Effect =
+  { op: "put"; collection: CollectionName; record: ApiRecord } | { op: "delete"; collection: CollectionName; id: string };
 
 /** What the API returns, plus our bookkeeping under `_emulator` (never sent). */
 export interface TaskRecord {
@@ -103,7 +104,7 @@ export interface TaskRecord {
     keepCreated?: boolean;
     effects: Effect[];
     rollback: Effect[];
-    locks: Array<{ collection: Collection; id: string }>;
+    locks: Array<{ collection: CollectionName; id: string }>;
     createdResources: Partial<Record<ResourceKind, string[]>>;
     gets: number;
     firstSeenFinishedAt?: number;

@@ -5,10 +5,10 @@ import * as fs from "node:fs";
 import type { z } from "zod";
 import type { Collections } from "./collections";
 import { parseSeed, readStateFile, type Seed, seedSchema, type Snapshot, writeStateFile } from "./files";
-import type { Collection, TaskRecord } from "./shapes";
+import type { CollectionName, TaskRecord } from "./shapes";
 import type { ApiRecord } from "../../api/guards";
 
-export type { Collection } from "./shapes";
+export type { CollectionName } from "./shapes";
 export type { Seed } from "./files";
 
 export class Store {
@@ -74,27 +74,27 @@ export class Store {
     return typeof name === "string" ? name : `Region ${String(regionId)}`;
   };
 
-  get(collection: Collection, id: unknown): ApiRecord | undefined {
+  get(collection: CollectionName, id: unknown): ApiRecord | undefined {
     return this.records(collection)[String(id)];
   }
 
-  list(collection: Collection): ApiRecord[] {
+  list(collection: CollectionName): ApiRecord[] {
     return Object.values(this.records(collection));
   }
 
-  put(collection: Collection, record: ApiRecord): void {
+  put(collection: CollectionName, record: ApiRecord): void {
     const { key } = this.collections.spec(collection);
     const id = record[key];
     if (id === undefined || id === null) throw new Error(`${collection} record without "${key}"`);
     this.records(collection)[String(id)] = record;
   }
 
-  delete(collection: Collection, id: unknown): void {
+  delete(collection: CollectionName, id: unknown): void {
     delete this.records(collection)[String(id)];
   }
 
   /** A collection's records by key; a collection it does not keep is refused, naming those it does. */
-  private records(collection: Collection): Record<string, ApiRecord> {
+  private records(collection: CollectionName): Record<string, ApiRecord> {
     return this.snapshot.collections[this.collections.spec(collection).name];
   }
 

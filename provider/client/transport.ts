@@ -1,7 +1,7 @@
 // One keep-alive undici Pool per API origin, shared by every call in the provider process,
 // and the mapping of undici's failures onto our error classes and retry outcomes.
 import type { Pool } from "undici";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import { ConnectionError, RequestTimeoutError } from "./errors";
 import type { Outcome } from "./retry";
 

@@ -20,7 +20,7 @@ import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
 import { GO_SDK_PACKAGE } from "./render";
 import { visible } from "./quote";
 import { readTerraformState, TerraformStateError } from "./terraform";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import type { ApiRecord } from "../../api/guards";
 
 const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.import }));

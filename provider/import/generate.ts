@@ -11,13 +11,15 @@
 import type { Kind } from "../kinds/registry";
 import { KIND_NAMES, kind } from "../kinds/registry";
 import { argsOf, type Scope } from "../kinds/program-args";
-import type { AdoptionProgram, Declaration } from "./program";
+import type { Declaration } from "../kinds/program-model";
+import type { AdoptionProgram } from "./program";
 import { type Language, renderProgram } from "./render";
 import { compareIds, resourceNames } from "./names";
 import type { ApiRecord } from "../../api/guards";
 
 export type { Scope } from "../kinds/program-args";
-export type { AdoptionProgram, Declaration } from "./program";
+export type { AdoptionProgram } from "./program";
+export type { Declaration } from "../kinds/program-model";
 export { type Language, LANGUAGES, printValue } from "./render";
 
 /** What cims-import read, by kind: lists and the records named on the command line. */

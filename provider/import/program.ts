@@ -1,96 +1,12 @@
 // The program cims-import writes, before any language: its header, one declaration per
-// resource, and whether they are protected. generate.ts builds it from records; render.ts
-// writes it in TypeScript, YAML, Python or Go (a module of its own, so neither imports the other).
-// The same model, with values read from the stack's configuration, other resources' outputs
-// and the stack's own outputs, is each kind's docs example (provider/kinds/<kind>.example.ts).
-import type { Kind } from "../kinds/registry";
-
-type Args = Record<string, unknown>;
-
-/** One resource of the module. */
-export interface Declaration {
-  type: Kind;
-  name: string;
-  args: Args;
-  /** Why an argument the record holds is not written (a comment above the statement). */
-  comments?: string[];
-}
+// resource (../kinds/program-model.ts, the model the kinds' docs examples share), and whether
+// they are protected. generate.ts builds it from records; render.ts writes it in TypeScript,
+// YAML, Python or Go (a module of its own, so neither imports the other).
+import type { Declaration } from "../kinds/program-model";
 
 /** The program before any language: its head's lines and its resources, in order. */
 export interface AdoptionProgram {
   header: string[];
   declarations: Declaration[];
   protect: boolean;
-}
-
-/** A value of the stack's configuration (`pulumi config set <key> <value>`), read by the program. */
-export class ConfigValue {
-  constructor(
-    readonly key: string,
-    readonly type: "string" | "integer",
-  ) {}
-}
-
-/** An output of another resource of the program, by that resource's name (`id`, `gatewayIp`, ...). */
-export class OutputValue {
-  constructor(
-    readonly resource: string,
-    readonly output: string,
-  ) {}
-}
-
-/** `networkId: config("networkId")`: the argument is the stack's config value of that key. */
-export const config = (key: string, type: ConfigValue["type"] = "string"): ConfigValue => new ConfigValue(key, type);
-/** `subnetId: output("app-subnet", "id")`: the argument is that resource's output. */
-export const output = (resource: string, name: string): OutputValue => new OutputValue(resource, name);
-
-/** A kind's docs example: what it shows, its resources (arguments may be config values and outputs), the stack's outputs. */
-export interface ExampleProgram {
-  /** A sentence or two for the docs page, above the code. */
-  doc: string;
-  declarations: Declaration[];
-  /** The stack's outputs, by name. */
-  outputs: Record<string, OutputValue>;
-}
-
-/** Calls `seen` with each config value and output among a value's leaves. */
-function walk(value: unknown, seen: (v: ConfigValue | OutputValue) => void): void {
-  if (value instanceof ConfigValue || value instanceof OutputValue) seen(value);
-  else if (Array.isArray(value)) value.forEach((v) => walk(v, seen));
-  else if (typeof value === "object" && value !== null) Object.values(value).forEach((v) => walk(v, seen));
-}
-
-/** The config values a program reads, each once, in the order its arguments first use them. */
-export function configValues(declarations: readonly Declaration[]): ConfigValue[] {
-  const found = new Map<string, ConfigValue>();
-  for (const d of declarations)
-    walk(d.args, (v) => {
-      if (!(v instanceof ConfigValue)) return;
-      const known = found.get(v.key);
-      if (known && known.type !== v.type) throw new Error(`config ${v.key} is read as both ${known.type} and ${v.type}`);
-      found.set(v.key, v);
-    });
-  return [...found.values()];
-}
-
-/** The names of the resources whose outputs the program uses (in an argument or a stack output). */
-export function referenced(example: Pick<ExampleProgram, "declarations" | "outputs">): Set<string> {
-  const names = new Set<string>(Object.values(example.outputs).map((o) => o.resource));
-  for (const d of example.declarations) walk(d.args, (v) => v instanceof OutputValue && names.add(v.resource));
-  return names;
-}
-
-/** Several examples as one program (one stack runs every kind's): their resources and outputs, whose names must not clash. */
-export function combineExamples(examples: readonly ExampleProgram[]): ExampleProgram {
-  const declarations = examples.flatMap((e) => e.declarations);
-  const outputs: Record<string, OutputValue> = {};
-  for (const [name, value] of examples.flatMap((e) => Object.entries(e.outputs))) {
-    if (name in outputs) throw new Error(`two examples export ${name}`);
-    outputs[name] = value;
-  }
-  const names = declarations.map((d) => d.name);
-  const twice = names.find((n, i) => names.indexOf(n) !== i);
-  if (twice) throw new Error(`two examples declare a resource named ${twice}`);
-  configValues(declarations);
-  return { doc: examples.map((e) => e.doc).join(" "), declarations, outputs };
 }

@@ -15,7 +15,8 @@ import type { FieldType, ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
 import { kind } from "../kinds/registry";
-import { type AdoptionProgram, ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "./program";
+import { ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "../kinds/program-model";
+import type { AdoptionProgram } from "./program";
 import { goString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
 
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;

@@ -5,7 +5,7 @@
 // not adopted. Pure: the state's text in, no network. The state gives identities only;
 // what a program writes comes from the service's records (cli's --from-terraform reads them),
 // so a field the state holds stale or leaves out is written as the service holds it.
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import { isRecord, recordsIn } from "../../api/guards";
 import { memberKey } from "../../api/members";
 import type { Kind } from "../kinds/registry";

@@ -1,5 +1,5 @@
 // The docs example of BaremetalImage (docs/resources/baremetal-image.md), in every language from this one model.
-import { config, type ExampleProgram, output } from "../import/program";
+import { config, type ExampleProgram, output } from "./program-model";
 
 export const baremetalImageExample: ExampleProgram = {
   doc: "An image for bare metal servers, made from a volume that already exists (its id from the stack's config), booting with UEFI; the stack exports its id and status.",

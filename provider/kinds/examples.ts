@@ -1,6 +1,6 @@
 // Every kind's docs example (its <kind>.example.ts), by kind: scripts/gen.ts renders each into
 // its docs page in every language, and tests/e2e/tools/docs-examples.test.ts deploys them all.
-import type { ExampleProgram } from "../import/program";
+import type { ExampleProgram } from "./program-model";
 import type { Kind } from "./registry";
 import { baremetalImageExample } from "./baremetal-image.example";
 import { lbPoolMemberExample } from "./lb-pool-member.example";

@@ -1,5 +1,5 @@
 // The docs example of LbPoolSettings (docs/resources/lb-pool-settings.md), in every language from this one model.
-import { config, type ExampleProgram } from "../import/program";
+import { config, type ExampleProgram } from "./program-model";
 
 export const lbPoolSettingsExample: ExampleProgram = {
   doc: "The settings of a pool that already exists (its id from the stack's config): its algorithm, an HTTP health check and one member of the stack's own; other members of the pool are left as they are.",

@@ -21,7 +21,7 @@ import type { KindEntry } from "../methods/kind-entry";
 import { membersMadeAlone, withoutMembersMadeAlone } from "./members-alone";
 import { changedFields, type KindDiff, sameValue } from "../methods/diff";
 import { differences } from "../methods/drift";
-import { PartialCreateError } from "../methods/errors";
+import { PartialCreateError } from "../methods/resource-errors";
 import { arrayOf, oneOf, uuid4 } from "../../api/contract/common";
 import type { OwnField } from "../methods/inputs";
 import { describeSettings } from "../methods/describe";
@@ -48,7 +48,7 @@ import {
   syncMembers,
 } from "./lb-pool-settings-members";
 import { recordsIn, stringsIn } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string; adoptMembers?: string[] }>;

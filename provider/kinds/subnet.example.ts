@@ -1,5 +1,5 @@
 // The docs example of Subnet (docs/resources/subnet.md), in every language from this one model.
-import { config, type ExampleProgram, output } from "../import/program";
+import { config, type ExampleProgram, output } from "./program-model";
 
 export const subnetExample: ExampleProgram = {
   doc: "A subnet on a network that already exists (its id from the stack's config), with DNS servers and a tag; the stack exports its id and the gateway address the service gave it.",

@@ -11,7 +11,7 @@ import { claim } from "./evidence";
 import { isUnknown, type CheckFailure, type Inputs } from "./schema";
 import type { Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import { runMemory } from "./run-memory";
 
 /** What adoption needs to know of a resource. */

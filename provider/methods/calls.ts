@@ -8,7 +8,7 @@ import type { RequestOptions } from "../client/http";
 import type { TaskScope } from "../client/task-board";
 import type { Task } from "../client/tasks";
 import { apiClient, deadlineFor, type Operation, progress } from "./context";
-import { inContext } from "./errors";
+import { inContext } from "./resource-errors";
 import type { FieldRule } from "./diff";
 import { type Inputs, userInputs } from "./schema";
 import { refreshedInputs } from "./table";

@@ -8,12 +8,12 @@ import { ApiError, CimsError, ConnectionError, InvalidResponseError, type SeenTa
 import { CONNECT_FAILED } from "../client/transport";
 import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./calls";
 import { apiClient, deadlineFor, log, resourceUrn } from "./context";
-import { inContext, PartialCreateError } from "./errors";
+import { inContext, PartialCreateError } from "./resource-errors";
 import { CREATE_MARK_TAG, markOf, newMark } from "./mark";
 import { claim, recover, type Survey, unfinishedIn } from "./evidence";
 import type { Inputs } from "./schema";
 import { type ApiRecord, isRecord } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 export interface CreateCall {
   path: string;

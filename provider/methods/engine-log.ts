@@ -3,7 +3,7 @@
 // warning severity instead, and a failure's stack trace at debug severity. The dynamic provider API does not tell a method which resource it serves,
 // so the warning carries no URN: the CLI shows it under the stack, and its text names the
 // resource.
-import { enginePb, engineRpc, grpc } from "../plugin/proto";
+import { enginePb, engineRpc, grpc } from "../proto";
 
 /** The engine's address among the provider process's arguments: the engine passes it last, after any flags. */
 export function engineAddress(argv: readonly string[] = process.argv.slice(2)): string | undefined {

@@ -15,7 +15,7 @@ import { apiClient, cancelSignal, log, progress } from "./context";
 import { CREATE_MARK_TAG, issuedHere, markOf } from "./mark";
 import type { Inputs } from "./schema";
 import type { ApiRecord } from "../../api/guards";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 import { perClientMemory } from "./run-memory";
 
 /** The list call where a create's record appears (a network's subnets, a scope's images). */

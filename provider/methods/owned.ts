@@ -22,7 +22,7 @@ import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
 import type { KindEntry } from "./kind-entry";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 /** Why a twin may be the record this resource replaces, and what to do then. */
 const TWIN_HINT =

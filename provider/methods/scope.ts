@@ -2,7 +2,7 @@
 // the defaults come from the caller (context.ts reads them).
 
 import type { CheckFailure, Inputs } from "./schema";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 export interface ScopeDefaults {
   projectId?: number;

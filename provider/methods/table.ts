@@ -286,7 +286,7 @@ export function resourceTable(options: Descriptor): Table {
       const shape: Given = {};
       for (const name of definedKeys(given)) {
         const f: Field | undefined = Object.hasOwn(contract.fields, name) ? contract.fields[name] : undefined;
-        shape[name] = f ? shapeOf(name, f, given[name], state[name], manageOnlyGiven) : true;
+        shape[name] = f ? givenShapeOf(name, f, given[name], state[name], manageOnlyGiven) : true;
       }
       return { ...given, ...state, taskIds, [GIVEN]: shape };
     },
@@ -316,7 +316,7 @@ function absentOutput(field: Field): unknown {
  * What the program gave of a field: a member list per member (by the id the service gave it,
  * as `state` holds it), an object whose fields the service fills by its keys, else all.
  */
-function shapeOf(name: string, field: Field, given: unknown, state: unknown, manageOnlyGiven: boolean): GivenShape {
+function givenShapeOf(name: string, field: Field, given: unknown, state: unknown, manageOnlyGiven: boolean): GivenShape {
   const t = field.type;
   if (t.kind === "array" && t.unique === "member" && t.items.kind === "object") {
     const key = (m: Inputs) => {

@@ -29,13 +29,13 @@ import {
 import type { KindDiff } from "../methods/diff";
 import type { Kind } from "../kinds/registry";
 import { isKind, kind } from "../kinds/registry";
-import { PartialCreateError } from "../methods/errors";
+import { PartialCreateError } from "../methods/resource-errors";
 import { importRead } from "./import";
 import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
-import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "./proto";
+import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "../proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
-import { messageOf } from "../../api/errors";
+import { messageOf } from "../../api/messages";
 
 /**
  * The package schema, as `npm run gen` wrote it: required by the package's name, as

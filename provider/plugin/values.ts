@@ -5,7 +5,7 @@
 import { isRecord } from "../../api/guards";
 import { UNKNOWN } from "../methods/schema";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { structpb } from "./proto";
+import { structpb } from "../proto";
 
 /** The engine's unknown values by the type they stand for (sdk/go/common/resource/plugin/rpc.go). */
 const UNKNOWNS = new Set([

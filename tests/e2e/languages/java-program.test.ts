@@ -1,5 +1,5 @@
-// Java programs through the plugin: scripts/java-host builds our pulumi-language-java (its
-// directory goes on PATH beside the CLI); the committed Java SDK, sdk/java/, is what
+// Java programs through the plugin: scripts/pulumi builds our pulumi-language-java beside the
+// CLI, as its other language hosts; the committed Java SDK, sdk/java/, is what
 // `pulumi package gen-sdk --language java --local` writes from schema.json now; a Maven
 // project compiles its sources with the program against com.pulumi:pulumi from Maven Central
 // (~/.m2 after the first run). The program deploys a subnet, previews with no changes, renames
@@ -7,7 +7,7 @@
 // with no changes too; destroy.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { generateJavaSdk, JAVA_SDK_DIR, javaHostDir } from "../../../scripts/gen-sdk-java";
+import { generateJavaSdk, JAVA_SDK_DIR } from "../../../scripts/gen-sdk-java";
 import { committedSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
 import { PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
@@ -109,7 +109,6 @@ public class App {
 test(
   "a Java program on the generated SDK: deploys a subnet, no changes, a rename is one PATCH, destroy",
   async () => {
-    const hostDir = javaHostDir();
     // sdk/java/ is what the generator writes now (npm run gen), stamped with the package's version.
     const generated = generateJavaSdk(path.join(REPO_ROOT, "schema.json"));
     expect(sdkDifferences(generated, committedSdk(REPO_ROOT, JAVA_SDK_DIR))).toEqual([]);
@@ -119,7 +118,7 @@ test(
 
     const env = await stacks.stack({
       files: { "Pulumi.yaml": PLUGIN_PROJECT("java-program", "java"), "pom.xml": pom, "src/main/java/app/App.java": program },
-      env: { PATH: `${hostDir}${path.delimiter}${process.env.PATH ?? ""}`, MAVEN_OPTS },
+      env: { MAVEN_OPTS },
     });
     const { stack, emulator } = env;
     await fs.cp(path.join(REPO_ROOT, JAVA_SDK_DIR), path.join(stack.projectDir, "sdk/java"), { recursive: true });

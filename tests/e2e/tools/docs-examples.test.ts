@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import type { Language } from "../../../provider/import/render";
 import { renderExample } from "../../../provider/import/render";
-import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/import/program";
+import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/kinds/program-model";
 import { EXAMPLES } from "../../../provider/kinds/examples";
 import { argsOf } from "../../../provider/kinds/program-args";
 import { type Kind, KIND_NAMES } from "../../../provider/kinds/registry";

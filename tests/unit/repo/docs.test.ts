@@ -205,3 +205,12 @@ test("no comment in the code points outside the repository (a design document, .
     );
   expect(found).toEqual([]);
 });
+
+test("scripts/README.md has a row for every script in scripts/, and none for a script that is gone", () => {
+  const rows = [...read(path.join(ROOT, "scripts/README.md")).matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+  const entries = fs
+    .readdirSync(path.join(ROOT, "scripts"), { withFileTypes: true })
+    .filter((e) => e.name !== "README.md")
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  expect([...rows].sort()).toEqual(entries.sort());
+});

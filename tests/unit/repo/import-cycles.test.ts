@@ -1,5 +1,7 @@
 // Layers read top-down: no module of api/, provider/ or emulator/ reaches itself through its
-// imports (type-only imports included: a cycle of types still ties two files into one).
+// imports (type-only imports included: a cycle of types still ties two files into one), and
+// provider/'s parts import only the parts below them, so a tool built on the kinds (cims-import,
+// the plugin) can change without the kinds or the engine under them moving.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -85,5 +87,75 @@ test("the check can fail: two modules that import each other are a cycle", () =>
     expect(cycles([path.join(dir, "a.ts"), path.join(dir, "b.ts")]).length).toBe(1);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * provider/'s parts from the bottom up (a part is a folder or a file at provider/'s root). A file
+ * imports its own part and the parts of lower rows; parts of one row never import each other.
+ */
+const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
+  ["api"],
+  ["provider/version.ts", "provider/proto.ts"],
+  ["provider/client"],
+  ["provider/config.ts"],
+  ["provider/methods"],
+  ["provider/kinds"],
+  ["provider/import", "provider/plugin", "provider/policy", "provider/testing"],
+  ["provider/resources"],
+  ["provider/index.ts"],
+];
+
+/** A file's part: its first folder under api/ or provider/, or itself at provider/'s root. */
+function partOf(root: string, file: string): string {
+  const [top, second] = path.relative(root, file).split(path.sep);
+  return top === "provider" ? `${top}/${second}` : top;
+}
+
+/** Every import that reaches a part of the same or a higher row, and every part no row names. */
+function upImports(root: string, files: string[], layers: ReadonlyArray<readonly string[]>): string[] {
+  const row = (part: string) => layers.findIndex((r) => r.includes(part));
+  const found: string[] = [];
+  for (const file of files) {
+    const from = partOf(root, file);
+    if (row(from) < 0) {
+      found.push(`${path.relative(root, file)}: its part ${from} is in no row of PROVIDER_LAYERS`);
+      continue;
+    }
+    for (const target of importsOf(file)) {
+      const to = partOf(root, target);
+      if (to !== from && row(to) >= row(from))
+        found.push(`${path.relative(root, file)} imports ${path.relative(root, target)} (${to} is not below ${from})`);
+    }
+  }
+  return found;
+}
+
+test("provider/'s parts import only the parts below them", () => {
+  const files = ["api", "provider"].flatMap((d) => sources(path.join(ROOT, d)));
+  expect(upImports(ROOT, files, PROVIDER_LAYERS)).toEqual([]);
+});
+
+test("the check can fail: an import up the layers, or across one row, is named", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "layers-"));
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  };
+  const planted: Record<string, string> = {
+    "provider/kinds/k.ts": 'import { p } from "../import/p";\nexport const k = p;\n',
+    "provider/import/p.ts": 'import { q } from "../plugin/q";\nexport const p = q;\n',
+    "provider/plugin/q.ts": 'import { m } from "../methods/m";\nexport const q = m;\n',
+    "provider/methods/m.ts": "export const m = 1;\n",
+  };
+  for (const [file, text] of Object.entries(planted)) write(file, text);
+  try {
+    const files = Object.keys(planted).map((f) => path.join(root, f));
+    expect(upImports(root, files, PROVIDER_LAYERS)).toEqual([
+      "provider/kinds/k.ts imports provider/import/p.ts (provider/import is not below provider/kinds)",
+      "provider/import/p.ts imports provider/plugin/q.ts (provider/plugin is not below provider/import)",
+    ]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });

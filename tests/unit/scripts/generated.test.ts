@@ -5,11 +5,11 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { toKebab } from "../../../api/names";
 import { KIND_NAMES } from "../../../provider/kinds/registry";
 import * as shims from "../../../provider/resources/shim";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 function gen(...args: string[]): { status: number | null; output: string } {
   const result = spawnSync(path.join(ROOT, "node_modules/.bin/ts-node"), ["--transpile-only", path.join(ROOT, "scripts/gen.ts"), ...args], {
@@ -64,19 +64,19 @@ test("the check fails on each generated file edited by hand, naming it", () => {
 }, 120_000);
 
 test.each(KIND_NAMES)("%s has its generated program module, reference page (with the kind's prose) and emulator collection", (type) => {
-  const prose = fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim();
-  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`## How it behaves\n\n${prose}\n`);
+  const prose = fs.readFileSync(path.join(ROOT, `provider/kinds/${toKebab(type)}.md`), "utf8").trim();
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${toKebab(type)}.md`), "utf8")).toContain(`## How it behaves\n\n${prose}\n`);
   const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as {
     resources: Record<string, { description: string }>;
   };
   expect(schema.resources[`cims:index:${type}`].description).toContain(prose);
-  expect(fs.readFileSync(path.join(ROOT, `provider/resources/generated/${kebab(type)}.ts`), "utf8")).toContain(
+  expect(fs.readFileSync(path.join(ROOT, `provider/resources/generated/${toKebab(type)}.ts`), "utf8")).toContain(
     `export class ${type} extends`,
   );
-  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8")).toContain(`# ${type}\n`);
+  expect(fs.readFileSync(path.join(ROOT, `docs/resources/${toKebab(type)}.md`), "utf8")).toContain(`# ${type}\n`);
   expect(fs.readFileSync(path.join(ROOT, "provider/resources/generated/native.ts"), "utf8")).toContain(`"cims:index:${type}"`);
   expect(fs.readFileSync(path.join(ROOT, "emulator/generated/collections.ts"), "utf8")).toContain(
-    `export { ${type} } from "../collections/${kebab(type)}";`,
+    `export { ${type} } from "../collections/${toKebab(type)}";`,
   );
 });
 
@@ -88,19 +88,13 @@ test("every file `npm run gen` writes is marked generated in .gitattributes, and
     .trim()
     .split("\n")
     .filter((file) => file !== "README.md");
-  const marks = generatedAttribute([
-    ...files,
-    "sdk/python/pulumi_cims/subnet.py",
-    "provider/resources/install.ts",
-    "provider/resources/outputs.ts",
-  ]);
-  expect(
-    Object.entries(marks).filter(
-      ([file, mark]) => (mark === "true" || mark === "set") !== files.concat("sdk/python/pulumi_cims/subnet.py").includes(file),
-    ),
-  ).toEqual([]);
-  // Two paths are fixed: the package's entry point, and the shims existing stacks' state loads.
-  const fixed = ["provider/index.ts", "provider/resources/shim.ts"];
+  // Both SDKs are listed, file by file: gen owns their directories whole.
+  expect(files).toEqual(expect.arrayContaining(["sdk/python/pulumi_cims/subnet.py", "sdk/java/src/main/java/com/pulumi/cims/Subnet.java"]));
+  const marks = generatedAttribute([...files, "provider/resources/install.ts", "provider/resources/outputs.ts"]);
+  expect(Object.entries(marks).filter(([file, mark]) => (mark === "true" || mark === "set") !== files.includes(file))).toEqual([]);
+  // One path is fixed: the shims existing stacks' state loads. The package's entry point is
+  // written by hand and re-exports generated/index.ts.
+  const fixed = ["provider/resources/shim.ts"];
   expect(files.filter((file) => file.endsWith(".ts") && !file.includes("/generated/") && !fixed.includes(file))).toEqual([]);
 }, 120_000);
 

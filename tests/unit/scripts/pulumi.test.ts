@@ -31,6 +31,7 @@ test("scripts/pulumi explains what to install when Go is missing", () => {
  * A cache and a PATH whose `go` (and `patch`) stand in for the real ones: `go build` prints a
  * package name a line ($FAKE_GO_PACKAGES lines, $FAKE_GO_PAUSE seconds apart) and writes a
  * `pulumi` that prints the version; FAKE_GO_FAIL=1 makes it fail as a compile error does.
+ * Each `go build`'s arguments are a line of go.builds.
  */
 function fakeBuild(): { dir: string; cache: string; env: NodeJS.ProcessEnv; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-fakego-"));
@@ -45,6 +46,7 @@ case "$1 $2" in
     exit 0 ;;
 esac
 echo $$ >>"${dir}/go.pids"
+echo "$*" >>"${dir}/go.builds"
 out=
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 n=0
@@ -192,6 +194,32 @@ test("a failed build says why, keeps its log and leaves the next build a clean s
     expect(next.stderr()).not.toContain("ended unfinished");
     expect(fs.readFileSync(failedLog, "utf8")).toContain("fake go: compile error in example.com/pkg2");
     expect(logsOf(fake.cache)).toHaveLength(2);
+  } finally {
+    fake.cleanup();
+  }
+}, 60_000);
+
+test("one build makes the CLI and every language host, Java's included, the same way, and puts them side by side", async () => {
+  const fake = fakeBuild();
+  try {
+    const where = spawnSync(script, [], { env: { ...fake.env, PULUMI_CIMS_WHERE: "1" }, encoding: "utf8" });
+    expect(where.status).toBe(0);
+    const hosts = ["nodejs", "yaml", "go", "python", "java"].map((language) => `pulumi-language-${language}`);
+    expect(fs.readdirSync(where.stdout.trim()).sort()).toEqual(
+      ["pulumi", ...hosts, "pulumi-language-python-exec", "pulumi-resource-pulumi-nodejs"].sort(),
+    );
+    const builds = fs.readFileSync(path.join(fake.dir, "go.builds"), "utf8").trim().split("\n");
+    expect(builds).toHaveLength(6);
+    for (const build of builds) expect(build).toMatch(/^build -v .*-trimpath -ldflags /);
+    expect(builds.find((b) => b.endsWith("./javahost"))).toMatch(/-modfile=\S+\/build\.mod .*-X main\.version=1\.12\.0 /);
+    // One log for the whole build, as for every host: the Java host has no lock or cache of its own.
+    expect(logsOf(fake.cache)).toHaveLength(1);
+    expect(
+      fs
+        .readdirSync(path.join(fake.cache, "hosts"))
+        .map((d) => d.replace(/-\w+$/, ""))
+        .sort(),
+    ).toEqual(["go", "java", "nodejs", "python", "yaml"]);
   } finally {
     fake.cleanup();
   }

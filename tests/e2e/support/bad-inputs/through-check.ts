@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { serializeProperties, specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { type RunningEmulator, startEmulator } from "pulumi-cims/emulator";
-import { grpc, providerPb, providerRpc, structpb } from "../../../../provider/plugin/proto";
+import { grpc, providerPb, providerRpc, structpb } from "../../../../provider/proto";
 import { KIND_NAMES, type Kind } from "../../../../provider/kinds/registry";
 import { type BadCase, VALID } from "./catalogue";
 import { cimsType, type Face, faceProject, SEED_FILE, useStacks } from "../../../support/cims";

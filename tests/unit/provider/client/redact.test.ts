@@ -2,7 +2,7 @@
 // boundaries on the dynamic face (a failure, a check failure's reason, a log line or warning).
 import { inspect } from "node:util";
 import { redactor } from "../../../../provider/client/redact";
-import { PartialCreateError } from "../../../../provider/methods/errors";
+import { PartialCreateError } from "../../../../provider/methods/resource-errors";
 import { log, setConfig, setLogSink, type Severity, warn } from "../../../../provider/methods/context";
 import { installMethods, type Methods } from "../../../../provider/methods/install";
 

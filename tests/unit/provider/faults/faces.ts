@@ -9,7 +9,7 @@ import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { Kind } from "../../../../provider/kinds/registry";
 import { setLogSink } from "../../../../provider/methods/context";
 import type { Methods } from "../../../../provider/methods/install";
-import { grpc, providerPb, statusPb } from "../../../../provider/plugin/proto";
+import { grpc, providerPb, statusPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { fromStruct, toStruct } from "../../../../provider/plugin/values";
 import { install } from "../../../../provider/resources/install";

@@ -1,8 +1,8 @@
-// The docs examples' program model (provider/import/program.ts) as cims-import's renderers write
+// The docs examples' program model (provider/kinds/program-model.ts) as cims-import's renderers write
 // it: config values read once per program, a resource bound to a variable only when its outputs
 // are used (Go refuses an unused one), the stack's outputs; and the examples combined into one
 // program only when their names do not clash. tests/e2e/tools/docs-examples.test.ts runs them.
-import { combineExamples, config, type ExampleProgram, output } from "../../../../provider/import/program";
+import { combineExamples, config, type ExampleProgram, output } from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
 import { EXAMPLES } from "../../../../provider/kinds/examples";
 

@@ -7,11 +7,11 @@ import * as path from "node:path";
 import { createApp } from "../../../../emulator/app";
 import * as collections from "../../../../emulator/generated/collections";
 import { Collections } from "../../../../emulator/store/collections";
+import { toKebab } from "../../../../api/names";
 import { isKind, KIND_NAMES, kind } from "../../../../provider/kinds/registry";
 import { operationsOf, requestsOf } from "../../../../api/contract";
 
 const ROOT = path.resolve(__dirname, "../../../..");
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 test("the registry lists the kinds in order, each once", () => {
   expect(KIND_NAMES).toEqual(["Subnet", "BaremetalImage", "LbPoolSettings", "SnapshotPolicyState", "QuotaThreshold", "LbPoolMember"]);
@@ -21,18 +21,18 @@ test("the registry lists the kinds in order, each once", () => {
 const exported = (file: string, name: string): unknown => Object.entries(jest.requireActual<object>(file)).find(([n]) => n === name)?.[1];
 
 test.each(KIND_NAMES)("%s: its contract and its kind are files of its name, exporting its name, its prose beside it", (type) => {
-  const contractFile = path.join(ROOT, `api/contract/${kebab(type)}.ts`);
-  const kindFile = path.join(ROOT, `provider/kinds/${kebab(type)}.ts`);
+  const contractFile = path.join(ROOT, `api/contract/${toKebab(type)}.ts`);
+  const kindFile = path.join(ROOT, `provider/kinds/${toKebab(type)}.ts`);
   expect(fs.existsSync(contractFile)).toBe(true);
   expect(fs.existsSync(kindFile)).toBe(true);
   // What it does beyond its table, beside it: its reference page and schema description carry it.
-  expect(fs.readFileSync(path.join(ROOT, `provider/kinds/${kebab(type)}.md`), "utf8").trim()).not.toBe("");
+  expect(fs.readFileSync(path.join(ROOT, `provider/kinds/${toKebab(type)}.md`), "utf8").trim()).not.toBe("");
   const contract = exported(contractFile, type);
   const entry = exported(kindFile, type);
   expect(contract).toBe(kind(type).descriptor.contract);
   expect(entry).toMatchObject({ descriptor: kind(type).descriptor });
   expect(kind(type).descriptor.contract.name).toBe(type);
-  const collectionFile = path.join(ROOT, `emulator/collections/${kebab(type)}.ts`);
+  const collectionFile = path.join(ROOT, `emulator/collections/${toKebab(type)}.ts`);
   expect(fs.existsSync(collectionFile)).toBe(true);
   expect(exported(collectionFile, type)).toBe(Object.entries(collections).find(([name]) => name === type)?.[1]);
   expect(typeof exported(collectionFile, type)).toBe("object");
@@ -45,7 +45,7 @@ test("the emulator serves exactly the registry's kinds", () => {
 test("api/contract/ holds the vocabulary and one file per kind; its index lists no kind", () => {
   const shared = ["common.ts", "derive.ts", "index.ts", "operations.ts", "types.ts"];
   const files = fs.readdirSync(path.join(ROOT, "api/contract")).filter((f) => !shared.includes(f));
-  expect(files.sort()).toEqual(KIND_NAMES.map((k) => `${kebab(k)}.ts`).sort());
+  expect(files.sort()).toEqual(KIND_NAMES.map((k) => `${toKebab(k)}.ts`).sort());
   expect(Object.keys(jest.requireActual<object>(path.join(ROOT, "api/contract/index.ts")))).not.toEqual(
     expect.arrayContaining([expect.stringMatching(new RegExp(`^(${KIND_NAMES.join("|")})$`))]),
   );

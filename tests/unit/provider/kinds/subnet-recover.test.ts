@@ -13,7 +13,7 @@
 // (The emulator lists records only once their task finishes, so the service that lists a
 // subnet while its task still runs is scripted here.)
 import { TaskFailedError } from "../../../../provider/client/errors";
-import { PartialCreateError } from "../../../../provider/methods/errors";
+import { PartialCreateError } from "../../../../provider/methods/resource-errors";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { RECOVER_GRACE_MS } from "../../../../provider/methods/evidence";
 import { closeAllPools } from "../../../../provider/client/transport";

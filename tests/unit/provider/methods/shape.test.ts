@@ -6,13 +6,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FieldType } from "../../../../api/contract";
 import { recordName } from "../../../../api/contract";
-import { toSnake } from "../../../../api/names";
+import { toKebab, toSnake } from "../../../../api/names";
 import { KIND_NAMES, kind } from "../../../../provider/kinds/registry";
 import { shapeOf } from "../../../../provider/methods/shape";
 import { toWire } from "../../../../api/wire";
 
 const ROOT = path.resolve(__dirname, "../../../..");
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 type Json = Record<string, unknown>;
 
 const FORMATS: Record<string, string> = {
@@ -87,7 +86,7 @@ test("the provider's own inputs are checked by their types, in the contract's wo
 });
 
 test.each(KIND_NAMES)("%s: each own input's rule is in its reference page", (type) => {
-  const page = fs.readFileSync(path.join(ROOT, `docs/resources/${kebab(type)}.md`), "utf8");
+  const page = fs.readFileSync(path.join(ROOT, `docs/resources/${toKebab(type)}.md`), "utf8");
   for (const i of shapeOf(kind(type).descriptor).inputs.filter((i) => i.own && !["object", "boolean"].includes(i.field.type.kind))) {
     const row = page.split("\n").find((line) => line.startsWith(`| \`${i.name}\` |`));
     const rule = row?.split(" | ")[5];

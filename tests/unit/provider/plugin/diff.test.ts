@@ -1,7 +1,7 @@
 // The plugin's Diff answers what the kind's diff decided, field by field: the detailed diff is
 // the kind's own list, never a second reading of the inputs that could disagree with it.
 import { kind } from "../../../../provider/kinds/registry";
-import { providerPb } from "../../../../provider/plugin/proto";
+import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { toStruct } from "../../../../provider/plugin/values";
 

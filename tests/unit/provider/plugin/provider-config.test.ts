@@ -1,7 +1,7 @@
 // The plugin's CheckConfig and DiffConfig, called as the engine calls them: a provider's
 // arguments (the default provider's: the stack's `cims:` config) are held to the dynamic
 // face's rules before anything is called, and a changed setting is a diff that replaces nothing.
-import { providerPb } from "../../../../provider/plugin/proto";
+import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { fromStruct, toStruct } from "../../../../provider/plugin/values";
 import { UNKNOWN } from "../../../../provider/methods/schema";

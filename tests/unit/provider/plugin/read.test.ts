@@ -4,7 +4,7 @@
 import { kind } from "../../../../provider/kinds/registry";
 import * as imports from "../../../../provider/plugin/import";
 import { setConfig } from "../../../../provider/methods/context";
-import { providerPb } from "../../../../provider/plugin/proto";
+import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { toStruct } from "../../../../provider/plugin/values";
 

@@ -2,7 +2,7 @@
 // committed for readers and SDK generators; the plugin serves that file, and the package ships it.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { providerPb } from "../../../../provider/plugin/proto";
+import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import type { FieldType, IntegerType, StringType } from "../../../../api/contract";
 import { GO_SDK_PACKAGE } from "../../../../provider/import/render";

@@ -1,7 +1,7 @@
 // The plugin's property values (provider/plugin/values.ts): what the engine sends becomes what
 // the methods expect, and what the methods return is encodable as a protobuf Struct.
 import { UNKNOWN } from "../../../../provider/methods/schema";
-import { structpb } from "../../../../provider/plugin/proto";
+import { structpb } from "../../../../provider/proto";
 import { fromStruct, toStruct } from "../../../../provider/plugin/values";
 
 test("an unset Struct (Read on import) is an empty object", () => {

@@ -1,7 +1,7 @@
 // Errors users can act on: the resource is named, a 400's fields are camelCase, and a
 // created-but-unreadable resource is reported with its id and properties (no orphan).
 import { BadRequestError, TaskFailedError } from "../../../../provider/client/errors";
-import { PartialCreateError } from "../../../../provider/methods/errors";
+import { PartialCreateError } from "../../../../provider/methods/resource-errors";
 import { camelPath } from "../../../../api/names";
 import { withContext } from "../../../../provider/methods/calls";
 

@@ -11,7 +11,7 @@ export type { RegionName, StoreSpec } from "../store/shapes";
 import type { Router, Services } from "../router";
 
 /** `store`: the collection the resource keeps, if it keeps one (a pool member lives in its pool's record). */
-export interface Collection {
+export interface EmulatedResource {
   readonly store?: StoreSpec;
   /** Adds the resource's routes (its paths are in its contract). */
   routes(router: Router, services: Services): void;

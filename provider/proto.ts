@@ -1,6 +1,9 @@
-// The gRPC library and the generated protocol stubs the plugin speaks, from the installed
+// The gRPC library and the generated protocol stubs of Pulumi's engine, from the installed
 // @pulumi/pulumi (a peer dependency): its stubs check `instanceof` against its own
 // google-protobuf and grpc-js, so those are loaded from its location, never a copy of ours.
+// Both faces speak to the engine: the plugin serves its provider protocol (plugin/), and the
+// dynamic face sends its warnings to the engine's log (methods/engine-log.ts), so this sits
+// below both, beside config.ts and version.ts.
 import * as path from "node:path";
 
 const base = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
