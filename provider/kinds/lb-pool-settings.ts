@@ -245,7 +245,8 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const result = poolTable.check(olds, news, scopeDefaults);
   const inputs = result.inputs as PoolInputs;
   const known = IDENTITY.every((f) => inputs[f] !== undefined && !containsUnknown(inputs[f]));
-  const creates = olds.poolId === undefined || IDENTITY.some((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
+  const named = poolNamed(olds, inputs);
+  const creates = named !== "same";
   const declares = inputs.members !== undefined && !containsUnknown(inputs.members);
   const exclusive = ownershipOf(inputs) === "exclusive";
   const membersChange = !sameValue(olds.members, inputs.members) || ownershipOf(olds) !== ownershipOf(inputs);
@@ -258,7 +259,7 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
     !isUnknown(inputs.members) &&
     recordsIn(inputs.members).every((m) => !containsUnknown(m.address) && !containsUnknown(m.protocolPort));
   const fresh = keysKnown
-    ? freshMembers(olds, inputs, !samePool(olds, inputs))
+    ? freshMembers(olds, inputs, named === "other")
     : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
   const adoptsChange = !sameValue(olds.adoptMembers, inputs.adoptMembers);
   const looks = (creates || membersChange || adoptsChange) && (fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0);
@@ -286,12 +287,18 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
 type Failure = { property: string; reason: string };
 
 /**
- * Whether the last inputs named this pool: what they listed is then no news. A state written
- * before pools had a scope holds no projectId or regionId: the same pool as far as they go.
+ * Which pool the last inputs named: this one (`"same"`: an update); `"other"` (none: a new
+ * resource; or another pool or scope: a replacement), whose listed members are news to this one;
+ * or `"unscoped"`, this pool named by a state written before pools had a scope (no projectId or
+ * regionId). The last is still a create: the scope is a new value, which the diff replaces,
+ * deleting the old resource first; but what those inputs listed is no news, as the old
+ * resource's delete takes its members out of the pool before the create adds them back.
  */
-function samePool(olds: Inputs, inputs: Inputs): boolean {
-  const same = (f: string) => String(olds[f]).toLowerCase() === String(inputs[f]).toLowerCase();
-  return olds.poolId !== undefined && same("poolId") && ["projectId", "regionId"].every((f) => olds[f] === undefined || same(f));
+function poolNamed(olds: Inputs, inputs: Inputs): "same" | "unscoped" | "other" {
+  if (olds.poolId === undefined) return "other";
+  const differ = IDENTITY.filter((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
+  if (differ.length === 0) return "same";
+  return differ.every((f) => f !== "poolId" && olds[f] === undefined) ? "unscoped" : "other";
 }
 
 /**
