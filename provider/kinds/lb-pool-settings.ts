@@ -254,24 +254,28 @@ const IDENTITY = ["poolId", "projectId", "regionId"] as const;
 /**
  * check() runs in the preview and before the create, where no other call can tell the user
  * what a create, or an exclusive update of the members, will take from a shared pool: so it
- * reads the pool and warns of it.
+ * reads the pool and warns of it. It sees the program only, not the state: which members the
+ * stack made is for diff() to weigh (refuseMembersMadeAlone).
  */
 async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
   const result = poolTable.check(olds, news, scopeDefaults);
   const inputs = result.inputs as PoolInputs;
   const known = IDENTITY.every((f) => inputs[f] !== undefined && !containsUnknown(inputs[f]));
-  const creates = olds.poolId === undefined || IDENTITY.some((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
+  const named = poolNamed(olds, inputs);
+  const creates = named !== "same";
   const declares = inputs.members !== undefined && !containsUnknown(inputs.members);
   const exclusive = ownershipOf(inputs) === "exclusive";
   const membersChange = !sameValue(olds.members, inputs.members) || ownershipOf(olds) !== ownershipOf(inputs);
   const checksMembers = exclusive && declares && (creates || membersChange);
+  // A create has no member of its own yet: any member a member create made is another's.
+  const refusesMadeAlone = checksMembers && creates;
   // Members are looked at when their addresses and ports are known (a subnet id may not be yet).
   const keysKnown =
     inputs.members !== undefined &&
     !isUnknown(inputs.members) &&
     recordsIn(inputs.members).every((m) => !containsUnknown(m.address) && !containsUnknown(m.protocolPort));
   const fresh = keysKnown
-    ? freshMembers(olds, inputs, !samePool(olds, inputs))
+    ? freshMembers(olds, inputs, named === "other")
     : { keys: new Set<string>(), adopts: [], subnets: new Set<string>() };
   const adoptsChange = !sameValue(olds.adoptMembers, inputs.adoptMembers);
   const looks = (creates || membersChange || adoptsChange) && (fresh.keys.size > 0 || fresh.adopts.length > 0 || fresh.subnets.size > 0);
@@ -289,7 +293,7 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
   const takes = creates ? createTakes(pool, inputs) : removalNote(pool, inputs);
   if (takes.length > 0) await warn(`${label(inputs)}: the ${creates ? "create" : "update"} ${takes.join("; ")}`);
   const failures = [
-    ...(checksMembers ? await membersManagedAlone(inputs, pool) : []),
+    ...(refusesMadeAlone ? await membersManagedAlone(inputs, pool) : []),
     ...(looks ? await membersNotOurs(inputs, pool, fresh, creates) : []),
     ...(looks ? await missingSubnets(inputs, fresh.subnets) : []),
   ];
@@ -299,12 +303,18 @@ async function check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckRe
 type Failure = { property: string; reason: string };
 
 /**
- * Whether the last inputs named this pool: what they listed is then no news. A state written
- * before pools had a scope holds no projectId or regionId: the same pool as far as they go.
+ * Which pool the last inputs named: this one (`"same"`: an update); `"other"` (none: a new
+ * resource; or another pool or scope: a replacement), whose listed members are news to this one;
+ * or `"unscoped"`, this pool named by a state written before pools had a scope (no projectId or
+ * regionId). The last is still a create: the scope is a new value, which the diff replaces,
+ * deleting the old resource first; but what those inputs listed is no news, as the old
+ * resource's delete takes its members out of the pool before the create adds them back.
  */
-function samePool(olds: Inputs, inputs: Inputs): boolean {
-  const same = (f: string) => String(olds[f]).toLowerCase() === String(inputs[f]).toLowerCase();
-  return olds.poolId !== undefined && same("poolId") && ["projectId", "regionId"].every((f) => olds[f] === undefined || same(f));
+function poolNamed(olds: Inputs, inputs: Inputs): "same" | "unscoped" | "other" {
+  if (olds.poolId === undefined) return "other";
+  const differ = IDENTITY.filter((f) => String(olds[f]).toLowerCase() !== String(inputs[f]).toLowerCase());
+  if (differ.length === 0) return "same";
+  return differ.every((f) => f !== "poolId" && olds[f] === undefined) ? "unscoped" : "other";
 }
 
 /**
@@ -394,25 +404,29 @@ async function missingSubnets(inputs: PoolInputs, fresh: Set<string>): Promise<F
 }
 
 /**
- * With exclusive ownership a pool's members are managed whole (`members`), so a member made
- * alone (LbPoolMember) would be removed, and its resource would make it again. A member made
- * alone is known by evidence, the member create task (`create_lbmember`) that made it; the
- * tasks or pool not readable: nothing is refused here.
+ * With exclusive ownership a pool's members are managed whole (`members`), so a member another
+ * resource made alone (an LbPoolMember, another stack's LbPoolSettings) would be removed, and
+ * its resource would make it again. A member made alone is known by evidence, the member create
+ * task (`create_lbmember`) that made it; the stack's own member adds are such tasks too, so the
+ * members `ours` names (by id, from the state) are left out. The tasks or pool not readable:
+ * nothing is refused here.
  */
 async function membersManagedAlone(
   inputs: PoolInputs,
   pool: Record<string, unknown>,
+  ours: ReadonlySet<string> = new Set(),
 ): Promise<Array<{ property: string; reason: string }>> {
   try {
     const made = await membersMadeAlone(apiClient(), inputs, pool.members);
     return recordsIn(pool.members)
-      .filter((m) => made.has(String(m.id).toLowerCase()))
+      .filter((m) => made.has(String(m.id).toLowerCase()) && !ours.has(String(m.id).toLowerCase()))
       .map((m) => ({
         property: "members",
         reason:
-          `members: pool ${String(inputs.poolId)} holds member ${String(m.id)} (${memberKey(m.address, m.protocol_port)}), made alone by ` +
-          `task ${made.get(String(m.id).toLowerCase())} (an LbPoolMember's create), and membersOwnership "exclusive" manages the pool's ` +
-          'members whole. Manage the pool\'s members one way: set membersOwnership: "declared" (the default), or delete that LbPoolMember first',
+          `members: pool ${String(inputs.poolId)} holds member ${String(m.id)} (${recordKey(m)}), made alone by ` +
+          `task ${made.get(String(m.id).toLowerCase())} (a member create of another resource: an LbPoolMember's, or another stack's ` +
+          `LbPoolSettings'), and membersOwnership "exclusive" manages the pool's members whole. Manage the pool's members one way: ` +
+          'set membersOwnership: "declared" (the default), or remove that member through the resource that made it first',
       }));
   } catch (err) {
     log(`${label(inputs)}: could not read the member tasks of the pool: ${messageOf(err)}`);
@@ -420,12 +434,55 @@ async function membersManagedAlone(
   }
 }
 
+/** The fields whose change makes an update bring the pool's members to the program's (syncMembers). */
+const MEMBER_FIELDS = ["members", "membersOwnership", "adoptMembers"];
+
+/**
+ * The members the state says the stack made, by id: those its own member creates reported (a
+ * state of an earlier version: found by address:port in `pool`). Adopted ones were made by
+ * someone else, so they are not.
+ */
+function madeByStack(state: Inputs, pool: Record<string, unknown>): Set<string> {
+  const adopted = adoptedIds(state);
+  return new Set(
+    Object.values(ownedIds(state, pool))
+      .map((id) => id.toLowerCase())
+      .filter((id) => !adopted.has(id)),
+  );
+}
+
+/**
+ * An exclusive update that syncs the members would remove any member another resource made
+ * alone: refused before any write, at preview and at up (the engine diffs before it updates).
+ * Here, not in check(), because only the state tells the stack's own member creates from others'.
+ */
+async function refuseMembersMadeAlone(olds: Inputs, news: PoolInputs): Promise<void> {
+  let pool: Record<string, unknown>;
+  try {
+    pool = await apiClient().record("GET", path(news));
+  } catch (err) {
+    // The update reads it again and fails there with this reason, in the resource's context.
+    log(`${label(news)}: could not read the pool to check whose members it holds: ${messageOf(err)}`);
+    return;
+  }
+  const failures = await membersManagedAlone(news, pool, madeByStack(olds, pool));
+  if (failures.length > 0) throw new CimsError(failures.map((f) => f.reason).join("; "));
+}
+
+/** Inputs that name their pool and scope (at preview one may be known only at apply). */
+const namesPool = (i: Inputs): i is PoolInputs =>
+  typeof i.poolId === "string" && !isUnknown(i.poolId) && typeof i.projectId === "number" && typeof i.regionId === "number";
+
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<KindDiff> {
   const note = poolTable.unmanagedNote(olds, news);
   if (note) log(note);
   // A replacement removes the old resource's members first: on the same pool (`up --replace`)
   // the create after it puts them back, where the other order would leave the pool without them.
   const result = poolTable.diff(owning(olds), owning(news), true);
+  const inPlace = result.changes && (result.replaces ?? []).length === 0;
+  const syncs = MEMBER_FIELDS.some((f) => result.diffs.includes(f));
+  const exclusive = ownershipOf(news) === "exclusive" && news.members !== undefined && !containsUnknown(news.members);
+  if (inPlace && syncs && exclusive && namesPool(news)) await refuseMembersMadeAlone(olds, news);
   // An update in place (a replacement is a create, which check() spoke of): the members it
   // removes and adds back, which the diff itself shows as a mere change of a field.
   if (result.changes && (result.replaces ?? []).length === 0 && news.members !== undefined && !isUnknown(news.members)) {
@@ -493,7 +550,7 @@ async function update(_id: string, olds: PoolInputs, news: PoolInputs): Promise<
     const members = {
       before: recordsIn(olds.members),
       owned: ownedIds(olds, current),
-      sync: ["members", "membersOwnership", "adoptMembers"].some((f) => changed.includes(f)),
+      sync: MEMBER_FIELDS.some((f) => changed.includes(f)),
       // Adopted by the state or the program: either way not made by the stack, so never deleted.
       adopted: adoptedIds(olds, news),
     };

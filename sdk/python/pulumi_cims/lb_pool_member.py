@@ -295,10 +295,10 @@ class LbPoolMember(pulumi.CustomResource):
         (`"declared"`) writes only the members it lists, so `LbPoolMember` resources of other stacks
         (or of the same one) can share its pool: each team declares its own members, one way or the
         other. An `LbPoolSettings` with `membersOwnership: "exclusive"` owns the whole list and fails
-        its check (at preview and `up`, when it is created or its members change) while the pool holds
-        a member a member create task made (`create_lbmember`, found in the scope's tasks), naming the
-        member and its task. The pool's other settings can be managed beside LbPoolMember resources
-        in either case.
+        (at preview and `up`, when it is created or its members change) while the pool holds a member
+        a member create task made (`create_lbmember`, found in the scope's tasks) other than its own
+        (those its state records by id), naming the member and its task. The pool's other settings
+        can be managed beside LbPoolMember resources in either case.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -349,10 +349,10 @@ class LbPoolMember(pulumi.CustomResource):
         (`"declared"`) writes only the members it lists, so `LbPoolMember` resources of other stacks
         (or of the same one) can share its pool: each team declares its own members, one way or the
         other. An `LbPoolSettings` with `membersOwnership: "exclusive"` owns the whole list and fails
-        its check (at preview and `up`, when it is created or its members change) while the pool holds
-        a member a member create task made (`create_lbmember`, found in the scope's tasks), naming the
-        member and its task. The pool's other settings can be managed beside LbPoolMember resources
-        in either case.
+        (at preview and `up`, when it is created or its members change) while the pool holds a member
+        a member create task made (`create_lbmember`, found in the scope's tasks) other than its own
+        (those its state records by id), naming the member and its task. The pool's other settings
+        can be managed beside LbPoolMember resources in either case.
 
         :param str resource_name: The name of the resource.
         :param LbPoolMemberArgs args: The arguments to use to populate this resource's properties.

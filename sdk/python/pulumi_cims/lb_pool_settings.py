@@ -365,8 +365,11 @@ class LbPoolSettings(pulumi.CustomResource):
           and an update that changes `members` (or turns exclusive), also removes, by id, every member
           the program does not list, whoever added it; the preview reads the pool and warns of each
           (`address:port` and id), and `cims-lb-pool-keeps-undeclared-members` (policy pack) flags a
-          state whose pool holds members it does not declare. It fails its check while the pool holds a
-          member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
+          state whose pool holds members it does not declare. It fails while the pool holds a member
+          another resource's member create made (an `LbPoolMember`'s, or another stack's
+          `LbPoolSettings'`; its task, `create_lbmember`): manage such a pool one way. A create fails
+          its check; an update fails its diff, at preview and before any write, since only the state
+          knows the members the stack added itself (by id), which are never refused.
 
         A create adopts the pool: it changes each given setting and adds the listed members the pool
         does not hold. A listed member the pool already holds (same address and port: the service
@@ -461,8 +464,11 @@ class LbPoolSettings(pulumi.CustomResource):
           and an update that changes `members` (or turns exclusive), also removes, by id, every member
           the program does not list, whoever added it; the preview reads the pool and warns of each
           (`address:port` and id), and `cims-lb-pool-keeps-undeclared-members` (policy pack) flags a
-          state whose pool holds members it does not declare. It fails its check while the pool holds a
-          member an `LbPoolMember` made (its create task, `create_lbmember`): manage such a pool one way.
+          state whose pool holds members it does not declare. It fails while the pool holds a member
+          another resource's member create made (an `LbPoolMember`'s, or another stack's
+          `LbPoolSettings'`; its task, `create_lbmember`): manage such a pool one way. A create fails
+          its check; an update fails its diff, at preview and before any write, since only the state
+          knows the members the stack added itself (by id), which are never refused.
 
         A create adopts the pool: it changes each given setting and adds the listed members the pool
         does not hold. A listed member the pool already holds (same address and port: the service

@@ -4,12 +4,14 @@
 // carries the mark and no stack records. The next run never makes a second: on the plugin face
 // the mark names the resource, so the preview says it adopts the record and `up` adopts it; on
 // the dynamic face (whose marks name no resource) the preview fails naming the record and how
-// to adopt it. Marked records of another name are no concern. Both faces: the plugin gets the
-// engine's Cancel (SIGTERM of `pulumi up`); the dynamic provider a SIGTERM of its own (as a job
-// runner's cancel signals every process of the job), since the engine's Cancel never reaches it.
+// to adopt it, and so does the up, which makes no second. Marked records of another name are no
+// concern. Both faces: the plugin gets the engine's Cancel (SIGTERM of `pulumi up`); the dynamic
+// provider a SIGTERM of its own (as a job runner's cancel signals every process of the job),
+// since the engine's Cancel never reaches it.
 import { randomUUID } from "node:crypto";
 import { api, type CimsTestEnv, type Face, faceProject, isKind, onFace, SEED, useStacks } from "../../support/cims";
 import { descendants, upInBackground, whileRunning } from "../../support/background";
+import { taskEnds } from "../../support/faults";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { imageRecord, subnetRecord } from "../../support/records";
 
@@ -89,6 +91,21 @@ async function cancelledThenNoTwin(face: Face): Promise<void> {
     const named = [subnet.made, image.made].filter((made) => said.includes(`${made} of this name still carries the create mark ${MARK}`));
     expect(named.length).toBeGreaterThan(0);
     for (const made of named) expect(said).toContain(`adopt it by setting \`importId: "${made}"\` on this resource`);
+    // So does every up, and it makes no second image, for which no overlap refuses a twin. The
+    // subnet left is deleted first: its overlap alone fails the subnet's check, and the engine's
+    // stop at that failure would race the image's create.
+    await api(env, "PUT", "/__emulator/task-duration", { ms: 200 });
+    const removing = (await api(env, "DELETE", `/cloud/v1/subnets/1/1/${subnet.made}`)).body.tasks[0];
+    await taskEnds(env, removing);
+    const up = await env.stack.up([], { allowFailure: true });
+    expect(up.code).not.toBe(0);
+    expect(up.stdout + up.stderr).toContain(`adopt it by setting \`importId: "${image.made}"\` on this resource`);
+    expect(
+      env.emulator.store
+        .list("images")
+        .filter((r) => r.name === "lost")
+        .map((r) => r.id),
+    ).toEqual([image.made]);
     return;
   }
   // The plugin's marks name the resource: the preview says each is adopted, and `up` adopts it.

@@ -43,10 +43,10 @@ import javax.annotation.Nullable;
  * (`&#34;declared&#34;`) writes only the members it lists, so `LbPoolMember` resources of other stacks
  * (or of the same one) can share its pool: each team declares its own members, one way or the
  * other. An `LbPoolSettings` with `membersOwnership: &#34;exclusive&#34;` owns the whole list and fails
- * its check (at preview and `up`, when it is created or its members change) while the pool holds
- * a member a member create task made (`create_lbmember`, found in the scope&#39;s tasks), naming the
- * member and its task. The pool&#39;s other settings can be managed beside LbPoolMember resources
- * in either case.
+ * (at preview and `up`, when it is created or its members change) while the pool holds a member
+ * a member create task made (`create_lbmember`, found in the scope&#39;s tasks) other than its own
+ * (those its state records by id), naming the member and its task. The pool&#39;s other settings
+ * can be managed beside LbPoolMember resources in either case.
  * 
  */
 @ResourceType(type="cims:index:LbPoolMember")
