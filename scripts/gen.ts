@@ -466,12 +466,29 @@ function resourceDoc(type: Kind): string {
   return md;
 }
 
-/** README's text with what stands between `<!-- <name>:begin ... -->` and `<!-- <name>:end -->` replaced by `table`. */
-function betweenMarkers(readme: string, name: string, table: string): string {
-  const begin = readme.indexOf(`<!-- ${name}:begin`);
-  const end = readme.indexOf(`<!-- ${name}:end -->`);
-  if (begin < 0 || end < begin) throw new Error(`README.md has no <!-- ${name}:begin --> ... <!-- ${name}:end --> markers`);
-  return readme.slice(0, readme.indexOf("\n", begin) + 1) + table + readme.slice(end);
+/** A document's text with what stands between `<!-- <name>:begin ... -->` and `<!-- <name>:end -->` replaced by `table`. */
+function betweenMarkers(text: string, name: string, table: string, file = "README.md"): string {
+  const begin = text.indexOf(`<!-- ${name}:begin`);
+  const end = text.indexOf(`<!-- ${name}:end -->`);
+  if (begin < 0 || end < begin) throw new Error(`${file} has no <!-- ${name}:begin --> ... <!-- ${name}:end --> markers`);
+  return text.slice(0, text.indexOf("\n", begin) + 1) + table + text.slice(end);
+}
+
+/** The Terraform types each kind adopts, from the contracts: docs/migrate-from-terraform.md's table of them. */
+function terraformTable(): string {
+  let table = "| pulumi-cims | first generation | second generation |\n|---|---|---|\n";
+  for (const type of KIND_NAMES) {
+    const names = kind(type).descriptor.contract.terraform ?? [];
+    const of = (g: 1 | 2) =>
+      names
+        .filter((t) => t.generation === g)
+        .map((t) => `\`${t.type}\``)
+        .join(", ") || "none";
+    // Only a kind the vendor's provider has a type for has a mapping section to link to.
+    const name = names.length > 0 ? `[\`${type}\`](#${type.toLowerCase()})` : `\`${type}\``;
+    table += `| ${name} | ${of(1)} | ${of(2)} |\n`;
+  }
+  return table;
 }
 
 /** README's resource table: one row per kind, from its shape (the scope, every kind's, is left out). */
@@ -530,6 +547,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   for (const type of KIND_NAMES) files.set(`docs/resources/${toKebab(type)}.md`, resourceDoc(type));
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
+  const migrate = "docs/migrate-from-terraform.md";
+  files.set(migrate, betweenMarkers(fs.readFileSync(path.join(root, migrate), "utf8"), "terraform-types", terraformTable(), migrate));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;

@@ -8,7 +8,7 @@
 import { messageOf } from "../../api/messages";
 import { isRecord, recordsIn } from "../../api/guards";
 import { memberKey } from "../../api/members";
-import type { Kind } from "../kinds/registry";
+import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import type { Scope } from "./generate";
 import { hasUnsafe, visible } from "./quote";
 
@@ -20,24 +20,23 @@ export interface TerraformType {
   refuse?: (attributes: Record<string, unknown>) => string | undefined;
 }
 
-/** The vendor's types that cims-import adopts (both generations), by Terraform type name. */
-export const ADOPTED_TYPES: Record<string, TerraformType> = {
-  gcore_subnet: { kind: "Subnet", generation: 1 },
-  gcore_cloud_network_subnet: { kind: "Subnet", generation: 2 },
-  gcore_cloud_instance_image: {
-    kind: "BaremetalImage",
-    generation: 2,
-    refuse: (a) =>
-      a.is_baremetal === true
-        ? undefined
-        : "an image for virtual instances (is_baremetal is not true): pulumi-cims manages bare-metal images only",
-  },
-  gcore_lbpool: { kind: "LbPoolSettings", generation: 1 },
-  gcore_cloud_load_balancer_pool: { kind: "LbPoolSettings", generation: 2 },
-  gcore_lbmember: { kind: "LbPoolMember", generation: 1 },
-  gcore_cloud_load_balancer_pool_member: { kind: "LbPoolMember", generation: 2 },
-  gcore_lifecyclepolicy: { kind: "SnapshotPolicyState", generation: 1 },
+/** Why an instance of a type below is not adopted after all, by Terraform type. */
+const REFUSALS: Readonly<Record<string, TerraformType["refuse"]>> = {
+  gcore_cloud_instance_image: (a) =>
+    a.is_baremetal === true
+      ? undefined
+      : "an image for virtual instances (is_baremetal is not true): pulumi-cims manages bare-metal images only",
 };
+
+/** The vendor's types that cims-import adopts (both generations), by Terraform type name: each kind's contract names its own. */
+export const ADOPTED_TYPES: Readonly<Record<string, TerraformType>> = Object.fromEntries(
+  KIND_NAMES.flatMap((k) =>
+    (kind(k).descriptor.contract.terraform ?? []).map((t): [string, TerraformType] => {
+      const refuse = REFUSALS[t.type];
+      return [t.type, { kind: k, generation: t.generation, ...(refuse ? { refuse } : {}) }];
+    }),
+  ),
+);
 
 /** Why the vendor's types that have a neighbour in pulumi-cims are not adopted. */
 export const NOT_ADOPTED: Record<string, string> = {
