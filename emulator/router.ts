@@ -163,15 +163,22 @@ export function madeByTask(services: Services, scope: { projectId: number; regio
  */
 export type CallTask = Omit<TaskPlan, "taskType" | "createdResources"> & { created?: string[] };
 
+/** The records a task makes, under its operation's `created` key. */
+function madeBy(op: ResolvedOperation, created: string[] | undefined): TaskPlan["createdResources"] {
+  if (created === undefined) return {};
+  const key = op.created;
+  if (key === undefined || !isResourceKind(key))
+    throw new Error(`operation ${op.name} makes records, but its contract's created key is ${key === undefined ? "missing" : `"${key}"`}`);
+  return { [key]: created };
+}
+
 /** Starts the operation's task for this request (applying any task fault set for it) and answers its id. */
 export function startTask(services: Services, call: Call, plan: CallTask): Reply {
   const { created, ...rest } = plan;
-  const { name, task: taskType, created: key } = call.op;
+  const taskType = call.op.task;
   // A programming error, not the caller's: the contract says which calls answer with a task.
-  if (taskType === undefined) throw new Error(`operation ${name} starts a task, but its contract names no task type`);
-  if (created !== undefined && (key === undefined || !isResourceKind(key)))
-    throw new Error(`operation ${name} makes records, but its contract's created key is ${key === undefined ? "missing" : `"${key}"`}`);
-  const createdResources = created !== undefined && key !== undefined && isResourceKind(key) ? { [key]: created } : {};
+  if (taskType === undefined) throw new Error(`operation ${call.op.name} starts a task, but its contract names no task type`);
+  const createdResources = madeBy(call.op, created);
   const fault = services.faults.forTask(call.method, call.path);
   const task = services.engine.create({ ...rest, taskType, createdResources }, call.requestId, call.path, call.now, fault);
   if (!fault?.alongside) return { status: 200, body: { tasks: [task.id] } };
