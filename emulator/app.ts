@@ -12,6 +12,8 @@ import { registerTaskRoutes } from "./routes/tasks";
 import { readSeedFile, type Seed } from "./store/files";
 import { Store } from "./store/store";
 import { TaskEngine } from "./tasks";
+import { serve } from "./serve";
+import { taskTypesOf } from "../api/contract";
 import { LIST_PAGE_MAX } from "../api/paths";
 
 export interface EmulatorOptions {
@@ -71,7 +73,8 @@ export function createApp(options: EmulatorOptions): App {
   const collections = new Collections(Object.values(RESOURCES));
   const seed = typeof options.seed === "string" ? readSeedFile(options.seed, collections) : (options.seed ?? {});
   const store = new Store(collections, seed, options.stateFile);
-  const engine = new TaskEngine(store, options.taskDurationMs ?? 1000);
+  const taskTypes = new Set(Object.values(RESOURCES).flatMap((r) => taskTypesOf(r.contract)));
+  const engine = new TaskEngine(store, options.taskDurationMs ?? 1000, taskTypes);
   const faults = new Faults();
   const metrics = new Metrics();
   const logs: string[] = [];
@@ -96,10 +99,10 @@ export function createApp(options: EmulatorOptions): App {
   };
 }
 
-/** Each resource's routes (./collections, one line per resource), then the API's own. */
+/** Each resource's operations (./collections, one line per resource), as its contract names them, then the API's own. */
 function apiRouter(services: Services): Router {
   const api = new Router();
-  for (const resource of Object.values(RESOURCES)) resource.routes(api, services);
+  for (const resource of Object.values(RESOURCES)) serve(api, services, resource);
   for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
   return api;
 }

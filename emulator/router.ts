@@ -2,11 +2,11 @@
 import { HttpError, locked, notFound, validationError, type InvalidFields } from "./http-errors";
 import type { Faults } from "./faults";
 import type { CollectionName, Store } from "./store/store";
-import type { TaskEngine, TaskPlan } from "./tasks";
+import { isResourceKind, type TaskEngine, type TaskPlan } from "./tasks";
 import { isUuid4 } from "../api/net";
 import { LIST_PAGE_MAX } from "../api/paths";
 import { type ApiRecord, isRecord } from "../api/guards";
-import type { BodyContract } from "../api/contract";
+import type { BodyContract, ResolvedOperation } from "../api/contract";
 import { canonicalBody } from "./validation";
 
 export interface RequestContext {
@@ -27,6 +27,17 @@ export interface Reply {
 }
 
 export type Handler = (ctx: RequestContext) => Reply;
+
+/**
+ * A request to one of a contract's operations (./serve.ts): which operation, so that the task
+ * it starts and the key that lists what it makes are the contract's, and its body as that
+ * operation checks it.
+ */
+export interface Call extends RequestContext {
+  readonly op: ResolvedOperation;
+  /** The JSON body, refused (400) with the operation's check's messages, in the spellings the service stores. */
+  checked(): ApiRecord;
+}
 
 /** What route handlers work with. */
 export interface Services {
@@ -146,17 +157,37 @@ export function madeByTask(services: Services, scope: { projectId: number; regio
   };
 }
 
-/** Starts a task for this request (applying any task fault set for it) and answers its id. */
-export function startTask(services: Services, ctx: RequestContext, plan: TaskPlan): Reply {
-  const fault = services.faults.forTask(ctx.method, ctx.path);
-  const task = services.engine.create(plan, ctx.requestId, ctx.path, ctx.now, fault);
+/**
+ * A task an operation starts: the type is the operation's `task` and `created` lists under the
+ * operation's `created` key, both from the contract.
+ */
+export type CallTask = Omit<TaskPlan, "taskType" | "createdResources"> & { created?: string[] };
+
+/** The records a task makes, under its operation's `created` key. */
+function madeBy(op: ResolvedOperation, created: string[] | undefined): TaskPlan["createdResources"] {
+  if (created === undefined) return {};
+  const key = op.created;
+  if (key === undefined || !isResourceKind(key))
+    throw new Error(`operation ${op.name} makes records, but its contract's created key is ${key === undefined ? "missing" : `"${key}"`}`);
+  return { [key]: created };
+}
+
+/** Starts the operation's task for this request (applying any task fault set for it) and answers its id. */
+export function startTask(services: Services, call: Call, plan: CallTask): Reply {
+  const { created, ...rest } = plan;
+  const taskType = call.op.task;
+  // A programming error, not the caller's: the contract says which calls answer with a task.
+  if (taskType === undefined) throw new Error(`operation ${call.op.name} starts a task, but its contract names no task type`);
+  const createdResources = madeBy(call.op, created);
+  const fault = services.faults.forTask(call.method, call.path);
+  const task = services.engine.create({ ...rest, taskType, createdResources }, call.requestId, call.path, call.now, fault);
   if (!fault?.alongside) return { status: 200, body: { tasks: [task.id] } };
   // A second task of the same request that fails on its own, beside the one that works.
   const sibling = services.engine.create(
-    { taskType: plan.taskType, projectId: plan.projectId, regionId: plan.regionId, effects: [], locks: [], failWith: fault.message },
-    ctx.requestId,
-    ctx.path,
-    ctx.now,
+    { taskType, projectId: plan.projectId, regionId: plan.regionId, effects: [], locks: [], failWith: fault.message },
+    call.requestId,
+    call.path,
+    call.now,
   );
   return { status: 200, body: { tasks: [task.id, sibling.id] } };
 }
@@ -193,18 +224,10 @@ export function assertUnlocked(services: Services, collection: CollectionName, i
 }
 
 /** DELETE of a record by a task: 409 while another task holds it; gone when the task finishes. */
-export function deleteByTask(
-  services: Services,
-  ctx: RequestContext,
-  record: ApiRecord,
-  collection: CollectionName,
-  what: string,
-  taskType: string,
-): Reply {
+export function deleteByTask(services: Services, call: Call, record: ApiRecord, collection: CollectionName, what: string): Reply {
   const id = String(record.id);
   assertUnlocked(services, collection, id, what);
-  return startTask(services, ctx, {
-    taskType,
+  return startTask(services, call, {
     projectId: Number(record.project_id),
     regionId: Number(record.region_id),
     effects: [{ op: "delete", collection, id }],

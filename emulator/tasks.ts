@@ -37,13 +37,24 @@ export interface TaskFault {
   alongside?: boolean;
 }
 
+/** Whether the API reports records of this kind in a task's `created_resources`. */
+export const isResourceKind = (key: string): key is ResourceKind => RESOURCE_KINDS.some((k) => k === key);
+
 export class TaskEngine {
+  /**
+   * `taskTypes`: every task type the contracts' operations answer with (taskTypesOf). A task of
+   * any other type is a typo or a call the contract does not know, which the emulator would
+   * otherwise serve and list under a type no client waits for.
+   */
   constructor(
     private readonly store: Store,
     public durationMs: number,
+    private readonly taskTypes: ReadonlySet<string>,
   ) {}
 
   create(plan: TaskPlan, requestId: string, path: string, now: number, fault?: TaskFault): TaskRecord {
+    if (!this.taskTypes.has(plan.taskType))
+      throw new Error(`no contract names the task type "${plan.taskType}" (they name ${[...this.taskTypes].join(", ")})`);
     const duration = this.durationMs;
     const task: TaskRecord = {
       id: plan.taskId ?? randomUUID(),

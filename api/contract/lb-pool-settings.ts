@@ -148,6 +148,7 @@ export const LbPoolSettings = {
       method: "PATCH",
       path: "item",
       task: "update_lbpool",
+      created: "members",
       request: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams",
     },
     more: {
@@ -156,6 +157,7 @@ export const LbPoolSettings = {
         method: "PATCH",
         path: "itemV2",
         task: "update_lbpool",
+        created: "members",
         request: "gcore.types.cloud.load_balancers.pool_update_params.PoolUpdateParams",
       },
       /** The vendor SDK's: gives the pool a health monitor (409 when it has one; a PATCH changes it). */

@@ -166,7 +166,10 @@ export interface Operation {
   readonly path: string;
   /** The `task_type` of the task the service answers with; none: the answer is the record itself. */
   readonly task?: string;
-  /** A create's task: the key of its `created_resources` that lists the new record's id. */
+  /**
+   * A task that makes records: the key of its `created_resources` that lists their ids (a
+   * create's new record; the members a pool's update adds).
+   */
   readonly created?: string;
   /** The vendor SDK's type of the body (its Python path): the conformance check validates every body sent against it. */
   readonly request?: string;

@@ -6,20 +6,18 @@ import { apiTimestamp } from "../clock";
 import { notFound } from "../http-errors";
 import {
   assertUnlocked,
-  checkedBody,
+  type Call,
   inScope,
   listPage,
   listScoped,
   madeByTask,
   type RequestContext,
-  type Router,
   scopeOf,
   type Services,
   startTask,
 } from "../router";
 import type { EmulatedResource, RegionName } from "./emulated-resource";
 import { taggedItem } from "./tagged-item";
-import { validator } from "../validation";
 import { spelled } from "../../api/canonical";
 import { recordFields } from "../../api/contract";
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
@@ -27,31 +25,17 @@ import { newTags } from "../tags";
 import { osOfVolume } from "../store/complete";
 import type { ApiRecord } from "../../api/guards";
 
-export const validateImageCreate = validator(contract, "create");
-export const validateImagePatch = validator(contract, "patch", Object.keys(contract.record));
-
-function registerImageRoutes(router: Router, services: Services): void {
-  router.add("POST", contract.paths.create, (ctx) => create(services, ctx));
-  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
-  // GET bmimages (reference): the scope's bare-metal images; GET images (the SDK's): all of them.
-  router.add("GET", contract.paths.create, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
-  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, listScoped(services, ctx, "images")));
-  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
-  router.add("PATCH", contract.paths.item, (ctx) => item.patch(services, ctx));
-  router.add("DELETE", contract.paths.item, (ctx) => item.remove(services, ctx));
-}
-
-function create(services: Services, ctx: RequestContext) {
-  const scope = scopeOf(ctx);
+function create(services: Services, call: Call) {
+  const scope = scopeOf(call);
   const { projectId, regionId } = scope;
-  const body = checkedBody(ctx, validateImageCreate, contract);
+  const body = call.checked();
   const volume = services.store.get("volumes", body.volume_id);
   if (!inScope(volume, projectId, regionId)) throw notFound("Volume", body.volume_id);
   assertUnlocked(services, "volumes", body.volume_id, "Volume");
 
   const id = randomUUID();
   const taskId = randomUUID();
-  const now = apiTimestamp(ctx.now);
+  const now = apiTimestamp(call.now);
   // The contract's fields as given or defaulted (tags as tags_v2, with the service's own), then
   // what the service adds: the OS from the volume's image metadata, status, sizes.
   const fields = recordFields(contract, body, { newTags: (given) => newTags(given, taskId) });
@@ -67,9 +51,8 @@ function create(services: Services, ctx: RequestContext) {
     size: BigInt(Number(volume!.size ?? 1)) * 1073741824n,
     ...madeByTask(services, scope, taskId, now),
   };
-  return startTask(services, ctx, {
+  return startTask(services, call, {
     taskId,
-    taskType: "create_image",
     projectId,
     regionId,
     effects: [{ op: "put", collection: "images", record }],
@@ -77,7 +60,7 @@ function create(services: Services, ctx: RequestContext) {
       { collection: "images", id },
       { collection: "volumes", id: String(body.volume_id) },
     ],
-    createdResources: { images: [id] },
+    created: [id],
   });
 }
 
@@ -87,14 +70,23 @@ const item = taggedItem({
   idParam: "image_id",
   what: "Image",
   contract,
-  validatePatch: validateImagePatch,
-  deleteTaskType: "delete_image",
 });
 
-/** BaremetalImage: the routes that serve images. */
+/** GET bmimages (reference): the scope's bare-metal images; GET images (the SDK's): all of them. */
+const list = (services: Services, ctx: RequestContext) => listPage(ctx, listScoped(services, ctx, "images"));
+
+/** BaremetalImage: the images, and what the service does on each of its calls. */
 export const BaremetalImage: EmulatedResource = {
   store: { name: "images", key: "id", complete: completeImage },
-  routes: registerImageRoutes,
+  contract,
+  operations: {
+    create,
+    list,
+    get: item.get,
+    update: item.patch,
+    delete: item.remove,
+    more: { createFromVolume: create, listImages: list },
+  },
 };
 
 /** Image fields the service fills, and its spelling of the machine type. */

@@ -1,4 +1,5 @@
-// What a resource is to the emulator: the routes that serve it and, when its records are a
+// What a resource is to the emulator: what the service does on each of its contract's
+// operations (../serve.ts routes them from the contract) and, when its records are a
 // collection of their own, that collection (its name in seeds, state files and the control
 // API, its key, and the fields the service's answers carry that a seed leaves out). Each file
 // of this folder exports one, named as the resource (api/contract/ and provider/kinds/ export
@@ -8,11 +9,9 @@
 import type { StoreSpec } from "../store/shapes";
 
 export type { RegionName, StoreSpec } from "../store/shapes";
-import type { Router, Services } from "../router";
+import type { Served } from "../serve";
 
 /** `store`: the collection the resource keeps, if it keeps one (a pool member lives in its pool's record). */
-export interface EmulatedResource {
+export interface EmulatedResource extends Served {
   readonly store?: StoreSpec;
-  /** Adds the resource's routes (its paths are in its contract). */
-  routes(router: Router, services: Services): void;
 }

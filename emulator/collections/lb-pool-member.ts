@@ -12,29 +12,16 @@ import { HttpError, notFound } from "../http-errors";
 import { completeMember } from "../store/complete";
 import {
   assertUnlocked,
-  checkedBody,
+  type Call,
   findScoped,
   inScope,
   listPage,
   type RequestContext,
-  type Router,
   type Services,
   startTask,
   uuidParam,
 } from "../router";
-import { validator } from "../validation";
 import type { EmulatedResource } from "./emulated-resource";
-
-const validateCreate = validator(contract, "create");
-const validatePatch = validator(contract, "patch", Object.keys(contract.record));
-
-function registerMemberRoutes(router: Router, services: Services): void {
-  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
-  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, members(pool(services, ctx))));
-  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx).member }));
-  router.add("PATCH", contract.paths.item, (ctx) => patch(services, ctx));
-  router.add("DELETE", contract.paths.item, (ctx) => remove(services, ctx));
-}
 
 const pool = (services: Services, ctx: RequestContext): ApiRecord => findScoped(services, ctx, "lbpools", "pool_id", "Load balancer pool");
 
@@ -50,14 +37,13 @@ function find(services: Services, ctx: RequestContext): { pool: ApiRecord; membe
 }
 
 /** A task that puts the pool back with its members changed; it locks the pool while it runs. */
-function poolTask(services: Services, ctx: RequestContext, p: ApiRecord, taskType: string, list: ApiRecord[], created?: string) {
-  return startTask(services, ctx, {
-    taskType,
+function poolTask(services: Services, call: Call, p: ApiRecord, list: ApiRecord[], created?: string) {
+  return startTask(services, call, {
     projectId: Number(p.project_id),
     regionId: Number(p.region_id),
     effects: [{ op: "put", collection: "lbpools", record: { ...p, members: list } }],
     locks: [{ collection: "lbpools", id: String(p.id) }],
-    ...(created ? { createdResources: { members: [created] } } : {}),
+    ...(created ? { created: [created] } : {}),
   });
 }
 
@@ -72,9 +58,9 @@ export function assertTargetExists(services: Services, p: ApiRecord, member: Api
   if (typeof member.instance_id === "string" && !scoped("instances", member.instance_id)) throw notFound("Instance", member.instance_id);
 }
 
-function create(services: Services, ctx: RequestContext) {
-  const p = pool(services, ctx);
-  const body = checkedBody(ctx, validateCreate, contract);
+function create(services: Services, call: Call) {
+  const p = pool(services, call);
+  const body = call.checked();
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
   assertTargetExists(services, p, body);
   const key = memberKey(body.address, body.protocol_port);
@@ -85,36 +71,43 @@ function create(services: Services, ctx: RequestContext) {
   const id = randomUUID();
   // The record keeps no instance_id (the service's Member has none); the subnet is the one given.
   const member = completeMember({ ...recordFields(contract, body), id, subnet_id: body.subnet_id ?? null });
-  return poolTask(services, ctx, p, "create_lbmember", [...members(p), member], id);
+  return poolTask(services, call, p, [...members(p), member], id);
 }
 
-function patch(services: Services, ctx: RequestContext) {
-  const { pool: p, member } = find(services, ctx);
-  const body = checkedBody(ctx, validatePatch, contract);
+function patch(services: Services, call: Call) {
+  const { pool: p, member } = find(services, call);
+  const body = call.checked();
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
   const updated = applyUpdate(contract, member, body);
   // A PATCH that changes nothing starts no task: the service answers {"tasks": []}.
   if (JSON.stringify(updated) === JSON.stringify(member)) return { status: 200, body: { tasks: [] } };
   return poolTask(
     services,
-    ctx,
+    call,
     p,
-    "update_lbmember",
     members(p).map((m) => (m === member ? updated : m)),
   );
 }
 
-function remove(services: Services, ctx: RequestContext) {
-  const { pool: p, member } = find(services, ctx);
+function remove(services: Services, call: Call) {
+  const { pool: p, member } = find(services, call);
   assertUnlocked(services, "lbpools", String(p.id), "Load balancer pool");
   return poolTask(
     services,
-    ctx,
+    call,
     p,
-    "delete_lbmember",
     members(p).filter((m) => m !== member),
   );
 }
 
-/** LbPoolMember: the routes that serve a pool's members one by one. */
-export const LbPoolMember: EmulatedResource = { routes: registerMemberRoutes };
+/** LbPoolMember: what the service does on each call on a pool's members one by one. */
+export const LbPoolMember: EmulatedResource = {
+  contract,
+  operations: {
+    create,
+    list: (services, ctx) => listPage(ctx, members(pool(services, ctx))),
+    get: (services, ctx) => ({ status: 200, body: find(services, ctx).member }),
+    update: patch,
+    delete: remove,
+  },
+};

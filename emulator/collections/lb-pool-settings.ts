@@ -6,19 +6,8 @@
 import { type ApiRecord, isRecord, recordsIn } from "../../api/guards";
 import type { EmulatedResource } from "./emulated-resource";
 import { randomUUID } from "node:crypto";
-import {
-  assertUnlocked,
-  checkedBody,
-  findScoped,
-  listPage,
-  listScoped,
-  type RequestContext,
-  type Router,
-  type Services,
-  startTask,
-} from "../router";
+import { assertUnlocked, type Call, findScoped, listPage, listScoped, type RequestContext, type Services, startTask } from "../router";
 import { stringifyJson as stringifyLossless } from "../../api/json";
-import { validator } from "../validation";
 import { applyUpdate } from "../../api/contract";
 import { HealthMonitor, LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { memberKey as key } from "../../api/members";
@@ -26,19 +15,6 @@ import { HttpError, notFound } from "../http-errors";
 import { completeHealthmonitor, completeMember } from "../store/complete";
 import { assertTargetExists } from "./lb-pool-member";
 import { canonicalBody } from "../validation";
-
-export const validatePoolPatch = validator(contract, "patch", Object.keys(contract.record));
-/** POST .../healthmonitor (the vendor SDK's): a whole health monitor. */
-const validateHealthmonitorCreate = validator(HealthMonitor, "create");
-
-function registerPoolRoutes(router: Router, services: Services): void {
-  router.add("GET", contract.paths.collection, (ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")));
-  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PATCH", contract.paths.item, (ctx) => patch(services, ctx));
-  router.add("PATCH", contract.paths.itemV2, (ctx) => patch(services, ctx));
-  router.add("POST", contract.paths.healthmonitor, (ctx) => createHealthmonitor(services, ctx));
-  router.add("DELETE", contract.paths.healthmonitor, (ctx) => removeHealthmonitor(services, ctx));
-}
 
 function find(services: Services, ctx: RequestContext): ApiRecord {
   return findScoped(services, ctx, "lbpools", "pool_id", "Load balancer pool");
@@ -63,10 +39,10 @@ export function mergeMembers(existing: Member[], requested: Member[]): { members
   return { members, created };
 }
 
-function patch(services: Services, ctx: RequestContext) {
-  const pool = find(services, ctx);
+function patch(services: Services, call: Call) {
+  const pool = find(services, call);
   // Canonical spellings; members in the service's own order (by address and port).
-  const body = checkedBody(ctx, validatePoolPatch, contract);
+  const body = call.checked();
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
   for (const member of recordsIn(body.members)) assertTargetExists(services, pool, member);
@@ -95,14 +71,13 @@ function patch(services: Services, ctx: RequestContext) {
 
   // While the task runs, the pool shows it is being updated.
   services.store.put("lbpools", { ...pool, provisioning_status: "PENDING_UPDATE" });
-  return startTask(services, ctx, {
-    taskType: "update_lbpool",
+  return startTask(services, call, {
     projectId: Number(pool.project_id),
     regionId: Number(pool.region_id),
     effects: [{ op: "put", collection: "lbpools", record: updated }],
     rollback: [{ op: "put", collection: "lbpools", record: pool }],
     locks: [{ collection: "lbpools", id }],
-    createdResources: { members: created },
+    created,
   });
 }
 
@@ -110,20 +85,19 @@ function patch(services: Services, ctx: RequestContext) {
  * POST .../healthmonitor (the vendor SDK's): gives the pool a health monitor through a task;
  * 409 when it has one already (a PATCH changes it).
  */
-function createHealthmonitor(services: Services, ctx: RequestContext) {
-  const pool = find(services, ctx);
-  const body = checkedBody(ctx, validateHealthmonitorCreate, { fields: HealthMonitor.fields });
+function createHealthmonitor(services: Services, call: Call) {
+  const pool = find(services, call);
+  const body = call.checked();
   const id = String(pool.id);
   assertUnlocked(services, "lbpools", id, "Load balancer pool");
   if (pool.healthmonitor) throw new HttpError(409, "ConflictError", `Load balancer pool ${id} has a health monitor already.`);
   const monitor = completeHealthmonitor(body);
-  return startTask(services, ctx, {
-    taskType: "create_healthmonitor",
+  return startTask(services, call, {
     projectId: Number(pool.project_id),
     regionId: Number(pool.region_id),
     effects: [{ op: "put", collection: "lbpools", record: { ...pool, healthmonitor: monitor } }],
     locks: [{ collection: "lbpools", id }],
-    createdResources: { healthmonitors: [String(monitor.id)] },
+    created: [String(monitor.id)],
   });
 }
 
@@ -137,7 +111,7 @@ function removeHealthmonitor(services: Services, ctx: RequestContext) {
   return { status: 204 };
 }
 
-/** LbPoolSettings: the pools (the seed's; the service makes them with their load balancer), and the routes that serve them. */
+/** LbPoolSettings: the pools (the seed's; the service makes them with their load balancer), and what the service does on each of their calls. */
 export const LbPoolSettings: EmulatedResource = {
   store: {
     name: "lbpools",
@@ -155,7 +129,15 @@ export const LbPoolSettings: EmulatedResource = {
       ...(isRecord(record.healthmonitor) ? { healthmonitor: completeHealthmonitor(record.healthmonitor, record.healthmonitor) } : {}),
     }),
   },
-  routes: registerPoolRoutes,
+  contract,
+  operations: {
+    list: (services, ctx) => listPage(ctx, listScoped(services, ctx, "lbpools")),
+    get: (services, ctx) => ({ status: 200, body: find(services, ctx) }),
+    update: patch,
+    more: { updateV2: patch, createHealthmonitor, deleteHealthmonitor: removeHealthmonitor },
+  },
+  /** POST .../healthmonitor (the vendor SDK's): a whole health monitor. */
+  bodies: { createHealthmonitor: HealthMonitor },
 };
 
 /** References as the service lists them: objects with an id (a seed may give bare ids). */

@@ -1,9 +1,8 @@
 // Quota notification threshold: PUT (spec, synchronous upsert), GET and DELETE (public API
 // reference; DELETE resets the threshold to the service's default, 80).
 import { notFound } from "../http-errors";
-import { bodyObject, intParam, requireValid, type RequestContext, type Router, type Services } from "../router";
+import { type Call, intParam, type RequestContext, type Services } from "../router";
 import type { EmulatedResource } from "./emulated-resource";
-import { canonicalDateTime } from "../../api/canonical";
 import { contractSchema, type InvalidFields, wireFailures } from "../../api/schema";
 import { applyUpdate, recordFields } from "../../api/contract";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
@@ -32,12 +31,6 @@ export function validateQuotaPut(body: unknown, held?: ApiRecord): InvalidFields
   return wireFailures(schema, body);
 }
 
-function registerQuotaRoutes(router: Router, services: Services): void {
-  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: find(services, ctx) }));
-  router.add("PUT", contract.paths.item, (ctx) => put(services, ctx));
-  router.add("DELETE", contract.paths.item, (ctx) => reset(services, ctx));
-}
-
 function find(services: Services, ctx: RequestContext): ApiRecord {
   const clientId = intParam(ctx, "client_id");
   const setting = services.store.get("client_quotas", clientId);
@@ -45,13 +38,10 @@ function find(services: Services, ctx: RequestContext): ApiRecord {
   return setting;
 }
 
-function put(services: Services, ctx: RequestContext) {
-  const clientId = intParam(ctx, "client_id");
-  const raw = bodyObject(ctx);
-  requireValid(validateQuotaPut(raw, services.store.get("client_quotas", clientId)));
+function put(services: Services, call: Call) {
+  const clientId = intParam(call, "client_id");
   // The service keeps times in UTC without a zone suffix, and quota numbers as integers.
-  const body: Record<string, unknown> =
-    typeof raw.last_sending === "string" ? { ...raw, last_sending: canonicalDateTime(raw.last_sending) } : raw;
+  const body = call.checked();
   // An upsert: the fields the PUT gives replace; those it leaves out keep what the client's
   // setting holds (for a new one, their absent values).
   const current = services.store.get("client_quotas", clientId) ?? { client_id: clientId, ...recordFields(contract, {}) };
@@ -68,8 +58,10 @@ function reset(services: Services, ctx: RequestContext) {
   return { status: 204 };
 }
 
-/** QuotaThreshold: each client's notification threshold (by client, not scoped), and the routes that serve it. */
+/** QuotaThreshold: each client's notification threshold (by client, not scoped), and what the service does on each of its calls. */
 export const QuotaThreshold: EmulatedResource = {
   store: { name: "client_quotas", key: "client_id", integers: ["client_id"] },
-  routes: registerQuotaRoutes,
+  contract,
+  operations: { get: (services, ctx) => ({ status: 200, body: find(services, ctx) }), update: put, delete: reset },
+  bodies: { update: (body, services, ctx) => validateQuotaPut(body, services.store.get("client_quotas", intParam(ctx, "client_id"))) },
 };

@@ -4,42 +4,19 @@ import { randomUUID } from "node:crypto";
 import { apiTimestamp } from "../clock";
 import { HttpError, notFound, validationError } from "../http-errors";
 import { addressCount, contains, firstHost, isUuid4, overlaps, parseCidr } from "../../api/net";
-import {
-  checkedBody,
-  inScope,
-  listPage,
-  listScoped,
-  madeByTask,
-  type RequestContext,
-  type Router,
-  scopeOf,
-  type Services,
-  startTask,
-} from "../router";
+import { type Call, inScope, listPage, listScoped, madeByTask, type RequestContext, scopeOf, type Services, startTask } from "../router";
 import type { EmulatedResource } from "./emulated-resource";
 import { taggedItem } from "./tagged-item";
-import { validator } from "../validation";
 import { recordFields } from "../../api/contract";
 import { Subnet as contract } from "../../api/contract/subnet";
 import { newTags } from "../tags";
 import { gatewayIssue } from "../../api/rules";
 import { toSnake } from "../../api/names";
 
-export const validateSubnetCreate = validator(contract, "create");
-export const validateSubnetPatch = validator(contract, "patch", Object.keys(contract.record));
-
-function registerSubnetRoutes(router: Router, services: Services): void {
-  router.add("POST", contract.paths.collection, (ctx) => create(services, ctx));
-  router.add("GET", contract.paths.collection, (ctx) => list(services, ctx));
-  router.add("GET", contract.paths.item, (ctx) => ({ status: 200, body: item.find(services, ctx) }));
-  router.add("PATCH", contract.paths.item, (ctx) => item.patch(services, ctx));
-  router.add("DELETE", contract.paths.item, (ctx) => item.remove(services, ctx));
-}
-
-function create(services: Services, ctx: RequestContext) {
-  const scope = scopeOf(ctx);
+function create(services: Services, call: Call) {
+  const scope = scopeOf(call);
   const { projectId, regionId } = scope;
-  const body = checkedBody(ctx, validateSubnetCreate, contract);
+  const body = call.checked();
   const { store } = services;
   const network = store.get("networks", body.network_id);
   if (!inScope(network, projectId, regionId)) throw notFound("Network", body.network_id);
@@ -51,7 +28,7 @@ function create(services: Services, ctx: RequestContext) {
   const gateway = body.gateway_ip === undefined ? firstHost(cidr) : typeof body.gateway_ip === "string" ? body.gateway_ip : null;
   const id = randomUUID();
   const taskId = randomUUID();
-  const now = apiTimestamp(ctx.now);
+  const now = apiTimestamp(call.now);
   const count = addressCount(cidr);
   // As the service's records are: the contract's fields as given or defaulted (canonical
   // spellings; tags as a list with the service's own read-only tag; no create-only
@@ -69,17 +46,16 @@ function create(services: Services, ctx: RequestContext) {
   };
   // Subnets still being created count too: two overlapping creates in flight must not both succeed.
   const creating = Object.values(store.tasks)
-    .filter((t) => (t.state === "NEW" || t.state === "RUNNING") && t.task_type === "create_subnet" && t._emulator.failWith === undefined)
+    .filter((t) => (t.state === "NEW" || t.state === "RUNNING") && t.task_type === call.op.task && t._emulator.failWith === undefined)
     .flatMap((t) => t._emulator.effects.flatMap((e) => (e.op === "put" ? [e.record] : [])));
   const clash = [...store.list("subnets"), ...creating].find((s) => s.network_id === body.network_id && overlaps(String(s.cidr), cidr));
-  return startTask(services, ctx, {
+  return startTask(services, call, {
     taskId,
-    taskType: "create_subnet",
     projectId,
     regionId,
     effects: [{ op: "put", collection: "subnets", record }],
     locks: [{ collection: "subnets", id }],
-    createdResources: { subnets: [id] },
+    created: [id],
     failWith: clash
       ? `Invalid input for operation: Requested subnet with cidr: ${cidr} for network: ${String(body.network_id)} overlaps with another subnet (${String(clash.id)}, ${String(clash.cidr)}).`
       : undefined,
@@ -97,8 +73,6 @@ const item = taggedItem({
   idParam: "subnet_id",
   what: "Subnet",
   contract,
-  validatePatch: validateSubnetPatch,
-  deleteTaskType: "delete_subnet",
   checkPatch: (subnet, body) => {
     if (typeof body.gateway_ip !== "string") return;
     if (!contains(String(subnet.cidr), body.gateway_ip)) {
@@ -128,7 +102,7 @@ function list(services: Services, ctx: RequestContext) {
   return listPage(ctx, network === null ? all : all.filter((s) => s.network_id === network.toLowerCase()));
 }
 
-/** Subnet: the subnets, and the routes that serve them. */
+/** Subnet: the subnets, and what the service does on each of its calls. */
 export const Subnet: EmulatedResource = {
   store: {
     name: "subnets",
@@ -144,5 +118,6 @@ export const Subnet: EmulatedResource = {
       ...record,
     }),
   },
-  routes: registerSubnetRoutes,
+  contract,
+  operations: { create, list, get: item.get, update: item.patch, delete: item.remove },
 };

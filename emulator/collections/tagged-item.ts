@@ -6,8 +6,7 @@ import type { BodyContract } from "../../api/contract";
 import { applyUpdate } from "../../api/contract";
 import { apiTimestamp } from "../clock";
 import type { CollectionName } from "../store/shapes";
-import type { InvalidFields } from "../http-errors";
-import { assertUnlocked, checkedBody, deleteByTask, findScoped, type Reply, type RequestContext, type Services } from "../router";
+import { assertUnlocked, type Call, deleteByTask, findScoped, type Reply, type RequestContext, type Services } from "../router";
 import { mergeTags } from "../tags";
 import type { ApiRecord } from "../../api/guards";
 
@@ -18,8 +17,6 @@ export interface TaggedItem {
   /** The record's name in messages (`Subnet`). */
   what: string;
   contract: BodyContract;
-  validatePatch: (body: unknown) => InvalidFields;
-  deleteTaskType: string;
   /** A rule across the record and a valid, canonical PATCH body; throws the service's answer. */
   checkPatch?(record: ApiRecord, body: ApiRecord): void;
   /** Refuses a DELETE the service refuses; throws its answer. */
@@ -30,20 +27,21 @@ export function taggedItem(item: TaggedItem) {
   const find = (services: Services, ctx: RequestContext): ApiRecord => findScoped(services, ctx, item.collection, item.idParam, item.what);
   return {
     find,
-    patch(services: Services, ctx: RequestContext): Reply {
-      const record = find(services, ctx);
-      const body = checkedBody(ctx, item.validatePatch, item.contract);
+    get: (services: Services, call: Call): Reply => ({ status: 200, body: find(services, call) }),
+    patch(services: Services, call: Call): Reply {
+      const record = find(services, call);
+      const body = call.checked();
       assertUnlocked(services, item.collection, String(record.id), item.what);
       item.checkPatch?.(record, body);
-      const updated: ApiRecord = { ...applyUpdate(item.contract, record, body, { mergeTags }), updated_at: apiTimestamp(ctx.now) };
+      const updated: ApiRecord = { ...applyUpdate(item.contract, record, body, { mergeTags }), updated_at: apiTimestamp(call.now) };
       services.store.put(item.collection, updated);
       services.store.persist();
       return { status: 200, body: updated };
     },
-    remove(services: Services, ctx: RequestContext): Reply {
-      const record = find(services, ctx);
-      item.checkDelete?.(record, services, ctx);
-      return deleteByTask(services, ctx, record, item.collection, item.what, item.deleteTaskType);
+    remove(services: Services, call: Call): Reply {
+      const record = find(services, call);
+      item.checkDelete?.(record, services, call);
+      return deleteByTask(services, call, record, item.collection, item.what);
     },
   };
 }

@@ -7,6 +7,10 @@
 // only the engine shows (what a failure leaves in the stack's state) through the CLI.
 // docs/reliability.md records the outcomes.
 import { api, type CimsTestEnv, SEED } from "./cims";
+import { type Contract, idParam, operation } from "../../api/contract";
+import { LbPoolMember } from "../../api/contract/lb-pool-member";
+import { LbPoolSettings } from "../../api/contract/lb-pool-settings";
+import { Subnet } from "../../api/contract/subnet";
 
 export type Op = "create" | "update" | "delete" | "refresh";
 
@@ -160,13 +164,46 @@ export async function clearFaults(env: Emulated): Promise<void> {
   expect((await api(env, "DELETE", "/__emulator/faults")).status).toBe(204);
 }
 
+/** The path parameters of the seed's records the matrix's requests go to: the scope, and its pool. */
+const SEEDED: Record<string, string> = { project_id: "1", region_id: "1", pool_id: SEED.poolId };
+
+/** An operation's path in the seed's scope; a record's id the seed does not hold is any (`*`). */
+function seededPath(contract: Contract, name: "create" | "list" | "update" | "delete"): string {
+  const op = operation(contract, name);
+  if (!op) throw new Error(`fault matrix: ${contract.name}'s contract has no ${name}`);
+  const params: Record<string, string> = { [idParam(contract)]: "*", ...SEEDED };
+  return op.template.replace(/\{([a-z_]+)\}/g, (_all, p: string) => params[p] ?? "*");
+}
+
+/**
+ * The request each operation's fault goes on, by the kind's contract: its method and path. A
+ * refresh reads the kind's list (reads coalesce) or the record by id: the fault meets either,
+ * under the list's path.
+ */
+function requestsOf(contract: Contract, ops: readonly Op[]): Matrix["requests"] {
+  return Object.fromEntries(
+    ops.map((op) =>
+      op === "refresh"
+        ? [op, { method: "GET", path: `${seededPath(contract, "list")}/**` }]
+        : [op, { method: operation(contract, op)!.method, path: seededPath(contract, op) }],
+    ),
+  );
+}
+
+/** The task type the kind's contract names for an operation, as a failed task's message names it. */
+function taskOf(contract: Contract, op: "create" | "update" | "delete"): string {
+  const task = operation(contract, op)?.task;
+  if (!task) throw new Error(`fault matrix: ${contract.name}'s ${op} answers with no task`);
+  return task;
+}
+
 /** The expected message of a failing row. */
 export const messageOf = (expected: Expectation, row: number): RegExp | undefined =>
   typeof expected.message === "function" ? expected.message(row) : expected.message;
 
 // Subnet (create, delete, refresh) and LbPoolSettings (update).
 
-export const SUBNET_PATH = "/cloud/v1/subnets/1/1";
+export const SUBNET_PATH = seededPath(Subnet, "create");
 
 /** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
 export const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10.30.${row + 1}.0/24` });
@@ -199,7 +236,8 @@ export const SUBNET: Matrix = {
       "response slower than the request timeout": { outcome: "recovers" },
       "task ERROR": {
         outcome: "fails",
-        message: (row) => new RegExp(`${subnetNamed(row)}: task [0-9a-f-]+ \\(create_subnet\\) failed: Backend capacity exhausted`),
+        message: (row) =>
+          new RegExp(`${subnetNamed(row)}: task [0-9a-f-]+ \\(${taskOf(Subnet, "create")}\\) failed: Backend capacity exhausted`),
       },
       // The running task lists the subnet's id: the state records it, the next run waits for it.
       "task never finishes (deadline)": {
@@ -210,15 +248,10 @@ export const SUBNET: Matrix = {
           ),
       },
     },
-    delete: taskFails(/task [0-9a-f-]+ \(delete_subnet\) failed: Backend capacity exhausted/),
+    delete: taskFails(new RegExp(`task [0-9a-f-]+ \\(${taskOf(Subnet, "delete")}\\) failed: Backend capacity exhausted`)),
     refresh: readRecovers(),
   },
-  requests: {
-    create: { method: "POST", path: SUBNET_PATH },
-    delete: { method: "DELETE", path: `${SUBNET_PATH}/*` },
-    // A refresh reads the network's list (reads coalesce), or the subnet by id: the fault meets either.
-    refresh: { method: "GET", path: `${SUBNET_PATH}/**` },
-  },
+  requests: requestsOf(Subnet, ["create", "delete", "refresh"]),
 };
 
 /** The seeded pool's settings as tests/fixtures/programs/pool.ts declares them by default, as the provider's inputs. */
@@ -237,14 +270,14 @@ export const POOL_SETTINGS_INPUTS = {
 export const POOL_SETTINGS: Matrix = {
   name: "LbPoolSettings",
   expected: {
-    update: taskFails(/task [0-9a-f-]+ \(update_lbpool\) failed: Backend capacity exhausted/),
+    update: taskFails(new RegExp(`task [0-9a-f-]+ \\(${taskOf(LbPoolSettings, "update")}\\) failed: Backend capacity exhausted`)),
   },
-  requests: { update: { method: "PATCH", path: `/cloud/v1/lbpools/1/1/${SEED.poolId}` } },
+  requests: requestsOf(LbPoolSettings, ["update"]),
 };
 
 // LbPoolMember.
 
-export const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members`;
+export const MEMBERS = seededPath(LbPoolMember, "create");
 /** The subnet the members are in, seeded (a member's subnet is not what is under test). */
 export const MEMBER_SUBNET = "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f";
 /** Row `row`'s member address for an operation (each its own /24). */
@@ -265,8 +298,8 @@ const memberMayExist = (how: string) =>
   );
 
 /** A member's task (`update`, `delete`) that ended in ERROR, naming the member and its id. */
-const memberTaskFailed = (verb: string) =>
-  new RegExp(`${MEMBER} \\([0-9a-f-]{36}\\): task [0-9a-f-]+ \\(${verb}_lbmember\\) failed: Backend capacity exhausted`);
+const memberTaskFailed = (op: "update" | "delete") =>
+  new RegExp(`${MEMBER} \\([0-9a-f-]{36}\\): task [0-9a-f-]+ \\(${taskOf(LbPoolMember, op)}\\) failed: Backend capacity exhausted`);
 
 /**
  * LbPoolMember: create (POST members + task) repeats its POST only when the service cannot
@@ -294,7 +327,7 @@ export const LB_POOL_MEMBER: Matrix = {
       },
       "task ERROR": {
         outcome: "fails",
-        message: new RegExp(`${MEMBER}: task [0-9a-f-]+ \\(create_lbmember\\) failed: Backend capacity exhausted`),
+        message: new RegExp(`${MEMBER}: task [0-9a-f-]+ \\(${taskOf(LbPoolMember, "create")}\\) failed: Backend capacity exhausted`),
       },
       // The running task lists the member's id: the state records it, the next run waits for it.
       "task never finishes (deadline)": {
@@ -308,13 +341,7 @@ export const LB_POOL_MEMBER: Matrix = {
     delete: taskFails(memberTaskFailed("delete")),
     refresh: readRecovers(),
   },
-  requests: {
-    create: { method: "POST", path: MEMBERS },
-    update: { method: "PATCH", path: `${MEMBERS}/*` },
-    delete: { method: "DELETE", path: `${MEMBERS}/*` },
-    // A refresh reads the pool's members (reads coalesce), or the member by id: the fault meets either.
-    refresh: { method: "GET", path: `${MEMBERS}/**` },
-  },
+  requests: requestsOf(LbPoolMember, ["create", "update", "delete", "refresh"]),
 };
 
 /** A member as the service answers it (the fields the checks read). */

@@ -8,10 +8,15 @@ import { BaremetalImage } from "../../../provider/kinds/baremetal-image";
 import { lbPoolSettingsMethods, poolTable } from "../../../provider/kinds/lb-pool-settings";
 import { Subnet } from "../../../provider/kinds/subnet";
 import { quotaTable, quotaThresholdMethods } from "../../../provider/kinds/quota-threshold";
-import { validateImageCreate } from "../../../emulator/collections/baremetal-image";
-import { validatePoolPatch } from "../../../emulator/collections/lb-pool-settings";
 import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
-import { validateSubnetCreate } from "../../../emulator/collections/subnet";
+import { requestCheck } from "../../../emulator/serve";
+import { BaremetalImage as imageContract } from "../../../api/contract/baremetal-image";
+import { LbPoolSettings as poolContract } from "../../../api/contract/lb-pool-settings";
+import { Subnet as subnetContract } from "../../../api/contract/subnet";
+
+const validateSubnetCreate = requestCheck(subnetContract, "create");
+const validateImageCreate = requestCheck(imageContract, "create");
+const validatePoolPatch = requestCheck(poolContract, "update");
 
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
 const VOL = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";

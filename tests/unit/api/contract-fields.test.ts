@@ -9,6 +9,8 @@ import {
   type BodyContract,
   type FieldType,
   fieldsWithoutOmissionRule,
+  idParam,
+  operation,
   recordFields,
   recordName,
   updatable,
@@ -130,50 +132,57 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: res.status, body: text ? (parseJson(text) as Record<string, unknown>) : {} };
 }
 
-/** Creates through the task, returns the new record's path. */
-async function created(path: string, kind: string, body: unknown, one: (id: string) => string): Promise<string> {
-  const res = await call("POST", path, body);
+/** The path parameters of records the seed holds (examples/emulator-seed.json). */
+const SEEDED: Record<string, string> = { project_id: "1", region_id: "1", pool_id: POOL_ID, policy_id: "101", client_id: "1" };
+
+/** A path template with its parameters filled. */
+function fill(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_all, name: string) => {
+    if (params[name] === undefined) throw new Error(`no value for {${name}} of ${template}: a seeded record's id belongs in SEEDED`);
+    return params[name];
+  });
+}
+
+/** Creates a record of a kind by its contract's create (through its task); returns the new record's id. */
+async function created(name: Kind, body: Record<string, unknown>): Promise<string> {
+  const create = operation(kind(name).descriptor.contract, "create")!;
+  const res = await call(create.method, fill(create.template, SEEDED), body);
   expect(res.status).toBe(200);
   const [task] = res.body.tasks as string[];
   const done = (await call("GET", `/cloud/v1/tasks/${task}`)).body as { created_resources: Record<string, string[]> };
-  return one(done.created_resources[kind][0]);
+  return done.created_resources[create.created!][0];
 }
 
-/** Each resource: the path its update goes to (and how). A kind added to the registry needs its row here. */
-const TARGETS: Record<Kind, () => Promise<{ path: string; method: string; base?: Record<string, unknown> }>> = {
-  Subnet: async () => ({
-    method: "PATCH",
-    path: await created(
-      "/cloud/v1/subnets/1/1",
-      "subnets",
-      { name: "s", cidr: "10.123.0.0/24", network_id: NET },
-      (id) => `/cloud/v1/subnets/1/1/${id}`,
-    ),
+/**
+ * The body of each create, for the kinds whose contract has one (what a record refers to is
+ * the seed's, or made first); the others' records are the seed's. A kind added to the registry
+ * that creates its record needs its row here.
+ */
+const CREATES: Partial<Record<Kind, () => Promise<Record<string, unknown>>>> = {
+  Subnet: async () => ({ name: "s", cidr: "10.123.0.0/24", network_id: NET }),
+  BaremetalImage: async () => ({ name: "i", volume_id: VOLUME }),
+  LbPoolMember: async () => ({
+    address: "10.125.0.7",
+    protocol_port: 8443,
+    subnet_id: await created("Subnet", { name: "m", cidr: "10.125.0.0/24", network_id: NET }),
   }),
-  BaremetalImage: async () => ({
-    method: "PATCH",
-    path: await created("/cloud/v1/bmimages/1/1", "images", { name: "i", volume_id: VOLUME }, (id) => `/cloud/v1/images/1/1/${id}`),
-  }),
-  LbPoolSettings: async () => ({ method: "PATCH", path: `/cloud/v1/lbpools/1/1/${POOL_ID}` }),
-  SnapshotPolicyState: async () => ({ method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101" }),
-  // A PUT is a whole setting: the threshold goes with every field.
-  QuotaThreshold: async () => ({ method: "PUT", path: "/cloud/v2/client_quotas/1/notification_threshold", base: { threshold: 81 } }),
-  LbPoolMember: async () => {
-    const members = `/cloud/v1/loadbalancers/1/1/pools/${POOL_ID}/members`;
-    const subnet = await created("/cloud/v1/subnets/1/1", "subnets", { name: "m", cidr: "10.125.0.0/24", network_id: NET }, (id) => id);
-    return {
-      method: "PATCH",
-      path: await created(
-        members,
-        "members",
-        { address: "10.125.0.7", protocol_port: 8443, subnet_id: subnet },
-        (id) => `${members}/${id}`,
-      ),
-    };
-  },
 };
 
-const RESOURCES = KIND_NAMES.map((name) => ({ name, contract: kind(name).descriptor.contract, target: TARGETS[name] }));
+/** A PUT is a whole setting: the threshold goes with every field. */
+const BASES: Partial<Record<Kind, Record<string, unknown>>> = { QuotaThreshold: { threshold: 81 } };
+
+/** Each resource's update, at its contract's method and path, of a record made by its create or the seed's. */
+async function target(name: Kind): Promise<{ path: string; method: string; base?: Record<string, unknown> }> {
+  const contract = kind(name).descriptor.contract;
+  const update = operation(contract, "update");
+  if (!update) throw new Error(`${name}'s contract has no update`);
+  const make = CREATES[name];
+  if (operation(contract, "create") && !make) throw new Error(`${name} creates its records: its create's body belongs in CREATES`);
+  const params = make ? { ...SEEDED, [idParam(contract)]: await created(name, await make()) } : SEEDED;
+  return { method: update.method, path: fill(update.template, params), base: BASES[name] };
+}
+
+const RESOURCES = KIND_NAMES.map((name) => ({ name, contract: kind(name).descriptor.contract, target: () => target(name) }));
 
 const cases = RESOURCES.flatMap((r) => updatable(r.contract).map((field) => [r.name, field, r] as const));
 

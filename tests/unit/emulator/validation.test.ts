@@ -2,11 +2,20 @@
 // values) answer {}, and each invalid body is reported under exactly the expected paths.
 import { isIpAddress, isUuid4, parseCidr } from "../../../api/net";
 import type { InvalidFields } from "../../../emulator/validation";
-import { validateImageCreate, validateImagePatch } from "../../../emulator/collections/baremetal-image";
-import { validatePoolPatch } from "../../../emulator/collections/lb-pool-settings";
 import { validateQuotaPut } from "../../../emulator/collections/quota-threshold";
-import { validatePolicyPatch } from "../../../emulator/collections/snapshot-policy-state";
-import { validateSubnetCreate, validateSubnetPatch } from "../../../emulator/collections/subnet";
+import { requestCheck } from "../../../emulator/serve";
+import { BaremetalImage } from "../../../api/contract/baremetal-image";
+import { LbPoolSettings } from "../../../api/contract/lb-pool-settings";
+import { SnapshotPolicyState } from "../../../api/contract/snapshot-policy-state";
+import { Subnet } from "../../../api/contract/subnet";
+
+// The checks the emulator attaches to each operation with a body (emulator/serve.ts).
+const validateSubnetCreate = requestCheck(Subnet, "create");
+const validateSubnetPatch = requestCheck(Subnet, "update");
+const validateImageCreate = requestCheck(BaremetalImage, "create");
+const validateImagePatch = requestCheck(BaremetalImage, "update");
+const validatePoolPatch = requestCheck(LbPoolSettings, "update");
+const validatePolicyPatch = requestCheck(SnapshotPolicyState, "update");
 
 type Validator = (body: unknown) => InvalidFields;
 
