@@ -14,7 +14,13 @@ const scope = (i: Scoped) => ({ project_id: i.projectId, region_id: i.regionId }
 
 export const imageDescriptor: OwnedDescriptor = {
   contract,
-  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
+  own: {
+    projectId: OWN.projectId,
+    regionId: OWN.regionId,
+    timeouts: OWN.timeouts,
+    importId: OWN.importId,
+    deleteAdopted: OWN.deleteAdopted,
+  },
   scoped: true,
   patchSpelling: "record",
   label: (i, id) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`,

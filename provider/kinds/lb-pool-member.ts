@@ -32,7 +32,14 @@ function takenMessage(inputs: Inputs, taken: ApiRecord): string {
 
 export const memberDescriptor: OwnedDescriptor = {
   contract,
-  own: { poolId: OWN.poolId, projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
+  own: {
+    poolId: OWN.poolId,
+    projectId: OWN.projectId,
+    regionId: OWN.regionId,
+    timeouts: OWN.timeouts,
+    importId: OWN.importId,
+    deleteAdopted: OWN.deleteAdopted,
+  },
   scoped: true,
   label: (i, id) => `LbPoolMember ${memberKey(i.address, i.protocolPort)} of pool ${String(i.poolId)}${id ? ` (${id})` : ""}`,
   noun: "pool member",

@@ -36,7 +36,13 @@ const known = (...values: unknown[]) => values.every((v) => v !== undefined && !
 
 export const subnetDescriptor: OwnedDescriptor = {
   contract,
-  own: { projectId: OWN.projectId, regionId: OWN.regionId, timeouts: OWN.timeouts, importId: OWN.importId },
+  own: {
+    projectId: OWN.projectId,
+    regionId: OWN.regionId,
+    timeouts: OWN.timeouts,
+    importId: OWN.importId,
+    deleteAdopted: OWN.deleteAdopted,
+  },
   scoped: true,
   patchSpelling: "record",
   label: (i, id) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`,

@@ -3,7 +3,8 @@
 // - all five kinds, single (`<project>/<region>/<id>` or the id alone with the configured
 //   scope) and in bulk (`-f import.json`); a program declaring what was imported then
 //   previews with no changes;
-// - the imported state equals what `up` of the same inputs records (another stack made it);
+// - the imported state equals what `up` of the same inputs records (another stack made it),
+//   but that it says adopted;
 // - an id that does not exist fails, naming it;
 // - the `import` resource option adopts a subnet and changes its name in the same run;
 // - moving a stack between faces (dynamic Subnet <-> cims:index:Subnet) touches nothing in
@@ -146,7 +147,9 @@ test(
     const [imported] = await ofType(adopter, "cims:index:Subnet");
     expect(imported.inputs).toEqual(original.inputs);
     const { taskIds: _created, ...rest } = original.outputs ?? {};
-    expect(imported.outputs).toEqual({ ...rest, taskIds: [] });
+    expect(original.outputs?.adopted).toBe(false);
+    // Taken over, not made: destroy leaves it unless the program says deleteAdopted.
+    expect(imported.outputs).toEqual({ ...rest, taskIds: [], adopted: true });
 
     // The import option, with a name that differs: imported, then updated in the same run.
     const renamed = `
