@@ -4,7 +4,7 @@
 //   scope) and in bulk (`-f import.json`); a program declaring what was imported then
 //   previews with no changes;
 // - the imported state equals what `up` of the same inputs records (another stack made it),
-//   but that it says adopted;
+//   but that it says adopted, and its destroy leaves the subnet;
 // - an id that does not exist fails, naming it;
 // - the `import` resource option adopts a subnet and changes its name in the same run;
 // - moving a stack between faces (dynamic Subnet <-> cims:index:Subnet) touches nothing in
@@ -118,7 +118,7 @@ test(
 );
 
 test(
-  "the imported state equals what up of the same inputs recorded; the import option adopts and renames in one run",
+  "the imported state equals what up of the same inputs recorded, but adopted; the import option adopts and renames in one run; destroy leaves it",
   async () => {
     const made = await stack(
       "plugin-made",
@@ -164,6 +164,13 @@ new cims.native.Subnet("by-option", { name: "renamed", cidr: "10.61.0.0/24", net
     expect(writes(made)).toEqual(["PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
     expect(made.emulator.store.get("subnets", original.id)?.name).toBe("renamed");
     await adopter.stack.preview(["--expect-no-changes"]);
+
+    // Imported, not made (the update kept it so): the adopter's destroy leaves it, saying so.
+    made.emulator.metrics.reset();
+    const destroyed = await adopter.stack.destroy();
+    expect(destroyed.stdout).toContain(`subnet ${String(original.id)} left in the service, not deleted: the resource adopted it`);
+    expect(writes(made)).toEqual([]);
+    expect(made.emulator.store.get("subnets", original.id)).toBeDefined();
   },
   E2E_TIMEOUT_MS,
 );
