@@ -28,14 +28,14 @@ export type OwnedBehaviour = Omit<OwnedDescriptor, OwnedFacts | "import"> & {
 /**
  * The provider's own inputs of a kind, in order: the identity the contract names (a change
  * replaces), the scope where its records have one, `timeouts` where a call answers with a task,
- * `importId` where the provider creates the record, then the kind's own.
+ * `importId` and `deleteAdopted` where the provider creates the record, then the kind's own.
  */
 function ownInputs(contract: Contract, inputs: Readonly<Record<string, OwnField>> = {}): Record<string, OwnField> {
   const own: Record<string, OwnField> = {};
   for (const [name, f] of Object.entries(contract.identity ?? {})) own[name] = { ...f, required: true, set: "create" };
   if (isScoped(contract)) Object.assign(own, { projectId: OWN.projectId, regionId: OWN.regionId });
   if (operationsOf(contract).some(byTask)) own.timeouts = OWN.timeouts;
-  if (operation(contract, "create")) own.importId = OWN.importId;
+  if (operation(contract, "create")) Object.assign(own, { importId: OWN.importId, deleteAdopted: OWN.deleteAdopted });
   return { ...own, ...inputs };
 }
 

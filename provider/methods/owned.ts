@@ -5,7 +5,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { toSnake } from "../../api/names";
 import { apiPath, type PathParam } from "../client/path";
-import { type Adoptable, adopt, adoptedInThisRun, previewAdoption } from "./adopt";
+import {
+  type Adoptable,
+  adopt,
+  adoptedInThisRun,
+  deletesAdopted,
+  leavesAdopted,
+  noteDeleteAdopted,
+  previewAdoption,
+  wasAdopted,
+} from "./adopt";
 import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, withContext } from "./calls";
 import { coalescedGet } from "./coalesce";
 import { apiClient, log, resourceUrn, scopeDefaults, warn } from "./context";
@@ -28,7 +37,8 @@ import { messageOf } from "../../api/messages";
 const TWIN_HINT =
   ". If it is the record this resource replaces (`pulumi up --replace`, or a taint), Pulumi created the replacement before deleting it " +
   "(the engine asks the provider nothing on such a replacement, so nothing could ask it to delete first), and the service refuses both at " +
-  "once: set the resource option `deleteBeforeReplace: true` for that run";
+  "once: set the resource option `deleteBeforeReplace: true` for that run (and, where the resource adopted its record, " +
+  "`deleteAdopted: true` with an `up` before it: the delete leaves an adopted record)";
 
 export interface Owned {
   descriptor: OwnedDescriptor;
@@ -112,7 +122,10 @@ async function adoptOwn(p: Parts, inputs: Scoped, record: ApiRecord): Promise<pu
   if (mismatch) throw new CimsError(mismatch);
   const id = String(record.id);
   log(adoptsLine(p.d, inputs, id));
-  const adopted = await adopt(p.adoptable, { ...inputs, importId: id }, (path, body) => p.patchRecord(path, body, inputs));
+  const taken = await adopt(p.adoptable, { ...inputs, importId: id }, (path, body) => p.patchRecord(path, body, inputs));
+  // Its own create made it: not adopted, and the importId that took it is no input of the program.
+  const { importId: _taken, ...outs } = taken.outs ?? {};
+  const adopted = { ...taken, outs: { ...outs, adopted: false } };
   await apiClient()
     .record("PATCH", p.one(inputs, id), { body: { tags: { [CREATE_MARK_TAG]: null } } })
     .catch((err: unknown) =>
@@ -222,10 +235,28 @@ async function diff({ d, ex, table }: Parts, id: string, olds: Inputs, news: Inp
   const adopting = news.importId !== undefined;
   const deleteFirst = !adopting && !!before && !!after && before.place === after.place && !!ex?.clash(before.value, after.value);
   const result = table.diff(olds, news, deleteFirst);
+  noteDeleteAdopted(id, news);
+  if (deleteFirst && (result.replaces ?? []).length > 0 && wasAdopted(olds) && !deletesAdopted(id, olds)) {
+    throw new CimsError(adoptedInTheWay(d, ex!, after, olds, id));
+  }
   // Whatever this diff says, the engine may replace (`replaceOnChanges`, a partly created
   // resource, a pending replacement): the second check knows its old record.
   if (after) noteDiffed(d.noun, after, id);
   return result;
+}
+
+/**
+ * A replacement that must delete its old record first (the two cannot coexist), where the old
+ * record is adopted and the program does not say to delete it: its delete would leave it, and
+ * the create would then be refused half-way through the up. Refused at the diff (the preview).
+ */
+function adoptedInTheWay(d: OwnedDescriptor, ex: Exclusive, after: Holding, olds: Inputs, id: string): string {
+  return (
+    `${after.property}: the replacement of ${d.label(olds, id)} must delete the ${d.noun} first (${ex.rule}), but the resource ` +
+    `adopted that ${d.noun} rather than created it, and an adopted ${d.noun} is left in the service unless the program says ` +
+    `otherwise: set \`deleteAdopted: true\` on the resource to have this replacement delete it, or change ${after.property} ` +
+    `so that the new ${d.noun} and the old one can both exist`
+  );
 }
 
 async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateResult> {
@@ -263,7 +294,7 @@ async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateRe
       evidence: d.evidence,
       meanwhile: d.meanwhile,
     };
-    return createViaTask(what, inputs, call, (record, taskIds) => table.outputs(inputs, record, taskIds));
+    return createViaTask(what, inputs, call, (record, taskIds) => ({ ...table.outputs(inputs, record, taskIds), adopted: false }));
   });
 }
 
@@ -283,7 +314,7 @@ async function update({ d, table, one, patchRecord }: Parts, id: string, olds: S
     let record: ApiRecord = await patchRecord(path, table.patch(olds, news, changed), news);
     // A create recorded before it removed its mark (mark.ts) leaves it to this update.
     if (markOf(record) !== undefined) record = await apiClient().record("PATCH", path, { body: { tags: { [CREATE_MARK_TAG]: null } } });
-    return { outs: table.updated(table.outputs(news, record, []), olds, news, changed) };
+    return { outs: { ...table.updated(table.outputs(news, record, []), olds, news, changed), adopted: wasAdopted(olds) } };
   });
 }
 
@@ -296,9 +327,10 @@ export function ownedResource(d: OwnedDescriptor): Owned {
     create: (inputs) => create(p, inputs),
     update: (id, olds, news) => update(p, id, olds, news),
 
-    /** DELETE and wait; a record this run's replacement adopted is left. */
+    /** DELETE and wait; a record this run's replacement adopted, or one the resource adopted (adopt.ts), is left. */
     async delete(id, props) {
       if (adoptedInThisRun(d.label(props, id), id)) return;
+      if (await leavesAdopted(d.label(props, id), d.noun, id, props)) return;
       await deleteViaTask(d.label(props, id), one(props, id), props);
       if (ex) forgetList(d.survey(props));
     },

@@ -78,6 +78,8 @@ function outputsOf(d: Descriptor, inputs: readonly InputShape[]): OutputShape[] 
     }
   for (const name of d.derived ?? []) add({ name, ...DERIVED[name], nullable: false, optional: false, always: true });
   for (const i of inputs.filter((i) => i.own && !i.field.required && !d.own[i.name].notState)) add(fromInput(i));
+  // A kind that adopts records says which it adopted; a state written before this output lacks it.
+  if (d.own.importId) add({ name: "adopted", ...DERIVED.adopted, nullable: false, optional: true, always: false });
   add({ name: "taskIds", ...DERIVED.taskIds, nullable: false, optional: false, always: true });
   return [...out.values()];
 }

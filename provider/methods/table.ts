@@ -178,6 +178,16 @@ function leftToService(contract: Descriptor["contract"], f: Field): boolean {
   return rule === "service" || rule === "unmanaged";
 }
 
+/**
+ * An input of the provider's own with a default is not written into the state when omitted
+ * (deleteAdopted), so omitted and its default are the same value: a program that starts
+ * spelling the default changes nothing.
+ */
+const orDefault =
+  (d: unknown) =>
+  (a: unknown, b: unknown): boolean =>
+    sameValue(a ?? d, b ?? d);
+
 /** The diff rules: the contract's fields, then the provider's own inputs (`set: "create"` replaces; `neverDiff` none). */
 function diffRules(options: Descriptor): FieldRule[] {
   const { contract } = options;
@@ -190,7 +200,7 @@ function diffRules(options: Descriptor): FieldRule[] {
     })),
     ...Object.entries(options.own)
       .filter(([, f]) => !f.neverDiff)
-      .map(([name, f]) => ({ name, replaces: f.set === "create" })),
+      .map(([name, f]) => ({ name, replaces: f.set === "create", ...(f.default === undefined ? {} : { equal: orDefault(f.default) }) })),
   ];
 }
 

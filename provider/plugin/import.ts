@@ -107,6 +107,8 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
     throw new Error(`cims:index:${type}: the record ${id} does not make valid inputs: ${checked.failures.map((f) => f.reason).join("; ")}`);
   }
   const inputs = checked.inputs ?? program;
-  const properties = { ...table.outputs(inputs, record, []), ...descriptor.importState?.(inputs, record) };
+  // Taken over, not made: its destroy leaves the record unless the program says deleteAdopted (methods/adopt.ts).
+  const adopted = isOwned(descriptor) ? { adopted: true } : {};
+  const properties = { ...table.outputs(inputs, record, []), ...descriptor.importState?.(inputs, record), ...adopted };
   return { id: String(record.id ?? record.client_id ?? id), properties, inputs };
 }

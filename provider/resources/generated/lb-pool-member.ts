@@ -47,10 +47,19 @@ export interface LbPoolMemberArgs {
   /**
    * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that
    * cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It
-   * never causes a diff: once adopted, the resource is managed like any other (destroy deletes it;
-   * `retainOnDelete: true` keeps it).
+   * never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a
+   * replacement or removing it from the program leaves the adopted record in the service (the `adopted` output
+   * says so) unless `deleteAdopted: true`.
    */
   readonly importId?: pulumi.Input<string>;
+  /**
+   * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource
+   * adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left
+   * false, an adopted record stays in the service and a line names it; a record the resource created is deleted
+   * either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi
+   * up`, then `pulumi destroy` deletes the record. Default false. Updates in place.
+   */
+  readonly deleteAdopted?: pulumi.Input<boolean>;
 }
 
 /** The state of a LbPoolMember: its outputs, as the service holds them after the last operation. */
@@ -84,6 +93,20 @@ export interface LbPoolMemberState {
   projectId: number;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
   regionId: number;
+  /**
+   * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource
+   * adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left
+   * false, an adopted record stays in the service and a line names it; a record the resource created is deleted
+   * either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi
+   * up`, then `pulumi destroy` deletes the record.
+   */
+  deleteAdopted: boolean;
+  /**
+   * true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than
+   * creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A
+   * state written before this output counts as adopted when it holds an `importId`.
+   */
+  adopted?: boolean;
   /** Tasks of the last operation ([] for synchronous calls and in-place updates). */
   taskIds: string[];
 }
@@ -103,6 +126,8 @@ export const OUTPUTS = [
   "operatingStatus",
   "projectId",
   "regionId",
+  "deleteAdopted",
+  "adopted",
   "taskIds",
 ];
 

@@ -25,6 +25,7 @@ class BaremetalImageArgs:
                  name: pulumi.Input[_builtins.str],
                  volume_id: pulumi.Input[_builtins.str],
                  architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
                  hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -42,9 +43,10 @@ class BaremetalImageArgs:
         :param pulumi.Input[_builtins.str] name: Image name, not empty.
         :param pulumi.Input[_builtins.str] volume_id: Volume to make the image from (uuid4). Changing it replaces the resource.
         :param pulumi.Input['ImageArchitecture'] architecture: The image's CPU architecture. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input['ImageHwFirmwareType'] hw_firmware_type: The firmware the image boots with, or null for none.
         :param pulumi.Input['ImageHwMachineType'] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input[_builtins.bool] is_baremetal: Whether bare metal servers will use the image.
         :param pulumi.Input['ImageOsType'] os_type: The image's operating system family.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -58,6 +60,8 @@ class BaremetalImageArgs:
         pulumi.set(__self__, "volume_id", volume_id)
         if architecture is not None:
             pulumi.set(__self__, "architecture", architecture)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if hw_firmware_type is not None:
             pulumi.set(__self__, "hw_firmware_type", hw_firmware_type)
         if hw_machine_type is not None:
@@ -118,6 +122,18 @@ class BaremetalImageArgs:
         pulumi.set(self, "architecture", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter(name="hwFirmwareType")
     def hw_firmware_type(self) -> pulumi.Input[Optional['ImageHwFirmwareType']]:
         """
@@ -145,7 +161,7 @@ class BaremetalImageArgs:
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 
@@ -257,6 +273,7 @@ class BaremetalImage(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
                  hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -281,9 +298,10 @@ class BaremetalImage(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input['ImageArchitecture'] architecture: The image's CPU architecture. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input['ImageHwFirmwareType'] hw_firmware_type: The firmware the image boots with, or null for none.
         :param pulumi.Input['ImageHwMachineType'] hw_machine_type: The virtual machine type, or null for none. `i440` is the same as `pc` (the vendor's SDK and the service's records spell it so): either spelling, no diff.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input[_builtins.bool] is_baremetal: Whether bare metal servers will use the image.
         :param pulumi.Input[_builtins.str] name: Image name, not empty.
         :param pulumi.Input['ImageOsType'] os_type: The image's operating system family.
@@ -324,6 +342,7 @@ class BaremetalImage(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  architecture: pulumi.Input[Optional['ImageArchitecture']] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  hw_firmware_type: pulumi.Input[Optional['ImageHwFirmwareType']] = None,
                  hw_machine_type: pulumi.Input[Optional['ImageHwMachineType']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -347,6 +366,7 @@ class BaremetalImage(pulumi.CustomResource):
             __props__ = BaremetalImageArgs.__new__(BaremetalImageArgs)
 
             __props__.__dict__["architecture"] = architecture
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["hw_firmware_type"] = hw_firmware_type
             __props__.__dict__["hw_machine_type"] = hw_machine_type
             __props__.__dict__["import_id"] = import_id
@@ -364,6 +384,7 @@ class BaremetalImage(pulumi.CustomResource):
             if volume_id is None and not opts.urn:
                 raise TypeError("Missing required property 'volume_id'")
             __props__.__dict__["volume_id"] = volume_id
+            __props__.__dict__["adopted"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["read_only_tags"] = None
             __props__.__dict__["status"] = None
@@ -390,8 +411,10 @@ class BaremetalImage(pulumi.CustomResource):
 
         __props__ = BaremetalImageArgs.__new__(BaremetalImageArgs)
 
+        __props__.__dict__["adopted"] = None
         __props__.__dict__["architecture"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["hw_firmware_type"] = None
         __props__.__dict__["hw_machine_type"] = None
         __props__.__dict__["import_id"] = None
@@ -412,6 +435,14 @@ class BaremetalImage(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
+        """
+        return pulumi.get(self, "adopted")
+
+    @_builtins.property
+    @pulumi.getter
     def architecture(self) -> pulumi.Output['ImageArchitecture']:
         """
         The image's CPU architecture. Changing it replaces the resource.
@@ -425,6 +456,14 @@ class BaremetalImage(pulumi.CustomResource):
         When the service created the image (ISO 8601).
         """
         return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter(name="hwFirmwareType")
@@ -446,7 +485,7 @@ class BaremetalImage(pulumi.CustomResource):
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 

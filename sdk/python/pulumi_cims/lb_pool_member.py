@@ -26,6 +26,7 @@ class LbPoolMemberArgs:
                  protocol_port: pulumi.Input[_builtins.int],
                  admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  backup: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_id: pulumi.Input[Optional[_builtins.str]] = None,
                  monitor_address: pulumi.Input[Optional[_builtins.str]] = None,
@@ -43,7 +44,8 @@ class LbPoolMemberArgs:
         :param pulumi.Input[_builtins.int] protocol_port: The port the member serves on (1-65535). Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it).
         :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`; null: the member's address.
         :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`; null: the member's port.
@@ -60,6 +62,8 @@ class LbPoolMemberArgs:
             pulumi.set(__self__, "admin_state_up", admin_state_up)
         if backup is not None:
             pulumi.set(__self__, "backup", backup)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
         if instance_id is not None:
@@ -140,10 +144,22 @@ class LbPoolMemberArgs:
         pulumi.set(self, "backup", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 
@@ -257,6 +273,7 @@ class LbPoolMember(pulumi.CustomResource):
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  backup: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_id: pulumi.Input[Optional[_builtins.str]] = None,
                  monitor_address: pulumi.Input[Optional[_builtins.str]] = None,
@@ -305,7 +322,8 @@ class LbPoolMember(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] address: The member's IP address. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it).
         :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`; null: the member's address.
         :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`; null: the member's port.
@@ -372,6 +390,7 @@ class LbPoolMember(pulumi.CustomResource):
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  backup: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_id: pulumi.Input[Optional[_builtins.str]] = None,
                  monitor_address: pulumi.Input[Optional[_builtins.str]] = None,
@@ -397,6 +416,7 @@ class LbPoolMember(pulumi.CustomResource):
             __props__.__dict__["address"] = address
             __props__.__dict__["admin_state_up"] = admin_state_up
             __props__.__dict__["backup"] = backup
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["import_id"] = import_id
             __props__.__dict__["instance_id"] = instance_id
             __props__.__dict__["monitor_address"] = monitor_address
@@ -412,6 +432,7 @@ class LbPoolMember(pulumi.CustomResource):
             __props__.__dict__["subnet_id"] = subnet_id
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["weight"] = weight
+            __props__.__dict__["adopted"] = None
             __props__.__dict__["operating_status"] = None
             __props__.__dict__["task_ids"] = None
         super(LbPoolMember, __self__).__init__(
@@ -438,7 +459,9 @@ class LbPoolMember(pulumi.CustomResource):
 
         __props__.__dict__["address"] = None
         __props__.__dict__["admin_state_up"] = None
+        __props__.__dict__["adopted"] = None
         __props__.__dict__["backup"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["import_id"] = None
         __props__.__dict__["instance_id"] = None
         __props__.__dict__["monitor_address"] = None
@@ -472,6 +495,14 @@ class LbPoolMember(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
+        """
+        return pulumi.get(self, "adopted")
+
+    @_builtins.property
+    @pulumi.getter
     def backup(self) -> pulumi.Output[_builtins.bool]:
         """
         A backup member takes traffic only when every other member is unreachable.
@@ -479,10 +510,18 @@ class LbPoolMember(pulumi.CustomResource):
         return pulumi.get(self, "backup")
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @_builtins.property
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 

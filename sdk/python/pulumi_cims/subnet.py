@@ -26,6 +26,7 @@ class SubnetArgs:
                  name: pulumi.Input[_builtins.str],
                  network_id: pulumi.Input[_builtins.str],
                  connect_to_network_router: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  dns_nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_dhcp: pulumi.Input[Optional[_builtins.bool]] = None,
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
@@ -44,11 +45,12 @@ class SubnetArgs:
         :param pulumi.Input[_builtins.str] name: Subnet name, not empty.
         :param pulumi.Input[_builtins.str] network_id: Network the subnet belongs to (uuid4). Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] connect_to_network_router: Give the network's router a gateway in this subnet; must be false when `gatewayIp` is null. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] dns_nameservers: DNS servers advertised via DHCP, no duplicates. Omitted: the service's default; null or []: none.
         :param pulumi.Input[_builtins.bool] enable_dhcp: DHCP on or off (false is sent, never dropped).
         :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
         :param pulumi.Input[Sequence[pulumi.Input['HostRouteArgs']]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] project_id: Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] region_id: Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
@@ -61,6 +63,8 @@ class SubnetArgs:
         pulumi.set(__self__, "network_id", network_id)
         if connect_to_network_router is not None:
             pulumi.set(__self__, "connect_to_network_router", connect_to_network_router)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if dns_nameservers is not None:
             pulumi.set(__self__, "dns_nameservers", dns_nameservers)
         if enable_dhcp is not None:
@@ -133,6 +137,18 @@ class SubnetArgs:
         pulumi.set(self, "connect_to_network_router", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter(name="dnsNameservers")
     def dns_nameservers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -184,7 +200,7 @@ class SubnetArgs:
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 
@@ -273,6 +289,7 @@ class Subnet(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  cidr: pulumi.Input[Optional[_builtins.str]] = None,
                  connect_to_network_router: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  dns_nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_dhcp: pulumi.Input[Optional[_builtins.bool]] = None,
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
@@ -326,11 +343,12 @@ class Subnet(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] cidr: Network in CIDR form, no host bits set (`10.0.0.0/24`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] connect_to_network_router: Give the network's router a gateway in this subnet; must be false when `gatewayIp` is null. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] dns_nameservers: DNS servers advertised via DHCP, no duplicates. Omitted: the service's default; null or []: none.
         :param pulumi.Input[_builtins.bool] enable_dhcp: DHCP on or off (false is sent, never dropped).
         :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
         :param pulumi.Input[Sequence[pulumi.Input[Union['HostRouteArgs', 'HostRouteArgsDict']]]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
-        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Subnet name, not empty.
         :param pulumi.Input[_builtins.str] network_id: Network the subnet belongs to (uuid4). Changing it replaces the resource.
@@ -398,6 +416,7 @@ class Subnet(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  cidr: pulumi.Input[Optional[_builtins.str]] = None,
                  connect_to_network_router: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  dns_nameservers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_dhcp: pulumi.Input[Optional[_builtins.bool]] = None,
                  gateway_ip: pulumi.Input[Optional[_builtins.str]] = None,
@@ -424,6 +443,7 @@ class Subnet(pulumi.CustomResource):
                 raise TypeError("Missing required property 'cidr'")
             __props__.__dict__["cidr"] = cidr
             __props__.__dict__["connect_to_network_router"] = connect_to_network_router
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["dns_nameservers"] = dns_nameservers
             __props__.__dict__["enable_dhcp"] = enable_dhcp
             __props__.__dict__["gateway_ip"] = gateway_ip
@@ -441,6 +461,7 @@ class Subnet(pulumi.CustomResource):
             __props__.__dict__["router_id_to_connect"] = router_id_to_connect
             __props__.__dict__["tags"] = tags
             __props__.__dict__["timeouts"] = timeouts
+            __props__.__dict__["adopted"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["read_only_tags"] = None
             __props__.__dict__["task_ids"] = None
@@ -467,9 +488,11 @@ class Subnet(pulumi.CustomResource):
 
         __props__ = SubnetArgs.__new__(SubnetArgs)
 
+        __props__.__dict__["adopted"] = None
         __props__.__dict__["cidr"] = None
         __props__.__dict__["connect_to_network_router"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["dns_nameservers"] = None
         __props__.__dict__["enable_dhcp"] = None
         __props__.__dict__["gateway_ip"] = None
@@ -487,6 +510,14 @@ class Subnet(pulumi.CustomResource):
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["total_ips"] = None
         return Subnet(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
+        """
+        return pulumi.get(self, "adopted")
 
     @_builtins.property
     @pulumi.getter
@@ -511,6 +542,14 @@ class Subnet(pulumi.CustomResource):
         When the service created the subnet (ISO 8601).
         """
         return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter(name="dnsNameservers")
@@ -548,7 +587,7 @@ class Subnet(pulumi.CustomResource):
     @pulumi.getter(name="importId")
     def import_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+        Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         """
         return pulumi.get(self, "import_id")
 

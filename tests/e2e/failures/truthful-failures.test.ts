@@ -3,7 +3,7 @@
 // - adopting a subnet whose program takes networkId from a resource not made yet: preview
 //   does not compare the unknown value with the record;
 // - changing a replace-only field of an adopted subnet with importId kept: the error says how
-//   to replace it (remove importId), and doing that replaces it;
+//   to replace it (remove importId), and doing that replaces it, leaving the adopted record;
 // An LbPoolSettings create whose reads all fail, and a `lastSending` with an hour-only offset,
 // run in process on both faces: tests/unit/provider/faults/truthful-failures.test.ts.
 import * as fs from "node:fs/promises";
@@ -47,11 +47,12 @@ test(
     expect(refused.stdout).toContain('cidr: the subnet to adopt (importId 4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d) has "10.60.0.0/24"');
     expect(refused.stdout).toContain("remove `importId` from the resource");
 
+    // The replacement creates first and leaves the adopted subnet, saying so (deleteAdopted would delete it).
     await rewrite(env, adoptProgram({ cidr: "10.61.0.0/24", importId: false }));
-    await env.stack.up();
+    const replaced = await env.stack.up();
+    expect(replaced.stdout).toContain(`subnet ${LEGACY_ID} left in the service, not deleted: the resource adopted it`);
     const cidrs = env.emulator.store.list("subnets").map((s) => s.cidr);
-    expect(cidrs.sort()).toEqual(["10.61.0.0/24", "10.91.0.0/24"]);
-    expect(env.emulator.store.get("subnets", LEGACY_ID)).toBeUndefined();
+    expect(cidrs.sort()).toEqual(["10.60.0.0/24", "10.61.0.0/24", "10.91.0.0/24"]);
     await env.stack.preview(["--expect-no-changes"]);
   },
   E2E_TIMEOUT_MS,

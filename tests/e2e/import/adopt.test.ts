@@ -1,9 +1,11 @@
 // Adopting what already exists, under the real engine, against an emulator seeded with
 // records Pulumi never made: `importId` adopts with one PATCH of what differs, removing
-// importId later changes nothing, destroy deletes (retainOnDelete keeps). In process, on both
+// importId later changes nothing, destroy leaves what was adopted (saying so) unless the program
+// says deleteAdopted, which an up records with no write. In process, on both
 // faces: the check that refuses, before any write, a record that is missing or differs where
 // it cannot change (tests/unit/provider/kinds/adopt-check.test.ts), and a create whose answer
-// was lost finding its own record (tests/unit/provider/faults/creates-ours-only.test.ts).
+// was lost finding its own record (tests/unit/provider/faults/creates-ours-only.test.ts), and
+// what a delete leaves (tests/unit/provider/kinds/adopt-delete.test.ts).
 import * as fs from "node:fs/promises";
 import { api, type CimsTestEnv, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
@@ -18,11 +20,19 @@ const seed = {
   images: [imageRecord({ id: IMAGE_ID })],
 };
 
-const program = (o: { team?: string; cidr?: string; subnetImport?: string | null; imageImport?: string | null; retainImage?: boolean }) => `
+const program = (o: {
+  team?: string;
+  cidr?: string;
+  subnetImport?: string | null;
+  imageImport?: string | null;
+  retainImage?: boolean;
+  deleteSubnet?: boolean;
+}) => `
 import * as cims from "pulumi-cims";
 new cims.Subnet("legacy", {
   name: "legacy", cidr: "${o.cidr ?? "10.60.0.0/24"}", networkId: "${SEED.networkId}", tags: { team: "${o.team ?? "net"}" },
   ${o.subnetImport === null ? "" : `importId: "${o.subnetImport ?? SUBNET_ID}",`}
+  ${o.deleteSubnet ? "deleteAdopted: true," : ""}
 });
 new cims.BaremetalImage("golden", {
   name: "golden", volumeId: "${SEED.volumeId}", isBaremetal: true,
@@ -41,11 +51,13 @@ async function seeded(source: string): Promise<CimsTestEnv> {
 const rewrite = (e: CimsTestEnv, source: string) => fs.writeFile(`${e.stack.projectDir}/index.ts`, source);
 
 test(
-  "adopting with a changed tag: preview says what up will change; up makes one PATCH and no POST; then no diff, importId removable, destroy deletes, retainOnDelete keeps",
+  "adopting with a changed tag: preview says what up will change and that destroy leaves it; up makes one PATCH and no POST; then no diff, importId removable; destroy leaves what was adopted, but with deleteAdopted",
   async () => {
     const env = await seeded(program({ team: "platform" }));
     const preview = await env.stack.preview();
-    expect(preview.stdout).toContain(`Subnet "legacy": adopts subnet ${SUBNET_ID}; up will change tags`);
+    expect(preview.stdout).toContain(
+      `Subnet "legacy": adopts subnet ${SUBNET_ID}; up will change tags; destroy leaves it in the service unless the resource has \`deleteAdopted: true\``,
+    );
     expect(preview.stdout).toContain(`BaremetalImage "golden": adopts image ${IMAGE_ID}; up will change nothing`);
     expect(writes(env)).toEqual([]);
 
@@ -76,9 +88,20 @@ test(
       program({ team: "platform", subnetImport: null, imageImport: "6c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f", retainImage: true }),
     );
     await env.stack.up(["--expect-no-changes"]); // no change of any resource; the state records retainOnDelete
-    await env.stack.destroy();
-    expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeUndefined(); // managed: deleted
-    expect(env.emulator.store.get("images", IMAGE_ID)).toBeDefined(); // retainOnDelete: kept
+
+    // The subnet's program says deleteAdopted (recorded with no write); the image's retainOnDelete goes.
+    await rewrite(env, program({ team: "platform", subnetImport: null, imageImport: null, deleteSubnet: true }));
+    env.emulator.metrics.reset();
+    await env.stack.up();
+    expect(writes(env)).toEqual([]);
+    await env.stack.preview(["--expect-no-changes"]);
+    const destroyed = await env.stack.destroy();
+    expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeUndefined(); // adopted, deleteAdopted: deleted
+    expect(env.emulator.store.get("images", IMAGE_ID)).toBeDefined(); // adopted: left, and said
+    expect(writes(env)).toEqual(["DELETE /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
+    expect(destroyed.stdout).toContain(
+      `BaremetalImage "golden" (${IMAGE_ID}): image ${IMAGE_ID} left in the service, not deleted: the resource adopted it`,
+    );
   },
   E2E_TIMEOUT_MS,
 );

@@ -11,7 +11,7 @@
 // The pool holds a member an LbPoolMember made (a create_lbmember task names it): the pool's
 // program leaves `members` out, saying why, so its first preview passes. Every resource is
 // protected: destroy fails naming protect, and deletes nothing; written with --no-protect, the
-// same stack destroys.
+// same stack destroys, leaving the subnets and the image it adopted by importId in the service.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -266,8 +266,12 @@ test(
     expect(await fs.readFile(program, "utf8")).not.toContain("protect: true");
     await env.stack.up();
     expect(writes(env)).toEqual([]);
-    await env.stack.destroy();
-    expect(env.emulator.store.list("subnets")).toHaveLength(0);
+    // What it adopted by importId is left in the service, each said; deleteAdopted would delete it.
+    const destroyed = await env.stack.destroy();
+    expect(writes(env).filter((w) => /^DELETE \/cloud\/v1\/(subnets|images)/.test(w))).toEqual([]);
+    expect(env.emulator.store.list("subnets")).toHaveLength(2);
+    expect(env.emulator.store.list("images")).toHaveLength(1);
+    expect(destroyed.stdout).toContain(`subnet ${V6_ID} left in the service, not deleted: the resource adopted it`);
   },
   E2E_TIMEOUT_MS,
 );

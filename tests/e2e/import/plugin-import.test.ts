@@ -3,7 +3,8 @@
 // - all five kinds, single (`<project>/<region>/<id>` or the id alone with the configured
 //   scope) and in bulk (`-f import.json`); a program declaring what was imported then
 //   previews with no changes;
-// - the imported state equals what `up` of the same inputs records (another stack made it);
+// - the imported state equals what `up` of the same inputs records (another stack made it),
+//   but that it says adopted, and its destroy leaves the subnet;
 // - an id that does not exist fails, naming it;
 // - the `import` resource option adopts a subnet and changes its name in the same run;
 // - moving a stack between faces (dynamic Subnet <-> cims:index:Subnet) touches nothing in
@@ -117,7 +118,7 @@ test(
 );
 
 test(
-  "the imported state equals what up of the same inputs recorded; the import option adopts and renames in one run",
+  "the imported state equals what up of the same inputs recorded, but adopted; the import option adopts and renames in one run; destroy leaves it",
   async () => {
     const made = await stack(
       "plugin-made",
@@ -146,7 +147,9 @@ test(
     const [imported] = await ofType(adopter, "cims:index:Subnet");
     expect(imported.inputs).toEqual(original.inputs);
     const { taskIds: _created, ...rest } = original.outputs ?? {};
-    expect(imported.outputs).toEqual({ ...rest, taskIds: [] });
+    expect(original.outputs?.adopted).toBe(false);
+    // Taken over, not made: destroy leaves it unless the program says deleteAdopted.
+    expect(imported.outputs).toEqual({ ...rest, taskIds: [], adopted: true });
 
     // The import option, with a name that differs: imported, then updated in the same run.
     const renamed = `
@@ -161,6 +164,13 @@ new cims.native.Subnet("by-option", { name: "renamed", cidr: "10.61.0.0/24", net
     expect(writes(made)).toEqual(["PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
     expect(made.emulator.store.get("subnets", original.id)?.name).toBe("renamed");
     await adopter.stack.preview(["--expect-no-changes"]);
+
+    // Imported, not made (the update kept it so): the adopter's destroy leaves it, saying so.
+    made.emulator.metrics.reset();
+    const destroyed = await adopter.stack.destroy();
+    expect(destroyed.stdout).toContain(`subnet ${String(original.id)} left in the service, not deleted: the resource adopted it`);
+    expect(writes(made)).toEqual([]);
+    expect(made.emulator.store.get("subnets", original.id)).toBeDefined();
   },
   E2E_TIMEOUT_MS,
 );

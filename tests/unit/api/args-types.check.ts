@@ -35,10 +35,12 @@ type Assert<T extends true> = T;
 type Refute<T extends false> = T;
 type Plain<Args> = pulumi.Unwrap<Args>;
 type Scope = { projectId?: number; regionId?: number };
+/** What a kind that adopts records by id takes. */
+type Adopts = { importId?: string; deleteAdopted?: boolean };
 
 type Checks = [
-  Assert<Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
-  Assert<Same<Plain<BaremetalImageArgs>, ObjectOf<typeof BaremetalImage.fields> & Scope & { timeouts?: Timeouts; importId?: string }>>,
+  Assert<Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & Adopts & { timeouts?: Timeouts }>>,
+  Assert<Same<Plain<BaremetalImageArgs>, ObjectOf<typeof BaremetalImage.fields> & Scope & Adopts & { timeouts?: Timeouts }>>,
   Assert<
     Same<
       Plain<LbPoolSettingsArgs>,
@@ -53,21 +55,14 @@ type Checks = [
     >
   >,
   Assert<Same<Plain<QuotaThresholdArgs>, ObjectOf<typeof QuotaThreshold.fields> & { clientId: number }>>,
-  Assert<
-    Same<Plain<LbPoolMemberArgs>, ObjectOf<typeof LbPoolMember.fields> & Scope & { poolId: string; timeouts?: Timeouts; importId?: string }>
-  >,
+  Assert<Same<Plain<LbPoolMemberArgs>, ObjectOf<typeof LbPoolMember.fields> & Scope & Adopts & { poolId: string; timeouts?: Timeouts }>>,
   // The check can fail: a field missing from the Args, a wrong type, a lost `?`.
-  Refute<
-    Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string; notInTheContract?: number }>
-  >,
+  Refute<Same<Plain<SubnetArgs>, ObjectOf<typeof Subnet.fields> & Scope & Adopts & { timeouts?: Timeouts; notInTheContract?: number }>>,
   Refute<
     Same<Omit<Plain<SubnetArgs>, "enableDhcp"> & { enableDhcp?: string }, ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts }>
   >,
   Refute<
-    Same<
-      Omit<Plain<SubnetArgs>, "name"> & { name?: string },
-      ObjectOf<typeof Subnet.fields> & Scope & { timeouts?: Timeouts; importId?: string }
-    >
+    Same<Omit<Plain<SubnetArgs>, "name"> & { name?: string }, ObjectOf<typeof Subnet.fields> & Scope & Adopts & { timeouts?: Timeouts }>
   >,
 ];
 export const typeChecks: Checks = [true, true, true, true, true, true, false, false, false];

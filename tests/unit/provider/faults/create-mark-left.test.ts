@@ -1,7 +1,8 @@
 // A record a lost create left (cancelled, or its answer never came, and made by its task later)
 // still carries the create's mark, and no stack records it. The resource's next `up` never makes
 // a second beside it: on the plugin face the mark names the resource (a digest of its URN), so
-// its preview says it adopts the record and its `up` adopts it with no POST; a mark that names
+// its preview says it adopts the record and its `up` adopts it with no POST (its own, so its
+// destroy deletes it); a mark that names
 // no resource (the dynamic face's) fails the preview and every `up`, naming the record and how to
 // adopt it, until the program adopts it (`importId`); a mark naming another resource is that
 // one's, and no obstacle. In process, against the emulator; the record is seeded as the lost
@@ -125,6 +126,12 @@ describe("a record a lost create left, plugin face (the mark names the resource)
         expect(env.emulator.store.list("subnets").filter((r) => r.name === subnet.name)).toHaveLength(1);
         expect(subnetTags(env)).not.toContain(CREATE_MARK_TAG);
         expect(await state.changes(subnet.name, subnet)).toBe(false);
+        // Its own create made it: not adopted, so its destroy deletes it.
+        expect(state.resources.get(subnet.name)?.outs).toMatchObject({ adopted: false });
+        expect(state.resources.get(subnet.name)?.outs).not.toHaveProperty("importId");
+        env.emulator.metrics.reset();
+        await state.destroy(subnet.name);
+        expect(writes(env)).toEqual(["DELETE /cloud/v1/subnets/:project_id/:region_id/:subnet_id 200 x1"]);
       }),
     ROW_TIMEOUT_MS,
   );

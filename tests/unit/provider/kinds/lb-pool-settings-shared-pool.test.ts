@@ -1,6 +1,7 @@
 // LbPoolSettings on a pool another stack adds members to, in process on both faces (each
 // stack's provider as the engine calls it, against one emulator): stack A declares the seeded
-// member, stack B adds one with an LbPoolMember and adopts another with importId. A's
+// member, stack B adds one with an LbPoolMember and adopts another with importId (which its
+// destroy removes only as its program says deleteAdopted). A's
 // unrelated update (lbAlgorithm) keeps B's members and shows nothing of members; a weight
 // change is one member PATCH in place (same id); an update writes only what its diff showed (a
 // drifted lbAlgorithm is set back only after a refresh); exclusive ownership names in its
@@ -79,6 +80,10 @@ describe.each(["dynamic", "native"] as const)("a pool shared by two stacks, %s f
         // B leaves; another team adds two members with the pool's whole-list update. Exclusive:
         // the preview names every member it removes, and up removes exactly those.
         await b.destroy("b-made");
+        // The member it adopted goes too only as its program says deleteAdopted (an up that writes nothing).
+        env.emulator.metrics.reset();
+        await b.up("b-adopted", { ...adopted(adoptedId), deleteAdopted: true });
+        expect(writes(env)).toEqual([]);
         await b.destroy("b-adopted");
         expect(await addresses(env)).toEqual(["10.0.0.10"]);
         const list = ["10.0.0.10", "10.0.0.77", "10.0.0.78"].map((address) => ({ address, protocol_port: 8080 }));

@@ -42,6 +42,21 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
+     * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    @Import(name="deleteAdopted")
+    private @Nullable Output<Boolean> deleteAdopted;
+
+    /**
+     * @return Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    public Optional<Output<Boolean>> deleteAdopted() {
+        return Optional.ofNullable(this.deleteAdopted);
+    }
+
+    /**
      * The firmware the image boots with, or null for none.
      * 
      */
@@ -72,14 +87,14 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     @Import(name="importId")
     private @Nullable Output<String> importId;
 
     /**
-     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     public Optional<Output<String>> importId() {
@@ -240,6 +255,7 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
 
     private BaremetalImageArgs(BaremetalImageArgs $) {
         this.architecture = $.architecture;
+        this.deleteAdopted = $.deleteAdopted;
         this.hwFirmwareType = $.hwFirmwareType;
         this.hwMachineType = $.hwMachineType;
         this.importId = $.importId;
@@ -295,6 +311,27 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(@Nullable Output<Boolean> deleteAdopted) {
+            $.deleteAdopted = deleteAdopted;
+            return this;
+        }
+
+        /**
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(Boolean deleteAdopted) {
+            return deleteAdopted(Output.of(deleteAdopted));
+        }
+
+        /**
          * @param hwFirmwareType The firmware the image boots with, or null for none.
          * 
          * @return builder
@@ -337,7 +374,7 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
@@ -348,7 +385,7 @@ public final class BaremetalImageArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 

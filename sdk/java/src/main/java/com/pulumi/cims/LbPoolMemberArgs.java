@@ -65,14 +65,29 @@ public final class LbPoolMemberArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    @Import(name="deleteAdopted")
+    private @Nullable Output<Boolean> deleteAdopted;
+
+    /**
+     * @return Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    public Optional<Output<Boolean>> deleteAdopted() {
+        return Optional.ofNullable(this.deleteAdopted);
+    }
+
+    /**
+     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     @Import(name="importId")
     private @Nullable Output<String> importId;
 
     /**
-     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     public Optional<Output<String>> importId() {
@@ -235,6 +250,7 @@ public final class LbPoolMemberArgs extends com.pulumi.resources.ResourceArgs {
         this.address = $.address;
         this.adminStateUp = $.adminStateUp;
         this.backup = $.backup;
+        this.deleteAdopted = $.deleteAdopted;
         this.importId = $.importId;
         this.instanceId = $.instanceId;
         this.monitorAddress = $.monitorAddress;
@@ -330,7 +346,28 @@ public final class LbPoolMemberArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(@Nullable Output<Boolean> deleteAdopted) {
+            $.deleteAdopted = deleteAdopted;
+            return this;
+        }
+
+        /**
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(Boolean deleteAdopted) {
+            return deleteAdopted(Output.of(deleteAdopted));
+        }
+
+        /**
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
@@ -341,7 +378,7 @@ public final class LbPoolMemberArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 

@@ -59,6 +59,20 @@ import javax.annotation.Nullable;
 @ResourceType(type="cims:index:Subnet")
 public class Subnet extends com.pulumi.resources.CustomResource {
     /**
+     * true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
+     * 
+     */
+    @Export(name="adopted", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> adopted;
+
+    /**
+     * @return true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
+     * 
+     */
+    public Output<Optional<Boolean>> adopted() {
+        return Codegen.optional(this.adopted);
+    }
+    /**
      * Network in CIDR form, no host bits set (`10.0.0.0/24`). Changing it replaces the resource.
      * 
      */
@@ -99,6 +113,20 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      */
     public Output<String> createdAt() {
         return this.createdAt;
+    }
+    /**
+     * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    @Export(name="deleteAdopted", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> deleteAdopted;
+
+    /**
+     * @return Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    public Output<Optional<Boolean>> deleteAdopted() {
+        return Codegen.optional(this.deleteAdopted);
     }
     /**
      * DNS servers advertised via DHCP, no duplicates. Omitted: the service&#39;s default; null or []: none.
@@ -157,14 +185,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.hostRoutes);
     }
     /**
-     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     @Export(name="importId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> importId;
 
     /**
-     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     public Output<Optional<String>> importId() {

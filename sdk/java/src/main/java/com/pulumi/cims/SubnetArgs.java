@@ -54,6 +54,21 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    @Import(name="deleteAdopted")
+    private @Nullable Output<Boolean> deleteAdopted;
+
+    /**
+     * @return Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+     * 
+     */
+    public Optional<Output<Boolean>> deleteAdopted() {
+        return Optional.ofNullable(this.deleteAdopted);
+    }
+
+    /**
      * DNS servers advertised via DHCP, no duplicates. Omitted: the service&#39;s default; null or []: none.
      * 
      */
@@ -114,14 +129,14 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     @Import(name="importId")
     private @Nullable Output<String> importId;
 
     /**
-     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+     * @return Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
      * 
      */
     public Optional<Output<String>> importId() {
@@ -253,6 +268,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
     private SubnetArgs(SubnetArgs $) {
         this.cidr = $.cidr;
         this.connectToNetworkRouter = $.connectToNetworkRouter;
+        this.deleteAdopted = $.deleteAdopted;
         this.dnsNameservers = $.dnsNameservers;
         this.enableDhcp = $.enableDhcp;
         this.gatewayIp = $.gatewayIp;
@@ -326,6 +342,27 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder connectToNetworkRouter(Boolean connectToNetworkRouter) {
             return connectToNetworkRouter(Output.of(connectToNetworkRouter));
+        }
+
+        /**
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(@Nullable Output<Boolean> deleteAdopted) {
+            $.deleteAdopted = deleteAdopted;
+            return this;
+        }
+
+        /**
+         * @param deleteAdopted Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder deleteAdopted(Boolean deleteAdopted) {
+            return deleteAdopted(Output.of(deleteAdopted));
         }
 
         /**
@@ -433,7 +470,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
@@ -444,7 +481,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other (destroy deletes it; `retainOnDelete: true` keeps it).
+         * @param importId Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
