@@ -12,7 +12,7 @@ import { registerTaskRoutes } from "./routes/tasks";
 import { readSeedFile, type Seed } from "./store/files";
 import { Store } from "./store/store";
 import { TaskEngine } from "./tasks";
-import { serve } from "./serve";
+import { assertEachRouteOnce, serve } from "./serve";
 import { taskTypesOf } from "../api/contract";
 import { LIST_PAGE_MAX } from "../api/paths";
 
@@ -104,5 +104,6 @@ function apiRouter(services: Services): Router {
   const api = new Router();
   for (const resource of Object.values(RESOURCES)) serve(api, services, resource);
   for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
+  assertEachRouteOnce(api);
   return api;
 }

@@ -80,8 +80,38 @@ export function servingProblems(served: Served): string[] {
   ];
 }
 
+/**
+ * A kind whose records are another kind's, seen another way (a policy's name and status, one
+ * volume's membership of a policy): the service has one set of calls for them, served once, by
+ * `servedBy`. Each of its operations must be one of those (the same method and path).
+ */
+export interface ServedElsewhere {
+  readonly contract: Contract;
+  readonly servedBy: Served;
+}
+
+/** The operations of a kind served by another that the other does not serve, in words. */
+export function elsewhereProblems(served: ServedElsewhere): string[] {
+  const call = (op: ResolvedOperation) => `${op.method} ${op.template}`;
+  const there = new Set(operationsOf(served.servedBy.contract).map(call));
+  return operationsOf(served.contract)
+    .filter((op) => !there.has(call(op)))
+    .map((op) => `operation ${op.name} (${call(op)}) is not one of ${served.servedBy.contract.name}'s, which serves it`);
+}
+
+/** One call, one handler: a second route of a call would never be reached (the first route matched answers). */
+export function assertEachRouteOnce(router: Router): void {
+  const twice = router.list().filter((route, i, all) => all.indexOf(route) !== i);
+  if (twice.length > 0) throw new Error(`the emulator routes ${twice.join(", ")} twice: serve each call from one kind (servedBy)`);
+}
+
 /** Routes every operation of the resource's contract to its handler; throws at startup on any mismatch. */
-export function serve(router: Router, services: Services, served: Served): void {
+export function serve(router: Router, services: Services, served: Served | ServedElsewhere): void {
+  if ("servedBy" in served) {
+    const elsewhere = elsewhereProblems(served);
+    if (elsewhere.length > 0) throw new Error(`${served.contract.name}: ${elsewhere.join("; ")}`);
+    return;
+  }
   const problems = servingProblems(served);
   if (problems.length > 0) throw new Error(`${served.contract.name}: ${problems.join("; ")}`);
   for (const op of operationsOf(served.contract)) {

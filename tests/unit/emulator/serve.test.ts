@@ -8,14 +8,14 @@ import * as RESOURCES from "../../../emulator/generated/collections";
 import { Subnet } from "../../../emulator/collections/subnet";
 import { QuotaThreshold } from "../../../emulator/collections/quota-threshold";
 import { type Call, Router, type Services, startTask } from "../../../emulator/router";
-import { serve, type Served } from "../../../emulator/serve";
+import { assertEachRouteOnce, serve, type Served, type ServedElsewhere } from "../../../emulator/serve";
 
 const services = (): Services => {
   const { store, engine, faults } = createApp({ apiKey: "k" });
   return { store, engine, faults };
 };
 
-const served = (resource: Served): string[] => {
+const served = (resource: Served | ServedElsewhere): string[] => {
   const router = new Router();
   serve(router, services(), resource);
   return router.list();
@@ -26,10 +26,39 @@ const startup =
   () =>
     serve(new Router(), services(), resource);
 
-test.each(Object.entries(RESOURCES))("%s is served at exactly its contract's operations", (_name, resource) => {
-  const routes = operationsOf(resource.contract).map((op) => `${op.method} ${op.template.replace(/\{([a-z_]+)\}/g, ":$1")}`);
+const routesOf = (resource: Served | ServedElsewhere) =>
+  operationsOf(resource.contract).map((op) => `${op.method} ${op.template.replace(/\{([a-z_]+)\}/g, ":$1")}`);
+
+const ALL: ReadonlyArray<[string, Served | ServedElsewhere]> = Object.entries(RESOURCES);
+
+test.each(ALL)("%s is served at exactly its contract's operations, or by the kind that serves them", (_name, resource) => {
+  const routes = routesOf(resource);
   expect(routes.length).toBeGreaterThan(0);
-  expect(served(resource)).toEqual(routes);
+  if ("servedBy" in resource) {
+    expect(served(resource)).toEqual([]);
+    expect(routesOf(resource.servedBy)).toEqual(expect.arrayContaining(routes));
+  } else expect(served(resource)).toEqual(routes);
+});
+
+describe("a kind whose records are another's is served by that kind, each call once", () => {
+  test("an operation the serving kind does not have stops the emulator at startup", () => {
+    const elsewhere: ServedElsewhere = { contract: Subnet.contract, servedBy: QuotaThreshold };
+    expect(() => serve(new Router(), services(), elsewhere)).toThrow(
+      "Subnet: operation create (POST /cloud/v1/subnets/{project_id}/{region_id}) is not one of QuotaThreshold's, which serves it",
+    );
+  });
+
+  test("a call routed by two kinds stops the emulator at startup", () => {
+    const router = new Router();
+    for (const resource of [QuotaThreshold, QuotaThreshold]) serve(router, services(), resource);
+    expect(() => assertEachRouteOnce(router)).toThrow(
+      "the emulator routes GET /cloud/v2/client_quotas/:client_id/notification_threshold, PUT /cloud/v2/client_quotas/:client_id/notification_threshold, DELETE /cloud/v2/client_quotas/:client_id/notification_threshold twice",
+    );
+  });
+
+  test("a kind served elsewhere routes nothing itself", () => {
+    expect(served({ contract: QuotaThreshold.contract, servedBy: QuotaThreshold })).toEqual([]);
+  });
 });
 
 describe("a mismatch between a contract's operations and their handlers is an error at startup", () => {
