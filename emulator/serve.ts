@@ -35,6 +35,13 @@ export interface Served {
   readonly operations: OperationHandlers;
   /** By operation name; only operations with a body (POST, PATCH, PUT) have one. */
   readonly bodies?: Readonly<Record<string, BodyRule>>;
+  /**
+   * The kind that serves this one's calls that have no handler here: a kind whose records are
+   * another's, seen another way (a policy's name and status, one volume's membership of a
+   * policy), shares that kind's calls, and the service has each once. Every such call must be
+   * one of that kind's (the same method and path).
+   */
+  readonly servedBy?: Served;
 }
 
 const hasBody = (op: ResolvedOperation): boolean => op.method === "POST" || op.method === "PATCH" || op.method === "PUT";
@@ -62,6 +69,16 @@ function handlerOf(handlers: OperationHandlers, name: string): OperationHandler 
   return main ? handlers[main] : handlers.more?.[name];
 }
 
+const callOf = (op: ResolvedOperation) => `${op.method} ${op.template}`;
+
+/** An operation with no handler here: served by `servedBy` when that kind has the same call, else a problem. */
+function unhandled(served: Served, op: ResolvedOperation): string | undefined {
+  const by = served.servedBy;
+  if (!by) return `operation ${op.name} (${callOf(op)}) has no handler`;
+  if (operationsOf(by.contract).some((o) => callOf(o) === callOf(op))) return undefined;
+  return `operation ${op.name} (${callOf(op)}) has no handler, and is not one of ${by.contract.name}'s, which serves its other calls`;
+}
+
 /** Everything wrong between a contract's operations and what serves them, in words. */
 export function servingProblems(served: Served): string[] {
   const { contract, operations, bodies = {} } = served;
@@ -69,7 +86,7 @@ export function servingProblems(served: Served): string[] {
   const named = new Set(ops.map((op) => op.name));
   const given = [...MAIN.filter((m) => operations[m] !== undefined), ...Object.keys(operations.more ?? {})];
   return [
-    ...ops.filter((op) => !handlerOf(operations, op.name)).map((op) => `operation ${op.name} (${op.method} ${op.template}) has no handler`),
+    ...ops.filter((op) => !handlerOf(operations, op.name)).flatMap((op) => unhandled(served, op) ?? []),
     ...given.filter((name) => !named.has(name)).map((name) => `a handler for ${name}, which the contract's operations do not name`),
     ...Object.keys(bodies)
       .filter((name) => !ops.some((op) => op.name === name && hasBody(op)))
@@ -80,25 +97,6 @@ export function servingProblems(served: Served): string[] {
   ];
 }
 
-/**
- * A kind whose records are another kind's, seen another way (a policy's name and status, one
- * volume's membership of a policy): the service has one set of calls for them, served once, by
- * `servedBy`. Each of its operations must be one of those (the same method and path).
- */
-export interface ServedElsewhere {
-  readonly contract: Contract;
-  readonly servedBy: Served;
-}
-
-/** The operations of a kind served by another that the other does not serve, in words. */
-export function elsewhereProblems(served: ServedElsewhere): string[] {
-  const call = (op: ResolvedOperation) => `${op.method} ${op.template}`;
-  const there = new Set(operationsOf(served.servedBy.contract).map(call));
-  return operationsOf(served.contract)
-    .filter((op) => !there.has(call(op)))
-    .map((op) => `operation ${op.name} (${call(op)}) is not one of ${served.servedBy.contract.name}'s, which serves it`);
-}
-
 /** One call, one handler: a second route of a call would never be reached (the first route matched answers). */
 export function assertEachRouteOnce(router: Router): void {
   const twice = router.list().filter((route, i, all) => all.indexOf(route) !== i);
@@ -106,17 +104,12 @@ export function assertEachRouteOnce(router: Router): void {
 }
 
 /** Routes every operation of the resource's contract to its handler; throws at startup on any mismatch. */
-export function serve(router: Router, services: Services, served: Served | ServedElsewhere): void {
-  if ("servedBy" in served) {
-    const elsewhere = elsewhereProblems(served);
-    if (elsewhere.length > 0) throw new Error(`${served.contract.name}: ${elsewhere.join("; ")}`);
-    return;
-  }
+export function serve(router: Router, services: Services, served: Served): void {
   const problems = servingProblems(served);
   if (problems.length > 0) throw new Error(`${served.contract.name}: ${problems.join("; ")}`);
   for (const op of operationsOf(served.contract)) {
     const handler = handlerOf(served.operations, op.name);
-    if (!handler) continue; // servingProblems has refused it
+    if (!handler) continue; // served by servedBy, or refused by servingProblems
     const checked = bodyOf(served, op, services);
     router.add(op.method, op.template, (ctx) => handler(services, { ...ctx, op, checked: () => checked(ctx) }));
   }

@@ -8,14 +8,14 @@ import * as RESOURCES from "../../../emulator/generated/collections";
 import { Subnet } from "../../../emulator/collections/subnet";
 import { QuotaThreshold } from "../../../emulator/collections/quota-threshold";
 import { type Call, Router, type Services, startTask } from "../../../emulator/router";
-import { assertEachRouteOnce, serve, type Served, type ServedElsewhere } from "../../../emulator/serve";
+import { assertEachRouteOnce, serve, type Served } from "../../../emulator/serve";
 
 const services = (): Services => {
   const { store, engine, faults } = createApp({ apiKey: "k" });
   return { store, engine, faults };
 };
 
-const served = (resource: Served | ServedElsewhere): string[] => {
+const served = (resource: Served): string[] => {
   const router = new Router();
   serve(router, services(), resource);
   return router.list();
@@ -26,25 +26,29 @@ const startup =
   () =>
     serve(new Router(), services(), resource);
 
-const routesOf = (resource: Served | ServedElsewhere) =>
+const routesOf = (resource: Served) =>
   operationsOf(resource.contract).map((op) => `${op.method} ${op.template.replace(/\{([a-z_]+)\}/g, ":$1")}`);
 
-const ALL: ReadonlyArray<[string, Served | ServedElsewhere]> = Object.entries(RESOURCES);
+const ALL: ReadonlyArray<[string, Served]> = Object.entries(RESOURCES);
 
-test.each(ALL)("%s is served at exactly its contract's operations, or by the kind that serves them", (_name, resource) => {
-  const routes = routesOf(resource);
-  expect(routes.length).toBeGreaterThan(0);
-  if ("servedBy" in resource) {
-    expect(served(resource)).toEqual([]);
-    expect(routesOf(resource.servedBy)).toEqual(expect.arrayContaining(routes));
-  } else expect(served(resource)).toEqual(routes);
-});
+test.each(ALL)(
+  "%s is served at exactly its contract's operations, those with no handler by the kind that serves them",
+  (_name, resource) => {
+    const routes = routesOf(resource);
+    expect(routes.length).toBeGreaterThan(0);
+    const elsewhere = resource.servedBy ? routesOf(resource.servedBy) : [];
+    const own = served(resource);
+    expect(routes).toEqual(expect.arrayContaining(own));
+    expect(own.filter((r) => elsewhere.includes(r))).toEqual([]);
+    expect([...own, ...elsewhere]).toEqual(expect.arrayContaining(routes));
+  },
+);
 
 describe("a kind whose records are another's is served by that kind, each call once", () => {
-  test("an operation the serving kind does not have stops the emulator at startup", () => {
-    const elsewhere: ServedElsewhere = { contract: Subnet.contract, servedBy: QuotaThreshold };
-    expect(() => serve(new Router(), services(), elsewhere)).toThrow(
-      "Subnet: operation create (POST /cloud/v1/subnets/{project_id}/{region_id}) is not one of QuotaThreshold's, which serves it",
+  test("a call with no handler that the serving kind does not have stops the emulator at startup", () => {
+    const { create: _create, ...rest } = Subnet.operations;
+    expect(startup({ ...Subnet, operations: rest, servedBy: QuotaThreshold })).toThrow(
+      "Subnet: operation create (POST /cloud/v1/subnets/{project_id}/{region_id}) has no handler, and is not one of QuotaThreshold's, which serves its other calls",
     );
   });
 
@@ -56,8 +60,12 @@ describe("a kind whose records are another's is served by that kind, each call o
     );
   });
 
-  test("a kind served elsewhere routes nothing itself", () => {
-    expect(served({ contract: QuotaThreshold.contract, servedBy: QuotaThreshold })).toEqual([]);
+  test("a kind's calls with no handler, served elsewhere, are not routed by it", () => {
+    const { get: _get, ...rest } = QuotaThreshold.operations;
+    expect(served({ ...QuotaThreshold, operations: rest, servedBy: QuotaThreshold })).toEqual([
+      "PUT /cloud/v2/client_quotas/:client_id/notification_threshold",
+      "DELETE /cloud/v2/client_quotas/:client_id/notification_threshold",
+    ]);
   });
 });
 
