@@ -71,6 +71,32 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
       },
     ];
   },
+  /**
+   * A snapshot schedule is a cron one or an interval one: the service refuses the other kind's
+   * fields, and an interval of nothing would snapshot without pause.
+   */
+  schedule(get, name) {
+    const type = get("type");
+    if (type !== "cron" && type !== "interval") return [];
+    const cron = ["minute", "hour", "day", "dayOfWeek", "week", "month", "timezone"];
+    const interval = ["weeks", "days", "hours", "minutes"];
+    const other = type === "cron" ? interval : cron;
+    const issues: RuleIssue[] = other
+      .filter((f) => get(f) !== undefined && get(f) !== null)
+      .map((f) => ({
+        field: f,
+        message: `is for ${type === "cron" ? "interval" : "cron"} schedules: remove it, or make ${name("type")} ${type === "cron" ? "interval" : "cron"}`,
+      }));
+    const every = interval.map(get);
+    if (
+      type === "interval" &&
+      every.every((v) => v === undefined || typeof v === "number") &&
+      !every.some((v) => typeof v === "number" && v > 0)
+    ) {
+      issues.push({ field: "type", message: `an interval schedule needs one of ${interval.map(name).join(", ")} above 0` });
+    }
+    return issues;
+  },
   /** A route through a next hop of the other IP version cannot be installed. */
   route(get, name) {
     const net = parseCidr(get("destination"));

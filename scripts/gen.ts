@@ -34,6 +34,13 @@ const lowerFirst = (name: string) => name[0].toLowerCase() + name.slice(1);
 
 type Mode = "input" | "output";
 
+/**
+ * The name of a kind's state type: `<Kind>State`, unless that is another kind's name (SnapshotPolicy's
+ * would be the SnapshotPolicyState resource): then `<Kind>ResourceState`.
+ */
+const stateName = (type: string): string =>
+  (KIND_NAMES as readonly string[]).includes(`${type}State`) ? `${type}ResourceState` : `${type}State`;
+
 function hasInt64(t: FieldType): boolean {
   if (t.kind === "integer") return t.int64 === true;
   if (t.kind === "array") return hasInt64(t.items);
@@ -188,7 +195,7 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
 
   const outputs = outputsOf(type);
   let state = tsdoc(`The state of a ${type}: its outputs, as the service holds them after the last operation.`);
-  state += `export interface ${type}State {\n`;
+  state += `export interface ${stateName(type)} {\n`;
   for (const o of outputs) state += `${tsdoc(o.doc, "  ")}  ${o.name}${o.optional ? "?" : ""}: ${o.ts};\n`;
   state += "}\n";
 
@@ -198,7 +205,7 @@ function resourceModule(type: Kind, typeNames: readonly string[]): string {
     `/** Every output's name: Pulumi makes an Output property for each key given to the resource. */\n` +
     `export const OUTPUTS = ${JSON.stringify(outputs.map((o) => o.name))};\n\n` +
     tsdoc(c.doc + twinsNote(d)) +
-    `export class ${type} extends withOutputs<${type}State>() {\n` +
+    `export class ${type} extends withOutputs<${stateName(type)}>() {\n` +
     `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions) {\n` +
     `    super(${shim}, name, { ...outputKeys(OUTPUTS), ...args }, ${optionsOf()}, "cims", "${type}");\n` +
     "  }\n}\n";
@@ -269,7 +276,7 @@ function nativeModule(): string {
     'import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";\n' +
     'import { VERSION } from "../../version";\n';
   for (const type of KIND_NAMES) {
-    text += `import { type ${type}Args, type ${type}State, OUTPUTS as ${toKebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${toKebab(type)}";\n`;
+    text += `import { type ${type}Args, type ${stateName(type)}, OUTPUTS as ${toKebab(type).replace(/-/g, "_").toUpperCase()}_OUTPUTS } from "./${toKebab(type)}";\n`;
   }
   text +=
     "\ntype CustomResourceClass<State> = new (\n  type: string,\n  name: string,\n  props: pulumi.Inputs,\n" +
@@ -281,7 +288,7 @@ function nativeModule(): string {
     const form = [...(kind(type).descriptor.importIdParts ?? []).map((n) => `<${n}>`), "<id>"].join("/");
     text +=
       `\n/** \`cims.${type}\` through the plugin (type \`cims:index:${type}\`); \`pulumi import cims:index:${type} <name> <id>\` adopts one. */\n` +
-      `export class ${type} extends custom<${type}State>() {\n` +
+      `export class ${type} extends custom<${stateName(type)}>() {\n` +
       `  constructor(name: string, args: ${type}Args, opts?: pulumi.CustomResourceOptions);\n` +
       `  /** The existing record \`opts.id\`, read (a \`get\`): see \`${type}.get\`. */\n` +
       `  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });\n` +
@@ -342,7 +349,7 @@ function indexModule(typeNames: readonly string[]): string {
     `${HEADER}\n` +
     "// Every resource a program can declare, one line each in the registry's order, its nested\n" +
     "// types, and the plugin face's classes: what provider/index.ts hands a program.\n";
-  for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${type}State } from "./${toKebab(type)}";\n`;
+  for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${stateName(type)} } from "./${toKebab(type)}";\n`;
   text += `export type { ${[...typeNames].sort().join(", ")} } from "./types";\n`;
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
   text += 'export * as native from "./native";\n';

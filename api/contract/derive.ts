@@ -37,10 +37,10 @@ function emptyValue(type: FieldType): unknown {
   return null;
 }
 
-/** The camelCase names of the fields an update may set. */
+/** The camelCase names of the fields an update's body may set (not those changed by calls of their own). */
 export function updatable(contract: BodyContract): string[] {
   return Object.entries(contract.fields)
-    .filter(([, f]) => f.set === "update")
+    .filter(([, f]) => f.set === "update" && f.changedBy === undefined)
     .map(([name]) => name);
 }
 

@@ -9,7 +9,7 @@
 export type Format = "uuid4" | "ip" | "cidr" | "urlPath" | "expectedCodes" | "dateTime";
 
 /** Named rules across the fields of one object; each is in ../rules.ts. */
-export type RuleName = "subnet" | "route" | "memberTarget";
+export type RuleName = "subnet" | "route" | "memberTarget" | "schedule";
 
 export interface StringType {
   readonly kind: "string";
@@ -115,6 +115,11 @@ export interface Field {
    * health monitor: DELETE .../healthmonitor). The update body itself refuses null.
    */
   readonly removedByDelete?: true;
+  /**
+   * Changed in place item by item through calls of its own, never in the update's body (a
+   * policy's schedules: `add` and `remove` name operations of the contract's `more`).
+   */
+  readonly changedBy?: { readonly add: string; readonly remove: string };
 }
 
 /** Fields by their camelCase name; the wire name is toSnake(name). */

@@ -3,6 +3,7 @@
 import { Subnet } from "../contract/subnet";
 import { BaremetalImage } from "../contract/baremetal-image";
 import { LbPoolSettings } from "../contract/lb-pool-settings";
+import { SnapshotPolicy } from "../contract/snapshot-policy";
 import { SnapshotPolicyState } from "../contract/snapshot-policy-state";
 import { QuotaThreshold } from "../contract/quota-threshold";
 import { LbPoolMember } from "../contract/lb-pool-member";
@@ -11,6 +12,7 @@ export const RESOURCE_PATHS: readonly string[] = [
   ...Object.values(Subnet.paths),
   ...Object.values(BaremetalImage.paths),
   ...Object.values(LbPoolSettings.paths),
+  ...Object.values(SnapshotPolicy.paths),
   ...Object.values(SnapshotPolicyState.paths),
   ...Object.values(QuotaThreshold.paths),
   ...Object.values(LbPoolMember.paths),

@@ -4,6 +4,7 @@
 export { Subnet } from "../collections/subnet";
 export { BaremetalImage } from "../collections/baremetal-image";
 export { LbPoolSettings } from "../collections/lb-pool-settings";
+export { SnapshotPolicy } from "../collections/snapshot-policy";
 export { SnapshotPolicyState } from "../collections/snapshot-policy-state";
 export { QuotaThreshold } from "../collections/quota-threshold";
 export { LbPoolMember } from "../collections/lb-pool-member";

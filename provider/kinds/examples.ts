@@ -6,6 +6,7 @@ import { baremetalImageExample } from "./baremetal-image.example";
 import { lbPoolMemberExample } from "./lb-pool-member.example";
 import { lbPoolSettingsExample } from "./lb-pool-settings.example";
 import { quotaThresholdExample } from "./quota-threshold.example";
+import { snapshotPolicyExample } from "./snapshot-policy.example";
 import { snapshotPolicyStateExample } from "./snapshot-policy-state.example";
 import { subnetExample } from "./subnet.example";
 
@@ -14,6 +15,7 @@ export const EXAMPLES: Readonly<Record<Kind, ExampleProgram>> = {
   BaremetalImage: baremetalImageExample,
   LbPoolSettings: lbPoolSettingsExample,
   LbPoolMember: lbPoolMemberExample,
+  SnapshotPolicy: snapshotPolicyExample,
   SnapshotPolicyState: snapshotPolicyStateExample,
   QuotaThreshold: quotaThresholdExample,
 };

@@ -5,6 +5,7 @@
 export { Subnet } from "./subnet";
 export { BaremetalImage } from "./baremetal-image";
 export { LbPoolSettings } from "./lb-pool-settings";
+export { SnapshotPolicy } from "./snapshot-policy";
 export { SnapshotPolicyState } from "./snapshot-policy-state";
 export { QuotaThreshold } from "./quota-threshold";
 export { LbPoolMember } from "./lb-pool-member";

@@ -34,6 +34,12 @@ export const lbPoolSettingsShim = shim({
   },
 });
 
+export const snapshotPolicyShim = shim({
+  configure(req: pulumi.dynamic.ConfigureRequest) {
+    return require("pulumi-cims/provider/resources/install").install(this, "SnapshotPolicy", req);
+  },
+});
+
 export const snapshotPolicyStateShim = shim({
   configure(req: pulumi.dynamic.ConfigureRequest) {
     return require("pulumi-cims/provider/resources/install").install(this, "SnapshotPolicyState", req);

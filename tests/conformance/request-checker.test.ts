@@ -88,3 +88,26 @@ test("requests of other clients (another user-agent) are not the provider's and 
   expect(report).toEqual({ checked: {}, failures: [] });
   expect(code).toBe(0);
 });
+
+test("a snapshot policy's bodies, as the provider sends them, are the SDK's; a camelCase schedule field is refused", async () => {
+  const POLICIES = "/cloud/v1/lifecycle_policy/:project_id/:region_id";
+  const schedule = { type: "cron", hour: "2", minute: "30", max_quantity: 7, retention_time: { days: 7 } };
+  const good = await check([
+    line("POST", POLICIES, { name: "db", status: "active", action: "volume_snapshot", schedules: [schedule], volume_ids: [POOL_ID] }),
+    line("POST", `${POLICIES}/:policy_id/add_schedules`, { schedules: [{ type: "interval", hours: 6, max_quantity: 4 }] }),
+    line("POST", `${POLICIES}/:policy_id/remove_schedules`, { schedule_ids: ["a"] }),
+    line("PUT", `${POLICIES}/:policy_id/add_volumes_to_policy`, { volume_ids: [POOL_ID] }),
+    line("PUT", `${POLICIES}/:policy_id/remove_volumes_from_policy`, { volume_ids: [POOL_ID] }),
+  ]);
+  expect(good.report.failures).toEqual([]);
+  expect(Object.keys(good.report.checked).sort()).toEqual([
+    "SnapshotScheduleAddSchedulesParams",
+    "SnapshotScheduleAddVolumesParams",
+    "SnapshotScheduleCreateParams",
+    "SnapshotScheduleRemoveSchedulesParams",
+    "SnapshotScheduleRemoveVolumesParams",
+  ]);
+  const bad = await check([line("POST", `${POLICIES}/:policy_id/add_schedules`, { schedules: [{ type: "cron", maxQuantity: 4 }] })]);
+  expect(bad.code).toBe(1);
+  expect(bad.report.failures.flatMap((f) => f.problems).join("\n")).toMatch(/maxQuantity/);
+});

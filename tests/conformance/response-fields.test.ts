@@ -41,5 +41,6 @@ test("every field a contract says every record carries, the vendor SDK's respons
   expect(code).toBe(0);
   const required = JSON.parse(stdout) as Record<string, boolean>;
   expect(Object.entries(required).filter(([, always]) => !always)).toEqual([]);
-  expect(Object.keys(required).sort()).toEqual(pairs.map(([model, field]) => `${model}.${field}`).sort());
+  // Two kinds of one record (a policy and its state) name the same fields of the same model once.
+  expect(Object.keys(required).sort()).toEqual([...new Set(pairs.map(([model, field]) => `${model}.${field}`))].sort());
 });

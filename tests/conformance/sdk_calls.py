@@ -180,6 +180,30 @@ def main(base_url: str, api_key: str) -> None:
     call("snapshot_schedules.get", lambda: schedules.get(POLICY))
     call("snapshot_schedules.list", lambda: schedules.list())
     call("snapshot_schedules.update", lambda: schedules.update(POLICY, name="sdk-nightly", status="paused"))
+    policy = call(
+        "snapshot_schedules.create",
+        lambda: schedules.create(
+            action="volume_snapshot",
+            name="sdk-policy",
+            status="active",
+            schedules=[
+                {"type": "cron", "hour": "2", "minute": "30", "max_quantity": 7, "retention_time": {"days": 7}, "timezone": "UTC"},
+                {"type": "interval", "hours": 6, "max_quantity": 4, "resource_name_template": "snap {volume_id}"},
+            ],
+            volume_ids=[VOLUME],
+        ),
+    )
+    policy_id = policy.id if policy else None
+    grown = call(
+        "snapshot_schedules.add_schedules",
+        lambda: schedules.add_schedules(policy_id, schedules=[{"type": "interval", "days": 1, "max_quantity": 2}]),
+        "snapshot_schedules.create",
+    )
+    first = grown.schedules[0].id if grown else None
+    call("snapshot_schedules.remove_schedules", lambda: schedules.remove_schedules(policy_id, schedule_ids=[first]), "snapshot_schedules.add_schedules")
+    call("snapshot_schedules.remove_volumes", lambda: schedules.remove_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
+    call("snapshot_schedules.add_volumes", lambda: schedules.add_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
+    call("snapshot_schedules.delete", lambda: schedules.delete(policy_id), "snapshot_schedules.create")
 
     # Quota notification threshold
     threshold = cloud.quotas.notification_threshold

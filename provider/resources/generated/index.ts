@@ -4,6 +4,7 @@
 export { Subnet, type SubnetArgs, type SubnetState } from "./subnet";
 export { BaremetalImage, type BaremetalImageArgs, type BaremetalImageState } from "./baremetal-image";
 export { LbPoolSettings, type LbPoolSettingsArgs, type LbPoolSettingsState } from "./lb-pool-settings";
+export { SnapshotPolicy, type SnapshotPolicyArgs, type SnapshotPolicyResourceState } from "./snapshot-policy";
 export { SnapshotPolicyState, type SnapshotPolicyStateArgs, type SnapshotPolicyStateState } from "./snapshot-policy-state";
 export { QuotaThreshold, type QuotaThresholdArgs, type QuotaThresholdState } from "./quota-threshold";
 export { LbPoolMember, type LbPoolMemberArgs, type LbPoolMemberState } from "./lb-pool-member";
@@ -22,7 +23,9 @@ export type {
   RegionalQuotas,
   RegionalQuotasInput,
   RetentionTime,
+  ScheduleRetention,
   SessionPersistence,
+  SnapshotSchedule,
   Timeouts,
 } from "./types";
 /** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */

@@ -11,6 +11,7 @@ import { VERSION } from "../../version";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
 import { type BaremetalImageArgs, type BaremetalImageState, OUTPUTS as BAREMETAL_IMAGE_OUTPUTS } from "./baremetal-image";
 import { type LbPoolSettingsArgs, type LbPoolSettingsState, OUTPUTS as LB_POOL_SETTINGS_OUTPUTS } from "./lb-pool-settings";
+import { type SnapshotPolicyArgs, type SnapshotPolicyResourceState, OUTPUTS as SNAPSHOT_POLICY_OUTPUTS } from "./snapshot-policy";
 import {
   type SnapshotPolicyStateArgs,
   type SnapshotPolicyStateState,
@@ -80,6 +81,24 @@ export class LbPoolSettings extends custom<LbPoolSettingsState>() {
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): LbPoolSettings {
     return new LbPoolSettings(name, {}, { ...opts, id });
+  }
+}
+
+/** `cims.SnapshotPolicy` through the plugin (type `cims:index:SnapshotPolicy`); `pulumi import cims:index:SnapshotPolicy <name> <id>` adopts one. */
+export class SnapshotPolicy extends custom<SnapshotPolicyResourceState>() {
+  constructor(name: string, args: SnapshotPolicyArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `SnapshotPolicy.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: SnapshotPolicyArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
+    super("cims:index:SnapshotPolicy", name, { ...outputKeys(SNAPSHOT_POLICY_OUTPUTS), ...args }, { version: VERSION, ...opts });
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<id>` or `<project>/<region>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): SnapshotPolicy {
+    return new SnapshotPolicy(name, {}, { ...opts, id });
   }
 }
 

@@ -198,6 +198,18 @@ export interface RetentionTime {
   weeks?: number;
 }
 
+/** How long a schedule keeps each snapshot before the service deletes it: the sum of the units given. */
+export interface ScheduleRetention {
+  /** Weeks. */
+  weeks?: number;
+  /** Days. */
+  days?: number;
+  /** Hours. */
+  hours?: number;
+  /** Minutes. */
+  minutes?: number;
+}
+
 /** How a pool keeps a client on one member. */
 export interface SessionPersistence {
   /** What identifies a client. */
@@ -208,6 +220,43 @@ export interface SessionPersistence {
   persistenceGranularity?: string;
   /** Seconds a client stays on its member. */
   persistenceTimeout?: number;
+}
+
+/**
+ * When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every
+ * weeks, days, hours, minutes), and how many snapshots it keeps.
+ */
+export interface SnapshotSchedule {
+  /** `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`. */
+  type: "cron" | "interval";
+  /** The most snapshots the schedule keeps per volume; the oldest goes when a new one is made. */
+  maxQuantity: number;
+  /** How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out. */
+  retentionTime?: ScheduleRetention;
+  /** How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name. */
+  resourceNameTemplate?: string;
+  /** Cron schedules only: minute (0-59, `*`) or a comma-separated list. */
+  minute?: string;
+  /** Cron schedules only: hour (0-23, `*`) or a comma-separated list. */
+  hour?: string;
+  /** Cron schedules only: day of the month (1-31, `*`) or a comma-separated list. */
+  day?: string;
+  /** Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list. */
+  dayOfWeek?: string;
+  /** Cron schedules only: ISO week (1-53, `*`) or a comma-separated list. */
+  week?: string;
+  /** Cron schedules only: month (1-12, `*`) or a comma-separated list. */
+  month?: string;
+  /** Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC. */
+  timezone?: string;
+  /** Interval schedules only: weeks between snapshots. */
+  weeks?: number;
+  /** Interval schedules only: days between snapshots. */
+  days?: number;
+  /** Interval schedules only: hours between snapshots. */
+  hours?: number;
+  /** Interval schedules only: minutes between snapshots. */
+  minutes?: number;
 }
 
 /**

@@ -12,6 +12,7 @@ from .lb_pool_member import *
 from .lb_pool_settings import *
 from .provider import *
 from .quota_threshold import *
+from .snapshot_policy import *
 from .snapshot_policy_state import *
 from .subnet import *
 from ._inputs import *
@@ -36,6 +37,7 @@ _utilities.register(
    "cims:index:LbPoolMember": "LbPoolMember",
    "cims:index:LbPoolSettings": "LbPoolSettings",
    "cims:index:QuotaThreshold": "QuotaThreshold",
+   "cims:index:SnapshotPolicy": "SnapshotPolicy",
    "cims:index:SnapshotPolicyState": "SnapshotPolicyState",
    "cims:index:Subnet": "Subnet"
   }

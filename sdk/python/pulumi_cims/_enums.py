@@ -21,7 +21,9 @@ __all__ = [
     'LbPoolProtocol',
     'LbSessionPersistenceType',
     'MembersOwnership',
+    'SnapshotPolicyAction',
     'SnapshotPolicyStatus',
+    'SnapshotScheduleType',
 ]
 
 
@@ -173,10 +175,27 @@ class MembersOwnership(_builtins.str, Enum):
     EXCLUSIVE = "exclusive"
 
 
+@pulumi.type_token("cims:index:SnapshotPolicyAction")
+class SnapshotPolicyAction(_builtins.str, Enum):
+    """
+    What the policy does: `volume_snapshot`, the only action the service has. Default `volume_snapshot`.
+    """
+    VOLUME_SNAPSHOT = "volume_snapshot"
+
+
 @pulumi.type_token("cims:index:SnapshotPolicyStatus")
 class SnapshotPolicyStatus(_builtins.str, Enum):
     """
-    Whether the policy runs. Omitted: left as it is.
+    Whether the policy runs. Default `active`.
     """
     ACTIVE = "active"
     PAUSED = "paused"
+
+
+@pulumi.type_token("cims:index:SnapshotScheduleType")
+class SnapshotScheduleType(_builtins.str, Enum):
+    """
+    `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+    """
+    CRON = "cron"
+    INTERVAL = "interval"

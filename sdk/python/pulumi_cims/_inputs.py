@@ -30,8 +30,12 @@ __all__ = [
     'QuotaMessageArgsDict',
     'RegionalQuotasArgs',
     'RegionalQuotasArgsDict',
+    'ScheduleRetentionArgs',
+    'ScheduleRetentionArgsDict',
     'SessionPersistenceArgs',
     'SessionPersistenceArgsDict',
+    'SnapshotScheduleArgs',
+    'SnapshotScheduleArgsDict',
     'TimeoutsArgs',
     'TimeoutsArgsDict',
 ]
@@ -2902,6 +2906,100 @@ class RegionalQuotasArgs:
         pulumi.set(self, "volume_snapshots_size_usage", value)
 
 
+class ScheduleRetentionArgsDict(TypedDict):
+    """
+    How long a schedule keeps each snapshot before the service deletes it: the sum of the units given.
+    """
+    days: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Days.
+    """
+    hours: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Hours.
+    """
+    minutes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Minutes.
+    """
+    weeks: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Weeks.
+    """
+
+@pulumi.input_type
+class ScheduleRetentionArgs:
+    def __init__(__self__, *,
+                 days: pulumi.Input[Optional[_builtins.int]] = None,
+                 hours: pulumi.Input[Optional[_builtins.int]] = None,
+                 minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 weeks: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        How long a schedule keeps each snapshot before the service deletes it: the sum of the units given.
+
+        :param pulumi.Input[_builtins.int] days: Days.
+        :param pulumi.Input[_builtins.int] hours: Hours.
+        :param pulumi.Input[_builtins.int] minutes: Minutes.
+        :param pulumi.Input[_builtins.int] weeks: Weeks.
+        """
+        if days is not None:
+            pulumi.set(__self__, "days", days)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+        if minutes is not None:
+            pulumi.set(__self__, "minutes", minutes)
+        if weeks is not None:
+            pulumi.set(__self__, "weeks", weeks)
+
+    @_builtins.property
+    @pulumi.getter
+    def days(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Days.
+        """
+        return pulumi.get(self, "days")
+
+    @days.setter
+    def days(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "days", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Hours.
+        """
+        return pulumi.get(self, "hours")
+
+    @hours.setter
+    def hours(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "hours", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def minutes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Minutes.
+        """
+        return pulumi.get(self, "minutes")
+
+    @minutes.setter
+    def minutes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "minutes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def weeks(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Weeks.
+        """
+        return pulumi.get(self, "weeks")
+
+    @weeks.setter
+    def weeks(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "weeks", value)
+
+
 class SessionPersistenceArgsDict(TypedDict):
     """
     How a pool keeps a client on one member.
@@ -2993,6 +3091,318 @@ class SessionPersistenceArgs:
     @persistence_timeout.setter
     def persistence_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "persistence_timeout", value)
+
+
+class SnapshotScheduleArgsDict(TypedDict):
+    """
+    When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
+    """
+    max_quantity: pulumi.Input[_builtins.int]
+    """
+    The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+    """
+    type: pulumi.Input['SnapshotScheduleType']
+    """
+    `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+    """
+    day: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+    """
+    day_of_week: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+    """
+    days: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Interval schedules only: days between snapshots.
+    """
+    hour: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+    """
+    hours: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Interval schedules only: hours between snapshots.
+    """
+    minute: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+    """
+    minutes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Interval schedules only: minutes between snapshots.
+    """
+    month: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: month (1-12, `*`) or a comma-separated list.
+    """
+    resource_name_template: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
+    """
+    retention_time: NotRequired[pulumi.Input[Optional['ScheduleRetentionArgsDict']]]
+    """
+    How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
+    """
+    timezone: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+    """
+    week: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+    """
+    weeks: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Interval schedules only: weeks between snapshots.
+    """
+
+@pulumi.input_type
+class SnapshotScheduleArgs:
+    def __init__(__self__, *,
+                 max_quantity: pulumi.Input[_builtins.int],
+                 type: pulumi.Input['SnapshotScheduleType'],
+                 day: pulumi.Input[Optional[_builtins.str]] = None,
+                 day_of_week: pulumi.Input[Optional[_builtins.str]] = None,
+                 days: pulumi.Input[Optional[_builtins.int]] = None,
+                 hour: pulumi.Input[Optional[_builtins.str]] = None,
+                 hours: pulumi.Input[Optional[_builtins.int]] = None,
+                 minute: pulumi.Input[Optional[_builtins.str]] = None,
+                 minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 month: pulumi.Input[Optional[_builtins.str]] = None,
+                 resource_name_template: pulumi.Input[Optional[_builtins.str]] = None,
+                 retention_time: pulumi.Input[Optional['ScheduleRetentionArgs']] = None,
+                 timezone: pulumi.Input[Optional[_builtins.str]] = None,
+                 week: pulumi.Input[Optional[_builtins.str]] = None,
+                 weeks: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
+
+        :param pulumi.Input[_builtins.int] max_quantity: The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        :param pulumi.Input['SnapshotScheduleType'] type: `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+        :param pulumi.Input[_builtins.str] day: Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] day_of_week: Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.int] days: Interval schedules only: days between snapshots.
+        :param pulumi.Input[_builtins.str] hour: Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.int] hours: Interval schedules only: hours between snapshots.
+        :param pulumi.Input[_builtins.str] minute: Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.int] minutes: Interval schedules only: minutes between snapshots.
+        :param pulumi.Input[_builtins.str] month: Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] resource_name_template: How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
+        :param pulumi.Input['ScheduleRetentionArgs'] retention_time: How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
+        :param pulumi.Input[_builtins.str] timezone: Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        :param pulumi.Input[_builtins.str] week: Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.int] weeks: Interval schedules only: weeks between snapshots.
+        """
+        pulumi.set(__self__, "max_quantity", max_quantity)
+        pulumi.set(__self__, "type", type)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if day_of_week is not None:
+            pulumi.set(__self__, "day_of_week", day_of_week)
+        if days is not None:
+            pulumi.set(__self__, "days", days)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+        if minute is not None:
+            pulumi.set(__self__, "minute", minute)
+        if minutes is not None:
+            pulumi.set(__self__, "minutes", minutes)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if resource_name_template is not None:
+            pulumi.set(__self__, "resource_name_template", resource_name_template)
+        if retention_time is not None:
+            pulumi.set(__self__, "retention_time", retention_time)
+        if timezone is not None:
+            pulumi.set(__self__, "timezone", timezone)
+        if week is not None:
+            pulumi.set(__self__, "week", week)
+        if weeks is not None:
+            pulumi.set(__self__, "weeks", weeks)
+
+    @_builtins.property
+    @pulumi.getter(name="maxQuantity")
+    def max_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        """
+        return pulumi.get(self, "max_quantity")
+
+    @max_quantity.setter
+    def max_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "max_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['SnapshotScheduleType']:
+        """
+        `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['SnapshotScheduleType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "day")
+
+    @day.setter
+    def day(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "day", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dayOfWeek")
+    def day_of_week(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "day_of_week")
+
+    @day_of_week.setter
+    def day_of_week(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "day_of_week", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def days(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Interval schedules only: days between snapshots.
+        """
+        return pulumi.get(self, "days")
+
+    @days.setter
+    def days(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "days", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "hour")
+
+    @hour.setter
+    def hour(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "hour", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Interval schedules only: hours between snapshots.
+        """
+        return pulumi.get(self, "hours")
+
+    @hours.setter
+    def hours(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "hours", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def minute(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "minute")
+
+    @minute.setter
+    def minute(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "minute", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def minutes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Interval schedules only: minutes between snapshots.
+        """
+        return pulumi.get(self, "minutes")
+
+    @minutes.setter
+    def minutes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "minutes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "month")
+
+    @month.setter
+    def month(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "month", value)
+
+    @_builtins.property
+    @pulumi.getter(name="resourceNameTemplate")
+    def resource_name_template(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
+        """
+        return pulumi.get(self, "resource_name_template")
+
+    @resource_name_template.setter
+    def resource_name_template(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "resource_name_template", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionTime")
+    def retention_time(self) -> pulumi.Input[Optional['ScheduleRetentionArgs']]:
+        """
+        How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
+        """
+        return pulumi.get(self, "retention_time")
+
+    @retention_time.setter
+    def retention_time(self, value: pulumi.Input[Optional['ScheduleRetentionArgs']]):
+        pulumi.set(self, "retention_time", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timezone(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        """
+        return pulumi.get(self, "timezone")
+
+    @timezone.setter
+    def timezone(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "timezone", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def week(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "week")
+
+    @week.setter
+    def week(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "week", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def weeks(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Interval schedules only: weeks between snapshots.
+        """
+        return pulumi.get(self, "weeks")
+
+    @weeks.setter
+    def weeks(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "weeks", value)
 
 
 class TimeoutsArgsDict(TypedDict):

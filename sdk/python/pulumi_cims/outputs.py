@@ -27,7 +27,9 @@ __all__ = [
     'QuotaMessage',
     'RegionalQuotas',
     'RetentionTime',
+    'ScheduleRetention',
     'SessionPersistence',
+    'SnapshotSchedule',
     'Timeouts',
 ]
 
@@ -2439,6 +2441,66 @@ class RetentionTime(dict):
 
 
 @pulumi.output_type
+class ScheduleRetention(dict):
+    """
+    How long a schedule keeps each snapshot before the service deletes it: the sum of the units given.
+    """
+    def __init__(__self__, *,
+                 days: Optional[_builtins.int] = None,
+                 hours: Optional[_builtins.int] = None,
+                 minutes: Optional[_builtins.int] = None,
+                 weeks: Optional[_builtins.int] = None):
+        """
+        How long a schedule keeps each snapshot before the service deletes it: the sum of the units given.
+
+        :param _builtins.int days: Days.
+        :param _builtins.int hours: Hours.
+        :param _builtins.int minutes: Minutes.
+        :param _builtins.int weeks: Weeks.
+        """
+        if days is not None:
+            pulumi.set(__self__, "days", days)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+        if minutes is not None:
+            pulumi.set(__self__, "minutes", minutes)
+        if weeks is not None:
+            pulumi.set(__self__, "weeks", weeks)
+
+    @_builtins.property
+    @pulumi.getter
+    def days(self) -> Optional[_builtins.int]:
+        """
+        Days.
+        """
+        return pulumi.get(self, "days")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[_builtins.int]:
+        """
+        Hours.
+        """
+        return pulumi.get(self, "hours")
+
+    @_builtins.property
+    @pulumi.getter
+    def minutes(self) -> Optional[_builtins.int]:
+        """
+        Minutes.
+        """
+        return pulumi.get(self, "minutes")
+
+    @_builtins.property
+    @pulumi.getter
+    def weeks(self) -> Optional[_builtins.int]:
+        """
+        Weeks.
+        """
+        return pulumi.get(self, "weeks")
+
+
+@pulumi.output_type
 class SessionPersistence(dict):
     """
     How a pool keeps a client on one member.
@@ -2516,6 +2578,219 @@ class SessionPersistence(dict):
         Seconds a client stays on its member.
         """
         return pulumi.get(self, "persistence_timeout")
+
+
+@pulumi.output_type
+class SnapshotSchedule(dict):
+    """
+    When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "maxQuantity":
+            suggest = "max_quantity"
+        elif key == "dayOfWeek":
+            suggest = "day_of_week"
+        elif key == "resourceNameTemplate":
+            suggest = "resource_name_template"
+        elif key == "retentionTime":
+            suggest = "retention_time"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SnapshotSchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SnapshotSchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SnapshotSchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 max_quantity: _builtins.int,
+                 type: 'SnapshotScheduleType',
+                 day: Optional[_builtins.str] = None,
+                 day_of_week: Optional[_builtins.str] = None,
+                 days: Optional[_builtins.int] = None,
+                 hour: Optional[_builtins.str] = None,
+                 hours: Optional[_builtins.int] = None,
+                 minute: Optional[_builtins.str] = None,
+                 minutes: Optional[_builtins.int] = None,
+                 month: Optional[_builtins.str] = None,
+                 resource_name_template: Optional[_builtins.str] = None,
+                 retention_time: Optional['outputs.ScheduleRetention'] = None,
+                 timezone: Optional[_builtins.str] = None,
+                 week: Optional[_builtins.str] = None,
+                 weeks: Optional[_builtins.int] = None):
+        """
+        When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
+
+        :param _builtins.int max_quantity: The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        :param 'SnapshotScheduleType' type: `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+        :param _builtins.str day: Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        :param _builtins.str day_of_week: Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        :param _builtins.int days: Interval schedules only: days between snapshots.
+        :param _builtins.str hour: Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        :param _builtins.int hours: Interval schedules only: hours between snapshots.
+        :param _builtins.str minute: Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        :param _builtins.int minutes: Interval schedules only: minutes between snapshots.
+        :param _builtins.str month: Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        :param _builtins.str resource_name_template: How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
+        :param 'ScheduleRetention' retention_time: How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
+        :param _builtins.str timezone: Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        :param _builtins.str week: Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        :param _builtins.int weeks: Interval schedules only: weeks between snapshots.
+        """
+        pulumi.set(__self__, "max_quantity", max_quantity)
+        pulumi.set(__self__, "type", type)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if day_of_week is not None:
+            pulumi.set(__self__, "day_of_week", day_of_week)
+        if days is not None:
+            pulumi.set(__self__, "days", days)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+        if minute is not None:
+            pulumi.set(__self__, "minute", minute)
+        if minutes is not None:
+            pulumi.set(__self__, "minutes", minutes)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if resource_name_template is not None:
+            pulumi.set(__self__, "resource_name_template", resource_name_template)
+        if retention_time is not None:
+            pulumi.set(__self__, "retention_time", retention_time)
+        if timezone is not None:
+            pulumi.set(__self__, "timezone", timezone)
+        if week is not None:
+            pulumi.set(__self__, "week", week)
+        if weeks is not None:
+            pulumi.set(__self__, "weeks", weeks)
+
+    @_builtins.property
+    @pulumi.getter(name="maxQuantity")
+    def max_quantity(self) -> _builtins.int:
+        """
+        The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        """
+        return pulumi.get(self, "max_quantity")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'SnapshotScheduleType':
+        """
+        `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "day")
+
+    @_builtins.property
+    @pulumi.getter(name="dayOfWeek")
+    def day_of_week(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "day_of_week")
+
+    @_builtins.property
+    @pulumi.getter
+    def days(self) -> Optional[_builtins.int]:
+        """
+        Interval schedules only: days between snapshots.
+        """
+        return pulumi.get(self, "days")
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "hour")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[_builtins.int]:
+        """
+        Interval schedules only: hours between snapshots.
+        """
+        return pulumi.get(self, "hours")
+
+    @_builtins.property
+    @pulumi.getter
+    def minute(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "minute")
+
+    @_builtins.property
+    @pulumi.getter
+    def minutes(self) -> Optional[_builtins.int]:
+        """
+        Interval schedules only: minutes between snapshots.
+        """
+        return pulumi.get(self, "minutes")
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "month")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceNameTemplate")
+    def resource_name_template(self) -> Optional[_builtins.str]:
+        """
+        How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
+        """
+        return pulumi.get(self, "resource_name_template")
+
+    @_builtins.property
+    @pulumi.getter(name="retentionTime")
+    def retention_time(self) -> Optional['outputs.ScheduleRetention']:
+        """
+        How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
+        """
+        return pulumi.get(self, "retention_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def timezone(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        """
+        return pulumi.get(self, "timezone")
+
+    @_builtins.property
+    @pulumi.getter
+    def week(self) -> Optional[_builtins.str]:
+        """
+        Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        """
+        return pulumi.get(self, "week")
+
+    @_builtins.property
+    @pulumi.getter
+    def weeks(self) -> Optional[_builtins.int]:
+        """
+        Interval schedules only: weeks between snapshots.
+        """
+        return pulumi.get(self, "weeks")
 
 
 @pulumi.output_type

@@ -1,6 +1,6 @@
 // Every kind's docs example (provider/kinds/<kind>.example.ts, rendered into
 // docs/resources/<kind>.md by cims-import's renderers) deployed in every language the page
-// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The six
+// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The seven
 // examples make one program per language (their names do not clash), so four stacks cover
 // them: `up`, then the emulator holds what each example declares (its arguments, read back
 // from the records as cims-import reads them) and the stack exports what the examples say;
@@ -47,6 +47,7 @@ const RECORDS: Readonly<Record<Kind, (env: CimsTestEnv, r: StateResource) => Api
     const member = Array.isArray(members) ? members.find((m: ApiRecord) => m.id === r.id) : undefined;
     return member && { ...member, pool_id: r.outputs?.poolId };
   },
+  SnapshotPolicy: (env, r) => env.emulator.store.get("lifecycle_policies", r.id),
   SnapshotPolicyState: (env, r) => env.emulator.store.get("lifecycle_policies", r.outputs?.policyId),
   QuotaThreshold: (env, r) => env.emulator.store.list("client_quotas").find((q) => q.client_id === r.outputs?.clientId),
 };
@@ -62,6 +63,8 @@ const AFTER_DESTROY: Readonly<Record<Kind, (record: ApiRecord | undefined, decla
     const left = (pool?.members as ApiRecord[]).map((m) => `${String(m.address)}:${String(m.protocol_port)}`);
     expect(left.filter((m) => listed.includes(m))).toEqual([]);
   },
+  // The stack made the policy: destroy deletes it.
+  SnapshotPolicy: (record) => expect(record).toBeUndefined(),
   // Destroy leaves the policy as the stack set it.
   SnapshotPolicyState: (policy, declared) => expect(policy).toMatchObject({ name: declared.name, status: declared.status }),
   // The service's default again.

@@ -122,6 +122,7 @@ const records = (over: ImportRecords = {}): Required<ImportRecords> => ({
   Subnet: [subnet()],
   BaremetalImage: [image()],
   LbPoolSettings: [pool],
+  SnapshotPolicy: [],
   SnapshotPolicyState: [policy],
   QuotaThreshold: [threshold],
   // Members live under a pool: cims-import does not list them.

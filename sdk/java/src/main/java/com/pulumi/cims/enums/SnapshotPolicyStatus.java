@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.StringJoiner;
 
     /**
-     * Whether the policy runs. Omitted: left as it is.
+     * Whether the policy runs. Default `active`.
      * 
      */
     @EnumType
