@@ -89,5 +89,4 @@ export const SnapshotPolicyState = {
     update: { method: "PATCH", path: "item", request: "gcore.types.cloud.snapshot_schedule_update_params.SnapshotScheduleUpdateParams" },
   },
   identity: { policyId: { type: positiveId, doc: "The snapshot lifecycle policy's id." } },
-  terraform: [{ type: "gcore_lifecyclepolicy", generation: 1 }],
 } as const satisfies Contract;

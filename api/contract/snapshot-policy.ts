@@ -165,6 +165,7 @@ export const SnapshotPolicy = {
       },
     },
   },
+  terraform: [{ type: "gcore_lifecyclepolicy", generation: 1 }],
 } as const satisfies Contract;
 
 /** The bodies of the calls on a policy's parts, as tables (the emulator checks them, the provider writes them). */

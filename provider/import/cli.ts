@@ -14,6 +14,7 @@ import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
 import { resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
+import { operation } from "../../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
 import { generateModule, type ImportRecords, type Language, LANGUAGES, type Omission, type Scope } from "./generate";
 import { goneLine, importFromTerraform, skippedLine } from "./from-terraform";
@@ -28,7 +29,12 @@ const rows = () => KIND_NAMES.map((type) => ({ type, row: kind(type).descriptor.
 // A kind whose records live under another record (a pool's members) is not listed by scope.
 /** A kind under a parent (a pool's members) is listed per parent, which cims-import does not do. */
 const underParent = (k: Kind) => kind(k).descriptor.importIdParts !== undefined;
-const listedKinds = () => KIND_NAMES.filter((k) => isOwned(kind(k).descriptor) && !underParent(k));
+/** A kind whose records the provider creates (its contract has a create call) is listed: the scope's records are each one. */
+const listPathOf = (k: Kind): string | undefined => {
+  const contract = kind(k).descriptor.contract;
+  return operation(contract, "create") ? operation(contract, "list")?.template : undefined;
+};
+const listedKinds = () => KIND_NAMES.filter((k) => listPathOf(k) !== undefined && !underParent(k));
 /** Every kind cims-import reads: listed in the scope, or named by a flag. */
 const importedKinds = () => KIND_NAMES.filter((k) => listedKinds().includes(k) || kind(k).descriptor.import.named !== undefined);
 const namedRows = () => rows().flatMap(({ type, row }) => (row.named ? [{ type, named: row.named }] : []));
@@ -281,10 +287,10 @@ async function listOwned(
   const scope = { project_id: options.scope.projectId, region_id: options.scope.regionId };
   const records: ImportRecords = {};
   for (const type of owned) {
-    const d = kind(type).descriptor;
-    if (!isOwned(d)) continue;
-    const { paths, import: row } = d;
-    const list = apiPath(paths.list, scope);
+    const template = listPathOf(type);
+    if (!template) continue;
+    const row = kind(type).descriptor.import;
+    const list = apiPath(template, scope);
     const found: ApiRecord[] = [];
     const only = row.filter ? (options.filters[row.filter.flag] ?? []) : [];
     if (row.filter && only.length > 0) {
@@ -332,7 +338,14 @@ async function readNamed(
     for (const id of ids) found.push(...(await read(d.recordPath(options.scope, String(id)), row.missing(id, where), d.recordKey)));
     named.push([type, found]);
   }
-  for (const [type, found] of named) records[type] = found;
+  for (const [type, found] of named) {
+    records[type] = found;
+    // A record named as one kind (a policy as SnapshotPolicyState) is not also written as the kind that lists its calls' records.
+    const get = operation(kind(type).descriptor.contract, "get")?.template;
+    const ids = new Set(found.map((r) => String(r.id)));
+    for (const other of listedKinds().filter((k) => operation(kind(k).descriptor.contract, "get")?.template === get))
+      records[other] = records[other]?.filter((r) => !ids.has(String(r.id)));
+  }
   if (named.length > 0) progress(`read ${named.map(([type, found]) => counted(type, found.length)).join(", ")}`);
   return missing;
 }

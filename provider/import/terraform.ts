@@ -48,7 +48,7 @@ export const NOT_ADOPTED: Record<string, string> = {
   gcore_cloud_load_balancer: "a load balancer: pulumi-cims manages a pool's settings and members, not the load balancer",
   gcore_lblistener: "a listener: pulumi-cims manages a pool's settings and members, not its listeners",
   gcore_cloud_load_balancer_listener: "a listener: pulumi-cims manages a pool's settings and members, not its listeners",
-  gcore_snapshot: "a volume snapshot: pulumi-cims manages a lifecycle policy's name and status (SnapshotPolicyState), not snapshots",
+  gcore_snapshot: "a volume snapshot: pulumi-cims manages lifecycle policies (SnapshotPolicy) that make snapshots, not snapshots",
 };
 
 /** One resource instance of the state that cims-import adopts. */

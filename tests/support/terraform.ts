@@ -92,5 +92,5 @@ export const GONE_ADOPTED = [
   `LbPoolSettings ${TF.apiPool}`,
   `LbPoolMember ${TF.memberPublic}`,
   `LbPoolMember ${TF.memberApp}`,
-  `SnapshotPolicyState ${SEED.policyId}`,
+  `SnapshotPolicy ${SEED.policyId}`,
 ];

@@ -86,7 +86,7 @@ test(
       `Subnet ${TF.subnetApp}`,
       `LbPoolSettings ${SEED.poolId}`,
       `LbPoolMember ${SEED.keptMemberId}`,
-      `SnapshotPolicyState ${SEED.policyId}`,
+      `SnapshotPolicy ${SEED.policyId}`,
     ]);
     await env.stack.preview(["--expect-no-changes"]);
     expect(writes(env)).toEqual([]);

@@ -184,7 +184,7 @@ test(
     const first = await cimsImport([...IMPORT_ARGS, "--out", program], access);
     expect(first.code).toBe(0);
     expect(first.stderr).toContain("cims-import: project 1, region 1: 2 subnets, 1 bare-metal image");
-    expect(first.stderr).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 policy, 1 quota threshold: wrote");
+    expect(first.stderr).toContain("2 subnets, 1 bare-metal image, 1 pool, 0 snapshot policies, 1 policy, 1 quota threshold: wrote");
     expect(first.stderr).not.toContain(env.apiKey);
     expect(first.stdout).toBe("");
     const again = await cimsImport(IMPORT_ARGS, access);

@@ -17,7 +17,7 @@ import { closeAllPools } from "../../../../provider/client/transport";
 import { DEFAULTS } from "../../../../provider/config";
 import { startEmulator } from "pulumi-cims/emulator";
 import { parseJson } from "../../../../api/json";
-import { SEED } from "../../../support/cims";
+import { SEED, SEED_FILE } from "../../../support/cims";
 import { FOREIGN_TASK, imageRecord, subnetRecord } from "../../../support/records";
 
 const ROOT = path.resolve(__dirname, "../../../..");
@@ -498,10 +498,34 @@ describe("reading (against an in-process emulator on loopback)", () => {
       expect(read.Subnet!).toHaveLength(1005);
       expect(new Set(read.Subnet!.map((s) => s.id)).size).toBe(1005);
       expect(emulator.metrics.snapshot().requests).toMatchObject({ "GET /cloud/v1/subnets/:project_id/:region_id 200": 2 });
-      expect(lines).toContain("project 1, region 1: 1005 subnets, 0 bare-metal images");
+      expect(lines).toContain("project 1, region 1: 1005 subnets, 0 bare-metal images, 0 snapshot policies");
       const names = declarations(read, scope).map((d) => d.name);
       expect(names[0]).toBe("subnet-net-1004");
       expect(new Set(names).size).toBe(1005);
+    } finally {
+      await closeAllPools();
+      await emulator.close();
+    }
+  }, 60_000);
+
+  test("the scope's snapshot policies as SnapshotPolicy, adopting each; one named by --policy is SnapshotPolicyState only", async () => {
+    const emulator = await startEmulator({ apiKey: "unit-import-key", seed: SEED_FILE });
+    try {
+      const client = new CimsClient({ ...DEFAULTS, apiUrl: new URL(emulator.url), apiKey: "unit-import-key" });
+      const lines: string[] = [];
+      const read = await readRecords(client, { scope, filters: {}, named: {} }, (l) => lines.push(l));
+      expect(read.SnapshotPolicy!.map((p) => p.id)).toEqual([101]);
+      const policy = declarations(read, scope).find((d) => d.type === "SnapshotPolicy");
+      expect(policy?.args).toMatchObject({
+        name: "nightly-snapshots",
+        status: "active",
+        importId: 101,
+        schedules: [{ type: "cron", hour: "2", minute: "30", maxQuantity: 7 }],
+      });
+      expect(policy?.args).not.toHaveProperty("volumeIds");
+      const named = await readRecords(client, { scope, filters: {}, named: { policy: [101] } }, () => undefined);
+      expect(named.SnapshotPolicy).toEqual([]);
+      expect(named.SnapshotPolicyState!.map((p) => p.id)).toEqual([101]);
     } finally {
       await closeAllPools();
       await emulator.close();

@@ -23,7 +23,7 @@ describe("reading a state", () => {
       `gcore_subnet.app Subnet ${TF.subnetApp}`,
       `gcore_lbpool.web LbPoolSettings ${V1_POOL.pool}`,
       `gcore_lbmember.public LbPoolMember ${V1_POOL.member}`,
-      "gcore_lifecyclepolicy.nightly SnapshotPolicyState 101",
+      "gcore_lifecyclepolicy.nightly SnapshotPolicy 101",
     ]);
     const member = read("v1").adopted.find((r) => r.kind === "LbPoolMember");
     expect(member).toMatchObject({ poolId: V1_POOL.pool, scope: { projectId: 1, regionId: 1 }, generation: 1 });
@@ -65,7 +65,7 @@ describe("reading a state", () => {
       `gcore_cloud_load_balancer_pool.api LbPoolSettings ${TF.apiPool}`,
       `gcore_cloud_load_balancer_pool_member.public LbPoolMember ${TF.memberPublic}`,
       `gcore_cloud_load_balancer_pool_member.app LbPoolMember ${TF.memberApp}`,
-      "gcore_lifecyclepolicy.nightly SnapshotPolicyState 101",
+      "gcore_lifecyclepolicy.nightly SnapshotPolicy 101",
     ]);
     expect(new Set(read("mixed").adopted.map((r) => r.generation))).toEqual(new Set([1, 2]));
     expect(skipped("mixed")).toEqual({
@@ -176,10 +176,15 @@ describe("the program, from the service's records", () => {
     expect(source.match(/^new cims\.\w+/gm)).toEqual([
       "new cims.Subnet",
       "new cims.LbPoolSettings",
-      "new cims.SnapshotPolicyState",
+      "new cims.SnapshotPolicy",
       "new cims.LbPoolMember",
     ]);
     expect(statement(source, "LbPoolSettings", "pool-web-pool")).not.toContain("members");
+    // The policy as a SnapshotPolicy that adopts it, its schedule as the program declares it.
+    const policy = statement(source, "SnapshotPolicy", "policy-nightly-snapshots");
+    expect(policy).toContain("importId: 101");
+    expect(policy).toMatch(/schedules: \[\s*\{\s*type: "cron",/);
+    expect(policy).not.toContain("volumeIds");
     expect(source).toContain("// members left out: gcore_lbpool manages no members");
     const member = statement(source, "LbPoolMember", "member-10-0-0-10-8080");
     expect(member).toContain(`poolId: "${V1_POOL.pool}"`);
@@ -190,7 +195,7 @@ describe("the program, from the service's records", () => {
     expect(source).toContain("//   terraform state rm 'gcore_lbmember.public'");
     expect(source).toContain("//   gcore_network.main (gcore_network): a network: pulumi-cims has no Network kind");
     expect(log).toContain("not adopted: data.gcore_image.debian (gcore_image): a data source");
-    expect(log).toContain("1 subnet, 1 pool, 1 policy, 1 pool member: wrote");
+    expect(log).toContain("1 subnet, 1 pool, 1 snapshot policy, 1 pool member: wrote");
     expect((await run("v1", "--no-protect")).source).not.toContain("protect: true");
   });
 
@@ -234,7 +239,7 @@ describe("the program, from the service's records", () => {
     expect(statements.join("\n")).not.toContain(TF.memberGone);
     expect(source).toContain("// Named by the state, not found where the service was asked (404; not adopted):");
     expect(source.match(/^new cims\.\w+/gm)).toHaveLength(7);
-    expect(log).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
+    expect(log).toContain("2 subnets, 1 bare-metal image, 1 pool, 1 snapshot policy, 2 pool members: wrote");
   });
 
   test("two addresses naming one record (both generations' types): adopted once, and Terraform forgets both", async () => {
@@ -250,7 +255,7 @@ describe("the program, from the service's records", () => {
     expect(source.match(/^new cims\.Subnet\(/gm)).toHaveLength(1);
     expect(source).toContain("//   terraform state rm 'module.net.gcore_subnet.app'");
     expect(source).toContain("//   terraform state rm 'gcore_cloud_network_subnet.db'");
-    expect(stderr.join("")).toContain("1 subnet, 1 bare-metal image, 1 pool, 1 policy, 2 pool members: wrote");
+    expect(stderr.join("")).toContain("1 subnet, 1 bare-metal image, 1 pool, 1 snapshot policy, 2 pool members: wrote");
   });
 
   test("a state naming no scope read in the wrong one (--project, --region): the 404 says where it looked, and to check that first", async () => {
