@@ -14,7 +14,7 @@
 import type { FieldType, ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
-import { kind } from "../kinds/registry";
+import { KIND_NAMES, kind } from "../kinds/registry";
 import { ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "../kinds/program-model";
 import type { AdoptionProgram } from "./program";
 import { goString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
@@ -295,6 +295,12 @@ function goValue(value: unknown, type: FieldType | undefined, indent: string): s
 
 const GO_CONFIG = { string: "Require", integer: "RequireInt" } as const;
 
+/**
+ * A kind's name in the Go SDK: Go's generator gives a resource whose name is another's state
+ * type (SnapshotPolicyState, SnapshotPolicy's `<Name>State`) the suffix `Resource`.
+ */
+export const goResourceName = (type: string): string => (KIND_NAMES.some((k) => `${k}State` === type) ? `${type}Resource` : type);
+
 const go: Renderer = {
   comment: "//",
   spelling: { argName: goField, protectOption: "pulumi.Protect(true)" },
@@ -310,7 +316,7 @@ const go: Renderer = {
     const fields = kind(d.type).descriptor.contract.fields;
     const set = entries(d.args).filter(([, v]) => v !== null);
     const body = set.map(([k, v]) => `\t\t\t${goField(k)}: ${goValue(v, fields[k]?.type, "\t\t\t")},\n`).join("");
-    const call = `cims.New${d.type}(ctx, ${goString(d.name)}, &cims.${d.type}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
+    const call = `cims.New${goResourceName(d.type)}(ctx, ${goString(d.name)}, &cims.${goResourceName(d.type)}Args{\n${body}\t\t}${protect ? ", pulumi.Protect(true)" : ""})`;
     if (variable) return `\t\t${variable}, err := ${call}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n`;
     return `\t\tif _, err := ${call}; err != nil {\n\t\t\treturn err\n\t\t}\n`;
   },

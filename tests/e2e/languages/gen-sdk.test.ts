@@ -49,7 +49,7 @@ func main() {
 			return err
 		}
 		// An enum field takes the enum's constant.
-		if _, err := cims.NewSnapshotPolicyState(ctx, "policy", &cims.SnapshotPolicyStateArgs{
+		if _, err := cims.NewSnapshotPolicyStateResource(ctx, "policy", &cims.SnapshotPolicyStateResourceArgs{
 			PolicyId: pulumi.Int(${SEED.policyId}),
 			Status:   cims.SnapshotPolicyStatusPaused,
 		}); err != nil {

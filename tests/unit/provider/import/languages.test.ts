@@ -176,6 +176,9 @@ describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as 
     expect(member).toContain(`\t\t\tPoolId: pulumi.String("${POOL}"),\n`);
     expect(member).toContain("\t\t\tAdminStateUp: pulumi.Bool(true),\n");
     expect(resource(source, '"policy-nightly"')).toContain("\t\t\tPolicyId: pulumi.Int(101),\n");
+    // Go's generator names SnapshotPolicy's state type SnapshotPolicyState: the resource of that name has the suffix Resource.
+    expect(source).toContain('cims.NewSnapshotPolicyStateResource(ctx, "policy-nightly", &cims.SnapshotPolicyStateResourceArgs{');
+    expect(source).toContain('cims.NewSubnet(ctx, "subnet-app", &cims.SubnetArgs{');
   });
 });
 
