@@ -360,14 +360,16 @@ const countIn = (records: ImportRecords, types: readonly Kind[]) => types.reduce
  */
 async function unknownScopeNote(client: CimsClient, scope: Scope, records: ImportRecords, where: string): Promise<string> {
   // The kinds a project and region hold, and the list call of each.
-  const scoped = KIND_NAMES.filter((k) => kind(k).descriptor.scoped && !underParent(k)).map((k) => {
+  const all = KIND_NAMES.filter((k) => kind(k).descriptor.scoped && !underParent(k)).map((k) => {
     const d = kind(k).descriptor;
     return { type: k, list: isOwned(d) ? d.paths.list : d.contract.paths.collection };
   });
+  // Two kinds of one record (a policy and its state) share a list: asked, and named, once.
+  const scoped = all.filter((s, i) => all.findIndex((o) => o.list === s.list) === i);
   if (
     countIn(
       records,
-      scoped.map((s) => s.type),
+      all.map((s) => s.type),
     ) > 0
   )
     return "";

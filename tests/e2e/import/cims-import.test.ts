@@ -302,8 +302,12 @@ test(
 
       const empty = await cimsImport(["--project", "9", "--region", "1", "--out", out], { url: emulator.url, key: apiKey });
       expect(empty.code).toBe(1);
-      expect(empty.stderr).toContain("nothing to import: searched project 9, region 1 for subnets and bare-metal images");
-      expect(empty.stderr).toContain("is it an unknown project or region?");
+      expect(empty.stderr).toContain(
+        "nothing to import: searched project 9, region 1 for subnets, bare-metal images and snapshot policies",
+      );
+      expect(empty.stderr).toContain(
+        "holds no subnets, bare-metal images, load balancer pools or snapshot policies: is it an unknown project or region?",
+      );
       expect(empty.stderr).not.toContain(apiKey);
 
       // A named pool in an unknown scope: the 404 is named, with the same hint.
