@@ -7,3 +7,4 @@ export { LbPoolSettings } from "../collections/lb-pool-settings";
 export { SnapshotPolicyState } from "../collections/snapshot-policy-state";
 export { QuotaThreshold } from "../collections/quota-threshold";
 export { LbPoolMember } from "../collections/lb-pool-member";
+export { SnapshotPolicyVolume } from "../collections/snapshot-policy-volume";

@@ -7,6 +7,7 @@ import { lbPoolMemberExample } from "./lb-pool-member.example";
 import { lbPoolSettingsExample } from "./lb-pool-settings.example";
 import { quotaThresholdExample } from "./quota-threshold.example";
 import { snapshotPolicyStateExample } from "./snapshot-policy-state.example";
+import { snapshotPolicyVolumeExample } from "./snapshot-policy-volume.example";
 import { subnetExample } from "./subnet.example";
 
 export const EXAMPLES: Readonly<Record<Kind, ExampleProgram>> = {
@@ -16,4 +17,5 @@ export const EXAMPLES: Readonly<Record<Kind, ExampleProgram>> = {
   LbPoolMember: lbPoolMemberExample,
   SnapshotPolicyState: snapshotPolicyStateExample,
   QuotaThreshold: quotaThresholdExample,
+  SnapshotPolicyVolume: snapshotPolicyVolumeExample,
 };

@@ -8,3 +8,4 @@ export { LbPoolSettings } from "./lb-pool-settings";
 export { SnapshotPolicyState } from "./snapshot-policy-state";
 export { QuotaThreshold } from "./quota-threshold";
 export { LbPoolMember } from "./lb-pool-member";
+export { SnapshotPolicyVolume } from "./snapshot-policy-volume";

@@ -50,6 +50,8 @@ const CALLS = [
   "snapshot_schedules.get",
   "snapshot_schedules.list",
   "snapshot_schedules.update",
+  "snapshot_schedules.add_volumes",
+  "snapshot_schedules.remove_volumes",
   "quotas.notification_threshold.get",
   "quotas.notification_threshold.update",
   "quotas.notification_threshold.delete",

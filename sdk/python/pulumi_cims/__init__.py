@@ -13,6 +13,7 @@ from .lb_pool_settings import *
 from .provider import *
 from .quota_threshold import *
 from .snapshot_policy_state import *
+from .snapshot_policy_volume import *
 from .subnet import *
 from ._inputs import *
 from . import outputs
@@ -37,6 +38,7 @@ _utilities.register(
    "cims:index:LbPoolSettings": "LbPoolSettings",
    "cims:index:QuotaThreshold": "QuotaThreshold",
    "cims:index:SnapshotPolicyState": "SnapshotPolicyState",
+   "cims:index:SnapshotPolicyVolume": "SnapshotPolicyVolume",
    "cims:index:Subnet": "Subnet"
   }
  }

@@ -1,6 +1,6 @@
 // Every kind's docs example (provider/kinds/<kind>.example.ts, rendered into
 // docs/resources/<kind>.md by cims-import's renderers) deployed in every language the page
-// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The six
+// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The seven
 // examples make one program per language (their names do not clash), so four stacks cover
 // them: `up`, then the emulator holds what each example declares (its arguments, read back
 // from the records as cims-import reads them) and the stack exports what the examples say;
@@ -29,6 +29,7 @@ const PROGRAM = combineExamples(KIND_NAMES.map((k) => EXAMPLES[k]));
 const CONFIG: Record<string, string> = {
   networkId: SEED.networkId,
   volumeId: SEED.volumeId,
+  appVolumeId: SEED.appVolumeId,
   poolId: SEED.poolId,
   policyId: SEED.policyId,
   clientId: SEED.clientId,
@@ -49,6 +50,13 @@ const RECORDS: Readonly<Record<Kind, (env: CimsTestEnv, r: StateResource) => Api
   },
   SnapshotPolicyState: (env, r) => env.emulator.store.get("lifecycle_policies", r.outputs?.policyId),
   QuotaThreshold: (env, r) => env.emulator.store.list("client_quotas").find((q) => q.client_id === r.outputs?.clientId),
+  // The policy's entry for the volume, named as the kind reads it (its policy and scope beside it).
+  SnapshotPolicyVolume: (env, r) => {
+    const policy = env.emulator.store.get("lifecycle_policies", r.outputs?.policyId);
+    const volumes = Array.isArray(policy?.volumes) ? (policy.volumes as ApiRecord[]) : [];
+    const entry = volumes.find((v) => v.volume_id === r.outputs?.volumeId);
+    return entry && { ...entry, id: r.id, policy_id: policy?.id, project_id: policy?.project_id, region_id: policy?.region_id };
+  },
 };
 
 /** What is left of each example's resource after destroy, as its kind's docs say. */
@@ -66,6 +74,8 @@ const AFTER_DESTROY: Readonly<Record<Kind, (record: ApiRecord | undefined, decla
   SnapshotPolicyState: (policy, declared) => expect(policy).toMatchObject({ name: declared.name, status: declared.status }),
   // The service's default again.
   QuotaThreshold: (quota) => expect(quota).toMatchObject({ threshold: 80 }),
+  // The volume leaves the policy; the policy stays.
+  SnapshotPolicyVolume: (membership) => expect(membership).toBeUndefined(),
 };
 
 const byName = (resources: StateResource[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`));

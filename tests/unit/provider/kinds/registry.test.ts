@@ -14,7 +14,15 @@ import { operationsOf, requestsOf } from "../../../../api/contract";
 const ROOT = path.resolve(__dirname, "../../../..");
 
 test("the registry lists the kinds in order, each once", () => {
-  expect(KIND_NAMES).toEqual(["Subnet", "BaremetalImage", "LbPoolSettings", "SnapshotPolicyState", "QuotaThreshold", "LbPoolMember"]);
+  expect(KIND_NAMES).toEqual([
+    "Subnet",
+    "BaremetalImage",
+    "LbPoolSettings",
+    "SnapshotPolicyState",
+    "QuotaThreshold",
+    "LbPoolMember",
+    "SnapshotPolicyVolume",
+  ]);
 });
 
 /** A module's export by name (jest runs CommonJS: its require, not import()). */
