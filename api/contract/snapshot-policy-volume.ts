@@ -47,4 +47,5 @@ export const SnapshotPolicyVolume = {
     },
   },
   identity: { policyId: { type: positiveId, doc: "The snapshot lifecycle policy's id." } },
+  recordModel: "gcore.types.cloud.lifecycle_policy.Volume",
 } as const satisfies Contract;

@@ -214,6 +214,11 @@ export interface Contract extends BodyContract {
   readonly identity?: Readonly<Record<string, { readonly type: FieldType; readonly doc: string }>>;
   /** The vendor's Terraform resource types that are this kind (cims-import adopts them). */
   readonly terraform?: readonly TerraformName[];
+  /**
+   * The vendor SDK's model of one record where the record is a part of what `get` answers (a
+   * policy's volume: an entry of the policy's `volumes`); otherwise `get`'s response is the record's.
+   */
+  readonly recordModel?: string;
 }
 
 // ---------------------------------------------------------------------------------------
