@@ -141,7 +141,9 @@ class SnapshotPolicyVolume(pulumi.CustomResource):
         another stack or team attached are never touched: each team attaches its own volumes, and the
         team that owns the policy can manage its name and status with `SnapshotPolicyState`. A change of
         `policyId`, `volumeId`, `projectId` or `regionId` replaces (a new membership is added, then the
-        old one removed). Refresh reads the policy with its volumes: a volume no longer in the policy (or
+        old one removed: the two never clash). `pulumi up --replace` asks the provider nothing, and its
+        new membership is the old one's: set the resource option `deleteBeforeReplace: true` for that run,
+        else the create finds the volume held and stops before any write. Refresh reads the policy with its volumes: a volume no longer in the policy (or
         a policy gone) is a resource gone, and the diff then shows it added again.
 
         **What is the stack's own.** The add carries no mark and the policy lists volumes by id only, so
@@ -187,7 +189,9 @@ class SnapshotPolicyVolume(pulumi.CustomResource):
         another stack or team attached are never touched: each team attaches its own volumes, and the
         team that owns the policy can manage its name and status with `SnapshotPolicyState`. A change of
         `policyId`, `volumeId`, `projectId` or `regionId` replaces (a new membership is added, then the
-        old one removed). Refresh reads the policy with its volumes: a volume no longer in the policy (or
+        old one removed: the two never clash). `pulumi up --replace` asks the provider nothing, and its
+        new membership is the old one's: set the resource option `deleteBeforeReplace: true` for that run,
+        else the create finds the volume held and stops before any write. Refresh reads the policy with its volumes: a volume no longer in the policy (or
         a policy gone) is a resource gone, and the diff then shows it added again.
 
         **What is the stack's own.** The add carries no mark and the policy lists volumes by id only, so
