@@ -27,6 +27,7 @@ import {
   thirdStackImportsPool,
   thirdStackListsMember,
 } from "../../model/pool-sharing";
+import { otherStackAttachesVolume } from "../../model/policy-sharing";
 import { runLifecycle, runSequence } from "../../model/run";
 
 test(
@@ -162,6 +163,42 @@ test(
       "third stack destroy -> exit 0",
       "third stack pulumi import of the pool -> exit 0",
       "third stack destroy -> exit 0",
+    ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// A snapshot policy two stacks share: the program attaches its own volume (SnapshotPolicyVolume)
+// to the policy that holds the seed's volume, another team's stack attaches its own; the
+// program's stack detaches, attaches again and destroys: after every command the volumes the
+// program did not attach are in the policy, and the program's is there exactly while it declares it.
+test(
+  "a policy shared with another stack: the program's volume comes and goes with its program, the other stack's and the seed's stay",
+  async () => {
+    const attach = (on: boolean) =>
+      new Edit(
+        `${on ? "attach" : "detach"} the program's volume`,
+        () => true,
+        (p) => (p.policyVolume = on),
+      );
+    const history = await runSequence([
+      attach(true),
+      new PreviewedUp(),
+      otherStackAttachesVolume(),
+      new Pulumi("refresh"),
+      attach(false),
+      new PreviewedUp(),
+      attach(true),
+      new Pulumi("up"),
+      new Pulumi("destroy"),
+    ]);
+    expect(history.filter((line) => /^(other stack|up|refresh|destroy)\b.* -> exit \d+$/.test(line))).toEqual([
+      "up -> exit 0",
+      expect.stringMatching(/^other stack attaches volume [0-9a-f-]{36} -> exit 0$/),
+      "refresh -> exit 0",
+      "up -> exit 0",
+      "up -> exit 0",
+      "destroy -> exit 0",
     ]);
   },
   E2E_TIMEOUT_MS,
