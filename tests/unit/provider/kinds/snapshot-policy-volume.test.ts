@@ -120,7 +120,7 @@ describe.each(["dynamic", "native"] as const)("a policy's volumes, %s face", (fa
   );
 
   test(
-    "a volume the policy holds already is refused at preview and at up, naming the policy, the volume and how to adopt it; nothing written",
+    "a volume the policy holds already is refused at preview and at up, naming the policy, the volume and how to adopt it, and a policy not in the scope at preview; nothing written",
     () =>
       withEmulatedState("SnapshotPolicyVolume", face, async (env, state) => {
         env.emulator.metrics.reset();
@@ -129,6 +129,10 @@ describe.each(["dynamic", "native"] as const)("a policy's volumes, %s face", (fa
         expect(previewed).toContain(heldReason(SEED.volumeId));
         expect(previewed).toContain(adoptHint(SEED.volumeId));
         await expect(state.up("golden", taken)).rejects.toThrow(heldReason(SEED.volumeId));
+        // No such policy in the scope: refused at preview too, naming policyId.
+        expect(await refusal(state.changes("nowhere", { ...app, policyId: 202 }))).toContain(
+          "policyId: no snapshot policy 202 in project 1, region 1 (check the id and the resource's projectId/regionId)",
+        );
         expect(writes(env)).toEqual([]);
 
         // Attached by another after the preview: the up's own read refuses it before the add.
