@@ -12,7 +12,7 @@
 // that read and the add makes the add refused, never taken.
 import type * as pulumi from "@pulumi/pulumi";
 import { SnapshotPolicyVolume as contract } from "../../api/contract/snapshot-policy-volume";
-import { text } from "../../api/contract/common";
+import { name } from "../../api/contract/common";
 import { type ApiRecord, recordsIn } from "../../api/guards";
 import { ConflictError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
@@ -60,7 +60,7 @@ export const policyVolumeDescriptor: Descriptor = {
     inputs: {
       importId: {
         ...OWN.importId,
-        type: text,
+        type: name,
         doc:
           "Adopt the volume's membership of the policy, which the policy holds already, as `<policyId>/<volumeId>` (the two " +
           "inputs): `up` writes nothing, and destroy leaves the volume in the policy unless `deleteAdopted: true`. It never causes a diff.",
