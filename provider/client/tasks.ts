@@ -16,7 +16,6 @@
 // seconds, after one last look at each task (what it creates, if it says so yet). Given a
 // scope's task list (`listed`, task-board.ts), a look at a task the list shows running costs
 // no request of its own: a task is read by id about once, when it has ended.
-import { setTimeout as sleepMs } from "node:timers/promises";
 import {
   ApiError,
   CancelledError,
@@ -28,6 +27,7 @@ import {
   TaskTimeoutError,
 } from "./errors";
 import { stringifyJson } from "../../api/json";
+import { type Clock, processClock } from "./clock";
 import { type Bracket, type EndRead, type DurationHints, MIN_PROBE_GAP_MS, probeIn, processHints } from "./task-hints";
 
 export interface Task {
@@ -52,15 +52,7 @@ export interface TaskProgress {
   task: Task;
 }
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => sleepMs(ms, undefined, { signal }),
-};
+export { type Clock, systemClock } from "./clock";
 
 export interface WaitOptions {
   /** Epoch ms. */
@@ -207,7 +199,7 @@ function transient(err: unknown): boolean {
 }
 
 async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise<Settled> {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? processClock;
   const random = opts.random ?? Math.random;
   const cap = opts.pollCapMs ?? 5_000;
   const started = clock.now();
