@@ -58,20 +58,24 @@ export class VirtualClock implements Clock {
   readonly now = (): number => this.#now;
 
   /**
-   * For an emulator (its `clock` option): this time, and a delaying fault's pause in real time,
-   * holding this time still meanwhile as a request in flight does: the request timeout the
-   * fault is there to trip is undici's own timer, and what the service does after the client
-   * gave up must come after it in this time too.
+   * For an emulator (its `clock` option): this time, and a delaying fault's pause. While the
+   * client still waits for the answer the pause is real and holds this time still, as a request
+   * in flight does: the request timeout the fault is there to trip is undici's own timer. Once
+   * no request is in flight (the client gave up), the rest of the pause is in this time, so what
+   * the service does late comes after the client's next steps as it would, at no real cost.
    */
   readonly forEmulator = {
     now: this.now,
     sleep: async (ms: number): Promise<void> => {
+      const began = Date.now();
       this.#held++;
       try {
-        await new Promise((resolve) => setTimeout(resolve, ms));
+        while (this.#inFlight.size > 0 && Date.now() - began < ms) await new Promise((resolve) => setTimeout(resolve, 5));
       } finally {
         this.#held--;
       }
+      const rest = ms - (Date.now() - began);
+      if (rest > 0) await this.sleep(rest);
     },
   };
 
