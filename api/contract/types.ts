@@ -175,6 +175,11 @@ export interface Operation {
   readonly request?: string;
   /** The vendor SDK's model of the record answered (its Python path): the conformance probe validates answers with it. */
   readonly response?: string;
+  /**
+   * How its body spells enum values: `record`, as the service's records do (a reference call
+   * beyond the spec, such as a PATCH); otherwise as the spec's requests do.
+   */
+  readonly spelling?: "record";
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   destroyWhileOtherCreates,
   otherMemberWeight,
   otherStackAddsMember,
+  thirdStackAdoptsSubnet,
   thirdStackImportsPool,
   thirdStackListsMember,
 } from "../../model/pool-sharing";
@@ -146,15 +147,18 @@ test(
 // LbPoolMember; a third stack's LbPoolSettings listing the program's member's address and port
 // is refused (nothing shows it made it), adopts it on purpose with no write, and its destroy
 // leaves it; a `pulumi import` of the pool by the third team takes neither stack's member, and
-// its destroy removes nothing. The program's stack then previews and ups with no change.
+// its destroy removes nothing. The third team then adopts the program's subnet by importId and
+// destroys its stack: the subnet is left as it was. The program's stack then previews and ups
+// with no change.
 test(
-  "three stacks on one pool: another LbPoolSettings listing the program's member is refused, adopts it only on purpose, and a pulumi import of the pool takes no stack's member",
+  "three stacks on one pool: another LbPoolSettings listing the program's member is refused, adopts it only on purpose, a pulumi import of the pool takes no stack's member, and an importId adoption's destroy leaves the subnet",
   async () => {
     const history = await runSequence([
       new Pulumi("up"),
       otherStackAddsMember(60),
       thirdStackListsMember(),
       thirdStackImportsPool(),
+      thirdStackAdoptsSubnet(0),
       new PreviewedUp(),
     ]);
     expect(history.filter((line) => line.startsWith("third stack"))).toEqual([
@@ -162,6 +166,8 @@ test(
       expect.stringMatching(/^third stack up \(adopts [0-9a-f-]{36}\) -> exit 0$/),
       "third stack destroy -> exit 0",
       "third stack pulumi import of the pool -> exit 0",
+      "third stack destroy -> exit 0",
+      expect.stringMatching(/^third stack up \(adopts subnet [0-9a-f-]{36} by importId\) -> exit 0$/),
       "third stack destroy -> exit 0",
     ]);
   },
