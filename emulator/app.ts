@@ -47,7 +47,24 @@ export interface EmulatorOptions {
    * the vendor SDK's request types from it.)
    */
   requestLog?: string;
+  /**
+   * The time tasks run on, the rate limit refills by and a delaying fault waits on (the real
+   * clock by default): a test that drives the provider's clock drives this one with it, so a
+   * task of seconds ends when the test's time says, not the machine's.
+   */
+  clock?: EmulatorClock;
 }
+
+/** Epoch ms, and a pause of `ms` on the same time. */
+export interface EmulatorClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: EmulatorClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** Everything the pipeline's stages read, with the options' defaults filled in. */
 export interface App {
@@ -63,6 +80,7 @@ export interface App {
   maxBodyBytes: number;
   pageSizeMax: number;
   requestLog?: string;
+  clock: EmulatorClock;
   log(line: string): void;
 }
 
@@ -90,6 +108,7 @@ export function createApp(options: EmulatorOptions): App {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     pageSizeMax: options.pageSizeMax ?? LIST_PAGE_MAX,
     requestLog: options.requestLog,
+    clock: options.clock ?? REAL_CLOCK,
     log: (line) => {
       logs.push(line);
       // A long-running emulator keeps a bounded tail; the caller's sink sees everything.

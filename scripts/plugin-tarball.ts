@@ -39,22 +39,27 @@ function platform(): string {
  * they are the copies its stubs check `instanceof` against). In a bundle there is one copy of
  * each and no node_modules to look in, so those look-ups become plain imports.
  */
-const staticProto: esbuild.Plugin = {
+const PROTO = /provider[/\\]proto\.ts$/;
+
+/** The rewrite of proto.ts for a bundle; `applied` says it ran (a moved proto.ts would otherwise bundle its look-ups, which fail at run time). */
+const staticProto = (applied: { proto: boolean }): esbuild.Plugin => ({
   name: "static-proto",
   setup(build) {
-    build.onLoad({ filter: /provider[/\\]plugin[/\\]proto\.ts$/ }, (args) => {
+    build.onLoad({ filter: PROTO }, (args) => {
+      applied.proto = true;
       const source = fs.readFileSync(args.path, "utf8");
       const contents = source.replace(/^const (base|fromPulumi) = .*$/gm, "").replace(/fromPulumi\(\s*("[^"]+"),?\s*\)/g, "require($1)");
       if (/fromPulumi|require\.resolve/.test(contents)) throw new Error(`${args.path}: a look-up left that a bundle cannot make`);
       return { contents, loader: "ts" };
     });
   },
-};
+});
 
 export async function writePluginTarball(outDir: string): Promise<string> {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), `${NAME}-`));
   try {
+    const applied = { proto: false };
     await esbuild.build({
       entryPoints: [path.join(ROOT, "provider/plugin/cli.ts")],
       outfile: path.join(stage, `${NAME}.js`),
@@ -63,8 +68,12 @@ export async function writePluginTarball(outDir: string): Promise<string> {
       target: "node20",
       format: "cjs",
       logLevel: "warning",
-      plugins: [staticProto],
+      plugins: [staticProto(applied)],
     });
+    if (!applied.proto)
+      throw new Error(
+        `the bundle never loaded a file matching ${String(PROTO)}: its look-ups of @pulumi/pulumi's modules would fail at run time`,
+      );
     fs.writeFileSync(path.join(stage, NAME), LAUNCHER, { mode: 0o755 });
     fs.mkdirSync(outDir, { recursive: true });
     const tarball = path.join(path.resolve(outDir), `${NAME}-v${version}-${platform()}.tar.gz`);

@@ -94,7 +94,12 @@ export const BaremetalImage = {
     },
     list: { method: "GET", path: "create", response: "gcore.types.cloud.instances.image.Image" },
     get: { method: "GET", path: "item", response: "gcore.types.cloud.instances.image.Image" },
-    update: { method: "PATCH", path: "item", request: "gcore.types.cloud.instances.image_update_params.ImageUpdateParams" },
+    update: {
+      method: "PATCH",
+      path: "item",
+      spelling: "record",
+      request: "gcore.types.cloud.instances.image_update_params.ImageUpdateParams",
+    },
     delete: { method: "DELETE", path: "item", task: "delete_image" },
     more: {
       /** The vendor SDK's create from a volume and list, on images rather than bmimages. */

@@ -71,9 +71,9 @@ export function requestsOf(contract: Contract): Array<{ method: Method; template
   return operationsOf(contract).flatMap((op) => (op.request ? [{ method: op.method, template: op.template, sdk: op.request }] : []));
 }
 
-/** The vendor SDK's model of a record of this kind (what `get` answers). */
+/** The vendor SDK's model of a record of this kind (what `get` answers, or the part of it that is the record). */
 export function responseModel(contract: Contract): string | undefined {
-  return operation(contract, "get")?.response;
+  return contract.recordModel ?? operation(contract, "get")?.response;
 }
 
 /** Every task type a contract's calls answer with. */

@@ -98,7 +98,7 @@ export const SnapshotPolicy = {
       set: "update",
       default: [],
       notInRecord: true,
-      changedBy: { add: "addVolumes", remove: "removeVolumes" },
+      changedBy: { add: "SnapshotPolicyVolume.create", remove: "SnapshotPolicyVolume.delete" },
       doc: "The volumes the stack puts in the policy, in no order; each is added and removed on its own. Volumes others added are left, and a listed volume the policy already holds that the stack did not add is refused. Default none.",
     },
   },
@@ -119,6 +119,7 @@ export const SnapshotPolicy = {
     item: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}",
     addSchedules: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_schedules",
     removeSchedules: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_schedules",
+    /** PUT `{volume_ids}` (the calls are SnapshotPolicyVolume's, whose emulator serves them). */
     addVolumes: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_volumes_to_policy",
     removeVolumes: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_volumes_from_policy",
   },
@@ -151,18 +152,6 @@ export const SnapshotPolicy = {
         request: `${SDK}.snapshot_schedule_remove_schedules_params.SnapshotScheduleRemoveSchedulesParams`,
         response: POLICY_MODEL,
       },
-      addVolumes: {
-        method: "PUT",
-        path: "addVolumes",
-        request: `${SDK}.snapshot_schedule_add_volumes_params.SnapshotScheduleAddVolumesParams`,
-        response: POLICY_MODEL,
-      },
-      removeVolumes: {
-        method: "PUT",
-        path: "removeVolumes",
-        request: `${SDK}.snapshot_schedule_remove_volumes_params.SnapshotScheduleRemoveVolumesParams`,
-        response: POLICY_MODEL,
-      },
     },
   },
   terraform: [{ type: "gcore_lifecyclepolicy", generation: 1 }],
@@ -174,7 +163,4 @@ export const ScheduleAdditions = {
 } as const;
 export const ScheduleRemovals = {
   fields: { scheduleIds: { type: arrayOf(text), required: true, set: "update", doc: "The schedules to remove, by id." } },
-} as const;
-export const VolumeChanges = {
-  fields: { volumeIds: { type: arrayOf(uuid4), required: true, set: "update", doc: "The volumes to add or remove." } },
 } as const;

@@ -103,7 +103,12 @@ export const Subnet = {
     },
     list: { method: "GET", path: "collection", response: "gcore.types.cloud.subnet.Subnet" },
     get: { method: "GET", path: "item", response: "gcore.types.cloud.subnet.Subnet" },
-    update: { method: "PATCH", path: "item", request: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams" },
+    update: {
+      method: "PATCH",
+      path: "item",
+      spelling: "record",
+      request: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams",
+    },
     delete: { method: "DELETE", path: "item", task: "delete_subnet" },
   },
   terraform: [

@@ -117,7 +117,7 @@ export interface Field {
   readonly removedByDelete?: true;
   /**
    * Changed in place item by item through calls of its own, never in the update's body (a
-   * policy's schedules: `add` and `remove` name operations of the contract's `more`).
+   * policy's schedules: `add` and `remove` name the calls, an operation of `more` or another kind's).
    */
   readonly changedBy?: { readonly add: string; readonly remove: string };
 }
@@ -180,6 +180,11 @@ export interface Operation {
   readonly request?: string;
   /** The vendor SDK's model of the record answered (its Python path): the conformance probe validates answers with it. */
   readonly response?: string;
+  /**
+   * How its body spells enum values: `record`, as the service's records do (a reference call
+   * beyond the spec, such as a PATCH); otherwise as the spec's requests do.
+   */
+  readonly spelling?: "record";
 }
 
 /**
@@ -219,6 +224,11 @@ export interface Contract extends BodyContract {
   readonly identity?: Readonly<Record<string, { readonly type: FieldType; readonly doc: string }>>;
   /** The vendor's Terraform resource types that are this kind (cims-import adopts them). */
   readonly terraform?: readonly TerraformName[];
+  /**
+   * The vendor SDK's model of one record where the record is a part of what `get` answers (a
+   * policy's volume: an entry of the policy's `volumes`); otherwise `get`'s response is the record's.
+   */
+  readonly recordModel?: string;
 }
 
 // ---------------------------------------------------------------------------------------

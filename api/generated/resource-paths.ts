@@ -7,6 +7,7 @@ import { SnapshotPolicy } from "../contract/snapshot-policy";
 import { SnapshotPolicyState } from "../contract/snapshot-policy-state";
 import { QuotaThreshold } from "../contract/quota-threshold";
 import { LbPoolMember } from "../contract/lb-pool-member";
+import { SnapshotPolicyVolume } from "../contract/snapshot-policy-volume";
 
 export const RESOURCE_PATHS: readonly string[] = [
   ...Object.values(Subnet.paths),
@@ -16,4 +17,5 @@ export const RESOURCE_PATHS: readonly string[] = [
   ...Object.values(SnapshotPolicyState.paths),
   ...Object.values(QuotaThreshold.paths),
   ...Object.values(LbPoolMember.paths),
+  ...Object.values(SnapshotPolicyVolume.paths),
 ];

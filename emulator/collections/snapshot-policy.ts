@@ -1,7 +1,7 @@
 // Snapshot lifecycle policies, as the vendor SDK calls them (`cloud.snapshot_schedules`): POST
 // makes one and answers it (synchronous), GET and the list read them, PATCH sets the name and
 // status, add_schedules and remove_schedules change the schedules one call at a time,
-// add_volumes_to_policy and remove_volumes_from_policy the volumes, DELETE removes it. Volumes
+// DELETE removes it (SnapshotPolicyVolume's file serves the volumes' add and remove). Volumes
 // are listed in an answer only with need_volumes=true; without it the field is there, empty (the
 // vendor's model requires it). SnapshotPolicyState's calls are these same ones.
 import { randomUUID } from "node:crypto";
@@ -10,7 +10,7 @@ import { notFound, validationError } from "../http-errors";
 import { type Call, findScoped, inScope, listPage, listScoped, type RequestContext, scopeOf, type Services } from "../router";
 import type { EmulatedResource } from "./emulated-resource";
 import { applyUpdate } from "../../api/contract";
-import { ScheduleAdditions, ScheduleRemovals, SnapshotPolicy as contract, VolumeChanges } from "../../api/contract/snapshot-policy";
+import { ScheduleAdditions, ScheduleRemovals, SnapshotPolicy as contract } from "../../api/contract/snapshot-policy";
 import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
 
 /** The user the emulator's key belongs to, as the seed's policies name it. */
@@ -89,21 +89,6 @@ function removeSchedules(services: Services, call: Call) {
   return save(services, call, { ...policy, schedules: held.filter((s) => !ids.includes(String(s.id))) });
 }
 
-function addVolumes(services: Services, call: Call) {
-  const policy = find(services, call);
-  const held = recordsIn(policy.volumes);
-  const added = volumesOf(services, call, stringsIn(call.checked().volume_ids)).filter(
-    (v) => !held.some((h) => h.volume_id === v.volume_id),
-  );
-  return save(services, call, { ...policy, volumes: [...held, ...added] });
-}
-
-function removeVolumes(services: Services, call: Call) {
-  const policy = find(services, call);
-  const ids = stringsIn(call.checked().volume_ids).map((id) => id.toLowerCase());
-  return save(services, call, { ...policy, volumes: recordsIn(policy.volumes).filter((v) => !ids.includes(String(v.volume_id))) });
-}
-
 function remove(services: Services, ctx: RequestContext) {
   const policy = find(services, ctx);
   services.store.delete(COLLECTION, policy.id);
@@ -125,13 +110,11 @@ export const SnapshotPolicy: EmulatedResource = {
     get: (services, ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }),
     update: (services, call) => save(services, call, applyUpdate(PolicyPatch, find(services, call), call.checked())),
     delete: remove,
-    more: { addSchedules, removeSchedules, addVolumes, removeVolumes },
+    more: { addSchedules, removeSchedules },
   },
   bodies: {
     update: PolicyPatch,
     addSchedules: ScheduleAdditions,
     removeSchedules: ScheduleRemovals,
-    addVolumes: VolumeChanges,
-    removeVolumes: VolumeChanges,
   },
 };

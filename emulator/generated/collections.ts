@@ -8,3 +8,4 @@ export { SnapshotPolicy } from "../collections/snapshot-policy";
 export { SnapshotPolicyState } from "../collections/snapshot-policy-state";
 export { QuotaThreshold } from "../collections/quota-threshold";
 export { LbPoolMember } from "../collections/lb-pool-member";
+export { SnapshotPolicyVolume } from "../collections/snapshot-policy-volume";

@@ -32,7 +32,7 @@ export function authenticate(app: App, x: Exchange): void {
 export function rateLimit(app: App, x: Exchange): void {
   const limit = app.faults.rateLimit;
   if (x.isControl || !limit) return;
-  const wait = limit.take(x.req.headers.authorization ?? "", Date.now());
+  const wait = limit.take(x.req.headers.authorization ?? "", app.clock.now());
   if (wait > 0) {
     throw new HttpError(429, "TooManyRequests", `Rate limit exceeded: ${limit.perSecond} requests per second per key.`, undefined, {
       "retry-after": String(wait),

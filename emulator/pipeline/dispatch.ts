@@ -6,7 +6,8 @@ import type { Match, Reply, RequestContext } from "../router";
 import type { Exchange } from "./exchange";
 
 export function dispatch(app: App, x: Exchange, match: Match): Reply {
-  app.engine.advance(Date.now());
+  const now = app.clock.now();
+  app.engine.advance(now);
   if (!match) throw new HttpError(404, "NotFoundError", `No endpoint ${x.method} ${x.url.pathname}.`);
   if ("methodNotAllowed" in match) {
     const allowed = match.methodNotAllowed.join(", ");
@@ -20,7 +21,7 @@ export function dispatch(app: App, x: Exchange, match: Match): Reply {
     query: x.url.searchParams,
     params: match.params,
     body: x.requestBody,
-    now: Date.now(),
+    now,
     requestId: x.requestId,
     pageSizeMax: app.pageSizeMax,
   };

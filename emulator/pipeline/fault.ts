@@ -39,14 +39,14 @@ export async function faultBefore(app: App, x: Exchange, fault: RequestFault): P
       x.req.socket.destroy();
       break;
     case "delay":
-      await sleep(fault.delayMs ?? 0);
+      await app.clock.sleep(fault.delayMs ?? 0);
       return false;
     case "close-after":
     case "status-after":
       return false;
     case "status":
       // A gateway may answer late (its own timeout) as well as at once.
-      if (fault.delayMs) await sleep(fault.delayMs);
+      if (fault.delayMs) await app.clock.sleep(fault.delayMs);
       answerFault(app, x, fault);
       break;
   }
@@ -81,5 +81,3 @@ function answerFault(app: App, x: Exchange, fault: RequestFault): void {
   const message = typeof fault.body?.message === "string" ? fault.body.message : `Injected fault: ${status}.`;
   replyError(app, x, new HttpError(status, EXCEPTION_BY_STATUS[status] ?? "APIException", message, undefined, headers));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -22,6 +22,7 @@ import { fits } from "./answers";
 import { CimsClient, type ClientOptions } from "./http";
 import { apiPath } from "./path";
 import { answeredNotHttp } from "./transport";
+import { processClock as clock } from "./clock";
 
 /** The probe's own limits (the configured ones apply when lower): its worst case stays under 30 s. */
 export const PROBE_BUDGET = { maxRetries: 2, connectTimeoutMs: 5_000, requestTimeoutMs: 8_000, deadlineMs: 12_000 } as const;
@@ -51,7 +52,7 @@ export async function proveCredentials(options: ProbeOptions): Promise<void> {
   const { path, query } = probeRequest(projectId);
   let answer: unknown;
   try {
-    answer = await client.request("GET", path, { query, deadline: Date.now() + PROBE_BUDGET.deadlineMs });
+    answer = await client.request("GET", path, { query, deadline: clock.now() + PROBE_BUDGET.deadlineMs });
   } catch (err) {
     throw probeFailure(err, options.apiUrl, projectId);
   }

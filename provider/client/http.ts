@@ -7,7 +7,6 @@
 // POST) from "connection reset after sending" (not safe) in its method list; and (d) has
 // no notion of our per-operation deadline or of retrying 409 until it. Transport,
 // pooling and timeouts are undici's.
-import { setTimeout as sleep } from "node:timers/promises";
 import { inspect } from "node:util";
 import type { z } from "zod";
 import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_IDS } from "./answers";
@@ -17,6 +16,7 @@ import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, serverDelayMs, shouldRetry } from "./retry";
 import type { Pacer } from "./pacer";
 import type { TaskBoard, TaskScope } from "./task-board";
+import { processClock as clock } from "./clock";
 import { type Redactor, redactor } from "./redact";
 import { poolFor, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
@@ -99,7 +99,7 @@ export class CimsClient {
 
   /** The answer as `request` gives it, its failures not yet redacted. */
   private async send(method: string, path: string, opts: RequestOptions): Promise<unknown> {
-    const deadline = opts.deadline ?? Date.now() + DEFAULT_DEADLINE_MS;
+    const deadline = opts.deadline ?? clock.now() + DEFAULT_DEADLINE_MS;
     const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
@@ -111,13 +111,13 @@ export class CimsClient {
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
       if (!shouldRetry(method, outcome) || !withinBudget) throw error;
-      const delay = retryDelayMs(retry, result.header);
+      const delay = retryDelayMs(retry, result.header, clock.now());
       // Keep the error's class (callers test for ConflictError etc.); say why we stopped.
       const giveUp = (why: string) => {
         error.message += ` (gave up after ${retry + 1} attempt(s): ${why})`;
         return error;
       };
-      if (Date.now() + delay > deadline) throw giveUp("the operation's deadline is reached");
+      if (clock.now() + delay > deadline) throw giveUp("the operation's deadline is reached");
       if (this.#options.cancel?.aborted) throw giveUp("the run was cancelled");
       // A lock's message says which task holds the record: show it on the first retry's line.
       const why =
@@ -126,7 +126,7 @@ export class CimsClient {
           : "";
       this.#options.log?.(`${method} ${path}: ${describeOutcome(outcome)}${why}; retry ${retry + 1} in ${(delay / 1000).toFixed(1)}s`);
       const cancel = opts.signal ?? this.#options.cancel;
-      await sleep(delay, undefined, { signal: cancel }).catch((err: unknown) => {
+      await clock.sleep(delay, cancel).catch((err: unknown) => {
         throw this.#options.cancel?.aborted ? giveUp("the run was cancelled") : err;
       });
     }
@@ -200,7 +200,9 @@ export class CimsClient {
     // Not for POST: a create that times out is never repeated and may leave a resource the
     // stack does not know, so it gets its full request timeout.
     const timeoutMs =
-      method === "POST" ? this.#options.requestTimeoutMs : Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - Date.now()));
+      method === "POST"
+        ? this.#options.requestTimeoutMs
+        : Math.min(this.#options.requestTimeoutMs, Math.max(1_000, deadline - clock.now()));
     const url = joinUrl(this.#options.apiUrl, path);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
       if (Array.isArray(v)) for (const one of v) url.searchParams.append(k, String(one));

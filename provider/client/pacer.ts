@@ -19,7 +19,7 @@
 //
 // Hand-written rather than a rate-limit library: the ones on npm (bottleneck, p-throttle,
 // limiter) keep a fixed rate; this one learns it from the service's answers.
-import { setTimeout as sleep } from "node:timers/promises";
+import { processClock } from "./clock";
 
 /** How far back the accepted rate is measured. */
 const WINDOW_MS = 1_000;
@@ -74,9 +74,9 @@ export class Pacer {
 
   constructor(options: PacerOptions = {}) {
     this.#cap = options.cap;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? processClock.now;
     this.#random = options.random ?? Math.random;
-    this.#sleep = options.sleep ?? ((ms, signal) => sleep(ms, undefined, { signal }));
+    this.#sleep = options.sleep ?? processClock.sleep;
   }
 
   /** A new cap (the configuration was read again); undefined: none. */

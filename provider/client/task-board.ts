@@ -5,9 +5,9 @@
 // read by id once, for its `created_resources` and `error`. The list holds other teams' tasks
 // too: only our own ids are looked up in it. A service without the list call (404, 405, 501)
 // is asked no more, and every task falls back to its own read.
-import { setTimeout as sleep } from "node:timers/promises";
 import { fits, TASK } from "./answers";
 import { ApiError, NotFoundError } from "./errors";
+import { type Clock, processClock } from "./clock";
 import type { Listed, Task } from "./tasks";
 
 export interface TaskScope {
@@ -55,7 +55,7 @@ export class TaskBoard {
 
   constructor(
     private readonly listRunning: ListRunning,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = processClock,
     /** The rate requests are paced to now (the pacer's), for the gap between lists. */
     private readonly pacedRate: () => number | undefined = () => undefined,
   ) {}
@@ -69,7 +69,7 @@ export class TaskBoard {
   async running(scope: TaskScope, id: string, since: number, signal?: AbortSignal): Promise<Listed | undefined> {
     if (this.#unsupported) return undefined;
     const key = `${scope.projectId}/${scope.regionId}`;
-    const now = this.now();
+    const now = this.clock.now();
     let snapshot = this.#snapshots.get(key);
     if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
       const sentAt = snapshot ? Math.max(now, snapshot.sentAt + listGapMs(this.pacedRate())) : now;
@@ -96,9 +96,9 @@ export class TaskBoard {
   #later(key: string, scope: TaskScope, inMs: number, last: Snapshot): Snapshot {
     const stop = new AbortController();
     const snapshot: Snapshot = {
-      sentAt: this.now() + inMs,
+      sentAt: this.clock.now() + inMs,
       waiting: 0,
-      running: sleep(inMs, undefined, { signal: stop.signal }).then(
+      running: this.clock.sleep(inMs, stop.signal).then(
         () => {
           snapshot.cancel = undefined; // sent: the looks still waiting get its answer
           return this.#read(scope);

@@ -16,7 +16,6 @@
 // seconds, after one last look at each task (what it creates, if it says so yet). Given a
 // scope's task list (`listed`, task-board.ts), a look at a task the list shows running costs
 // no request of its own: a task is read by id about once, when it has ended.
-import { setTimeout as sleepMs } from "node:timers/promises";
 import {
   ApiError,
   CancelledError,
@@ -28,6 +27,7 @@ import {
   TaskTimeoutError,
 } from "./errors";
 import { stringifyJson } from "../../api/json";
+import { type Clock, processClock } from "./clock";
 import { type Bracket, type EndRead, type DurationHints, MIN_PROBE_GAP_MS, probeIn, processHints } from "./task-hints";
 
 export interface Task {
@@ -52,15 +52,7 @@ export interface TaskProgress {
   task: Task;
 }
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => sleepMs(ms, undefined, { signal }),
-};
+export { type Clock, systemClock } from "./clock";
 
 export interface WaitOptions {
   /** Epoch ms. */
@@ -206,100 +198,205 @@ function transient(err: unknown): boolean {
   return (err instanceof ApiError && (err.status >= 500 || err.status === 429)) || err instanceof ConnectionError;
 }
 
+/** What one wait holds constant: its options, with their defaults. */
+interface Waiting {
+  getTask: GetTask;
+  clock: Clock;
+  random: () => number;
+  firstPollMs: number;
+  pollCapMs: number;
+  hints: DurationHints;
+  signal: AbortSignal;
+  deadline: number;
+  listed: WaitOptions["listed"];
+  onProgress: WaitOptions["onProgress"];
+}
+
+/** What a task's wait has seen so far, carried from one look to the next. */
+interface Watch {
+  id: string;
+  /** When the wait began (clock time), and until when a 404 means "not visible yet". */
+  started: number;
+  graceEnd: number;
+  last?: Task;
+  lastError?: Error;
+  /** The last time (ms into the wait) a look found the task not done. */
+  runningAt: number;
+  /**
+   * When the last look saw the task as it was (ms into the wait): a list shared by several
+   * waits may be a little older than the look that used it, and the next look is scheduled from
+   * what it showed, not from when it was read (else a task ending just after the list was asked
+   * for is seen a whole interval late).
+   */
+  lookedAt: number;
+  /** The next look needs a list asked for at or after this (clock time). */
+  listedSince: number;
+  /** Whether this wait has read its task by id at a duration hint's end (once a wait at most). */
+  readAtHintEnd: boolean;
+  /** Whether the next look comes at once after a wake by a duration learned (sleepUnlessLearned). */
+  woken: boolean;
+}
+
+/** How a look at a duration hint's end goes, decided as the look begins. */
+interface Probe {
+  taskType: string | undefined;
+  /** When alike tasks had all ended (clock time, less MIN_PROBE_GAP_MS); undefined: no trusted hint. */
+  hintEnd: number | undefined;
+  atEnd: boolean;
+  /** The claim of this type's one read at a hint's end, told what the read found. */
+  endRead: EndRead | undefined;
+}
+
+/** A look's outcome: the task read, the wait's end, or "again" (a read to try again on the schedule). */
+type Look = { task: Task } | { settled: Settled } | "again";
+
 async function pollOne(getTask: GetTask, id: string, opts: WaitOptions): Promise<Settled> {
-  const clock = opts.clock ?? systemClock;
-  const random = opts.random ?? Math.random;
-  const cap = opts.pollCapMs ?? 5_000;
-  const started = clock.now();
-  const graceEnd = started + (opts.notFoundGraceMs ?? 10_000);
-  const firstPoll = opts.firstPollMs ?? 200;
-  const hints = opts.hints ?? processHints;
-  const signal = opts.signal ?? new AbortController().signal;
-  let last: Task | undefined;
-  let lastError: Error | undefined;
-  let runningAt = 0; // the last time (ms into the wait) a look found it not done
-  // When the last look saw the task as it was (ms into the wait): a list shared by several
-  // waits may be a little older than the look that used it, and the next look is scheduled from
-  // what it showed, not from when it was read (else a task ending just after the list was asked
-  // for is seen a whole interval late). `listedSince`: the next look needs a newer list.
-  let lookedAt = 0;
-  let listedSince = started;
-  // Whether this wait has read its task by id at a duration hint's end (once a wait at most).
-  let readAtHintEnd = false;
-  // Whether this look comes at once after a wake by a duration learned (sleepUnlessLearned).
-  let woken = false;
-  const delay = () =>
-    nextDelay(lookedAt, { firstMs: firstPoll, capMs: cap, hint: hints.get(last?.task_type), random }) - (clock.now() - started - lookedAt);
-  for (let wait = delay(); ; wait = delay()) {
-    wait = Math.min(wait, opts.deadline - clock.now());
-    if (wait <= 0 && clock.now() >= opts.deadline) return { id, kind: "timeout", task: last, lastError };
-    if (wait > 0) {
-      woken = await sleepUnlessLearned(clock, wait, signal, hints, last?.task_type);
-      if (woken) continue;
-    }
-    if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
-    lookedAt = clock.now() - started;
-    let task: Task;
-    // By the end of a hint's bracket, alike tasks had all ended: a look then reads the task by
-    // id (once a wait), since an ended task's read is due anyway and a list shows running tasks
-    // only. A look waiting for the scope's next list (under a rate limit, a second or more away)
-    // stops waiting at that end and reads by id instead. Until such a read found its task ended,
-    // one is under way at a time for the type, and one that found its task still running stops
-    // them until a task of the type takes longer (task-hints.ts). Not a look made at once on a
-    // wake: the waits of a wave woken together share one list, as before.
-    const taskType = last?.task_type;
-    const hint: Bracket | undefined = readAtHintEnd || woken || !hints.endTrusted(taskType) ? undefined : hints.get(taskType);
-    woken = false;
-    const hintEnd: number | undefined = hint && started + hint.by - MIN_PROBE_GAP_MS;
-    const atEnd: boolean = hintEnd !== undefined && clock.now() >= hintEnd;
-    let endRead: EndRead | undefined = atEnd ? hints.claimEnd(taskType) : undefined;
-    try {
-      let listed: Listed | undefined;
-      if (!endRead && opts.listed) {
-        const ask = opts.listed;
-        const leave = () => (endRead = hints.claimEnd(taskType)) !== undefined;
-        const answer = await listedOrLate((look) => ask(id, listedSince, look), atEnd ? undefined : hintEnd, leave, clock, signal);
-        if (answer === LATE) lookedAt = clock.now() - started;
-        else listed = answer;
-      }
-      readAtHintEnd ||= endRead !== undefined;
-      if (listed) {
-        lookedAt = Math.min(lookedAt, Math.max(0, listed.at - started));
-        listedSince = listed.at + 1;
-      }
-      task = listed?.task ?? (await getTask(id, { deadline: opts.deadline, signal }));
-      lastError = undefined;
-    } catch (err) {
-      endRead?.(undefined);
-      if (signal.aborted) return lastLook(getTask, id, last, lastError, clock);
-      // A task the API just created may not be readable for a moment; a read the service
-      // failed (after the client's own retries) is tried again on the schedule until the
-      // deadline: the task itself runs on regardless.
-      if ((err instanceof NotFoundError && clock.now() < graceEnd) || transient(err)) {
-        lastError = asError(err);
-        continue;
-      }
-      return { id, kind: "unreadable", task: last, error: asError(err) };
-    }
-    endRead?.(hasEnded(task));
-    if (typeof task !== "object" || task === null || typeof task.state !== "string") {
-      const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
-      return {
-        id,
-        kind: "unreadable",
-        task: last,
-        error: new InvalidResponseError(`GET task ${id}: the service answered without a task state; got ${got}`),
-      };
-    }
-    if (task.state !== last?.state) opts.onProgress?.({ taskId: id, state: task.state, previousState: last?.state, task });
-    last = task;
-    if (task.state === "FINISHED") {
-      hints.learn(task.task_type, { below: runningAt, by: clock.now() - started });
-      return { id, kind: "finished", task };
-    }
-    if (task.state === "ERROR") return { id, kind: "error", task };
-    runningAt = lookedAt;
+  const waiting = waitingOf(getTask, opts);
+  const started = waiting.clock.now();
+  const watch: Watch = {
+    id,
+    started,
+    graceEnd: started + (opts.notFoundGraceMs ?? 10_000),
+    runningAt: 0,
+    lookedAt: 0,
+    listedSince: started,
+    readAtHintEnd: false,
+    woken: false,
+  };
+  for (;;) {
+    const next = await untilNextLook(watch, waiting);
+    if (next === "deadline") return { id, kind: "timeout", task: watch.last, lastError: watch.lastError };
+    if (next === "replan") continue;
+    if (waiting.signal.aborted) return lastLook(getTask, id, watch.last, watch.lastError, waiting.clock);
+    const look = await lookOnce(watch, waiting);
+    if (look === "again") continue;
+    const settled = "settled" in look ? look.settled : afterRead(watch, waiting, look.task);
+    if (settled) return settled;
   }
+}
+
+function waitingOf(getTask: GetTask, opts: WaitOptions): Waiting {
+  return {
+    getTask,
+    clock: opts.clock ?? processClock,
+    random: opts.random ?? Math.random,
+    firstPollMs: opts.firstPollMs ?? 200,
+    pollCapMs: opts.pollCapMs ?? 5_000,
+    hints: opts.hints ?? processHints,
+    signal: opts.signal ?? new AbortController().signal,
+    deadline: opts.deadline,
+    listed: opts.listed,
+    onProgress: opts.onProgress,
+  };
+}
+
+/**
+ * Sleeps until the next look is due on the schedule (nextDelay, from what the last look saw):
+ * "look", "deadline" when the deadline comes first, or "replan" when a duration learned
+ * meanwhile (another wait's task of the type ended) may bring the look forward.
+ */
+async function untilNextLook(w: Watch, x: Waiting): Promise<"look" | "deadline" | "replan"> {
+  const hint = x.hints.get(w.last?.task_type);
+  const due = nextDelay(w.lookedAt, { firstMs: x.firstPollMs, capMs: x.pollCapMs, hint, random: x.random });
+  const wait = Math.min(due - (x.clock.now() - w.started - w.lookedAt), x.deadline - x.clock.now());
+  if (wait <= 0) return x.clock.now() >= x.deadline ? "deadline" : "look";
+  w.woken = await sleepUnlessLearned(x.clock, wait, x.signal, x.hints, w.last?.task_type);
+  return w.woken ? "replan" : "look";
+}
+
+/**
+ * One look at the task: its scope's list, or a read by id, or both (the list, given up on at a
+ * hint's end). A read that fails is tried again on the schedule while it may yet succeed.
+ */
+async function lookOnce(w: Watch, x: Waiting): Promise<Look> {
+  w.lookedAt = x.clock.now() - w.started;
+  const probe = probeAtHintEnd(w, x);
+  w.woken = false;
+  let task: Task;
+  try {
+    const listed = await fromList(w, x, probe);
+    w.readAtHintEnd ||= probe.endRead !== undefined;
+    if (listed) {
+      w.lookedAt = Math.min(w.lookedAt, Math.max(0, listed.at - w.started));
+      w.listedSince = listed.at + 1;
+    }
+    task = listed?.task ?? (await x.getTask(w.id, { deadline: x.deadline, signal: x.signal }));
+    w.lastError = undefined;
+  } catch (err) {
+    return afterFailedRead(w, x, probe, err);
+  }
+  probe.endRead?.(hasEnded(task));
+  return { task };
+}
+
+/**
+ * By the end of a hint's bracket, alike tasks had all ended: a look then reads the task by
+ * id (once a wait), since an ended task's read is due anyway and a list shows running tasks
+ * only. A look waiting for the scope's next list (under a rate limit, a second or more away)
+ * stops waiting at that end and reads by id instead. Until such a read found its task ended,
+ * one is under way at a time for the type, and one that found its task still running stops
+ * them until a task of the type takes longer (task-hints.ts). Not a look made at once on a
+ * wake: the waits of a wave woken together share one list, as before.
+ */
+function probeAtHintEnd(w: Watch, x: Waiting): Probe {
+  const taskType = w.last?.task_type;
+  const hint: Bracket | undefined = w.readAtHintEnd || w.woken || !x.hints.endTrusted(taskType) ? undefined : x.hints.get(taskType);
+  const hintEnd: number | undefined = hint && w.started + hint.by - MIN_PROBE_GAP_MS;
+  const atEnd = hintEnd !== undefined && x.clock.now() >= hintEnd;
+  return { taskType, hintEnd, atEnd, endRead: atEnd ? x.hints.claimEnd(taskType) : undefined };
+}
+
+/**
+ * The task as its scope's list shows it running; undefined when the look reads it by id: no
+ * list, the list does not show it (it ended), the look claimed the read at the hint's end, or
+ * the hint's end came before the list (LATE; the look is then as of now).
+ */
+async function fromList(w: Watch, x: Waiting, probe: Probe): Promise<Listed | undefined> {
+  if (probe.endRead || !x.listed) return undefined;
+  const ask = x.listed;
+  const leave = () => (probe.endRead = x.hints.claimEnd(probe.taskType)) !== undefined;
+  const until = probe.atEnd ? undefined : probe.hintEnd;
+  const answer = await listedOrLate((look) => ask(w.id, w.listedSince, look), until, leave, x.clock, x.signal);
+  if (answer !== LATE) return answer;
+  w.lookedAt = x.clock.now() - w.started;
+  return undefined;
+}
+
+/**
+ * A look whose read failed. A task the API just created may not be readable for a moment; a
+ * read the service failed (after the client's own retries) is tried again on the schedule
+ * until the deadline: the task itself runs on regardless. A cancel ends the wait, after one
+ * last look; any other failure ends it as unreadable.
+ */
+async function afterFailedRead(w: Watch, x: Waiting, probe: Probe, err: unknown): Promise<Look> {
+  probe.endRead?.(undefined);
+  if (x.signal.aborted) return { settled: await lastLook(x.getTask, w.id, w.last, w.lastError, x.clock) };
+  if ((err instanceof NotFoundError && x.clock.now() < w.graceEnd) || transient(err)) {
+    w.lastError = asError(err);
+    return "again";
+  }
+  return { settled: { id: w.id, kind: "unreadable", task: w.last, error: asError(err) } };
+}
+
+/**
+ * What a read of the task says: the wait's end (FINISHED, which teaches the type's duration;
+ * ERROR; an answer with no task state), or undefined: it runs on, look again.
+ */
+function afterRead(w: Watch, x: Waiting, task: Task): Settled | undefined {
+  if (typeof task !== "object" || task === null || typeof task.state !== "string") {
+    const got = (task === undefined ? "nothing" : stringifyJson(task)).slice(0, 200);
+    const error = new InvalidResponseError(`GET task ${w.id}: the service answered without a task state; got ${got}`);
+    return { id: w.id, kind: "unreadable", task: w.last, error };
+  }
+  if (task.state !== w.last?.state) x.onProgress?.({ taskId: w.id, state: task.state, previousState: w.last?.state, task });
+  w.last = task;
+  if (task.state === "FINISHED") {
+    x.hints.learn(task.task_type, { below: w.runningAt, by: x.clock.now() - w.started });
+    return { id: w.id, kind: "finished", task };
+  }
+  if (task.state === "ERROR") return { id: w.id, kind: "error", task };
+  w.runningAt = w.lookedAt;
+  return undefined;
 }
 
 /**

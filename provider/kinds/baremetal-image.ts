@@ -3,23 +3,16 @@
 // (owned.ts). No key identifies an image (names repeat, one volume makes many): one is its
 // create's only by evidence (evidence.ts).
 import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
-import { splitTags } from "../../api/tags";
 
 import { ownedKind } from "../methods/owned";
 import { callPath } from "../methods/describe";
 
 export const BaremetalImage = ownedKind({
   contract,
-  patchSpelling: "record",
-  label: (i, id) => `BaremetalImage "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({ readOnlyTags: splitTags(r.tags_v2).readOnly }),
-  derived: ["readOnlyTags"],
   noun: "image",
-  survey: (i) => ({ path: callPath(contract, "list", i) }),
   findHint: (i) =>
     `GET ${callPath(contract, "list", i)} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
   import: {
     nouns: ["bare-metal image", "bare-metal images"],
-    prefix: "image",
   },
 });

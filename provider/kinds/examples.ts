@@ -8,6 +8,7 @@ import { lbPoolSettingsExample } from "./lb-pool-settings.example";
 import { quotaThresholdExample } from "./quota-threshold.example";
 import { snapshotPolicyExample } from "./snapshot-policy.example";
 import { snapshotPolicyStateExample } from "./snapshot-policy-state.example";
+import { snapshotPolicyVolumeExample } from "./snapshot-policy-volume.example";
 import { subnetExample } from "./subnet.example";
 
 export const EXAMPLES: Readonly<Record<Kind, ExampleProgram>> = {
@@ -18,4 +19,5 @@ export const EXAMPLES: Readonly<Record<Kind, ExampleProgram>> = {
   SnapshotPolicy: snapshotPolicyExample,
   SnapshotPolicyState: snapshotPolicyStateExample,
   QuotaThreshold: quotaThresholdExample,
+  SnapshotPolicyVolume: snapshotPolicyVolumeExample,
 };

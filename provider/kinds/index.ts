@@ -9,3 +9,4 @@ export { SnapshotPolicy } from "./snapshot-policy";
 export { SnapshotPolicyState } from "./snapshot-policy-state";
 export { QuotaThreshold } from "./quota-threshold";
 export { LbPoolMember } from "./lb-pool-member";
+export { SnapshotPolicyVolume } from "./snapshot-policy-volume";

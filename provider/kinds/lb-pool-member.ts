@@ -6,17 +6,10 @@
 // address and port, so one already in the pool fails at preview and before the POST, naming it.
 import { LbPoolMember as contract } from "../../api/contract/lb-pool-member";
 import { memberKey } from "../../api/members";
-import type { Scoped } from "../methods/descriptor";
-import type { Survey } from "../methods/evidence";
 import { ownedKind } from "../methods/owned";
 import { callPath } from "../methods/describe";
-import { type Inputs, isUnknown } from "../methods/schema";
+import { allKnown, type Inputs } from "../methods/schema";
 import type { ApiRecord } from "../../api/guards";
-
-/** The pool's members: where a member at the program's address and port would already be. */
-const survey = (i: Scoped): Survey => ({ path: callPath(contract, "list", i) });
-
-const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
 
 function takenMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -33,14 +26,12 @@ export const LbPoolMember = ownedKind({
   evidence: "task",
   // The service refuses a second member at one address and port, and check() says so.
   meanwhile: "otherwise stops at preview while a member is at that address and port",
-  survey,
   findHint: (i) =>
-    `GET ${survey(i).path} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
+    `GET ${callPath(contract, "list", i)} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
   // cims-import does not list members (they live under a pool); `pulumi import` reads one by
   // `<poolId>/<memberId>` (importIdParts). A member a Terraform state names is adopted by its
   // pool (the state's `pool_id`, which cims-import puts on the record) and id.
   import: {
-    prefix: "member",
     name: (r) => `${String(r.address)}-${String(r.protocol_port)}`,
     args: (r, fields, scope) => ({
       ...(typeof r.pool_id === "string" ? { poolId: r.pool_id } : {}),
@@ -52,7 +43,7 @@ export const LbPoolMember = ownedKind({
   hooks: {
     exclusive: {
       holds: (i) =>
-        known(i.poolId, i.address, i.protocolPort)
+        allKnown(i.poolId, i.address, i.protocolPort)
           ? { place: `pool ${String(i.poolId).toLowerCase()}`, value: memberKey(i.address, i.protocolPort), property: "address" }
           : undefined,
       heldBy: (m) => memberKey(m.address, m.protocol_port),

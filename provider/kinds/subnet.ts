@@ -6,12 +6,11 @@
 // evidence (evidence.ts), never by its name and CIDR: another team may make the same a second later.
 import { Subnet as contract } from "../../api/contract/subnet";
 import { canonical, overlaps } from "../../api/net";
-import { splitTags } from "../../api/tags";
 import type { Scoped } from "../methods/descriptor";
 import type { Survey } from "../methods/evidence";
 import { ownedKind } from "../methods/owned";
 import { callPath } from "../methods/describe";
-import { type Inputs, isUnknown } from "../methods/schema";
+import { allKnown, type Inputs } from "../methods/schema";
 import type { ApiRecord } from "../../api/guards";
 
 /** The network's subnets: where one a create made is listed, and the CIDRs already taken. */
@@ -25,20 +24,13 @@ function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
   );
 }
 
-const known = (...values: unknown[]) => values.every((v) => v !== undefined && !isUnknown(v));
-
 export const Subnet = ownedKind({
   contract,
-  patchSpelling: "record",
-  label: (i, id) => `Subnet "${String(i.name)}"${id ? ` (${id})` : ""}`,
-  record: (r) => ({ readOnlyTags: splitTags(r.tags).readOnly }),
-  derived: ["readOnlyTags"],
   noun: "subnet",
   survey,
   findHint: (i) =>
     `GET ${callPath(contract, "list", i)}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
   import: {
-    prefix: "subnet",
     filter: {
       flag: "network",
       query: "network_id",
@@ -58,7 +50,7 @@ export const Subnet = ownedKind({
   hooks: {
     exclusive: {
       holds: (i) =>
-        known(i.networkId, i.cidr) && typeof i.cidr === "string"
+        allKnown(i.networkId, i.cidr) && typeof i.cidr === "string"
           ? { place: `network ${canonical("uuid4", i.networkId)}`, value: i.cidr, property: "cidr" }
           : undefined,
       heldBy: (r) => (typeof r.cidr === "string" ? r.cidr : undefined),

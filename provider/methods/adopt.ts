@@ -25,6 +25,8 @@ export interface Adoptable {
   what: (inputs: Inputs) => string;
   /** The record's GET path for these inputs' scope. */
   recordPath: (inputs: Inputs, id: string) => string;
+  /** How to read the record where no GET of `recordPath` answers it (descriptor.ts: readRecord). */
+  read?: (inputs: Inputs, id: string) => Promise<ApiRecord>;
 }
 
 const show = (v: unknown) => JSON.stringify(v) ?? "(none)";
@@ -46,7 +48,7 @@ function replaceFailures(a: Adoptable, record: ApiRecord, inputs: Inputs, fields
 async function readAdoptee(a: Adoptable, inputs: Inputs): Promise<{ record?: ApiRecord; failure?: CheckFailure }> {
   const id = String(inputs.importId);
   try {
-    return { record: await apiClient().record("GET", a.recordPath(inputs, id)) };
+    return { record: a.read ? await a.read(inputs, id) : await apiClient().record("GET", a.recordPath(inputs, id)) };
   } catch (err) {
     const reason =
       err instanceof NotFoundError

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { processClock } from "../client/clock";
 import { proveCredentials } from "../client/credentials";
 import { CimsClient } from "../client/http";
 import { PATHS } from "../../api/paths";
@@ -26,7 +27,7 @@ const pacer = new Pacer();
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
 const taskBoard = new TaskBoard(
   (scope) => listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
-  Date.now,
+  processClock,
   () => pacer.state.rate,
 );
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
@@ -258,5 +259,5 @@ export function deadlineFor(op: Operation, props: { timeouts?: Partial<Record<Op
     timeoutSeconds = currentSettings().taskTimeoutSeconds;
     raise = "raise the limit with `pulumi config set cims:taskTimeoutSeconds <seconds>` or the resource's `timeouts` input";
   }
-  return { deadline: Date.now() + timeoutSeconds * 1000, timeoutSeconds, raise };
+  return { deadline: processClock.now() + timeoutSeconds * 1000, timeoutSeconds, raise };
 }

@@ -5,6 +5,7 @@
 // (mark.ts) that is removed once it has landed.
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, CimsError, ConnectionError, InvalidResponseError, type SeenTask, TaskFailedError } from "../client/errors";
+import { processClock as clock } from "../client/clock";
 import { CONNECT_FAILED } from "../client/transport";
 import { callAndWait, PENDING_TASKS, type TaskOutcome, withContext } from "./calls";
 import { apiClient, deadlineFor, log, resourceUrn } from "./context";
@@ -74,7 +75,7 @@ export async function createViaTask(
     const readBack = async (id: string): Promise<ApiRecord> =>
       (marked ? await removeMark(call, id).catch((err: unknown) => noteMarkLeft(what, err)) : undefined) ??
       (await apiClient().record("GET", call.recordPath(id)));
-    const postedAt = Date.now();
+    const postedAt = clock.now();
     const { deadline } = deadlineFor("create", inputs);
     let outcome: TaskOutcome;
     try {

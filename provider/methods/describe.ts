@@ -2,7 +2,8 @@
 // API's facts): the inputs every kind of its sort takes, where its record lives, which calls
 // answer with tasks. A kind's file never restates a path, a parameter or a task type.
 import type { Contract } from "../../api/contract";
-import { byTask, idParam, isScoped, operation, operationsOf, parentInputs } from "../../api/contract";
+import { byTask, idParam, isScoped, operation, operationsOf, parentInputs, recordName } from "../../api/contract";
+import { splitTags } from "../../api/tags";
 import type { ApiRecord } from "../../api/guards";
 import { toSnake } from "../../api/names";
 import { apiPath, type PathParam } from "../client/path";
@@ -11,18 +12,27 @@ import { OWN, type OwnField } from "./inputs";
 import type { Inputs } from "./schema";
 
 /** What the contract decides of a descriptor: never written in a kind's file. */
-type ContractFacts = "own" | "scoped" | "recordPath" | "importIdParts";
+type ContractFacts = "own" | "scoped" | "recordPath" | "importIdParts" | "patchSpelling" | "derived";
 type OwnedFacts = ContractFacts | "created" | "createTask" | "paths" | "pathInputs" | "updateByTask";
 
 /** What a kind's file says: its behaviour, and the inputs only it takes (a pool's `membersOwnership`). */
 export type Behaviour = Omit<Descriptor, ContractFacts> & { inputs?: Readonly<Record<string, OwnField>> };
 
-type ImportDefaults = "nouns" | "id" | "name" | "args";
-/** An owned kind's import row: by default named by `noun`, ordered by id, named by `name`, and adopted by `importId`. */
+type ImportDefaults = "nouns" | "id" | "name" | "args" | "prefix";
+/**
+ * An owned kind's import row: by default named by `noun` (its last word the names' prefix),
+ * ordered by id, named by the record's `name`, and adopted by `importId`.
+ */
 type OwnedImportRow = Omit<ImportRow, ImportDefaults> & Partial<Pick<ImportRow, ImportDefaults>>;
-export type OwnedBehaviour = Omit<OwnedDescriptor, OwnedFacts | "import"> & {
+/**
+ * An owned kind's behaviour. By default messages name a resource by its `name` (`Subnet "app"`),
+ * and a record its create made is looked for in the kind's list.
+ */
+export type OwnedBehaviour = Omit<OwnedDescriptor, OwnedFacts | "import" | "label" | "survey"> & {
   inputs?: Readonly<Record<string, OwnField>>;
-  import: OwnedImportRow;
+  import?: OwnedImportRow;
+  label?: OwnedDescriptor["label"];
+  survey?: OwnedDescriptor["survey"];
 };
 
 /**
@@ -62,6 +72,17 @@ function ownFromRecord(contract: Contract, own: Readonly<Record<string, OwnField
   return (r) => Object.fromEntries(carried.map((name) => [name, r[toSnake(name)]]));
 }
 
+/**
+ * The service's own read-only tags of a kind whose records carry tags: an output of their own,
+ * from the record's tags field (under its record name: an image's `tags_v2`).
+ */
+function readOnlyTagsOf(contract: Contract): ((r: ApiRecord) => Inputs) | undefined {
+  const tagged = Object.entries(contract.fields).find(([, f]) => f.type.kind === "tags");
+  if (!tagged) return undefined;
+  const wire = recordName(...tagged);
+  return (r) => ({ readOnlyTags: splitTags(r[wire]).readOnly });
+}
+
 /** A settings kind's descriptor (a record that exists anyway): the behaviour, and what the contract says. */
 export function describeSettings(b: Behaviour): Descriptor {
   const { contract, inputs, ...behaviour } = b;
@@ -71,12 +92,15 @@ export function describeSettings(b: Behaviour): Descriptor {
   const parents = parentInputs(contract);
   const get = operation(contract, "get");
   if (!get) throw new Error(`${contract.name}: every kind needs a get call`);
+  const tags = readOnlyTagsOf(contract);
   return {
     ...behaviour,
     contract,
     own,
     scoped: isScoped(contract),
-    record: (r) => ({ ...fromRecord(r), ...b.record?.(r) }),
+    patchSpelling: operation(contract, "update")?.spelling ?? "spec",
+    ...(tags ? { derived: ["readOnlyTags"] as const } : {}),
+    record: (r) => ({ ...fromRecord(r), ...tags?.(r), ...b.record?.(r) }),
     recordPath: (s, recordId, named) => apiPath(get.template, { ...scopeParamsOf(contract, { ...s, ...named }), [id]: recordId }),
     ...(parents.length > 0 ? { importIdParts: parents } : {}),
   };
@@ -92,15 +116,19 @@ export function describeOwned(b: OwnedBehaviour): OwnedDescriptor {
   }
   const parents = parentInputs(contract);
   const importRow: ImportRow = {
+    prefix: b.noun.split(" ").pop()!,
     nouns: [b.noun, `${b.noun}s`],
     id: (r) => String(r.id).toLowerCase(),
     name: (r) => r.name,
     args: (r, fields, scope) => ({ ...fields, ...scope, importId: String(r.id) }),
     ...b.import,
   };
+  const label: OwnedDescriptor["label"] = b.label ?? ((i, id) => `${contract.name} "${String(i.name)}"${id ? ` (${id})` : ""}`);
   return {
     ...behaviour,
-    ...describeSettings({ ...b, import: importRow }),
+    ...describeSettings({ ...b, label, import: importRow }),
+    label,
+    survey: b.survey ?? ((i) => ({ path: callPath(contract, "list", i) })),
     import: importRow,
     created: create.created,
     createTask: create.task,

@@ -99,6 +99,12 @@ export interface Descriptor {
    * path needs more than its scope (a pool member) is found by them.
    */
   importIdParts?: readonly string[];
+  /**
+   * How an import or an adoption reads the record where no GET answers it alone (a policy's
+   * volume: an entry of its policy's list): from the inputs that name where it lives and its id;
+   * a record that is not there throws NotFoundError. By default a GET of `recordPath`.
+   */
+  readRecord?: (inputs: Inputs, id: string) => Promise<ApiRecord>;
   import: ImportRow;
   /**
    * What `pulumi import` records beside the outputs, from the inputs it writes and the record

@@ -5,7 +5,7 @@
 // or the record carries the create's mark (mark.ts), a random value only that POST carried.
 // Never by a natural key, and never by "it appeared after our POST". An id this provider
 // process already recorded is never taken again by another create.
-import { setTimeout as sleep } from "node:timers/promises";
+import { processClock as clock } from "../client/clock";
 import type * as pulumi from "@pulumi/pulumi";
 import { PATHS } from "../../api/paths";
 import { CREATOR_TAG, splitTags } from "../../api/tags";
@@ -39,9 +39,9 @@ export async function listNow(survey: Survey): Promise<ApiRecord[]> {
   recentByClient.set(client, recent);
   const key = listKey(survey);
   const hit = recent.get(key);
-  if (hit && Date.now() - hit.at < REUSE_MS) return hit.records;
+  if (hit && clock.now() - hit.at < REUSE_MS) return hit.records;
   const records = listAll(client, survey.path, survey.query);
-  recent.set(key, { at: Date.now(), records });
+  recent.set(key, { at: clock.now(), records });
   records.catch(() => recent.delete(key));
   return records;
 }
@@ -159,7 +159,7 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
     }
     return { hint };
   }
-  const graceEnds = Math.min(Date.now() + RECOVER_GRACE_MS, r.deadline);
+  const graceEnds = Math.min(clock.now() + RECOVER_GRACE_MS, r.deadline);
   let running: string[] = [];
   for (;;) {
     // Asked before the list: a task that ends between the two calls has put its record there.
@@ -179,9 +179,9 @@ export async function recover(r: Recovery, err: CimsError): Promise<{ found?: pu
         log(`${r.what}: its create made more than one ${r.taskType} record (${others.join(", ")} too); they carry its mark`);
       return { found: await waitForCreator(r, mine[0]), hint };
     }
-    if (records !== undefined && !mayAppear && Date.now() >= graceEnds) return { hint };
-    if (Date.now() + RECOVER_EVERY_MS > r.deadline || cancelSignal().aborted) return { hint: stoppedHint(r, hint, running) };
-    await sleep(RECOVER_EVERY_MS, undefined, { signal: cancelSignal() }).catch(() => undefined);
+    if (records !== undefined && !mayAppear && clock.now() >= graceEnds) return { hint };
+    if (clock.now() + RECOVER_EVERY_MS > r.deadline || cancelSignal().aborted) return { hint: stoppedHint(r, hint, running) };
+    await clock.sleep(RECOVER_EVERY_MS, cancelSignal()).catch(() => undefined);
     if (cancelSignal().aborted) return { hint: stoppedHint(r, hint, running) };
   }
 }

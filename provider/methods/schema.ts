@@ -51,6 +51,9 @@ export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
 
+/** Whether every value is given and known (what a preview cannot check until they are). */
+export const allKnown = (...values: unknown[]): boolean => values.every((v) => v !== undefined && !isUnknown(v));
+
 /** Whether Pulumi's unknown sentinel sits anywhere in this value (preview of computed inputs). */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;

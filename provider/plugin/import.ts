@@ -77,7 +77,9 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   const where = descriptor.scoped ? ` in project ${scope.projectId}, region ${scope.regionId}` : "";
   let record: Record<string, unknown>;
   try {
-    record = await apiClient().record("GET", descriptor.recordPath(scope, id, named), {}, descriptor.recordKey);
+    record = descriptor.readRecord
+      ? await descriptor.readRecord({ ...scope, ...named }, id)
+      : await apiClient().record("GET", descriptor.recordPath(scope, id, named), {}, descriptor.recordKey);
   } catch (err) {
     // A 400: the service refused the id's form (not a uuid): no such record either.
     if (err instanceof NotFoundError || err instanceof BadRequestError)
@@ -92,23 +94,26 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   // the engine imports here), and without nulls: the program `pulumi import --out` writes
   // leaves them out (an omitted argument of these kinds is the service's, or unmanaged), so
   // inputs holding them would differ from it. Checked as the kind checks: defaults filled
-  // in (a policy's includeVolumes), values in their canonical form. A kind owning its record
-  // checks with its table: its own check looks for a clash with the record itself.
+  // in (a policy's includeVolumes), values in their canonical form.
   // What an import may take of the record (a pool's members some stack made stay theirs).
   const prepared = await descriptor.import.prepare?.(apiClient(), record, scope);
   if (prepared) {
     record = prepared.record;
     for (const note of prepared.notes) await warn(`cims:index:${type} ${id}: ${note}`);
   }
-  const { importId: _adopt, ...args } = { ...argsOf(type, record, scope), ...named };
+  // The id names its parents as text; the record, where it carries them, in their own types (a policy id is a number).
+  const { importId: _adopt, ...args } = { ...named, ...argsOf(type, record, scope) };
   const program = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
-  const checked = isOwned(descriptor) ? table.check({}, program, () => scope) : await methods.check({}, program);
+  // A kind that adopts (it takes importId and deleteAdopted) checks with its table too: its own
+  // check refuses, as taken by another, the very record being imported.
+  const adopts = isOwned(descriptor) || "deleteAdopted" in descriptor.own;
+  const checked = adopts ? table.check({}, program, () => scope) : await methods.check({}, program);
   if (checked.failures?.length) {
     throw new Error(`cims:index:${type}: the record ${id} does not make valid inputs: ${checked.failures.map((f) => f.reason).join("; ")}`);
   }
   const inputs = checked.inputs ?? program;
   // Taken over, not made: its destroy leaves the record unless the program says deleteAdopted (methods/adopt.ts).
-  const adopted = isOwned(descriptor) ? { adopted: true } : {};
+  const adopted = adopts ? { adopted: true } : {};
   const properties = { ...table.outputs(inputs, record, []), ...descriptor.importState?.(inputs, record), ...adopted };
   return { id: String(record.id ?? record.client_id ?? id), properties, inputs };
 }

@@ -57,3 +57,9 @@ export const lbPoolMemberShim = shim({
     return require("pulumi-cims/provider/resources/install").install(this, "LbPoolMember", req);
   },
 });
+
+export const snapshotPolicyVolumeShim = shim({
+  configure(req: pulumi.dynamic.ConfigureRequest) {
+    return require("pulumi-cims/provider/resources/install").install(this, "SnapshotPolicyVolume", req);
+  },
+});

@@ -18,6 +18,7 @@ from gcore import Gcore
 
 NETWORK = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01"
 VOLUME = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+APP_VOLUME = "2b3c4d5e-6f70-4a81-9b2c-3d4e5f6a7b8c"  # in no policy
 POOL = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
 POLICY = 101
 CLIENT = 1
@@ -180,6 +181,8 @@ def main(base_url: str, api_key: str) -> None:
     call("snapshot_schedules.get", lambda: schedules.get(POLICY))
     call("snapshot_schedules.list", lambda: schedules.list())
     call("snapshot_schedules.update", lambda: schedules.update(POLICY, name="sdk-nightly", status="paused"))
+    call("snapshot_schedules.add_volumes", lambda: schedules.add_volumes(POLICY, volume_ids=[APP_VOLUME]))
+    call("snapshot_schedules.remove_volumes", lambda: schedules.remove_volumes(POLICY, volume_ids=[APP_VOLUME]), "snapshot_schedules.add_volumes")
     policy = call(
         "snapshot_schedules.create",
         lambda: schedules.create(
@@ -201,8 +204,8 @@ def main(base_url: str, api_key: str) -> None:
     )
     first = grown.schedules[0].id if grown else None
     call("snapshot_schedules.remove_schedules", lambda: schedules.remove_schedules(policy_id, schedule_ids=[first]), "snapshot_schedules.add_schedules")
-    call("snapshot_schedules.remove_volumes", lambda: schedules.remove_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
-    call("snapshot_schedules.add_volumes", lambda: schedules.add_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
+    call("snapshot_schedules.remove_volumes (its own policy)", lambda: schedules.remove_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
+    call("snapshot_schedules.add_volumes (its own policy)", lambda: schedules.add_volumes(policy_id, volume_ids=[VOLUME]), "snapshot_schedules.create")
     call("snapshot_schedules.delete", lambda: schedules.delete(policy_id), "snapshot_schedules.create")
 
     # Quota notification threshold

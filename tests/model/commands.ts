@@ -23,6 +23,7 @@ import {
 } from "./program";
 import { FAULTS } from "./faults";
 import { poolSharingCommands } from "./pool-sharing";
+import { policySharingCommands } from "./policy-sharing";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
 import { checkWritesShown, type LoggedWrite, type OutsideTags, type PreviewStep } from "./invariants";
 import { checkForeignUntouched, checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, foreignInTheWay, writeCount } from "./invariants";
@@ -265,6 +266,20 @@ const policyQuotaEdits: Array<fc.Arbitrary<Cmd>> = [
       "remove policy",
       (p) => p.policy !== undefined,
       (p) => (p.policy = undefined),
+    ),
+  ),
+  fc.constant(
+    new Edit(
+      "attach the program's volume to the policy (SnapshotPolicyVolume)",
+      (p) => p.policyVolume !== true,
+      (p) => (p.policyVolume = true),
+    ),
+  ),
+  fc.constant(
+    new Edit(
+      "detach the program's volume from the policy",
+      (p) => p.policyVolume === true,
+      (p) => (p.policyVolume = false),
     ),
   ),
   fc.integer({ min: 60, max: 100 }).map(
@@ -700,6 +715,7 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(1, foreignCommands),
     weighted(1, twinCommands),
     weighted(1, poolSharingCommands),
+    weighted(1, policySharingCommands),
     weighted(1, [fc.constantFrom(...FAULTS).map((f) => new ArmFault(f))]),
     { arbitrary: fc.constant(new Pulumi("up")), weight: 5 },
     { arbitrary: fc.constantFrom(new Pulumi("preview"), new Pulumi("refresh"), new Pulumi("destroy")), weight: 2 },

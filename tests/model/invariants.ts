@@ -7,8 +7,11 @@ import {
   hostOf,
   IMAGE_SLOTS,
   memberAddress,
+  POLICY_ID,
+  POLICY_VOLUME,
   POOL_ID,
   type ProgramModel,
+  SEED_POLICY_VOLUME,
   type SubnetModel,
   SUBNET_SLOTS,
   type ImageModel,
@@ -191,6 +194,7 @@ export function checkAfterUp(
     ...program.images.flatMap((i, slot) => (i ? [`img${slot}`] : [])),
     ...(program.pool ? ["pool"] : []),
     ...(program.policy ? ["policy"] : []),
+    ...(program.policyVolume ? ["pvol"] : []),
     ...(program.quota ? ["quota"] : []),
   ];
   expectEqual("resources in the state", sorted([...ids.keys()]), sorted(declared));
@@ -228,6 +232,7 @@ export function checkAfterUp(
     if (program.policy.name !== undefined) expectEqual("policy.name", policy.name, program.policy.name);
     if (program.policy.status !== undefined) expectEqual("policy.status", policy.status, program.policy.status);
   }
+  expectEqual("policy holds the program's volume", policyVolumes(sys).includes(POLICY_VOLUME), program.policyVolume === true);
   const quota = store.get("client_quotas", 1)!;
   // No QuotaThreshold in the program: removing it (or never having it) leaves the service's default.
   expectEqual("quota.threshold", text(quota.threshold), String(program.quota?.threshold ?? 80));
@@ -263,6 +268,8 @@ export function checkAfterRefresh(sys: System, resources: StateResource[]): void
     } else if (type === "SnapshotPolicyState") {
       const policy = store.get("lifecycle_policies", res.id)!;
       expectEqual(`${where}: name, status`, [o.name, o.status], [policy.name, policy.status]);
+    } else if (type === "SnapshotPolicyVolume") {
+      expectEqual(`${where}: the policy holds its volume`, policyVolumes(sys).includes(String(o.volumeId)), true);
     } else if (type === "QuotaThreshold") {
       expectEqual(`${where}: threshold`, text(o.threshold), text(store.get("client_quotas", res.id)?.threshold));
     }
@@ -279,6 +286,20 @@ export function checkAfterDestroy(sys: System, resources: StateResource[]): void
     [],
   );
   expectEqual("quota threshold after destroy", text(store.get("client_quotas", 1)?.threshold), "80");
+  expectEqual("policy holds the program's volume after destroy", policyVolumes(sys).includes(POLICY_VOLUME), false);
+}
+
+/** The volumes the shared policy holds, by id. */
+function policyVolumes(sys: System): string[] {
+  const policy = sys.env.emulator.store.get("lifecycle_policies", POLICY_ID);
+  return ((policy?.volumes ?? []) as ApiRecord[]).map((v) => String(v.volume_id));
+}
+
+/** The policy's volumes no stack's program attached (the seed's, another stack's) are all still in it. */
+function checkOthersPolicyVolumes(sys: System): void {
+  const held = policyVolumes(sys);
+  for (const id of [SEED_POLICY_VOLUME, ...sys.otherPolicyVolumes])
+    if (!held.includes(id)) throw new InvariantError(`volume ${id}, attached to policy ${POLICY_ID} by another team, was detached`);
 }
 
 /** The service's records of this kind that no other team made. */
@@ -292,6 +313,7 @@ function ours(sys: System, kind: "subnets" | "images"): ApiRecord[] {
  */
 export function checkForeignUntouched(sys: System, resources: StateResource[]): void {
   checkOtherStackMembers(sys);
+  checkOthersPolicyVolumes(sys);
   const inState = new Set(resources.map((r) => String(r.id)));
   for (const [id, f] of sys.foreign) {
     if (inState.has(id)) throw new InvariantError(`the state holds ${f.kind} ${id}, which another team made (no importId)`);
@@ -353,7 +375,13 @@ export function checkWritesShown(steps: PreviewStep[], before: StateResource[], 
       : before.find(
           (r) =>
             nameOf(r) ===
-            (write.path.startsWith("/cloud/v1/lifecycle_policy/") ? "policy" : write.path.includes("/client_quotas/") ? "quota" : ""),
+            (/_volumes_(to|from)_policy$/.test(write.path)
+              ? "pvol"
+              : write.path.startsWith("/cloud/v1/lifecycle_policy/")
+                ? "policy"
+                : write.path.includes("/client_quotas/")
+                  ? "quota"
+                  : ""),
         );
     if (!name) continue; // made by this up (a create's own writes), or the pool's
     const step = steps.find((s) => s.urn === name.urn);

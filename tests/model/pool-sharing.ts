@@ -5,7 +5,8 @@
 // members are all in the pool as that team left them: the LbPoolSettings never touches them.
 // A third team's stack lists one of the program's members in its own LbPoolSettings (refused,
 // then adopted on purpose and let go), or runs `pulumi import` of the pool and destroys it:
-// neither changes the pool.
+// neither changes the pool. It also adopts one of the program's subnets by `importId` and
+// destroys its stack: the subnet is left as it was.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
@@ -14,7 +15,7 @@ import { createStack, type RunResult, type TestStack } from "../support/harness"
 import type { Cmd, Model } from "./commands";
 import { checkAfterDestroy, checkForeignUntouched, InvariantError } from "./invariants";
 import { memberAddress, POOL_ID } from "./program";
-import type { System } from "./system";
+import { nameOf, type System } from "./system";
 
 const MEMBERS = `/cloud/v1/loadbalancers/1/1/pools/${POOL_ID}/members`;
 
@@ -225,6 +226,60 @@ class ThirdStackImportsPool implements Cmd {
   }
 }
 
+/** A subnet record as the service holds it, without what only a read's time changes. */
+async function subnetRecord(sys: System, id: string): Promise<Record<string, unknown> | undefined> {
+  const res = await api(sys.env, "GET", `/cloud/v1/subnets/1/1/${id}`);
+  return res.status === 200 ? (res.body as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A third team adopts one of the program's subnets on purpose (`importId`, with the record's
+ * own arguments, so the adoption writes nothing), then destroys its stack: an adopted record is
+ * left by destroy, so the subnet is in the service as it was, and the program's stack still
+ * manages it (the invariants after the command check its state against the service).
+ */
+class ThirdStackAdoptsSubnet implements Cmd {
+  constructor(readonly slot: number) {}
+  check(m: Readonly<Model>): boolean {
+    return !m.armed && m.program.subnets[this.slot] !== undefined;
+  }
+  async run(_m: Model, sys: System): Promise<void> {
+    const own = (await sys.resources()).find((r) => nameOf(r) === `s${this.slot}`);
+    const before = own?.id ? await subnetRecord(sys, own.id) : undefined;
+    if (!own?.id || !before) return;
+    const tags = Object.fromEntries(
+      (before.tags as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only).map((t) => [t.key, t.value]),
+    );
+    const args = {
+      name: before.name,
+      cidr: before.cidr,
+      networkId: before.network_id,
+      enableDhcp: before.enable_dhcp,
+      tags,
+      importId: own.id,
+    };
+    const stack = await thirdStack(sys, "dynamic");
+    await fs.writeFile(
+      path.join(stack.projectDir, "index.js"),
+      `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.Subnet("adopted", ${JSON.stringify(args)});\n`,
+    );
+    await thirdRun(sys, `third stack up (adopts subnet ${own.id} by importId)`, stack.up([], { allowFailure: true }), "ok");
+    const destroyed = await thirdRun(sys, "third stack destroy", stack.destroy([], { allowFailure: true }), "ok");
+    const after = await subnetRecord(sys, own.id);
+    if (JSON.stringify(after) !== JSON.stringify(before))
+      throw new InvariantError(
+        `a third stack that adopted subnet ${own.id} and destroyed its stack changed it:\n${JSON.stringify(before)}\n->\n${JSON.stringify(after)}`,
+      );
+    if (!destroyed.includes(`subnet ${own.id} left in the service`))
+      throw new InvariantError(`the third stack's destroy did not say it left subnet ${own.id}:\n${destroyed.slice(-2000)}`);
+    checkForeignUntouched(sys, await sys.resources());
+  }
+  toString(): string {
+    return `a third stack adopts subnet s${this.slot} by importId, then destroys its stack`;
+  }
+}
+
+export const thirdStackAdoptsSubnet = (slot: number): Cmd => new ThirdStackAdoptsSubnet(slot);
 export const otherStackAddsMember = (host: number): Cmd => new OtherStackAddsMember(host);
 export const thirdStackListsMember = (): Cmd => new ThirdStackListsMember();
 export const thirdStackImportsPool = (): Cmd => new ThirdStackImportsPool();
@@ -237,4 +292,5 @@ export const poolSharingCommands: Array<fc.Arbitrary<Cmd>> = [
   fc.integer({ min: 60, max: 62 }).map((h) => new DestroyWhileOtherCreates(h)),
   fc.constant(new ThirdStackListsMember()),
   fc.constant(new ThirdStackImportsPool()),
+  fc.integer({ min: 0, max: 2 }).map((slot) => new ThirdStackAdoptsSubnet(slot)),
 ];

@@ -69,6 +69,8 @@ export interface ProgramModel {
   images: Array<ImageModel | undefined>; // 2 slots
   pool?: PoolModel;
   policy?: PolicyModel;
+  /** The program's own volume (POLICY_VOLUME) attached to the policy, as SnapshotPolicyVolume `pvol`. */
+  policyVolume?: boolean;
   quota?: QuotaModel;
 }
 
@@ -79,6 +81,9 @@ export const TASK_TIMEOUT_S = 8;
 export const POOL_ID = SEED.poolId;
 export const POLICY_ID = Number(SEED.policyId);
 export const CLIENT_ID = Number(SEED.clientId);
+/** The volume the program attaches to the policy; the policy holds the seed's `SEED.volumeId`, which no stack attached. */
+export const POLICY_VOLUME = SEED.appVolumeId;
+export const SEED_POLICY_VOLUME = SEED.volumeId;
 /** A volume per image slot: two images made from one volume at once would meet its lock. */
 export const VOLUMES = [SEED.volumeId, "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8"];
 
@@ -168,6 +173,7 @@ export function renderProgram(p: ProgramModel): string {
   p.images.forEach((i, slot) => i && add("BaremetalImage", `img${slot}`, imageArgs(slot, i)));
   if (p.pool) add("LbPoolSettings", "pool", poolArgs(p.pool));
   if (p.policy) add("SnapshotPolicyState", "policy", { policyId: POLICY_ID, ...p.policy });
+  if (p.policyVolume) add("SnapshotPolicyVolume", "pvol", { policyId: POLICY_ID, volumeId: POLICY_VOLUME });
   if (p.quota) add("QuotaThreshold", "quota", quotaArgs(p.quota));
   return `${lines.join("\n")}\n`;
 }

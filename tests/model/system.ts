@@ -63,6 +63,8 @@ export class System {
    * team last left them: the stack's LbPoolSettings must never remove or change them.
    */
   readonly otherMembers = new Map<string, { address: string; weight: number }>();
+  /** Volumes another stack attached to the shared policy (its SnapshotPolicyVolume resources): never detached by the program. */
+  readonly otherPolicyVolumes = new Set<string>();
   /** That other stack, once a command made it (disposed with the system). */
   otherStack: { dispose(): Promise<void> } | undefined;
   /** A third team's stacks, by face: its own LbPoolSettings of the pool, its `pulumi import` of it (disposed with the system). */

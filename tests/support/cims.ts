@@ -11,6 +11,8 @@ export const SEED = {
   networkId: "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01",
   routerId: "5e2a8f1d-3c4b-4a6e-9d7f-1b2c3d4e5f60",
   volumeId: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+  /** A volume of project 1, region 1 that no policy holds (policy 101 holds volumeId). */
+  appVolumeId: "2b3c4d5e-6f70-4a81-9b2c-3d4e5f6a7b8c",
   poolId: "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
   keptMemberId: "7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e",
   policyId: "101",

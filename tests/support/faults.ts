@@ -6,6 +6,7 @@
 // every row in process against the kind's provider methods; tests/e2e/faults/ runs the rows
 // only the engine shows (what a failure leaves in the stack's state) through the CLI.
 // docs/reliability.md records the outcomes.
+import { processClock } from "../../provider/client/clock";
 import { api, type CimsTestEnv, SEED } from "./cims";
 import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
@@ -368,7 +369,8 @@ export async function taskEnds(env: Emulated, taskId: string): Promise<void> {
   }
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** On the process's clock: a test on virtual time (virtual-clock.ts) waits none of it. */
+export const sleep = (ms: number): Promise<void> => processClock.sleep(ms);
 
 /** A member another team adds to the seeded pool outside Pulumi (POST, then its task); its id. */
 export async function addMemberOutside(env: Emulated, address: string): Promise<string> {

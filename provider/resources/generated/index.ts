@@ -8,6 +8,7 @@ export { SnapshotPolicy, type SnapshotPolicyArgs, type SnapshotPolicyResourceSta
 export { SnapshotPolicyState, type SnapshotPolicyStateArgs, type SnapshotPolicyStateState } from "./snapshot-policy-state";
 export { QuotaThreshold, type QuotaThresholdArgs, type QuotaThresholdState } from "./quota-threshold";
 export { LbPoolMember, type LbPoolMemberArgs, type LbPoolMemberState } from "./lb-pool-member";
+export { SnapshotPolicyVolume, type SnapshotPolicyVolumeArgs, type SnapshotPolicyVolumeState } from "./snapshot-policy-volume";
 export type {
   GlobalQuotas,
   GlobalQuotasInput,

@@ -19,6 +19,11 @@ import {
 } from "./snapshot-policy-state";
 import { type QuotaThresholdArgs, type QuotaThresholdState, OUTPUTS as QUOTA_THRESHOLD_OUTPUTS } from "./quota-threshold";
 import { type LbPoolMemberArgs, type LbPoolMemberState, OUTPUTS as LB_POOL_MEMBER_OUTPUTS } from "./lb-pool-member";
+import {
+  type SnapshotPolicyVolumeArgs,
+  type SnapshotPolicyVolumeState,
+  OUTPUTS as SNAPSHOT_POLICY_VOLUME_OUTPUTS,
+} from "./snapshot-policy-volume";
 
 type CustomResourceClass<State> = new (
   type: string,
@@ -153,6 +158,29 @@ export class LbPoolMember extends custom<LbPoolMemberState>() {
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): LbPoolMember {
     return new LbPoolMember(name, {}, { ...opts, id });
+  }
+}
+
+/** `cims.SnapshotPolicyVolume` through the plugin (type `cims:index:SnapshotPolicyVolume`); `pulumi import cims:index:SnapshotPolicyVolume <name> <id>` adopts one. */
+export class SnapshotPolicyVolume extends custom<SnapshotPolicyVolumeState>() {
+  constructor(name: string, args: SnapshotPolicyVolumeArgs, opts?: pulumi.CustomResourceOptions);
+  /** The existing record `opts.id`, read (a `get`): see `SnapshotPolicyVolume.get`. */
+  constructor(name: string, args: Record<string, never>, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: SnapshotPolicyVolumeArgs | Record<string, never>, opts?: pulumi.CustomResourceOptions) {
+    super(
+      "cims:index:SnapshotPolicyVolume",
+      name,
+      { ...outputKeys(SNAPSHOT_POLICY_VOLUME_OUTPUTS), ...args },
+      { version: VERSION, ...opts },
+    );
+  }
+
+  /**
+   * Reads an existing record into the stack without managing it (`up` reads it, destroy leaves it): `id` is
+   * `<policyId>/<id>` or `<project>/<region>/<policyId>/<id>`; without a scope, the provider's `cims:projectId`/`cims:regionId`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): SnapshotPolicyVolume {
+    return new SnapshotPolicyVolume(name, {}, { ...opts, id });
   }
 }
 

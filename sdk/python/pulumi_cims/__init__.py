@@ -14,6 +14,7 @@ from .provider import *
 from .quota_threshold import *
 from .snapshot_policy import *
 from .snapshot_policy_state import *
+from .snapshot_policy_volume import *
 from .subnet import *
 from ._inputs import *
 from . import outputs
@@ -39,6 +40,7 @@ _utilities.register(
    "cims:index:QuotaThreshold": "QuotaThreshold",
    "cims:index:SnapshotPolicy": "SnapshotPolicy",
    "cims:index:SnapshotPolicyState": "SnapshotPolicyState",
+   "cims:index:SnapshotPolicyVolume": "SnapshotPolicyVolume",
    "cims:index:Subnet": "Subnet"
   }
  }

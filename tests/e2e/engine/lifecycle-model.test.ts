@@ -24,9 +24,11 @@ import {
   destroyWhileOtherCreates,
   otherMemberWeight,
   otherStackAddsMember,
+  thirdStackAdoptsSubnet,
   thirdStackImportsPool,
   thirdStackListsMember,
 } from "../../model/pool-sharing";
+import { otherStackAttachesVolume } from "../../model/policy-sharing";
 import { runLifecycle, runSequence } from "../../model/run";
 
 test(
@@ -145,15 +147,18 @@ test(
 // LbPoolMember; a third stack's LbPoolSettings listing the program's member's address and port
 // is refused (nothing shows it made it), adopts it on purpose with no write, and its destroy
 // leaves it; a `pulumi import` of the pool by the third team takes neither stack's member, and
-// its destroy removes nothing. The program's stack then previews and ups with no change.
+// its destroy removes nothing. The third team then adopts the program's subnet by importId and
+// destroys its stack: the subnet is left as it was. The program's stack then previews and ups
+// with no change.
 test(
-  "three stacks on one pool: another LbPoolSettings listing the program's member is refused, adopts it only on purpose, and a pulumi import of the pool takes no stack's member",
+  "three stacks on one pool: another LbPoolSettings listing the program's member is refused, adopts it only on purpose, a pulumi import of the pool takes no stack's member, and an importId adoption's destroy leaves the subnet",
   async () => {
     const history = await runSequence([
       new Pulumi("up"),
       otherStackAddsMember(60),
       thirdStackListsMember(),
       thirdStackImportsPool(),
+      thirdStackAdoptsSubnet(0),
       new PreviewedUp(),
     ]);
     expect(history.filter((line) => line.startsWith("third stack"))).toEqual([
@@ -162,6 +167,44 @@ test(
       "third stack destroy -> exit 0",
       "third stack pulumi import of the pool -> exit 0",
       "third stack destroy -> exit 0",
+      expect.stringMatching(/^third stack up \(adopts subnet [0-9a-f-]{36} by importId\) -> exit 0$/),
+      "third stack destroy -> exit 0",
+    ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+// A snapshot policy two stacks share: the program attaches its own volume (SnapshotPolicyVolume)
+// to the policy that holds the seed's volume, another team's stack attaches its own; the
+// program's stack detaches, attaches again and destroys: after every command the volumes the
+// program did not attach are in the policy, and the program's is there exactly while it declares it.
+test(
+  "a policy shared with another stack: the program's volume comes and goes with its program, the other stack's and the seed's stay",
+  async () => {
+    const attach = (on: boolean) =>
+      new Edit(
+        `${on ? "attach" : "detach"} the program's volume`,
+        () => true,
+        (p) => (p.policyVolume = on),
+      );
+    const history = await runSequence([
+      attach(true),
+      new PreviewedUp(),
+      otherStackAttachesVolume(),
+      new Pulumi("refresh"),
+      attach(false),
+      new PreviewedUp(),
+      attach(true),
+      new Pulumi("up"),
+      new Pulumi("destroy"),
+    ]);
+    expect(history.filter((line) => /^(other stack|up|refresh|destroy)\b.* -> exit \d+$/.test(line))).toEqual([
+      "up -> exit 0",
+      expect.stringMatching(/^other stack attaches volume [0-9a-f-]{36} -> exit 0$/),
+      "refresh -> exit 0",
+      "up -> exit 0",
+      "up -> exit 0",
+      "destroy -> exit 0",
     ]);
   },
   E2E_TIMEOUT_MS,

@@ -198,8 +198,11 @@ test(
     expect(writes(emulator.metrics.snapshot().requests)).toEqual([]);
 
     await stack.setConfig("step", "update");
-    await stack.destroy();
-    expect(store.list("subnets")).toEqual([]);
+    const destroyed = await stack.destroy();
+    // What the stack adopted (the import_ option, pulumi import) it leaves; what it made is gone.
+    expect(store.list("subnets").map((s) => s.id)).toEqual(expect.arrayContaining([LEGACY, LEGACY2]));
+    expect(store.list("subnets")).toHaveLength(2);
+    expect(destroyed.stdout + destroyed.stderr).toContain(`subnet ${LEGACY} left in the service`);
     expect(store.list("images")).toEqual([]);
     expect(store.get("lbpools", API_POOL)?.members).toEqual([]);
   },

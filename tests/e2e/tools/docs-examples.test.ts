@@ -12,11 +12,12 @@ import { renderExample } from "../../../provider/import/render";
 import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/kinds/program-model";
 import { EXAMPLES } from "../../../provider/kinds/examples";
 import { argsOf } from "../../../provider/kinds/program-args";
-import { type Kind, KIND_NAMES } from "../../../provider/kinds/registry";
+import { KIND_NAMES } from "../../../provider/kinds/registry";
 import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
 import { GO_ENV, goModule } from "../../support/go";
 import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../../support/harness";
 import { pythonSdkVenv } from "../../support/python-sdk";
+import { KITS } from "../../kits";
 
 type ApiRecord = Record<string, unknown>;
 type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
@@ -29,6 +30,7 @@ const PROGRAM = combineExamples(KIND_NAMES.map((k) => EXAMPLES[k]));
 const CONFIG: Record<string, string> = {
   networkId: SEED.networkId,
   volumeId: SEED.volumeId,
+  appVolumeId: SEED.appVolumeId,
   poolId: SEED.poolId,
   policyId: SEED.policyId,
   clientId: SEED.clientId,
@@ -36,40 +38,6 @@ const CONFIG: Record<string, string> = {
 
 const SCOPE = { projectId: 1, regionId: 1 };
 const configured = (c: ConfigValue) => (c.type === "integer" ? Number(CONFIG[c.key]) : CONFIG[c.key]);
-
-/** Each kind's record as the emulator holds it, found from its resource in the state. */
-const RECORDS: Readonly<Record<Kind, (env: CimsTestEnv, r: StateResource) => ApiRecord | undefined>> = {
-  Subnet: (env, r) => env.emulator.store.get("subnets", r.id),
-  BaremetalImage: (env, r) => env.emulator.store.get("images", r.id),
-  LbPoolSettings: (env, r) => env.emulator.store.get("lbpools", r.outputs?.poolId),
-  LbPoolMember: (env, r) => {
-    const members = env.emulator.store.get("lbpools", r.outputs?.poolId)?.members;
-    const member = Array.isArray(members) ? members.find((m: ApiRecord) => m.id === r.id) : undefined;
-    return member && { ...member, pool_id: r.outputs?.poolId };
-  },
-  SnapshotPolicy: (env, r) => env.emulator.store.get("lifecycle_policies", r.id),
-  SnapshotPolicyState: (env, r) => env.emulator.store.get("lifecycle_policies", r.outputs?.policyId),
-  QuotaThreshold: (env, r) => env.emulator.store.list("client_quotas").find((q) => q.client_id === r.outputs?.clientId),
-};
-
-/** What is left of each example's resource after destroy, as its kind's docs say. */
-const AFTER_DESTROY: Readonly<Record<Kind, (record: ApiRecord | undefined, declared: ApiRecord) => void>> = {
-  Subnet: (record) => expect(record).toBeUndefined(),
-  BaremetalImage: (record) => expect(record).toBeUndefined(),
-  LbPoolMember: (record) => expect(record).toBeUndefined(),
-  // The pool and its settings stay; the stack's members go.
-  LbPoolSettings: (pool, declared) => {
-    const listed = (declared.members as ApiRecord[]).map((m) => `${String(m.address)}:${String(m.protocolPort)}`);
-    const left = (pool?.members as ApiRecord[]).map((m) => `${String(m.address)}:${String(m.protocol_port)}`);
-    expect(left.filter((m) => listed.includes(m))).toEqual([]);
-  },
-  // The stack made the policy: destroy deletes it.
-  SnapshotPolicy: (record) => expect(record).toBeUndefined(),
-  // Destroy leaves the policy as the stack set it.
-  SnapshotPolicyState: (policy, declared) => expect(policy).toMatchObject({ name: declared.name, status: declared.status }),
-  // The service's default again.
-  QuotaThreshold: (quota) => expect(quota).toMatchObject({ threshold: 80 }),
-};
 
 const byName = (resources: StateResource[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`));
 
@@ -98,7 +66,7 @@ async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
   for (const d of PROGRAM.declarations) {
     const r = byName(resources, d.name);
     expect(r).toBeDefined();
-    const record = RECORDS[d.type](env, r!);
+    const record = KITS[d.type].example.record(env, r!);
     records.set(d.name, record);
     expect({ [d.name]: record && argsOf(d.type, record, SCOPE) }).toEqual({ [d.name]: matcher(d.args, resources) });
   }
@@ -112,7 +80,7 @@ async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
   for (const d of PROGRAM.declarations) {
     const r = byName(resources, d.name)!;
     const resolved = Object.fromEntries(Object.entries(d.args).map(([k, v]) => [k, v instanceof ConfigValue ? configured(v) : v]));
-    AFTER_DESTROY[d.type](RECORDS[d.type](env, r), resolved);
+    KITS[d.type].example.afterDestroy(KITS[d.type].example.record(env, r), resolved);
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import { BaremetalImage } from "../../../api/contract/baremetal-image";
 import { Subnet } from "../../../api/contract/subnet";
 import { type Kind, KIND_NAMES, kind } from "../../../provider/kinds/registry";
+import { KITS } from "../../kits";
 import { canonicalValue } from "../../../api/canonical";
 import { toSnake } from "../../../api/names";
 import { parseJson, stringifyJson } from "../../../provider/client";
@@ -66,31 +67,8 @@ describe("records and updates follow the table", () => {
 // ---------------------------------------------------------------------------------------
 
 const KEY = "contract-fields-key-91a2";
-const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
-const VOLUME = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
 const POOL_ID = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
 const SECRET = "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b";
-
-/**
- * Values for the fields whose rules tie them to the record (a gateway inside the subnet's CIDR)
- * or whose shape is nested; every other field gets one from its type (`sample`), so a field
- * added to a table is tested with no edit here.
- */
-const VALUES: Record<string, Record<string, unknown>> = {
-  Subnet: {
-    gateway_ip: "10.123.0.9",
-    host_routes: [{ destination: "10.124.0.0/24", nexthop: "10.123.0.254" }],
-  },
-  LbPoolSettings: {
-    healthmonitor: { type: "TCP", delay: 7, timeout: 3, max_retries: 2 },
-    session_persistence: { type: "SOURCE_IP" },
-    members: [{ address: "10.0.0.44", protocol_port: 8081, weight: 3 }],
-  },
-  QuotaThreshold: {
-    last_message: { global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 5 } }, regional_quotas: [] },
-    last_sending: "2026-06-01T08:00:00",
-  },
-};
 
 /** A wire value of this type that differs from `held`. */
 function sample(type: FieldType, held: unknown): unknown {
@@ -143,7 +121,7 @@ function fill(template: string, params: Record<string, string>): string {
   });
 }
 
-/** Creates a record of a kind by its contract's create (through its task, if it answers one); returns the new record's id. */
+/** Creates a record of a kind by its contract's create (through its task); returns the new record's id. */
 async function created(name: Kind, body: Record<string, unknown>): Promise<string> {
   const create = operation(kind(name).descriptor.contract, "create")!;
   const res = await call(create.method, fill(create.template, SEEDED), body);
@@ -155,34 +133,15 @@ async function created(name: Kind, body: Record<string, unknown>): Promise<strin
   return done.created_resources[create.created!][0];
 }
 
-/**
- * The body of each create, for the kinds whose contract has one (what a record refers to is
- * the seed's, or made first); the others' records are the seed's. A kind added to the registry
- * that creates its record needs its row here.
- */
-const CREATES: Partial<Record<Kind, () => Promise<Record<string, unknown>>>> = {
-  Subnet: async () => ({ name: "s", cidr: "10.123.0.0/24", network_id: NET }),
-  BaremetalImage: async () => ({ name: "i", volume_id: VOLUME }),
-  SnapshotPolicy: async () => ({ name: "p", action: "volume_snapshot" }),
-  LbPoolMember: async () => ({
-    address: "10.125.0.7",
-    protocol_port: 8443,
-    subnet_id: await created("Subnet", { name: "m", cidr: "10.125.0.0/24", network_id: NET }),
-  }),
-};
-
-/** A PUT is a whole setting: the threshold goes with every field. */
-const BASES: Partial<Record<Kind, Record<string, unknown>>> = { QuotaThreshold: { threshold: 81 } };
-
 /** Each resource's update, at its contract's method and path, of a record made by its create or the seed's. */
 async function target(name: Kind): Promise<{ path: string; method: string; base?: Record<string, unknown> }> {
   const contract = kind(name).descriptor.contract;
   const update = operation(contract, "update");
   if (!update) throw new Error(`${name}'s contract has no update`);
-  const make = CREATES[name];
-  if (operation(contract, "create") && !make) throw new Error(`${name} creates its records: its create's body belongs in CREATES`);
-  const params = make ? { ...SEEDED, [idParam(contract)]: await created(name, await make()) } : SEEDED;
-  return { method: update.method, path: fill(update.template, params), base: BASES[name] };
+  const make = KITS[name].create;
+  if (operation(contract, "create") && !make) throw new Error(`${name} creates its records: its kit's create gives its body (tests/kits)`);
+  const params = make ? { ...SEEDED, [idParam(contract)]: await created(name, await make(created)) } : SEEDED;
+  return { method: update.method, path: fill(update.template, params), base: KITS[name].base };
 }
 
 const RESOURCES = KIND_NAMES.map((name) => ({ name, contract: kind(name).descriptor.contract, target: () => target(name) }));
@@ -194,8 +153,8 @@ test.each(cases)("%s.%s: the update sets it, and a GET reads it back", async (_n
   const { path, method, base } = await resource.target();
   const spec = resource.contract.fields[field];
   const before = (await call("GET", path)).body;
-  const value = VALUES[resource.name]?.[wire] ?? sample(spec.type, before[recordName(field, spec)]);
-  expect(value).toBeDefined(); // a field of a type `sample` has no value for needs one in VALUES
+  const value = KITS[resource.name].values?.[wire] ?? sample(spec.type, before[recordName(field, spec)]);
+  expect(value).toBeDefined(); // a field of a type `sample` has no value for needs one in its kit's values
   const res = await call(method, path, { ...base, [wire]: value });
   expect(res.status).toBe(200);
   for (const task of (res.body.tasks ?? []) as string[]) await call("GET", `/cloud/v1/tasks/${task}`);

@@ -77,22 +77,13 @@ describe("lifecycle policies made, changed and deleted (the vendor SDK's snapsho
     expect((await call("POST", `${BASE}/${id}/add_schedules`, { schedules: [{ max_quantity: 1 }] })).status).toBe(400);
   });
 
-  test("add_volumes_to_policy and remove_volumes_from_policy (PUT); a volume of another region or none at all is a 404", async () => {
-    const id = (await call("POST", BASE, { action: "volume_snapshot", name: "db" })).body.id;
-    const added = await call("PUT", `${BASE}/${id}/add_volumes_to_policy`, { volume_ids: [VOLUME] });
-    expect(added.status).toBe(200);
-    expect(added.body.volumes).toEqual([]);
-    expect((await call("GET", `${BASE}/${id}?need_volumes=true`)).body.volumes).toEqual([
-      { volume_id: VOLUME, volume_name: "golden-root" },
-    ]);
-    const far = await call("PUT", `${BASE}/${id}/add_volumes_to_policy`, { volume_ids: ["c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"] });
+  test("a create naming a volume of another region or none at all is a 404; nothing is made (adding and removing volumes: snapshot-policy-volumes.test.ts)", async () => {
+    const far = await call("POST", BASE, { action: "volume_snapshot", name: "db", volume_ids: ["c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"] });
     expect(far.status).toBe(404);
-    expect(
-      (await call("PUT", `${BASE}/${id}/add_volumes_to_policy`, { volume_ids: ["00000000-0000-4000-8000-000000000000"] })).status,
-    ).toBe(404);
-    expect((await call("PUT", `${BASE}/${id}/add_volumes_to_policy`, { volume_ids: ["not-a-volume"] })).status).toBe(400);
-    const removed = await call("PUT", `${BASE}/${id}/remove_volumes_from_policy?need_volumes=true`, { volume_ids: [VOLUME] });
-    expect(removed.body.volumes).toEqual([]);
+    const none = await call("POST", BASE, { action: "volume_snapshot", name: "db", volume_ids: ["00000000-0000-4000-8000-000000000000"] });
+    expect(none.status).toBe(404);
+    expect((await call("POST", BASE, { action: "volume_snapshot", name: "db", volume_ids: ["not-a-volume"] })).status).toBe(400);
+    expect((await call("GET", BASE)).body.count).toBe(1);
   });
 
   test("PATCH sets name and status only; DELETE removes the policy (204), then 404", async () => {

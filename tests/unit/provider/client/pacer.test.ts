@@ -3,7 +3,17 @@
 // client under a real rate limit: a burst of requests far over it all succeed.
 import { CimsClient, closeAllPools } from "../../../../provider/client";
 import { Pacer } from "../../../../provider/client/pacer";
+import { useClock } from "../../../../provider/client/clock";
 import { startTestServer, type TestServer } from "../../../support/test-server";
+import { VirtualClock } from "../../../support/virtual-clock";
+
+// Turns wait on virtual time (tests/support/virtual-clock.ts): how long a turn waited is exact,
+// whatever the machine's load, and costs none of the test's.
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+afterEach(() => clock.close());
 
 /** A clock the test moves; turn() still really sleeps, so waits are measured by how far it is asked to. */
 function fakeClock() {
@@ -13,10 +23,10 @@ function fakeClock() {
 
 describe("Pacer", () => {
   test("nothing limits yet: every turn is at once", async () => {
-    const pacer = new Pacer();
-    const started = Date.now();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    const started = clock.now();
     await Promise.all(Array.from({ length: 200 }, () => pacer.turn()));
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(clock.now() - started).toBe(0);
     expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
   });
 
@@ -70,23 +80,21 @@ describe("Pacer", () => {
   });
 
   test("a 429's Retry-After pauses every later turn, with up to a fifth more at random", async () => {
-    const pacer = new Pacer({ random: () => 1 });
+    const pacer = new Pacer({ random: () => 1, now: clock.now, sleep: clock.sleep });
     pacer.accepted();
-    // Started before the 429 is told: the pause runs from then, and a loaded machine may
-    // stall between the two lines (a CI run measured 104 ms with the clock read after).
-    const started = Date.now();
+    const started = clock.now();
     pacer.limited(100);
     await pacer.turn();
     // 100 ms x 1.2.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+    expect(clock.now() - started).toBe(120);
   });
 
   test("a cap spaces requests from the first one", async () => {
-    const pacer = new Pacer({ cap: 50 });
-    const started = Date.now();
+    const pacer = new Pacer({ cap: 50, now: clock.now, sleep: clock.sleep });
+    const started = clock.now();
     await Promise.all(Array.from({ length: 11 }, () => pacer.turn()));
     // The 11th turn comes 10 x 20 ms after the first.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(clock.now() - started).toBe(200);
     expect(pacer.state.rate).toBe(50);
   });
 });
@@ -179,7 +187,12 @@ describe("simulated: 5% of requests refused at random, no limit", () => {
 
 describe("the client under the service's rate limit", () => {
   let server: TestServer | undefined;
+  let realClock: () => void;
+  beforeEach(() => {
+    realClock = useClock(clock);
+  });
   afterEach(async () => {
+    realClock();
     await closeAllPools();
     await server?.close();
     server = undefined;
@@ -189,10 +202,10 @@ describe("the client under the service's rate limit", () => {
     // A token bucket as the service keeps one per key: 20 a second, bursts of 20.
     const perSecond = 20;
     let tokens = perSecond;
-    let at = Date.now();
+    let at = clock.now();
     let refused = 0;
     server = await startTestServer(() => {
-      const now = Date.now();
+      const now = clock.now();
       tokens = Math.min(perSecond, tokens + ((now - at) / 1000) * perSecond);
       at = now;
       if (tokens < 1) {

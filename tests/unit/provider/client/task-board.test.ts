@@ -1,13 +1,24 @@
 // Task waits through the task list: a scope's running tasks answered by one list request per
 // look, each ended task read once; other teams' tasks in the list are not ours; a service
-// without the list falls back to a read per task.
+// without the list falls back to a read per task. On virtual time (tests/support/virtual-clock.ts):
+// a task's length, a read's latency and the gap between lists are exact, whatever the load.
 import { CimsClient, closeAllPools, listAll } from "../../../../provider/client";
+import { useClock } from "../../../../provider/client/clock";
 import { LIST_GAP_MS, listGapMs, TaskBoard, type TaskScope } from "../../../../provider/client/task-board";
 import { DurationHints } from "../../../../provider/client/task-hints";
 import { startTestServer, type TestServer } from "../../../support/test-server";
+import { VirtualClock } from "../../../support/virtual-clock";
 
 let server: TestServer | undefined;
+let clock: VirtualClock;
+let realClock: () => void;
+beforeEach(() => {
+  clock = new VirtualClock();
+  realClock = useClock(clock);
+});
 afterEach(async () => {
+  realClock();
+  clock.close();
   await closeAllPools();
   await server?.close();
   server = undefined;
@@ -19,13 +30,13 @@ afterEach(async () => {
  */
 async function service(opts: { ends: Record<string, number>; others?: number; noList?: boolean; pacedRate?: number; readMs?: number }) {
   const counts = { list: 0, gets: 0, listQueries: [] as string[], listTimes: [] as number[] };
-  const stateOf = (id: string) => (Date.now() >= opts.ends[id] ? "FINISHED" : "RUNNING");
+  const stateOf = (id: string) => (clock.now() >= opts.ends[id] ? "FINISHED" : "RUNNING");
   server = await startTestServer(async (req) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/cloud/v1/tasks") {
       counts.list++;
       counts.listQueries.push(url.search);
-      counts.listTimes.push(Date.now());
+      counts.listTimes.push(clock.now());
       if (opts.noList) return { status: 404, body: { exception_class: "NotFound", message: "Not found." } };
       const states = url.searchParams.getAll("state");
       const ours = Object.keys(opts.ends).map((id) => ({ id, state: stateOf(id), task_type: "create_subnet" }));
@@ -37,7 +48,7 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
     const id = url.pathname.split("/").pop()!;
     counts.gets++;
     const state = stateOf(id);
-    if (opts.readMs) await new Promise((resolve) => setTimeout(resolve, opts.readMs));
+    if (opts.readMs) await clock.serving(opts.readMs);
     return { body: { id, state, task_type: "create_subnet", created_resources: { subnets: [`s-${id}`] } } };
   });
   const client: CimsClient = new CimsClient({
@@ -50,7 +61,7 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
     taskBoard: new TaskBoard(
       (scope: TaskScope): Promise<Array<Record<string, unknown>>> =>
         listAll(client, "/cloud/v1/tasks", { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
-      Date.now,
+      clock,
       () => opts.pacedRate,
     ),
   });
@@ -59,10 +70,10 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
 
 const scope = { projectId: 1, regionId: 2 };
 const wait = (client: CimsClient, ids: string[], withScope = true) =>
-  client.waitForTasks(ids, { deadline: Date.now() + 20_000, timeoutSeconds: 20, ...(withScope ? { scope } : {}) });
+  client.waitForTasks(ids, { deadline: clock.now() + 20_000, timeoutSeconds: 20, ...(withScope ? { scope } : {}) });
 
 test("30 tasks of 1.5 s: about one request per task, each ended task read once, the list asked once per look", async () => {
-  const start = Date.now();
+  const start = clock.now();
   const ends = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`t${i}`, start + 1_500 + i * 10]));
   const { client, counts } = await service({ ends, others: 50 });
   const tasks = await wait(client, Object.keys(ends));
@@ -71,17 +82,21 @@ test("30 tasks of 1.5 s: about one request per task, each ended task read once, 
   expect(counts.gets).toBeLessThanOrEqual(36);
   expect((counts.gets + counts.list) / 30).toBeLessThanOrEqual(1.5);
   expect(counts.listQueries[0]).toBe("?project_id=1&region_id=2&state=NEW&state=RUNNING&limit=1000&offset=0");
+  // The last task ends at 1.79 s, and is seen within one look's interval (1 s at most, +10%
+  // jitter) and the wait for the scope's next list (200 ms) of its end.
+  expect(clock.elapsed()).toBeGreaterThanOrEqual(1_790);
+  expect(clock.elapsed()).toBeLessThanOrEqual(1_790 + 1_100 + 200);
 });
 
 test("without a scope, or against a service without the list, each task is read by id, as before", async () => {
-  const start = Date.now();
+  const start = clock.now();
   const ends = { a: start + 600, b: start + 700 };
   const noScope = await service({ ends });
   await wait(noScope.client, ["a", "b"], false);
   expect(noScope.counts.list).toBe(0);
   expect(noScope.counts.gets).toBeGreaterThan(2);
   await server!.close();
-  const noList = await service({ ends: { c: Date.now() + 600, d: Date.now() + 700 }, noList: true });
+  const noList = await service({ ends: { c: clock.now() + 600, d: clock.now() + 700 }, noList: true });
   const tasks = await wait(noList.client, ["c", "d"]);
   expect(tasks.map((t) => t.state)).toEqual(["FINISHED", "FINISHED"]);
   // Asked once: a service without the list is not asked again.
@@ -90,7 +105,7 @@ test("without a scope, or against a service without the list, each task is read 
 });
 
 test("50 waits begun 10 ms apart (an engine starting creates one by one): one list per tick, at most 1.5 requests per task, whatever a read's latency", async () => {
-  const start = Date.now();
+  const start = clock.now();
   // Tasks of 2 s +/-10%, as the emulator runs them (a fixed spread: the same every run).
   const ends = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, start + i * 10 + 1_800 + ((i * 37) % 50) * 8]));
   // Reads that take 80 ms (a far region, or a loaded machine): eight waits reach the hint's end
@@ -101,9 +116,7 @@ test("50 waits begun 10 ms apart (an engine starting creates one by one): one li
   const hints = new DurationHints();
   hints.learn("create_subnet", { below: 1_300, by: 1_550 });
   const waits = Object.keys(ends).map((id, i) =>
-    new Promise((resolve) => setTimeout(resolve, i * 10)).then(() =>
-      client.waitForTasks([id], { deadline: Date.now() + 20_000, timeoutSeconds: 20, scope, hints }),
-    ),
+    clock.sleep(i * 10).then(() => client.waitForTasks([id], { deadline: clock.now() + 20_000, timeoutSeconds: 20, scope, hints })),
   );
   const done = await Promise.all(waits);
   expect(done.map(([t]) => t.state)).toEqual(Object.keys(ends).map(() => "FINISHED"));
@@ -116,14 +129,14 @@ test("50 waits begun 10 ms apart (an engine starting creates one by one): one li
 });
 
 test("while requests are paced to a rate, lists leave ten turns between them: at 10 a second, one a second", async () => {
-  const start = Date.now();
+  const start = clock.now();
   const ends = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, start + i * 100 + 2_500]));
   const { client, counts } = await service({ ends, pacedRate: 10 });
-  const waits = Object.keys(ends).map((id, i) => new Promise((resolve) => setTimeout(resolve, i * 100)).then(() => wait(client, [id])));
+  const waits = Object.keys(ends).map((id, i) => clock.sleep(i * 100).then(() => wait(client, [id])));
   await Promise.all(waits);
   const gaps = counts.listTimes.slice(1).map((t, i) => t - counts.listTimes[i]);
   expect(gaps.length).toBeGreaterThan(0);
-  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(950);
+  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_000);
   expect(listGapMs(undefined)).toBe(LIST_GAP_MS);
   expect(listGapMs(100)).toBe(LIST_GAP_MS);
   expect(listGapMs(5)).toBe(2_000);
@@ -136,10 +149,10 @@ test("a list not sent yet that every look stopped waiting for is not sent; a loo
       lists++;
       return [{ id: "t", state: "RUNNING" }];
     },
-    Date.now,
+    clock,
     () => 10, // paced: lists a second apart
   );
-  const first = await board.running(scope, "t", Date.now());
+  const first = await board.running(scope, "t", clock.now());
   expect(first?.task.id).toBe("t");
   expect(lists).toBe(1);
   // The next list is a second away; the only look waiting for it leaves (its wait read the task by id).
@@ -147,7 +160,7 @@ test("a list not sent yet that every look stopped waiting for is not sent; a loo
   const gone = board.running(scope, "t", first!.at + 1, leave.signal);
   leave.abort();
   expect(await gone).toBeUndefined();
-  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  await clock.sleep(1_200);
   expect(lists).toBe(1);
   // Two looks wait for the next list, and one leaves: it is sent, and the other gets its answer.
   const second = await board.running(scope, "t", first!.at + 1);

@@ -18,6 +18,7 @@ import {
   type WaitOptions,
 } from "../../../../provider/client";
 import { startTestServer, type TestServer } from "../../../support/test-server";
+import { VirtualClock } from "../../../support/virtual-clock";
 
 /**
  * A clock that advances only when the waiter sleeps: simulates minutes in milliseconds. It
@@ -232,11 +233,18 @@ describe("waitForTasks outcomes", () => {
 });
 
 describe("a cancel (the engine's Cancel)", () => {
-  /** A task NEW until `runsAt`, then RUNNING naming its subnet, FINISHED at `finishAt` (real time, ms from now). */
+  // Virtual time: "at once" is measured in the wait's own time, whatever the machine's load.
+  let clock: VirtualClock;
+  beforeEach(() => {
+    clock = new VirtualClock();
+  });
+  afterEach(() => clock.close());
+
+  /** A task NEW until `runsAt`, then RUNNING naming its subnet, FINISHED at `finishAt` (clock time, ms from now). */
   function timedTask(runsAt: number, finishAt = Infinity) {
-    const start = Date.now();
+    const start = clock.now();
     return async (id: string): Promise<Task> => {
-      const at = Date.now() - start;
+      const at = clock.now() - start;
       const state = at >= finishAt ? "FINISHED" : at >= runsAt ? "RUNNING" : "NEW";
       return { id, state, task_type: "create_subnet", created_resources: state === "NEW" ? null : { subnets: [`sub-${id}`] } };
     };
@@ -245,12 +253,17 @@ describe("a cancel (the engine's Cancel)", () => {
   test("ends every wait at once with CancelledError carrying each task's latest record (what it creates included)", async () => {
     const cancel = new AbortController();
     const getTask = timedTask(0);
-    const waiting = waitForTasks(getTask, ["a", "b"], { deadline: Date.now() + 3_600_000, timeoutSeconds: 3600, signal: cancel.signal });
-    await new Promise((r) => setTimeout(r, 400));
-    const cancelledAt = Date.now();
+    const waiting = waitForTasks(getTask, ["a", "b"], {
+      deadline: clock.now() + 3_600_000,
+      timeoutSeconds: 3600,
+      signal: cancel.signal,
+      clock,
+    });
+    await clock.sleep(400);
+    const cancelledAt = clock.now();
     cancel.abort();
     const err = (await waiting.catch((e: unknown) => e)) as CancelledError;
-    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(clock.now() - cancelledAt).toBe(0);
     expect(err).toBeInstanceOf(CancelledError);
     expect(err.code).toBe("CIMS_CANCELLED");
     expect(err.message).toBe("the run was cancelled while waiting for task(s) a (RUNNING), b (RUNNING); the service goes on with them");
@@ -261,16 +274,19 @@ describe("a cancel (the engine's Cancel)", () => {
   test("a task still NEW is looked at again (a few seconds at most) until it names what it creates", async () => {
     const cancel = new AbortController();
     cancel.abort(); // cancelled before the wait began
+    const began = clock.now();
     const err = (await waitForTasks(timedTask(800), ["a"], {
-      deadline: Date.now() + 3_600_000,
+      deadline: clock.now() + 3_600_000,
       timeoutSeconds: 3600,
       signal: cancel.signal,
+      clock,
     }).catch((e: unknown) => e)) as CancelledError;
     expect(err).toBeInstanceOf(CancelledError);
     expect(err.tasks?.[0]).toMatchObject({ state: "RUNNING", created_resources: { subnets: ["sub-a"] } });
+    // Seen running at the first look (250 ms apart) after it began to, at 800 ms.
+    expect(clock.now() - began).toBe(1_000);
 
-    // One that never runs is given up on after CANCEL_LOOK_MS (simulated clock), as NEW.
-    const clock = fakeClock();
+    // One that never runs is given up on after CANCEL_LOOK_MS, as NEW.
     const looks: number[] = [];
     const never = async (id: string): Promise<Task> => {
       looks.push(clock.elapsed());
@@ -284,6 +300,7 @@ describe("a cancel (the engine's Cancel)", () => {
     }).catch((e: unknown) => e)) as CancelledError;
     expect(stuck.message).toContain("n (NEW)");
     expect(looks.at(-1)).toBeLessThanOrEqual(looks[0] + CANCEL_LOOK_MS);
+    expect(looks.at(-1)).toBeGreaterThan(looks[0] + CANCEL_LOOK_MS - 500);
     expect(looks.length).toBeGreaterThan(2);
   });
 
@@ -293,21 +310,22 @@ describe("a cancel (the engine's Cancel)", () => {
     // The shared list comes 5 s from now, as a paced list at 2 requests a second would.
     const listed = () => {
       listAsked++;
-      return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000).unref());
+      return clock.sleep(5_000).then(() => undefined);
     };
     const waiting = waitForTasks(timedTask(0), ["a"], {
-      deadline: Date.now() + 3_600_000,
+      deadline: clock.now() + 3_600_000,
       timeoutSeconds: 3600,
       signal: cancel.signal,
       firstPollMs: 50,
       listed,
+      clock,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await clock.sleep(300);
     expect(listAsked).toBe(1);
-    const cancelledAt = Date.now();
+    const cancelledAt = clock.now();
     cancel.abort();
     const err = (await waiting.catch((e: unknown) => e)) as CancelledError;
-    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(clock.now() - cancelledAt).toBe(0);
     expect(err).toBeInstanceOf(CancelledError);
     expect(err.tasks?.[0]).toMatchObject({ id: "a", state: "RUNNING" });
   });
@@ -315,13 +333,14 @@ describe("a cancel (the engine's Cancel)", () => {
   test("a task that ended by the last look ends as usual: FINISHED resolves", async () => {
     const cancel = new AbortController();
     const waiting = waitForTasks(timedTask(0, 500), ["a"], {
-      deadline: Date.now() + 3_600_000,
+      deadline: clock.now() + 3_600_000,
       timeoutSeconds: 3600,
       signal: cancel.signal,
       pollCapMs: 5_000,
       firstPollMs: 5_000,
+      clock,
     });
-    await new Promise((r) => setTimeout(r, 600));
+    await clock.sleep(600);
     cancel.abort();
     await expect(waiting).resolves.toEqual([expect.objectContaining({ id: "a", state: "FINISHED" })]);
   });

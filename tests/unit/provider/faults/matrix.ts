@@ -8,6 +8,7 @@
 // is cleared. What only the engine shows (that state written to a stack) is tests/e2e/faults/.
 import { randomBytes } from "node:crypto";
 import { startEmulator } from "pulumi-cims/emulator";
+import { processClock } from "../../../../provider/client/clock";
 import { closeAllPools } from "../../../../provider/client/transport";
 import type { Kind } from "../../../../provider/kinds/registry";
 import { forgetRun } from "../../../../provider/methods/run-memory";
@@ -35,6 +36,7 @@ import {
   usesLeft,
 } from "../../../support/faults";
 import { subnetRecord } from "../../../support/records";
+import { onVirtualTime } from "../../../support/virtual-clock";
 import { type FaceName, failureOf, type Props, type Provider, providerOn } from "./faces";
 
 /** A resource as the engine records it: a partly created one is updated by the next run. */
@@ -298,7 +300,9 @@ export const stateOn = async (face: FaceName, kind: Kind, env: Emulated, setting
 
 /**
  * `run` against a fresh emulator (its seed, 300 ms tasks) with a State of `kind`'s provider on
- * `face`, configured for it (and `settings`, more `cims:` config).
+ * `face`, configured for it (and `settings`, more `cims:` config). Provider and emulator share
+ * a virtual clock: tasks, task waits, retry pauses, pacing and deadlines take the time they
+ * would, none of it real.
  */
 export async function withEmulatedState(
   kind: Kind,
@@ -306,15 +310,17 @@ export async function withEmulatedState(
   run: (env: Emulated, state: State) => Promise<void>,
   settings: Record<string, string> = {},
 ): Promise<void> {
-  const apiKey = `unit-faults-${randomBytes(8).toString("hex")}`;
-  const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: 300 });
-  try {
-    const env = { emulator, apiKey };
-    await run(env, await stateOn(face, kind, env, settings));
-  } finally {
-    await closeAllPools();
-    await emulator.close();
-  }
+  await onVirtualTime(async (clock) => {
+    const apiKey = `unit-faults-${randomBytes(8).toString("hex")}`;
+    const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: 300, clock: clock.forEmulator });
+    try {
+      const env = { emulator, apiKey };
+      await run(env, await stateOn(face, kind, env, settings));
+    } finally {
+      await closeAllPools();
+      await emulator.close();
+    }
+  });
 }
 
 async function runRow(target: Target, op: Op, face: FaceName, row: Row): Promise<void> {
@@ -334,8 +340,15 @@ async function playRow(
   const scene = await target.scene(env, state, op, row, program);
   await scene.next();
   const armed = await arm(env, target.matrix, op, fault);
+  const began = processClock.now();
   const failure = await scene.run().then(() => undefined, failureOf);
   expect(usesLeft(env)).toBeLessThan(armed);
+  // A row that sets the task deadline waits it out, on the rows' clock, and not much longer.
+  const deadline = Number(fault.config?.["cims:taskTimeoutSeconds"] ?? NaN) * 1000;
+  if (deadline) {
+    expect(processClock.now() - began).toBeGreaterThanOrEqual(deadline);
+    expect(processClock.now() - began).toBeLessThan(deadline + 2_000);
+  }
 
   if (expected.outcome === "recovers") {
     expect(failure).toBeUndefined();

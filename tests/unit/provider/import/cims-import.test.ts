@@ -127,6 +127,8 @@ const records = (over: ImportRecords = {}): Required<ImportRecords> => ({
   QuotaThreshold: [threshold],
   // Members live under a pool: cims-import does not list them.
   LbPoolMember: [],
+  // A policy's volumes live under the policy: cims-import does not list them.
+  SnapshotPolicyVolume: [],
   ...over,
 });
 const subnetArgs = (r: Record<string, unknown>, sc: typeof scope) => argsOf("Subnet", r, sc);

@@ -5,13 +5,13 @@
 // one DELETE; invalid inputs refused by check with no request at all; a policy adopted by
 // importId or `pulumi import` with no write, left by destroy.
 import { setLogSink } from "../../../../provider/methods/context";
-import { api, writes } from "../../../support/cims";
+import { api, SEED, writes } from "../../../support/cims";
 import type { Emulated } from "../../../support/faults";
 import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { fromStruct } from "../../../../provider/plugin/values";
 import { type FaceName, urnOf } from "../faults/faces";
-import { type State, withEmulatedState } from "../faults/matrix";
+import { type State, stateOn, withEmulatedState } from "../faults/matrix";
 
 const POLICY = "/cloud/v1/lifecycle_policy/:project_id/:region_id";
 const ITEM = `${POLICY}/:policy_id`;
@@ -280,4 +280,24 @@ test("pulumi import of a SnapshotPolicy on the plugin face (Read with no propert
     await state.destroy("p");
     expect(writes(env)).toEqual([]);
     expect(env.emulator.store.get("lifecycle_policies", 101)).toBeDefined();
+  }));
+
+test("SnapshotPolicy and a SnapshotPolicyVolume on its policy do not fight: each refuses the other's volume, and removes only its own", () =>
+  withEmulatedState("SnapshotPolicy", "dynamic", async (env, state) => {
+    await seedVolumes(env);
+    await state.up("p", program);
+    const policyId = Number(state.resources.get("p")!.id);
+    const member = await stateOn("dynamic", "SnapshotPolicyVolume", env);
+    // Another stack attaches its volume to the policy the stack made.
+    await member.up("v", { policyId, volumeId: SEED.appVolumeId });
+    expect(await refusal(state.changes("p", { ...program, volumeIds: [VOLUME_A, SEED.appVolumeId] }))).toContain(
+      "this stack did not put it there",
+    );
+    // The member kind refuses the policy's own volume likewise.
+    expect(await refusal(member.up("w", { policyId, volumeId: VOLUME_A }))).toContain(VOLUME_A);
+    env.emulator.metrics.reset();
+    await state.up("p", { ...program, volumeIds: [] });
+    expect(writes(env)).toEqual([`PUT ${ITEM}/remove_volumes_from_policy 200 x1`]);
+    expect(volumesOf(env, state)).toEqual([SEED.appVolumeId]);
+    await state.destroy("p");
   }));

@@ -11,16 +11,19 @@
 // - at preview (check), the record a replacement replaces is no obstacle to it, another
 //   team's is; two subnets of one program that overlap fail, naming both.
 // (The emulator lists records only once their task finishes, so the service that lists a
-// subnet while its task still runs is scripted here.)
+// subnet while its task still runs is scripted here.) On virtual time (tests/support/virtual-clock.ts):
+// the search's looks two seconds apart and its grace take none of the test's.
 import { TaskFailedError } from "../../../../provider/client/errors";
 import { PartialCreateError } from "../../../../provider/methods/resource-errors";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { RECOVER_GRACE_MS } from "../../../../provider/methods/evidence";
 import { closeAllPools } from "../../../../provider/client/transport";
+import { useClock } from "../../../../provider/client/clock";
 import { setConfig } from "../../../../provider/methods/context";
 import { forgetHoldings } from "../../../../provider/methods/holdings";
 import { Subnet } from "../../../../provider/kinds/subnet";
 import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../../../support/test-server";
+import { VirtualClock } from "../../../support/virtual-clock";
 
 const NET = "8f2e7c1a-3b4d-4e5f-9a6b-7c8d9e0f1a2b";
 const SUBNET = "2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d";
@@ -51,7 +54,15 @@ const unrelated = { ...record(), id: "3c4d5e6f-7081-4b2c-9d3e-4f5a6b7c8d9e", cid
 const runningCreate = { id: OTHER_TASK, state: "RUNNING", task_type: "create_subnet", created_on: new Date().toISOString().slice(0, 19) };
 
 let server: TestServer | undefined;
+let clock: VirtualClock;
+let realClock: () => void;
+beforeEach(() => {
+  clock = new VirtualClock();
+  realClock = useClock(clock);
+});
 afterEach(async () => {
+  realClock();
+  clock.close();
   await closeAllPools();
   await server?.close();
 });
@@ -173,11 +184,11 @@ test("answer lost: another team's subnet with the same name and CIDR, made while
 
 test("answer lost, no create task of the scope running since the POST and nothing marked: it gives up after the grace, not at the deadline", async () => {
   const s = await serve({ after: [unrelated], post: lost });
-  const started = Date.now();
+  const started = clock.now();
   const err = await Subnet.methods.create({ ...inputs, timeouts: { create: 600 } }).catch((e: unknown) => e);
   expect((err as Error).message).toContain(`The service may have created Subnet "app"; it is not in the stack`);
-  expect(Date.now() - started).toBeGreaterThanOrEqual(RECOVER_GRACE_MS);
-  expect(Date.now() - started).toBeLessThan(RECOVER_GRACE_MS + 10_000);
+  expect(clock.now() - started).toBeGreaterThanOrEqual(RECOVER_GRACE_MS);
+  expect(clock.now() - started).toBeLessThan(RECOVER_GRACE_MS + 10_000);
   expect(listsAfterPost(s)).toBeGreaterThan(1);
 }, 40_000);
 
@@ -218,7 +229,7 @@ test("answer lost: two creates of one program with the same name and CIDR each t
   });
   configureFor(server);
   const first = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await clock.sleep(300);
   const second = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });
   const ids = (await Promise.all([first, second])).map((r) => r.id);
   expect(ids).toEqual([SUBNET, SECOND]);
