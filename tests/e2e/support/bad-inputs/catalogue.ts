@@ -26,6 +26,8 @@ export const VALID = {
   policy: `{ policyId: 101 }`,
   quota: `{ clientId: 1, threshold: 80 }`,
   member: `{ poolId: "${SEED.poolId}", address: "10.0.0.50", protocolPort: 80, subnetId: "${SEED.networkId}" }`,
+  snapshots: `{ name: "nightly", schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] }`,
+  policyVolume: `{ policyId: 101, volumeId: "${SEED.appVolumeId}" }`,
 };
 
 /** A valid args object with one field replaced: with("subnet", "cidr", '"10.0.0.1/24"'). */

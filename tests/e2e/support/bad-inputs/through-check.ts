@@ -44,6 +44,8 @@ async function serializedProviders(stacks: ReturnType<typeof useStacks>): Promis
     `new cims.SnapshotPolicyState("policy", ${VALID.policy});`,
     `new cims.QuotaThreshold("quota", ${VALID.quota});`,
     `new cims.LbPoolMember("member", ${VALID.member});`,
+    `new cims.SnapshotPolicy("snapshots", ${VALID.snapshots});`,
+    `new cims.SnapshotPolicyVolume("policy-volume", ${VALID.policyVolume});`,
   ].join("\n");
   const env = await stacks.stack({ files: { "Pulumi.yaml": faceProject("serialized", "dynamic"), "index.ts": program } });
   const { stdout } = await env.stack.preview(["--json"]);
