@@ -40,6 +40,9 @@ test(
         { type: "cims:index:SnapshotPolicyState", name: "policy", id: SEED.policyId },
         { type: "cims:index:QuotaThreshold", name: "quota", id: SEED.clientId },
         { type: "cims:index:LbPoolMember", name: "member", id: `${POOL2}/${MEMBER}` },
+        // The seeded policy whole, beside its state, and its seeded volume's membership.
+        { type: "cims:index:SnapshotPolicy", name: "snapshots", id: SEED.policyId },
+        { type: "cims:index:SnapshotPolicyVolume", name: "snapshotted", id: `${SEED.policyId}/${SEED.volumeId}` },
       ],
     };
     await fs.writeFile(path.join(env.stack.projectDir, "import.json"), JSON.stringify(bulk));
