@@ -71,7 +71,10 @@ export function claim(id: string): void {
   recorded().add(id.toLowerCase());
 }
 
-const claimed = (record: ApiRecord) => recorded().has(String(record.id).toLowerCase());
+/** Whether an id is this run's already (created, recovered or adopted): no recovery takes it. */
+export const isClaimed = (id: string): boolean => recorded().has(id.toLowerCase());
+
+const claimed = (record: ApiRecord) => isClaimed(String(record.id));
 
 /** The task that created a record: `creator_task_id`, or the service's read-only tag of it (`tags` or `tags_v2`). */
 export function creatorOf(record: ApiRecord): string | undefined {

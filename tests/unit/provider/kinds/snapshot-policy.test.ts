@@ -1,5 +1,5 @@
 // SnapshotPolicy in process on both faces (the provider as the engine calls it, against the
-// emulator): a create is one POST; name and status one PATCH; each schedule added and removed
+// emulator): a create is one POST (its name carrying the create's mark) and a PATCH setting the name; name and status one PATCH; each schedule added and removed
 // on its own (a changed one removed and added, the preview saying so); each volume likewise;
 // others' schedules and volumes left, a listed volume others added refused at preview; delete
 // one DELETE; invalid inputs refused by check with no request at all; a policy adopted by
@@ -86,11 +86,11 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy, %s face", (face: 
       expect(requests(env)).toEqual([]);
     }));
 
-  test("create is one POST; name and status one PATCH; a changed schedule is removed and added, the preview saying so; delete one DELETE", () =>
+  test("create is one POST and the PATCH that sets its name (the create's mark out); name and status one PATCH; a changed schedule is removed and added, the preview saying so; delete one DELETE", () =>
     withEmulatedState("SnapshotPolicy", face, async (env, state) => {
       await seedVolumes(env);
       await state.up("p", program);
-      expect(writes(env)).toEqual([`POST ${POLICY} 200 x1`]);
+      expect(writes(env)).toEqual([`POST ${POLICY} 200 x1`, `PATCH ${ITEM} 200 x1`]);
       expect(policyOf(env, state)).toMatchObject({ name: "db", status: "active", action: "volume_snapshot" });
       expect(schedulesOf(env, state)).toEqual([
         { type: "cron", hour: "2", hours: undefined },

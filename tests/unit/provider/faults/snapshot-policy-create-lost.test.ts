@@ -1,0 +1,142 @@
+// A SnapshotPolicy create whose answer is lost, in process on both faces (the provider as the
+// engine calls it, against the emulator, on the test clock): the POST carries a one-time mark in
+// the policy's name (a policy has no tags), so after a lost answer (a gateway's 502, a reset, an
+// answer slower than the request timeout, each after the service acted) the policy carrying
+// that mark is found, recorded once, and its name set to the program's; the POST is never
+// repeated. A policy of the program's name with no mark, or with another resource's mark, is
+// never taken; one whose mark names no resource (a lost create on the dynamic face) stops the
+// preview and the create, naming it and how to adopt it, and one whose mark names this very
+// resource (the plugin face knows its URN) is taken by the next create with no second POST.
+import { randomUUID } from "node:crypto";
+import { setLogSink } from "../../../../provider/methods/context";
+import { ownerKey } from "../../../../provider/methods/mark";
+import { api, writes } from "../../../support/cims";
+import type { Emulated } from "../../../support/faults";
+import { failureOf, urnOf } from "./faces";
+import { withEmulatedState } from "./matrix";
+
+const ROW_TIMEOUT_MS = 60_000;
+const POLICIES = "/cloud/v1/lifecycle_policy/1/1";
+const POLICY_ROUTE = "/cloud/v1/lifecycle_policy/:project_id/:region_id";
+const MARK = "pulumi-cims-create-mark";
+const program = { name: "nightly", schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] };
+
+const policies = (env: Emulated) => env.emulator.store.list("lifecycle_policies");
+/** The policies named as the program's, with a mark or not (the seed's others are no part of the rows). */
+const named = (env: Emulated) => policies(env).filter((p) => p.name === "nightly" || String(p.name).startsWith("nightly ["));
+const posts = (env: Emulated) => writes(env).filter((w) => w.startsWith("POST "));
+
+/** A policy someone else's request made, as the service keeps it. */
+const seeded = (id: number, name: string) => ({
+  id,
+  name,
+  action: "volume_snapshot",
+  status: "active",
+  project_id: 1,
+  region_id: 1,
+  user_id: 7,
+  schedules: [],
+  volumes: [],
+});
+
+async function seed(env: Emulated, ...records: ReturnType<typeof seeded>[]): Promise<void> {
+  expect((await api(env, "POST", "/__emulator/seed", { lifecycle_policies: records })).status).toBe(204);
+}
+
+function progressLines(): string[] {
+  const lines: string[] = [];
+  setLogSink((line) => void lines.push(line));
+  return lines;
+}
+
+const LOST = [
+  { lost: "a gateway answers 502 after the service acted", fault: { action: "status-after", status: 502, proxy: true } },
+  { lost: "the connection is reset after the service acted", fault: { action: "close-after" } },
+  { lost: "the answer is slower than the request timeout", fault: { action: "delay", delayMs: 4000 } },
+] as const;
+
+describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answer is lost, in process, %s face", (face) => {
+  test.each(LOST)(
+    "$lost: the policy carrying the create's mark is found and recorded once, its name set; others of the name are not taken",
+    ({ lost, fault }) =>
+      withEmulatedState(
+        "SnapshotPolicy",
+        face,
+        async (env, state) => {
+          // Another team's policy of the same name, and one another resource's lost create left: neither is this create's.
+          const otherMark = `${randomUUID()}.${ownerKey("urn:pulumi:test::faults::cims:index:SnapshotPolicy::other")}`;
+          await seed(env, seeded(201, "nightly"), seeded(202, `nightly [${MARK} ${otherMark}]`));
+          const before = structuredClone(policies(env));
+          expect((await api(env, "POST", "/__emulator/faults", { method: "POST", path: POLICIES, count: 1, ...fault })).status).toBe(204);
+          env.emulator.metrics.reset();
+          const lines = progressLines();
+          await state.up("p", program);
+          const made = policies(env).filter((p) => !before.some((b) => b.id === p.id));
+          expect(made).toHaveLength(1);
+          expect(state.ids()).toEqual([String(made[0].id)]);
+          expect(made[0].name).toBe("nightly");
+          // The POST was not repeated: one policy made (a reset answer is counted by no status).
+          if (lost.startsWith("a gateway")) expect(posts(env)).toEqual([`POST ${POLICY_ROUTE} 502 x1`]);
+          expect(lines.join("\n")).toContain(
+            `SnapshotPolicy "nightly": the answer to its create was lost; snapshot policy ${String(made[0].id)} carries the create's mark: recorded`,
+          );
+          expect(policies(env).filter((p) => before.some((b) => b.id === p.id))).toEqual(before);
+          expect(await state.changes("p", program)).toBe(false);
+        },
+        lost.startsWith("the answer is slower") ? { "cims:requestTimeoutSeconds": "1" } : {},
+      ),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
+    "a reset before the service acted: the create fails saying the policy may exist and how it would be named; nothing recorded, and the next up makes it",
+    () =>
+      withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+        expect((await api(env, "POST", "/__emulator/faults", { method: "POST", path: POLICIES, count: 1, action: "close" })).status).toBe(
+          204,
+        );
+        const failure = await state.up("p", program).then(() => undefined, failureOf);
+        expect(failure?.message).toContain('The service may have created SnapshotPolicy "nightly"; it is not in the stack.');
+        expect(failure?.message).toMatch(new RegExp(`it would be named "nightly \\[${MARK} [0-9a-f-]{36}[^"]*\\]"`));
+        expect(failure?.id).toBeUndefined();
+        expect(state.ids()).toEqual([]);
+        expect(named(env)).toEqual([]);
+        await state.up("p", program);
+        expect(named(env).map((p) => p.name)).toEqual(["nightly"]);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
+    "a policy a lost create left whose mark names no resource stops the preview and the create, naming it and how to adopt it, with no write",
+    () =>
+      withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+        await seed(env, seeded(301, `nightly [${MARK} ${randomUUID()}]`));
+        env.emulator.metrics.reset();
+        for (const attempt of [state.changes("p", program), state.up("p", program)]) {
+          const failure = await attempt.then(() => undefined, failureOf);
+          expect(failure?.message).toContain('name: snapshot policy 301 is named "nightly" with a create mark');
+          expect(failure?.message).toContain("adopt it by setting `importId: 301`");
+        }
+        expect(writes(env)).toEqual([]);
+        expect(state.ids()).toEqual([]);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+});
+
+test(
+  "plugin face: a policy whose mark names this resource, left by its lost create, is taken by the next create with no second POST, its name set",
+  () =>
+    withEmulatedState("SnapshotPolicy", "native", async (env, state) => {
+      const own = `${randomUUID()}.${ownerKey(urnOf("SnapshotPolicy"))}`;
+      await seed(env, { ...seeded(401, `nightly [${MARK} ${own}]`), schedules: [] });
+      env.emulator.metrics.reset();
+      await state.up("p", { name: "nightly" });
+      expect(state.ids()).toEqual(["401"]);
+      expect(posts(env)).toEqual([]);
+      expect(named(env).map((p) => [p.id, p.name])).toEqual([[401, "nightly"]]);
+      expect(await state.changes("p", { name: "nightly" })).toBe(false);
+    }),
+  ROW_TIMEOUT_MS,
+);
