@@ -3,6 +3,7 @@
 // the field they are about. A rule reports only when the fields it involves are well-formed
 // (their own rules report the rest), so an unknown value during preview is never judged.
 import type { RuleName } from "./contract/types";
+import { CRON_FIELDS, cronIssue, isTimeZone } from "./cron";
 import { canonicalIp, contains, firstHost, isIpAddress, parseCidr, reservedAddresses } from "./net";
 
 export interface RuleIssue {
@@ -27,6 +28,24 @@ export function gatewayIssue(cidr: string, gateway: string, name: Name): string 
     return `must not be the ${which} address of ${name("cidr")} ${cidr} (${ip}), which no host may hold: give a host address, like ${firstHost(cidr)}`;
   }
   return undefined;
+}
+
+/** A cron schedule's fields against the forms the vendor documents (./cron.ts), and its time zone against the IANA list. */
+function cronIssues(get: Get, name: Name): RuleIssue[] {
+  const issues: RuleIssue[] = [];
+  for (const field of Object.keys(CRON_FIELDS)) {
+    const value = get(field);
+    const issue = typeof value === "string" ? cronIssue(field, value) : undefined;
+    if (issue) issues.push({ field, message: issue });
+  }
+  const zone = get("timezone");
+  if (typeof zone === "string" && !isTimeZone(zone)) {
+    issues.push({
+      field: "timezone",
+      message: `must be an IANA time zone, as pytz names them (\`Europe/Luxembourg\`, \`UTC\`): ${JSON.stringify(zone)} is none; omit ${name("timezone")} for UTC`,
+    });
+  }
+  return issues;
 }
 
 export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
@@ -87,6 +106,7 @@ export const RULES: Record<RuleName, (get: Get, name: Name) => RuleIssue[]> = {
         field: f,
         message: `is for ${type === "cron" ? "interval" : "cron"} schedules: remove it, or make ${name("type")} ${type === "cron" ? "interval" : "cron"}`,
       }));
+    if (type === "cron") issues.push(...cronIssues(get, name));
     const every = interval.map(get);
     if (
       type === "interval" &&

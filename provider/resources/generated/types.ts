@@ -229,25 +229,49 @@ export interface SessionPersistence {
 export interface SnapshotSchedule {
   /** `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`. */
   type: "cron" | "interval";
-  /** The most snapshots the schedule keeps per volume; the oldest goes when a new one is made. */
+  /**
+   * The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider
+   * checks; the SDK states none); the oldest goes when a new one is made.
+   */
   maxQuantity: number;
   /** How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out. */
   retentionTime?: ScheduleRetention;
   /** How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name. */
   resourceNameTemplate?: string;
-  /** Cron schedules only: minute (0-59, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are
+   * refused: list their values.
+   */
   minute?: string;
-  /** Cron schedules only: hour (0-23, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their
+   * values.
+   */
   hour?: string;
-  /** Cron schedules only: day of the month (1-31, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused:
+   * list their values.
+   */
   day?: string;
-  /** Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are
+   * refused: list their values.
+   */
   dayOfWeek?: string;
-  /** Cron schedules only: ISO week (1-53, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their
+   * values.
+   */
   week?: string;
-  /** Cron schedules only: month (1-12, `*`) or a comma-separated list. */
+  /**
+   * Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their
+   * values.
+   */
   month?: string;
-  /** Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC. */
+  /**
+   * Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as
+   * `US/Eastern`); the service's default is UTC.
+   */
   timezone?: string;
   /** Interval schedules only: weeks between snapshots. */
   weeks?: number;

@@ -3099,7 +3099,7 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     max_quantity: pulumi.Input[_builtins.int]
     """
-    The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+    The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
     """
     type: pulumi.Input['SnapshotScheduleType']
     """
@@ -3107,11 +3107,11 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     day: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+    Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
     """
     day_of_week: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+    Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
     """
     days: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -3119,7 +3119,7 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     hour: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+    Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
     """
     hours: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -3127,7 +3127,7 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     minute: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+    Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
     """
     minutes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -3135,7 +3135,7 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     month: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: month (1-12, `*`) or a comma-separated list.
+    Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
     """
     resource_name_template: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3147,11 +3147,11 @@ class SnapshotScheduleArgsDict(TypedDict):
     """
     timezone: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+    Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service's default is UTC.
     """
     week: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+    Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
     """
     weeks: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -3179,20 +3179,20 @@ class SnapshotScheduleArgs:
         """
         When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
 
-        :param pulumi.Input[_builtins.int] max_quantity: The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        :param pulumi.Input[_builtins.int] max_quantity: The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
         :param pulumi.Input['SnapshotScheduleType'] type: `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
-        :param pulumi.Input[_builtins.str] day: Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
-        :param pulumi.Input[_builtins.str] day_of_week: Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] day: Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
+        :param pulumi.Input[_builtins.str] day_of_week: Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
         :param pulumi.Input[_builtins.int] days: Interval schedules only: days between snapshots.
-        :param pulumi.Input[_builtins.str] hour: Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] hour: Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
         :param pulumi.Input[_builtins.int] hours: Interval schedules only: hours between snapshots.
-        :param pulumi.Input[_builtins.str] minute: Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] minute: Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
         :param pulumi.Input[_builtins.int] minutes: Interval schedules only: minutes between snapshots.
-        :param pulumi.Input[_builtins.str] month: Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] month: Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
         :param pulumi.Input[_builtins.str] resource_name_template: How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
         :param pulumi.Input['ScheduleRetentionArgs'] retention_time: How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
-        :param pulumi.Input[_builtins.str] timezone: Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
-        :param pulumi.Input[_builtins.str] week: Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        :param pulumi.Input[_builtins.str] timezone: Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service's default is UTC.
+        :param pulumi.Input[_builtins.str] week: Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
         :param pulumi.Input[_builtins.int] weeks: Interval schedules only: weeks between snapshots.
         """
         pulumi.set(__self__, "max_quantity", max_quantity)
@@ -3228,7 +3228,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter(name="maxQuantity")
     def max_quantity(self) -> pulumi.Input[_builtins.int]:
         """
-        The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
         """
         return pulumi.get(self, "max_quantity")
 
@@ -3252,7 +3252,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def day(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "day")
 
@@ -3264,7 +3264,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter(name="dayOfWeek")
     def day_of_week(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
         """
         return pulumi.get(self, "day_of_week")
 
@@ -3288,7 +3288,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def hour(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "hour")
 
@@ -3312,7 +3312,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def minute(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
         """
         return pulumi.get(self, "minute")
 
@@ -3336,7 +3336,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def month(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "month")
 
@@ -3372,7 +3372,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def timezone(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service's default is UTC.
         """
         return pulumi.get(self, "timezone")
 
@@ -3384,7 +3384,7 @@ class SnapshotScheduleArgs:
     @pulumi.getter
     def week(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "week")
 

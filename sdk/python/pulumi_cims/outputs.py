@@ -2627,20 +2627,20 @@ class SnapshotSchedule(dict):
         """
         When the policy snapshots its volumes: a `cron` schedule (minute, hour, day...) or an `interval` one (every weeks, days, hours, minutes), and how many snapshots it keeps.
 
-        :param _builtins.int max_quantity: The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        :param _builtins.int max_quantity: The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
         :param 'SnapshotScheduleType' type: `cron`: at the times the cron fields give; `interval`: every `weeks`/`days`/`hours`/`minutes`.
-        :param _builtins.str day: Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
-        :param _builtins.str day_of_week: Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        :param _builtins.str day: Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
+        :param _builtins.str day_of_week: Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
         :param _builtins.int days: Interval schedules only: days between snapshots.
-        :param _builtins.str hour: Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        :param _builtins.str hour: Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
         :param _builtins.int hours: Interval schedules only: hours between snapshots.
-        :param _builtins.str minute: Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        :param _builtins.str minute: Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
         :param _builtins.int minutes: Interval schedules only: minutes between snapshots.
-        :param _builtins.str month: Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        :param _builtins.str month: Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
         :param _builtins.str resource_name_template: How snapshots are named; `{volume_id}` is replaced by the volume's id. Omitted: the service's name.
         :param 'ScheduleRetention' retention_time: How long each snapshot is kept. Omitted: until `maxQuantity` pushes it out.
-        :param _builtins.str timezone: Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
-        :param _builtins.str week: Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        :param _builtins.str timezone: Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service's default is UTC.
+        :param _builtins.str week: Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
         :param _builtins.int weeks: Interval schedules only: weeks between snapshots.
         """
         pulumi.set(__self__, "max_quantity", max_quantity)
@@ -2676,7 +2676,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter(name="maxQuantity")
     def max_quantity(self) -> _builtins.int:
         """
-        The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+        The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor's Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
         """
         return pulumi.get(self, "max_quantity")
 
@@ -2692,7 +2692,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def day(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+        Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "day")
 
@@ -2700,7 +2700,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter(name="dayOfWeek")
     def day_of_week(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+        Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
         """
         return pulumi.get(self, "day_of_week")
 
@@ -2716,7 +2716,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def hour(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+        Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "hour")
 
@@ -2732,7 +2732,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def minute(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+        Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
         """
         return pulumi.get(self, "minute")
 
@@ -2748,7 +2748,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def month(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: month (1-12, `*`) or a comma-separated list.
+        Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "month")
 
@@ -2772,7 +2772,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def timezone(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service's default is UTC.
+        Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service's default is UTC.
         """
         return pulumi.get(self, "timezone")
 
@@ -2780,7 +2780,7 @@ class SnapshotSchedule(dict):
     @pulumi.getter
     def week(self) -> Optional[_builtins.str]:
         """
-        Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+        Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
         """
         return pulumi.get(self, "week")
 

@@ -63,6 +63,22 @@ describe("lifecycle policies made, changed and deleted (the vendor SDK's snapsho
     expect((await call("GET", BASE)).body.count).toBe(1);
   });
 
+  test("a cron field outside the vendor's documented forms or range, or a time zone pytz does not know, is a 400 naming it; add_schedules too", async () => {
+    const bad = { ...cron, minute: "60", day_of_week: "mon,funday", timezone: "Mars/Olympus" };
+    const made = await call("POST", BASE, { action: "volume_snapshot", name: "db", schedules: [bad] });
+    expect(made.status).toBe(400);
+    expect(Object.keys(made.body.invalid_fields).sort()).toEqual([
+      "schedules[0].day_of_week",
+      "schedules[0].minute",
+      "schedules[0].timezone",
+    ]);
+    const good = { ...cron, minute: "0,30", day_of_week: "mon,fri", month: "*", timezone: "Europe/Luxembourg" };
+    const id = (await call("POST", BASE, { action: "volume_snapshot", name: "db", schedules: [good] })).body.id;
+    const added = await call("POST", `${BASE}/${id}/add_schedules`, { schedules: [{ ...cron, hour: "24" }] });
+    expect(added.status).toBe(400);
+    expect(Object.keys(added.body.invalid_fields)).toEqual(["schedules[0].hour"]);
+  });
+
   test("add_schedules and remove_schedules change one schedule at a time; an id not in the policy is a 400", async () => {
     const id = (await call("POST", BASE, { action: "volume_snapshot", name: "db", schedules: [cron] })).body.id;
     const added = await call("POST", `${BASE}/${id}/add_schedules`, { schedules: [interval] });

@@ -28,6 +28,7 @@ const nightly = {
   resourceNameTemplate: "n {volume_id}",
 };
 const hourly = { type: "interval", hours: 1, maxQuantity: 24 };
+const cron = (fields: Record<string, string>) => ({ type: "cron", maxQuantity: 1, ...fields });
 const program = { name: "db", schedules: [nightly, hourly], volumeIds: [VOLUME_A] };
 
 async function seedVolumes(env: Emulated): Promise<void> {
@@ -77,6 +78,22 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy, %s face", (face: 
         [{ name: "p", schedules: [{ hour: "2", maxQuantity: 1 }] }, /schedules\[0\]\.type/],
         [{ name: "p", schedules: [{ type: "cron", hour: "2" }] }, /schedules\[0\]\.maxQuantity/],
         [{ name: "p", status: "stopped" }, /status/],
+        [
+          { name: "p", schedules: [cron({ minute: "60" })] },
+          /schedules\[0\]\.minute: must be `\*` or a comma-separated list of 0-59 .*: 60 is outside 0-59/,
+        ],
+        [{ name: "p", schedules: [cron({ hour: "1,,2" })] }, /schedules\[0\]\.hour: .*an empty item/],
+        [
+          { name: "p", schedules: [cron({ minute: "*/15" })] },
+          /schedules\[0\]\.minute: .*"\*\/15" is a range or step.*write its values, "0,15,30,45"/,
+        ],
+        [{ name: "p", schedules: [cron({ dayOfWeek: "1-5" })] }, /schedules\[0\]\.dayOfWeek: .*write its values, "1,2,3,4,5"/],
+        [{ name: "p", schedules: [cron({ dayOfWeek: "monday" })] }, /schedules\[0\]\.dayOfWeek: must be .* or mon,tue,wed,thu,fri,sat,sun/],
+        [{ name: "p", schedules: [cron({ day: "0" })] }, /schedules\[0\]\.day: .*0 is outside 1-31/],
+        [{ name: "p", schedules: [cron({ month: "13" })] }, /schedules\[0\]\.month: .*13 is outside 1-12/],
+        [{ name: "p", schedules: [cron({ week: "54" })] }, /schedules\[0\]\.week: .*54 is outside 1-53/],
+        [{ name: "p", schedules: [cron({ timezone: "Mars/Olympus" })] }, /schedules\[0\]\.timezone: must be an IANA time zone/],
+        [{ name: "p", schedules: [cron({ timezone: "+01:00" })] }, /schedules\[0\]\.timezone: must be an IANA time zone/],
         [{ name: "" }, /name/],
         [{ name: "p", schedules: [hourly, { ...hourly }] }, /schedules\[1\]: the same as schedules\[0\]/],
         [{ name: "p", volumeIds: ["vol-1"] }, /volumeIds\[0\]/],
@@ -84,6 +101,24 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy, %s face", (face: 
       env.emulator.metrics.reset();
       for (const [inputs, reason] of cases) expect(await refusal(state.up("p", inputs))).toMatch(reason);
       expect(requests(env)).toEqual([]);
+    }));
+
+  test("cron fields in the vendor's documented forms and IANA time zones, aliases and UTC included, pass the check", () =>
+    withEmulatedState("SnapshotPolicy", face, async (_env, state) => {
+      const documented = [
+        cron({
+          minute: "0,30",
+          hour: "*",
+          day: "1,15,31",
+          month: "1,12",
+          week: "1,53",
+          dayOfWeek: "mon,fri",
+          timezone: "Europe/Luxembourg",
+        }),
+        cron({ minute: "0", dayOfWeek: "0,6", timezone: "UTC" }),
+        cron({ minute: "59", hour: "23", timezone: "US/Eastern" }),
+      ];
+      for (const schedule of documented) expect(await refusal(state.changes("p", { name: "p", schedules: [schedule] }))).toBe("");
     }));
 
   test("create is one POST and the PATCH that sets its name (the create's mark out); name and status one PATCH; a changed schedule is removed and added, the preview saying so; delete one DELETE", () =>

@@ -24,14 +24,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     public static final SnapshotScheduleArgs Empty = new SnapshotScheduleArgs();
 
     /**
-     * Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+     * Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
      * 
      */
     @Import(name="day")
     private @Nullable Output<String> day;
 
     /**
-     * @return Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+     * @return Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
      * 
      */
     public Optional<Output<String>> day() {
@@ -39,14 +39,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+     * Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
      * 
      */
     @Import(name="dayOfWeek")
     private @Nullable Output<String> dayOfWeek;
 
     /**
-     * @return Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+     * @return Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
      * 
      */
     public Optional<Output<String>> dayOfWeek() {
@@ -69,14 +69,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+     * Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
      * 
      */
     @Import(name="hour")
     private @Nullable Output<String> hour;
 
     /**
-     * @return Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+     * @return Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
      * 
      */
     public Optional<Output<String>> hour() {
@@ -99,14 +99,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+     * The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
      * 
      */
     @Import(name="maxQuantity", required=true)
     private Output<Integer> maxQuantity;
 
     /**
-     * @return The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+     * @return The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
      * 
      */
     public Output<Integer> maxQuantity() {
@@ -114,14 +114,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+     * Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
      * 
      */
     @Import(name="minute")
     private @Nullable Output<String> minute;
 
     /**
-     * @return Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+     * @return Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
      * 
      */
     public Optional<Output<String>> minute() {
@@ -144,14 +144,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: month (1-12, `*`) or a comma-separated list.
+     * Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
      * 
      */
     @Import(name="month")
     private @Nullable Output<String> month;
 
     /**
-     * @return Cron schedules only: month (1-12, `*`) or a comma-separated list.
+     * @return Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
      * 
      */
     public Optional<Output<String>> month() {
@@ -189,14 +189,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+     * Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
      * 
      */
     @Import(name="timezone")
     private @Nullable Output<String> timezone;
 
     /**
-     * @return Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+     * @return Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
      * 
      */
     public Optional<Output<String>> timezone() {
@@ -219,14 +219,14 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+     * Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
      * 
      */
     @Import(name="week")
     private @Nullable Output<String> week;
 
     /**
-     * @return Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+     * @return Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
      * 
      */
     public Optional<Output<String>> week() {
@@ -287,7 +287,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param day Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+         * @param day Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -298,7 +298,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param day Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+         * @param day Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -308,7 +308,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param dayOfWeek Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+         * @param dayOfWeek Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
          * 
          * @return builder
          * 
@@ -319,7 +319,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param dayOfWeek Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+         * @param dayOfWeek Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param hour Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+         * @param hour Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -361,7 +361,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param hour Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+         * @param hour Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -392,7 +392,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param maxQuantity The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+         * @param maxQuantity The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
          * 
          * @return builder
          * 
@@ -403,7 +403,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param maxQuantity The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+         * @param maxQuantity The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
          * 
          * @return builder
          * 
@@ -413,7 +413,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param minute Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+         * @param minute Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
          * 
          * @return builder
          * 
@@ -424,7 +424,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param minute Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+         * @param minute Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
          * 
          * @return builder
          * 
@@ -455,7 +455,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param month Cron schedules only: month (1-12, `*`) or a comma-separated list.
+         * @param month Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -466,7 +466,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param month Cron schedules only: month (1-12, `*`) or a comma-separated list.
+         * @param month Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -518,7 +518,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param timezone Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+         * @param timezone Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
          * 
          * @return builder
          * 
@@ -529,7 +529,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param timezone Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+         * @param timezone Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
          * 
          * @return builder
          * 
@@ -560,7 +560,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param week Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+         * @param week Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 
@@ -571,7 +571,7 @@ public final class SnapshotScheduleArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param week Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+         * @param week Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
          * 
          * @return builder
          * 

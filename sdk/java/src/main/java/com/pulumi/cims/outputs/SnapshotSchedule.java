@@ -16,12 +16,12 @@ import javax.annotation.Nullable;
 @CustomType
 public final class SnapshotSchedule {
     /**
-     * @return Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+     * @return Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
      * 
      */
     private @Nullable String day;
     /**
-     * @return Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+     * @return Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
      * 
      */
     private @Nullable String dayOfWeek;
@@ -31,7 +31,7 @@ public final class SnapshotSchedule {
      */
     private @Nullable Integer days;
     /**
-     * @return Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+     * @return Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
      * 
      */
     private @Nullable String hour;
@@ -41,12 +41,12 @@ public final class SnapshotSchedule {
      */
     private @Nullable Integer hours;
     /**
-     * @return The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+     * @return The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
      * 
      */
     private Integer maxQuantity;
     /**
-     * @return Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+     * @return Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
      * 
      */
     private @Nullable String minute;
@@ -56,7 +56,7 @@ public final class SnapshotSchedule {
      */
     private @Nullable Integer minutes;
     /**
-     * @return Cron schedules only: month (1-12, `*`) or a comma-separated list.
+     * @return Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
      * 
      */
     private @Nullable String month;
@@ -71,7 +71,7 @@ public final class SnapshotSchedule {
      */
     private @Nullable ScheduleRetention retentionTime;
     /**
-     * @return Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+     * @return Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
      * 
      */
     private @Nullable String timezone;
@@ -81,7 +81,7 @@ public final class SnapshotSchedule {
      */
     private SnapshotScheduleType type;
     /**
-     * @return Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+     * @return Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
      * 
      */
     private @Nullable String week;
@@ -93,14 +93,14 @@ public final class SnapshotSchedule {
 
     private SnapshotSchedule() {}
     /**
-     * @return Cron schedules only: day of the month (1-31, `*`) or a comma-separated list.
+     * @return Cron schedules only: day of the month: `*` or a comma-separated list of 1-31; ranges and steps are refused: list their values.
      * 
      */
     public Optional<String> day() {
         return Optional.ofNullable(this.day);
     }
     /**
-     * @return Cron schedules only: weekday (mon..sun, `*`) or a comma-separated list.
+     * @return Cron schedules only: weekday: `*` or a comma-separated list of mon..sun or 0-6 (`mon,fri`); ranges (`1-5`) are refused: list their values.
      * 
      */
     public Optional<String> dayOfWeek() {
@@ -114,7 +114,7 @@ public final class SnapshotSchedule {
         return Optional.ofNullable(this.days);
     }
     /**
-     * @return Cron schedules only: hour (0-23, `*`) or a comma-separated list.
+     * @return Cron schedules only: hour: `*` or a comma-separated list of 0-23; ranges and steps are refused: list their values.
      * 
      */
     public Optional<String> hour() {
@@ -128,14 +128,14 @@ public final class SnapshotSchedule {
         return Optional.ofNullable(this.hours);
     }
     /**
-     * @return The most snapshots the schedule keeps per volume; the oldest goes when a new one is made.
+     * @return The most snapshots the schedule keeps per volume, 1 to 10000 (the bound the vendor&#39;s Terraform provider checks; the SDK states none); the oldest goes when a new one is made.
      * 
      */
     public Integer maxQuantity() {
         return this.maxQuantity;
     }
     /**
-     * @return Cron schedules only: minute (0-59, `*`) or a comma-separated list.
+     * @return Cron schedules only: minute: `*` or a comma-separated list of 0-59 (`0,30`); ranges and steps (`0-59/15`) are refused: list their values.
      * 
      */
     public Optional<String> minute() {
@@ -149,7 +149,7 @@ public final class SnapshotSchedule {
         return Optional.ofNullable(this.minutes);
     }
     /**
-     * @return Cron schedules only: month (1-12, `*`) or a comma-separated list.
+     * @return Cron schedules only: month: `*` or a comma-separated list of 1-12; ranges and steps are refused: list their values.
      * 
      */
     public Optional<String> month() {
@@ -170,7 +170,7 @@ public final class SnapshotSchedule {
         return Optional.ofNullable(this.retentionTime);
     }
     /**
-     * @return Cron schedules only: a pytz time zone (`Europe/Luxembourg`); the service&#39;s default is UTC.
+     * @return Cron schedules only: an IANA time zone as pytz names them (`Europe/Luxembourg`, `UTC`, an alias such as `US/Eastern`); the service&#39;s default is UTC.
      * 
      */
     public Optional<String> timezone() {
@@ -184,7 +184,7 @@ public final class SnapshotSchedule {
         return this.type;
     }
     /**
-     * @return Cron schedules only: ISO week (1-53, `*`) or a comma-separated list.
+     * @return Cron schedules only: ISO week: `*` or a comma-separated list of 1-53; ranges and steps are refused: list their values.
      * 
      */
     public Optional<String> week() {
