@@ -128,6 +128,8 @@ export const SnapshotPolicy = {
     /** PUT `{volume_ids}` (the calls are SnapshotPolicyVolume's, whose emulator serves them). */
     addVolumes: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_volumes_to_policy",
     removeVolumes: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_volumes_from_policy",
+    /** POST a policy's create body: the most its schedules could keep of its volumes (the vendor SDK's `estimate_max_usage`). */
+    estimate: "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/estimate_max_policy_usage",
   },
   operations: {
     create: {
@@ -157,6 +159,12 @@ export const SnapshotPolicy = {
         path: "removeSchedules",
         request: `${SDK}.snapshot_schedule_remove_schedules_params.SnapshotScheduleRemoveSchedulesParams`,
         response: POLICY_MODEL,
+      },
+      estimateMaxUsage: {
+        method: "POST",
+        path: "estimate",
+        request: `${SDK}.snapshot_schedule_estimate_max_usage_params.SnapshotScheduleEstimateMaxUsageParams`,
+        response: `${SDK}.snapshot_schedule_estimate_max_usage_response.SnapshotScheduleEstimateMaxUsageResponse`,
       },
     },
   },

@@ -1,7 +1,8 @@
 // Snapshot lifecycle policies, as the vendor SDK calls them (`cloud.snapshot_schedules`): POST
 // makes one and answers it (synchronous), GET and the list read them, PATCH sets the name and
 // status, add_schedules and remove_schedules change the schedules one call at a time,
-// DELETE removes it (SnapshotPolicyVolume's file serves the volumes' add and remove). Volumes
+// DELETE removes it, estimate_max_policy_usage says what a policy would keep at most
+// (SnapshotPolicyVolume's file serves the volumes' add and remove). Volumes
 // are listed in an answer only with need_volumes=true; without it the field is there, empty (the
 // vendor's model requires it). SnapshotPolicyState's calls are these same ones.
 import { randomUUID } from "node:crypto";
@@ -89,6 +90,36 @@ function removeSchedules(services: Services, call: Call) {
   return save(services, call, { ...policy, schedules: held.filter((s) => !ids.includes(String(s.id))) });
 }
 
+/**
+ * What a policy of this body would keep at most (the vendor SDK's `estimate_max_usage`): each
+ * volume holds up to the sum of its schedules' `max_quantity` snapshots (the sequence), each the
+ * volume's size. The vendor documents the fields, not how the service prices them: the emulator
+ * has no price list, so the cost is one the UI hides (`price_status: "hide"`), with no prices.
+ */
+function estimateMaxUsage(services: Services, call: Call) {
+  const body = call.checked();
+  const volumes = volumesOf(services, call, [...new Set(stringsIn(body.volume_ids).map((v) => v.toLowerCase()))]);
+  const sequence = recordsIn(body.schedules).reduce((n, s) => n + (typeof s.max_quantity === "number" ? s.max_quantity : 0), 0);
+  const size = volumes.reduce((n, v) => n + Number(services.store.get("volumes", v.volume_id)?.size ?? 0), 0);
+  return {
+    status: 200,
+    body: {
+      max_volume_snapshot_sequence_length: sequence,
+      max_volume_snapshot_count_usage: sequence * volumes.length,
+      max_volume_snapshot_size_usage: sequence * size,
+      max_cost: {
+        currency_code: null,
+        discount_percent: null,
+        price_per_hour: null,
+        price_per_month: null,
+        price_status: "hide",
+        price_without_discount_per_month: null,
+        tax_percent: 0,
+      },
+    },
+  };
+}
+
 function remove(services: Services, ctx: RequestContext) {
   const policy = find(services, ctx);
   services.store.delete(COLLECTION, policy.id);
@@ -110,7 +141,7 @@ export const SnapshotPolicy: EmulatedResource = {
     get: (services, ctx) => ({ status: 200, body: view(find(services, ctx), ctx) }),
     update: (services, call) => save(services, call, applyUpdate(PolicyPatch, find(services, call), call.checked())),
     delete: remove,
-    more: { addSchedules, removeSchedules },
+    more: { addSchedules, removeSchedules, estimateMaxUsage },
   },
   bodies: {
     update: PolicyPatch,

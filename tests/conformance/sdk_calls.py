@@ -196,6 +196,15 @@ def main(base_url: str, api_key: str) -> None:
             volume_ids=[VOLUME],
         ),
     )
+    call(
+        "snapshot_schedules.estimate_max_usage",
+        lambda: schedules.estimate_max_usage(
+            action="volume_snapshot",
+            name="sdk-policy",
+            schedules=[{"type": "interval", "hours": 6, "max_quantity": 4}, {"type": "cron", "hour": "2", "max_quantity": 3}],
+            volume_ids=[VOLUME],
+        ),
+    )
     policy_id = policy.id if policy else None
     grown = call(
         "snapshot_schedules.add_schedules",

@@ -53,6 +53,7 @@ const CALLS = [
   "snapshot_schedules.add_volumes",
   "snapshot_schedules.remove_volumes",
   "snapshot_schedules.create",
+  "snapshot_schedules.estimate_max_usage",
   "snapshot_schedules.add_schedules",
   "snapshot_schedules.remove_schedules",
   "snapshot_schedules.remove_volumes (its own policy)",

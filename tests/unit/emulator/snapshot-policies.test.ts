@@ -79,6 +79,23 @@ describe("lifecycle policies made, changed and deleted (the vendor SDK's snapsho
     expect(Object.keys(added.body.invalid_fields)).toEqual(["schedules[0].hour"]);
   });
 
+  test("estimate_max_policy_usage: what the body's schedules keep at most of its volumes, the cost hidden; nothing is made; a bad body is a 400", async () => {
+    const body = { action: "volume_snapshot", name: "db", schedules: [cron, interval], volume_ids: [VOLUME, VOLUME] };
+    const estimate = await call("POST", `${BASE}/estimate_max_policy_usage`, body);
+    expect(estimate.status).toBe(200);
+    // Per volume: 7 + 4 snapshots; one volume (listed twice) of 20 GiB.
+    expect(estimate.body).toEqual({
+      max_volume_snapshot_sequence_length: 11,
+      max_volume_snapshot_count_usage: 11,
+      max_volume_snapshot_size_usage: 220,
+      max_cost: expect.objectContaining({ price_status: "hide", tax_percent: 0 }),
+    });
+    expect((await call("GET", BASE)).body.count).toBe(1);
+    const bad = await call("POST", `${BASE}/estimate_max_policy_usage`, { ...body, schedules: [{ ...cron, minute: "75" }] });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.invalid_fields)).toEqual(["schedules[0].minute"]);
+  });
+
   test("add_schedules and remove_schedules change one schedule at a time; an id not in the policy is a 400", async () => {
     const id = (await call("POST", BASE, { action: "volume_snapshot", name: "db", schedules: [cron] })).body.id;
     const added = await call("POST", `${BASE}/${id}/add_schedules`, { schedules: [interval] });
