@@ -18,6 +18,12 @@ import type { Inputs } from "../methods/schema";
 export const SCHEDULE_IDS = "__scheduleIds";
 /** The state's volumes the stack put in the policy. */
 export const VOLUMES_ADDED = "__addedVolumeIds";
+/**
+ * Of the stack's schedules, those it took when it adopted the policy (the policy's own, which the
+ * program declares) rather than added: destroy leaves these with the adopted policy, and removes
+ * the rest, which the stack's own add_schedules made.
+ */
+export const ADOPTED_SCHEDULES = "__adoptedScheduleIds";
 
 export type ScheduleIds = Record<string, string>;
 /** A policy's inputs or state: its scope is where its calls go. */
@@ -81,6 +87,7 @@ export function matchSchedules(
 export const ownedSchedules = (state: Inputs): ScheduleIds =>
   isRecord(state[SCHEDULE_IDS]) ? Object.fromEntries(Object.entries(state[SCHEDULE_IDS]).map(([k, v]) => [k, String(v)])) : {};
 export const ownedVolumes = (state: Inputs): string[] => stringsIn(state[VOLUMES_ADDED]).map((v) => v.toLowerCase());
+export const adoptedSchedules = (state: Inputs): string[] => stringsIn(state[ADOPTED_SCHEDULES]);
 
 const heldVolumes = (record: ApiRecord) => new Set(recordsIn(record.volumes).map((v) => String(v.volume_id).toLowerCase()));
 const declaredVolumes = (i: Inputs) => stringsIn(i.volumeIds).map((v) => v.toLowerCase());
@@ -90,7 +97,7 @@ const declaredVolumes = (i: Inputs) => stringsIn(i.volumeIds).map((v) => v.toLow
  * held, shown as the program declared them (in its order), and its volumes still in the policy;
  * the bookkeeping keeps only ids the policy holds, so a part removed outside Pulumi is added again.
  */
-export function ownView(record: ApiRecord, schedules: ScheduleIds, volumes: readonly string[]): Inputs {
+export function ownView(record: ApiRecord, schedules: ScheduleIds, volumes: readonly string[], adopted: readonly string[] = []): Inputs {
   const held = new Map(recordsIn(record.schedules).map((s) => [String(s.id), s]));
   const kept = Object.entries(schedules).filter(([, id]) => held.has(id));
   const shown = kept.map(([key, id]) => {
@@ -100,7 +107,14 @@ export function ownView(record: ApiRecord, schedules: ScheduleIds, volumes: read
   });
   const inPolicy = heldVolumes(record);
   const mine = volumes.filter((v) => inPolicy.has(v));
-  return { schedules: shown, volumeIds: mine, [SCHEDULE_IDS]: Object.fromEntries(kept), [VOLUMES_ADDED]: mine };
+  const taken = adopted.filter((id) => kept.some(([, own]) => own === id));
+  return {
+    schedules: shown,
+    volumeIds: mine,
+    [SCHEDULE_IDS]: Object.fromEntries(kept),
+    [VOLUMES_ADDED]: mine,
+    ...(taken.length > 0 ? { [ADOPTED_SCHEDULES]: taken } : {}),
+  };
 }
 
 /** The listed volumes the policy holds that the stack cannot show it added, with the reason for each. */
@@ -188,5 +202,25 @@ export async function syncParts(
     : { record, owned: ownedSchedules(olds) };
   const after = changed.includes("volumeIds") ? await syncVolumes(i, id, schedules.record, ownedVolumes(olds)) : schedules.record;
   const volumes = changed.includes("volumeIds") ? declaredVolumes(i) : ownedVolumes(olds);
-  return { record: after, parts: ownView(after, schedules.owned, volumes) };
+  return { record: after, parts: ownView(after, schedules.owned, volumes, adoptedSchedules(olds)) };
+}
+
+/**
+ * Destroy of an adopted policy, which is left: each side keeps what it declared, so the schedules
+ * and volumes this stack added (by the answers of its own add calls) are removed, and the
+ * policy's own, taken at adoption, stay with it. What it removed, in words.
+ */
+export async function removeAddedParts(i: PolicyRef, id: string, state: Inputs): Promise<string[]> {
+  const taken = new Set(adoptedSchedules(state));
+  const schedules = Object.values(ownedSchedules(state)).filter((sid) => !taken.has(sid));
+  const volumes = ownedVolumes(state);
+  if (schedules.length === 0 && volumes.length === 0) return [];
+  let record = await policyCall("GET", i, id);
+  const held = new Set(recordsIn(record.schedules).map((s) => String(s.id)));
+  const gone = schedules.filter((sid) => held.has(sid));
+  if (gone.length > 0) record = await policyCall("POST", i, id, "removeSchedules", { schedule_ids: gone });
+  const inPolicy = heldVolumes(record);
+  const out = volumes.filter((v) => inPolicy.has(v));
+  if (out.length > 0) await policyCall("PUT", i, id, "removeVolumes", { volume_ids: out });
+  return [...gone.map((sid) => `schedule ${sid}`), ...out.map((v) => `volume ${v}`)];
 }

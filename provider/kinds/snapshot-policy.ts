@@ -24,11 +24,14 @@ import { type CheckFailure, containsUnknown, type Inputs } from "../methods/sche
 import { resourceTable } from "../methods/table";
 import { checkLeft, createMarked, leftPolicies, land, nameMark, unprovenReason } from "./snapshot-policy-create";
 import {
+  ADOPTED_SCHEDULES,
+  adoptedSchedules,
   matchSchedules,
   ownView,
   ownedSchedules,
   ownedVolumes,
   policyCall,
+  removeAddedParts,
   policyPath,
   type PolicyRef,
   SCHEDULE_IDS,
@@ -48,7 +51,8 @@ export const snapshotPolicyDescriptor: Descriptor = describeSettings({
         "Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already " +
         "says so), sets the name and status where they differ, takes the policy's schedules the program declares as its own and adds the " +
         "others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the " +
-        "`adopted` output says so) unless `deleteAdopted: true`.",
+        "`adopted` output says so) with the schedules it had, removing only the schedules and volumes the stack added, unless " +
+        "`deleteAdopted: true`.",
     },
   },
   label: (i, id) => `SnapshotPolicy "${String(i.name)}"${id ? ` (${id})` : ""}`,
@@ -60,10 +64,10 @@ export const snapshotPolicyDescriptor: Descriptor = describeSettings({
     args: (r, fields, scope) => ({ ...fields, ...scope, importId: Number(r.id) }),
   },
   // `pulumi import` takes the policy's schedules the program it writes declares: all of them.
-  importState: (inputs, record) => ({
-    ...ownView(record, matchSchedules(recordsIn(inputs.schedules), recordsIn(record.schedules)), []),
-    adopted: true,
-  }),
+  importState: (inputs, record) => {
+    const taken = matchSchedules(recordsIn(inputs.schedules), recordsIn(record.schedules));
+    return { ...ownView(record, taken, [], Object.values(taken)), adopted: true };
+  },
 });
 export const snapshotPolicyTable = resourceTable(snapshotPolicyDescriptor);
 
@@ -157,7 +161,8 @@ async function adopt(inputs: PolicyRef): Promise<pulumi.dynamic.CreateResult> {
   const differs = WRITTEN.filter((f) => record[f] !== inputs[f]);
   const patched =
     differs.length > 0 ? await policyCall("PATCH", inputs, id, "item", snapshotPolicyTable.patch({}, inputs, differs)) : record;
-  const adopted = { [SCHEDULE_IDS]: matchSchedules(recordsIn(inputs.schedules), recordsIn(record.schedules)) };
+  const taken = matchSchedules(recordsIn(inputs.schedules), recordsIn(record.schedules));
+  const adopted = { [SCHEDULE_IDS]: taken, [ADOPTED_SCHEDULES]: Object.values(taken) };
   const { record: after, parts } = await syncParts(inputs, id, patched, adopted, PARTS);
   log(`${what(inputs, id)}: adopted snapshot policy ${id}${differs.length > 0 ? `, changed ${differs.join(", ")}` : ""}`);
   return { id, outs: stateOf(inputs, after, parts, true) };
@@ -200,7 +205,15 @@ async function update(id: string, olds: Inputs, news: PolicyRef): Promise<pulumi
 async function remove(id: string, props: PolicyRef): Promise<void> {
   await withContext(what(props, id), async () => {
     if (adoptedInThisRun(what(props, id), id)) return;
-    if (await leavesAdopted(what(props, id), "snapshot policy", id, props)) return;
+    if (await leavesAdopted(what(props, id), "snapshot policy", id, props)) {
+      const removed = await removeAddedParts(props, id, props).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return [];
+        throw err;
+      });
+      if (removed.length > 0)
+        log(`${what(props, id)}: removed what the stack added to the policy (${removed.join(", ")}); the policy's own are left`);
+      return;
+    }
     try {
       await apiClient().request("DELETE", policyPath(props, id));
     } catch (err) {
@@ -212,7 +225,7 @@ async function remove(id: string, props: PolicyRef): Promise<void> {
 async function read(id: string, props: PolicyRef): Promise<pulumi.dynamic.ReadResult> {
   const toState = (record: ApiRecord) => ({
     ...snapshotPolicyTable.fromRecord(record, props),
-    ...ownView(record, ownedSchedules(props), ownedVolumes(props)),
+    ...ownView(record, ownedSchedules(props), ownedVolumes(props), adoptedSchedules(props)),
   });
   return readOrGone(id, props, "", toState, snapshotPolicyTable.rules, { get: () => policyCall("GET", props, id) });
 }

@@ -33,8 +33,8 @@ export interface SnapshotPolicyArgs {
    * Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs
    * (preview already says so), sets the name and status where they differ, takes the policy's schedules the
    * program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing
-   * the resource leaves an adopted policy in the service (the `adopted` output says so) unless `deleteAdopted:
-   * true`.
+   * the resource leaves an adopted policy in the service (the `adopted` output says so) with the schedules it had,
+   * removing only the schedules and volumes the stack added, unless `deleteAdopted: true`.
    */
   readonly importId?: pulumi.Input<number>;
   /**

@@ -3,7 +3,8 @@
 // on its own (a changed one removed and added, the preview saying so); each volume likewise;
 // others' schedules and volumes left, a listed volume others added refused at preview; delete
 // one DELETE; invalid inputs refused by check with no request at all; a policy adopted by
-// importId or `pulumi import` with no write, left by destroy.
+// importId or `pulumi import` with no write, left by destroy but for the schedules and volumes the
+// stack added to it.
 import { setLogSink } from "../../../../provider/methods/context";
 import { api, SEED, writes } from "../../../support/cims";
 import type { Emulated } from "../../../support/faults";
@@ -291,6 +292,40 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy, %s face", (face: 
       await state.destroy("p");
       expect(writes(env)).toEqual([]);
       expect(env.emulator.store.get("lifecycle_policies", 101)).toMatchObject({ name: seeded.name, schedules: seeded.schedules });
+    }));
+
+  test("an adopted policy's destroy removes the schedules and volumes the stack added, through refresh and a changed schedule, and leaves the policy's own", () =>
+    withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+      await seedVolumes(env);
+      const seeded = structuredClone(env.emulator.store.get("lifecycle_policies", 101)!);
+      const own = {
+        type: "cron",
+        maxQuantity: 7,
+        retentionTime: { days: 7, hours: 0, minutes: 0, weeks: 0 },
+        day: "*",
+        dayOfWeek: "*",
+        hour: "2",
+        minute: "30",
+        month: "*",
+        week: "*",
+        timezone: "UTC",
+        resourceNameTemplate: "reserve snap of the volume {volume_id}",
+      };
+      const adopting = { name: seeded.name, schedules: [own, hourly], volumeIds: [VOLUME_A], importId: 101 };
+      await state.up("p", adopting);
+      await state.refresh("p");
+      // The schedule the stack added, changed: removed and added again, still the stack's.
+      const changed = { ...adopting, schedules: [own, { ...hourly, hours: 2 }] };
+      await state.up("p", changed);
+      await state.refresh("p");
+      const said = lines();
+      env.emulator.metrics.reset();
+      await state.destroy("p");
+      expect(writes(env)).toEqual([`POST ${ITEM}/remove_schedules 200 x1`, `PUT ${ITEM}/remove_volumes_from_policy 200 x1`]);
+      const left = env.emulator.store.get("lifecycle_policies", 101)!;
+      expect(left.schedules).toEqual(seeded.schedules);
+      expect(left.volumes).toEqual(seeded.volumes);
+      expect(said.join("\n")).toContain(`removed what the stack added to the policy (schedule `);
     }));
 });
 

@@ -53,14 +53,14 @@ public final class SnapshotPolicyArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) unless `deleteAdopted: true`.
+     * Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) with the schedules it had, removing only the schedules and volumes the stack added, unless `deleteAdopted: true`.
      * 
      */
     @Import(name="importId")
     private @Nullable Output<Integer> importId;
 
     /**
-     * @return Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) unless `deleteAdopted: true`.
+     * @return Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) with the schedules it had, removing only the schedules and volumes the stack added, unless `deleteAdopted: true`.
      * 
      */
     public Optional<Output<Integer>> importId() {
@@ -232,7 +232,7 @@ public final class SnapshotPolicyArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param importId Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) unless `deleteAdopted: true`.
+         * @param importId Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) with the schedules it had, removing only the schedules and volumes the stack added, unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
@@ -243,7 +243,7 @@ public final class SnapshotPolicyArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param importId Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) unless `deleteAdopted: true`.
+         * @param importId Adopt the existing policy with this id instead of creating one: `up` reads it, refuses if `action` differs (preview already says so), sets the name and status where they differ, takes the policy&#39;s schedules the program declares as its own and adds the others. It never causes a diff. Destroy, a replacement or removing the resource leaves an adopted policy in the service (the `adopted` output says so) with the schedules it had, removing only the schedules and volumes the stack added, unless `deleteAdopted: true`.
          * 
          * @return builder
          * 
