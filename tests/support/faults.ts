@@ -11,6 +11,7 @@ import { api, type CimsTestEnv, SEED } from "./cims";
 import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
 import { LbPoolSettings } from "../../api/contract/lb-pool-settings";
+import { SnapshotPolicy } from "../../api/contract/snapshot-policy";
 import { Subnet } from "../../api/contract/subnet";
 
 export type Op = "create" | "update" | "delete" | "refresh";
@@ -343,6 +344,46 @@ export const LB_POOL_MEMBER: Matrix = {
     refresh: readRecovers(),
   },
   requests: requestsOf(LbPoolMember, ["create", "update", "delete", "refresh"]),
+};
+
+// SnapshotPolicy.
+
+export const POLICIES = seededPath(SnapshotPolicy, "create");
+/** Row `row`'s policy name (a create's messages name it). */
+export const policyOf = (row: number): string => `e2e-policy-${row}`;
+
+/** A policy create whose answer was lost and whose policy no look found: it may exist, and would carry the create's mark. */
+const policyMayExist = (how: string) =>
+  new RegExp(
+    `SnapshotPolicy "e2e-policy-\\d+": POST ${POLICIES}: ${how}.*The service may have created SnapshotPolicy "e2e-policy-\\d+"; ` +
+      `it is not in the stack\\. GET ${POLICIES} lists the scope's policies: it would be named "e2e-policy-\\d+ \\[pulumi-cims-create-mark [0-9a-f.-]+\\]"`,
+  );
+
+/**
+ * SnapshotPolicy: create (POST lifecycle_policy, synchronous: no task) repeats its POST only
+ * when the service cannot have acted (429, 503, 409 locked). Any other lost answer is looked
+ * for by the create's mark, which rides in the policy's name: an answer slower than the request
+ * timeout, whose POST the service acts on, is found and recorded; a 5xx or a reset before the
+ * service acted finds nothing and fails saying what the policy would be named.
+ */
+export const SNAPSHOT_POLICY: Matrix = {
+  name: "SnapshotPolicy",
+  expected: {
+    create: {
+      "429 with Retry-After": { outcome: "recovers" },
+      "500": { outcome: "fails", message: policyMayExist("500 Internal Server Error") },
+      "502": { outcome: "fails", message: policyMayExist("502 Bad Gateway") },
+      "503": { outcome: "recovers" },
+      "409": { outcome: "recovers" },
+      "connection reset": { outcome: "fails", message: policyMayExist("connection failed") },
+      // The service acts after the client gave up: the policy carrying the create's mark is found and recorded.
+      "response slower than the request timeout": { outcome: "recovers" },
+      // Synchronous: no task.
+      "task ERROR": { outcome: "n/a" },
+      "task never finishes (deadline)": { outcome: "n/a" },
+    },
+  },
+  requests: requestsOf(SnapshotPolicy, ["create"]),
 };
 
 /** A member as the service answers it (the fields the checks read). */

@@ -26,10 +26,12 @@ import {
   type Op,
   POOL_SETTINGS,
   POOL_SETTINGS_INPUTS,
+  policyOf,
   poolMembers,
   type Row,
   rowsOf,
   sleep,
+  SNAPSHOT_POLICY,
   SUBNET,
   subnetOf,
   taskEnds,
@@ -274,7 +276,34 @@ const MEMBER_TARGET: Target = {
   },
 };
 
-export const TARGETS = { Subnet: SUBNET_TARGET, LbPoolSettings: POOL_SETTINGS_TARGET, LbPoolMember: MEMBER_TARGET };
+/** SnapshotPolicy: each row creates a policy of its own name (the seed's policies are another team's, untouched). */
+const POLICY_TARGET: Target = {
+  matrix: SNAPSHOT_POLICY,
+  kind: "SnapshotPolicy",
+  async scene(env, state, _op, row) {
+    const name = policyOf(row);
+    const inputs = { name, schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] };
+    const seeded = structuredClone(env.emulator.store.list("lifecycle_policies"));
+    const mine = () => env.emulator.store.list("lifecycle_policies").filter((p) => String(p.name).startsWith(name));
+    return {
+      async next() {},
+      run: () => state.up(name, inputs),
+      async check(converged) {
+        expect(state.ids()).toEqual(byId(mine()));
+        expect(env.emulator.store.list("lifecycle_policies").filter((p) => seeded.some((s) => s.id === p.id))).toEqual(seeded);
+        if (converged) expect(mine().map((p) => p.name)).toEqual([name]);
+      },
+      settle: async () => undefined,
+    };
+  },
+};
+
+export const TARGETS = {
+  Subnet: SUBNET_TARGET,
+  LbPoolSettings: POOL_SETTINGS_TARGET,
+  LbPoolMember: MEMBER_TARGET,
+  SnapshotPolicy: POLICY_TARGET,
+};
 
 /** The row's settings: the provider's (`cims:`) and the program's. */
 function settingsOf(config: Record<string, string> = {}) {
