@@ -91,20 +91,22 @@ export async function checkLeft(what: string, i: PolicyRef): Promise<CheckFailur
 export async function land(what: string, i: PolicyRef, record: ApiRecord, landed: Landed): Promise<{ id: string; outs: Inputs }> {
   const id = String(record.id);
   claim(id);
+  const volumes = stringsIn(i.volumeIds).map((v) => v.toLowerCase());
+  const parts = (r: ApiRecord) => ownView(r, matchSchedules(recordsIn(i.schedules), recordsIn(r.schedules)), volumes);
   const written = ["name", "status"].filter((f) => record[f] !== i[f]);
   let after = record;
   try {
     if (written.length > 0) after = await policyCall("PATCH", i, id, "item", Object.fromEntries(written.map((f) => [f, i[f]])));
   } catch (err) {
+    // Recorded with its parts, so the next `up` knows the schedules and volumes its POST made as the stack's.
     throw new PartialCreateError(
       `${what} was created (id ${id}) but setting its name failed, so its name still carries the create mark (${CREATE_MARK_TAG}): ` +
         `${messageOf(err)}. It is recorded in the stack; the next \`pulumi up\` sets the name`,
       id,
-      { ...i },
+      { ...i, ...landed(i, record, parts(record)) },
     );
   }
-  const volumes = stringsIn(i.volumeIds).map((v) => v.toLowerCase());
-  return { id, outs: landed(i, after, ownView(after, matchSchedules(recordsIn(i.schedules), recordsIn(after.schedules)), volumes)) };
+  return { id, outs: landed(i, after, parts(after)) };
 }
 
 /**

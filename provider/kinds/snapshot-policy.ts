@@ -22,7 +22,7 @@ import { OWN } from "../methods/inputs";
 import type { KindEntry } from "../methods/kind-entry";
 import { type CheckFailure, containsUnknown, type Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
-import { checkLeft, createMarked, leftPolicies, land, nameMark, unprovenReason } from "./snapshot-policy-create";
+import { checkLeft, createMarked, leftPolicies, land, unprovenReason } from "./snapshot-policy-create";
 import {
   ADOPTED_SCHEDULES,
   adoptedSchedules,
@@ -189,12 +189,10 @@ async function update(id: string, olds: Inputs, news: PolicyRef): Promise<pulumi
   const changed = changedFields(olds, news, snapshotPolicyTable.rules).map((r) => r.name);
   return withContext(what(news, id), async () => {
     const written = changed.filter((f) => WRITTEN.includes(f));
-    let record =
+    const record =
       written.length > 0
         ? await policyCall("PATCH", news, id, "item", snapshotPolicyTable.patch({}, news, written))
         : await policyCall("GET", news, id);
-    // A create recorded before its name lost the create's mark (./snapshot-policy-create.ts) leaves the name to this update.
-    if (nameMark(record.name) !== undefined) record = await policyCall("PATCH", news, id, "item", { name: news.name });
     const { record: after, parts } = await syncParts(news, id, record, olds, changed);
     // The parts were brought to the program's as well: only a field no call wrote keeps the state's value.
     const outs = snapshotPolicyTable.updated(stateOf(news, after, parts, olds.adopted === true), olds, news, changed);

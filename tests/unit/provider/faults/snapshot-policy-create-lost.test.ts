@@ -108,6 +108,30 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
   );
 
   test(
+    "the PATCH that sets the name fails: recorded partly created, the schedules its POST made the stack's, and the next up sets the name (its diff shows the marked name)",
+    () =>
+      withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+        const rule = { method: "PATCH", path: `${POLICIES}/*`, count: 1, action: "status", status: 400, body: { message: "refused" } };
+        expect((await api(env, "POST", "/__emulator/faults", rule)).status).toBe(204);
+        const failure = await state.up("p", program).then(() => undefined, failureOf);
+        expect(failure?.message).toContain("but setting its name failed, so its name still carries the create mark");
+        expect(failure?.id).toBeDefined();
+        expect(state.ids()).toEqual([failure?.id]);
+        expect(String(named(env)[0].name)).toMatch(new RegExp(`^nightly \\[${MARK} `));
+        env.emulator.metrics.reset();
+        await state.up("p", program);
+        expect(writes(env)).toEqual([`PATCH ${POLICY_ROUTE}/:policy_id 200 x1`]);
+        const [made] = named(env);
+        expect([String(made.id), made.name]).toEqual([failure?.id, "nightly"]);
+        // The schedule its POST made is the stack's (by its id), so a change of it removes that one, not another's.
+        const schedules = made.schedules as Array<{ id: string }>;
+        expect(Object.values(state.resources.get("p")!.outs.__scheduleIds as object)).toEqual(schedules.map((s) => s.id));
+        expect(await state.changes("p", program)).toBe(false);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
     "a policy a lost create left whose mark names no resource stops the preview and the create, naming it and how to adopt it, with no write",
     () =>
       withEmulatedState("SnapshotPolicy", face, async (env, state) => {
