@@ -75,7 +75,11 @@ export function unprovenReason(what: string, i: PolicyRef, records: readonly Api
 
 /** At preview, for a new resource: a policy its own lost create left is taken (said so); one no mark proves refuses the create. */
 export async function checkLeft(what: string, i: PolicyRef): Promise<CheckFailure[]> {
-  const { own, unproven } = await leftPolicies(i);
+  // A list that fails is no failure of the preview: the create looks again before its POST, and stops there if it fails.
+  const { own, unproven } = await leftPolicies(i).catch((err: unknown) => {
+    log(`${what}: could not look for a policy a lost create left: ${messageOf(err)}`);
+    return { own: undefined, unproven: [] };
+  });
   if (own) {
     log(`${what}: takes snapshot policy ${String(own.id)}, left by this resource's own lost create (its name carries its mark)`);
     return [];

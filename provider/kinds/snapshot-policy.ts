@@ -173,7 +173,12 @@ async function create(inputs: PolicyRef): Promise<pulumi.dynamic.CreateResult> {
     if (typeof inputs.importId === "number") return adopt(inputs);
     const landed = (i: Inputs, record: ApiRecord, parts: Inputs) => stateOf(i, record, parts, false);
     // A policy a lost create left: this resource's own is taken; one whose mark names no resource is no place for a second.
-    const { own, unproven } = await leftPolicies(inputs);
+    const { own, unproven } = await leftPolicies(inputs).catch((err: unknown) => {
+      throw new CimsError(
+        `could not list the scope's snapshot policies to look for one a lost create left, so nothing was created: ${messageOf(err)}. ` +
+          "Run `pulumi up` again once the service answers",
+      );
+    });
     if (own) return land(what(inputs), inputs, own, landed);
     if (unproven.length > 0) throw new CimsError(unprovenReason(what(inputs), inputs, unproven));
     return createMarked(what(inputs), inputs, snapshotPolicyTable.body(inputs), landed);

@@ -132,6 +132,25 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
   );
 
   test(
+    "the scope's policies cannot be listed: the preview goes on, and the create stops before its POST, writing nothing",
+    () =>
+      withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+        const rule = { method: "GET", path: POLICIES, action: "status", status: 500 };
+        expect((await api(env, "POST", "/__emulator/faults", rule)).status).toBe(204);
+        expect(await state.changes("p", program)).toBe(true);
+        const failure = await state.up("p", program).then(() => undefined, failureOf);
+        expect(failure?.message).toContain(
+          "could not list the scope's snapshot policies to look for one a lost create left, so nothing was created",
+        );
+        expect(failure?.message).toContain(`GET ${POLICIES}`);
+        expect(failure?.message).toContain("Run `pulumi up` again once the service answers");
+        expect(writes(env)).toEqual([]);
+        expect(state.ids()).toEqual([]);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
     "a policy a lost create left whose mark names no resource stops the preview and the create, naming it and how to adopt it, with no write",
     () =>
       withEmulatedState("SnapshotPolicy", face, async (env, state) => {
