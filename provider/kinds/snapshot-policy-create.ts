@@ -1,12 +1,15 @@
 // How a SnapshotPolicy's create is known as the stack's when its answer is lost. A policy has no
 // tags, and its create body nothing else a later read shows but its name, schedules and volumes,
-// so the create's one-time mark (mark.ts) rides in the name: the POST names the policy
-// `<name> [pulumi-cims-create-mark <mark>]`, and a PATCH sets the program's name once the
-// create has landed. A POST whose answer never came (a reset, a timeout, a gateway's 5xx) is
+// so the create's one-time mark rides in the name: the POST names the policy
+// `<name> cims-create-<random>[-<resource>]`, and a PATCH sets the program's name once the
+// create has landed. The marked name keeps to the vendor's rule for a policy's name (its Terraform
+// provider's: at most 63 letters, digits, spaces, `.`, `_` and `-`), shortening the program's
+// name where it must: a name the service might refuse would fail every create. A POST whose answer never came (a reset, a timeout, a gateway's 5xx) is
 // not repeated: the scope's policies are looked through for the one whose name carries this
 // create's mark, and only that one is taken. A policy whose name carries another mark, or none,
 // is never taken: the next create refuses to make a second policy beside one a lost create
 // left, unless the mark names this very resource (the plugin face knows its URN).
+import { randomBytes } from "node:crypto";
 import { processClock as clock } from "../client/clock";
 import { SnapshotPolicy as contract } from "../../api/contract/snapshot-policy";
 import { type ApiRecord, recordsIn, stringsIn } from "../../api/guards";
@@ -17,7 +20,7 @@ import { apiClient, cancelSignal, deadlineFor, log, resourceUrn } from "../metho
 import { mayHaveActed } from "../methods/create";
 import { callPath } from "../methods/describe";
 import { claim, isClaimed, RECOVER_GRACE_MS } from "../methods/evidence";
-import { CREATE_MARK_TAG, issuedHere, markOwner, newMark, ownerKey } from "../methods/mark";
+import { ownerKey } from "../methods/mark";
 import { inContext, PartialCreateError } from "../methods/resource-errors";
 import type { CheckFailure, Inputs } from "../methods/schema";
 import { matchSchedules, ownView, policyCall, type PolicyRef } from "./snapshot-policy-parts";
@@ -25,16 +28,34 @@ import { matchSchedules, ownView, policyCall, type PolicyRef } from "./snapshot-
 /** How often a create whose answer was lost looks again for the policy it may have made. */
 const LOOK_EVERY_MS = 2_000;
 
-const MARKED = new RegExp(`^([\\s\\S]*) \\[${CREATE_MARK_TAG} ([0-9a-f-]{36}(?:\\.[0-9a-f]{32})?)\\]$`);
+/** The longest policy name the vendor's rule allows. */
+const NAME_MAX = 63;
+const TOKEN = /^(.*) (cims-create-[0-9a-f]{12}(?:-[0-9a-f]{12})?)$/s;
+/** The marks this process's creates sent: a policy carrying one is a create under way here, not one left. */
+const issued = new Set<string>();
 
-/** The name a create sends: the program's, and the create's mark. */
-export const markedName = (name: unknown, mark: string): string => `${String(name)} [${CREATE_MARK_TAG} ${mark}]`;
+/** A new mark: 48 random bits, and where the face knows the resource's URN, 48 bits of its digest (mark.ts). */
+function newNameMark(urn: string | undefined): string {
+  const random = randomBytes(6).toString("hex");
+  const mark = `cims-create-${random}${urn === undefined ? "" : `-${ownerKey(urn).slice(0, 12)}`}`;
+  issued.add(mark);
+  return mark;
+}
 
-/** The program's name and the mark a policy's name carries, if it carries one. */
+/** The program's name as a marked name carries it: shortened to leave room for the mark. */
+const namePart = (name: unknown, mark: string): string => String(name).slice(0, NAME_MAX - 1 - mark.length);
+
+/** The name a create sends: the program's (shortened where it must), and the create's mark. */
+export const markedName = (name: unknown, mark: string): string => `${namePart(name, mark)} ${mark}`;
+
+/** The program's name (as far as it carries it) and the mark a policy's name carries, if it carries one. */
 export function nameMark(name: unknown): { name: string; mark: string } | undefined {
-  const found = typeof name === "string" ? MARKED.exec(name) : null;
+  const found = typeof name === "string" ? TOKEN.exec(name) : null;
   return found ? { name: found[1], mark: found[2] } : undefined;
 }
+
+/** The resource a mark names (the first 12 hex digits of its URN's digest), if it names one. */
+const markOwner = (mark: string): string | undefined => mark.split("-")[3];
 
 /** What the create hands back: the policy's state from the record, the stack's parts, whether adopted. */
 export type Landed = (inputs: Inputs, record: ApiRecord, parts: Inputs) => Inputs;
@@ -50,10 +71,10 @@ export async function leftPolicies(i: PolicyRef): Promise<{ own?: ApiRecord; unp
   const records = await listAll(apiClient(), listPath(i));
   const left = records.filter((r) => {
     const marked = nameMark(r.name);
-    return marked !== undefined && marked.name === i.name && !issuedHere(marked.mark) && !isClaimed(String(r.id));
+    return marked !== undefined && marked.name === namePart(i.name, marked.mark) && !issued.has(marked.mark) && !isClaimed(String(r.id));
   });
   const urn = resourceUrn();
-  const self = urn === undefined ? undefined : ownerKey(urn);
+  const self = urn === undefined ? undefined : ownerKey(urn).slice(0, 12);
   const owner = (r: ApiRecord) => markOwner(nameMark(r.name)?.mark ?? "");
   return {
     own: self === undefined ? undefined : left.find((r) => owner(r) === self),
@@ -65,7 +86,7 @@ export async function leftPolicies(i: PolicyRef): Promise<{ own?: ApiRecord; unp
 export function unprovenReason(what: string, i: PolicyRef, records: readonly ApiRecord[]): string {
   const ids = records.map((r) => String(r.id));
   return (
-    `name: snapshot policy ${ids.join(", ")} is named "${String(i.name)}" with a create mark (${CREATE_MARK_TAG}) in its name: ` +
+    `name: snapshot policy ${ids.join(", ")} is named "${String(i.name)}" with a create mark (cims-create-...) after it: ` +
     `a create whose answer was lost (a reset, a timeout, a cancelled run) made it, and no stack records it. Its mark does not say ` +
     `which resource made it, so \`pulumi up\` makes no second policy of this name while it exists: if it is ${what}'s, adopt it ` +
     `by setting \`importId: ${ids[0]}\` on this resource (the adoption sets the program's name); otherwise delete it ` +
@@ -104,7 +125,7 @@ export async function land(what: string, i: PolicyRef, record: ApiRecord, landed
   } catch (err) {
     // Recorded with its parts, so the next `up` knows the schedules and volumes its POST made as the stack's.
     throw new PartialCreateError(
-      `${what} was created (id ${id}) but setting its name failed, so its name still carries the create mark (${CREATE_MARK_TAG}): ` +
+      `${what} was created (id ${id}) but setting its name failed, so its name still carries the create mark (cims-create-...): ` +
         `${messageOf(err)}. It is recorded in the stack; the next \`pulumi up\` sets the name`,
       id,
       { ...i, ...landed(i, record, parts(record)) },
@@ -134,7 +155,7 @@ async function search(what: string, i: PolicyRef, mark: string, deadline: number
 
 /** POST the policy with a mark in its name; a lost answer is recovered by that mark, or fails saying how to find the policy. */
 export async function createMarked(what: string, i: PolicyRef, body: ApiRecord, landed: Landed): Promise<{ id: string; outs: Inputs }> {
-  const mark = newMark(resourceUrn());
+  const mark = newNameMark(resourceUrn());
   const { deadline } = deadlineFor("create", i);
   let record: ApiRecord;
   try {

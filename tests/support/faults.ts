@@ -356,7 +356,7 @@ export const policyOf = (row: number): string => `e2e-policy-${row}`;
 const policyMayExist = (how: string) =>
   new RegExp(
     `SnapshotPolicy "e2e-policy-\\d+": POST ${POLICIES}: ${how}.*The service may have created SnapshotPolicy "e2e-policy-\\d+"; ` +
-      `it is not in the stack\\. GET ${POLICIES} lists the scope's policies: it would be named "e2e-policy-\\d+ \\[pulumi-cims-create-mark [0-9a-f.-]+\\]"`,
+      `it is not in the stack\\. GET ${POLICIES} lists the scope's policies: it would be named "e2e-policy-\\d+ cims-create-[0-9a-f]{12}"`,
   );
 
 /**

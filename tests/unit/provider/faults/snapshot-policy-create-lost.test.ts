@@ -7,7 +7,7 @@
 // never taken; one whose mark names no resource (a lost create on the dynamic face) stops the
 // preview and the create, naming it and how to adopt it, and one whose mark names this very
 // resource (the plugin face knows its URN) is taken by the next create with no second POST.
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { setLogSink } from "../../../../provider/methods/context";
 import { ownerKey } from "../../../../provider/methods/mark";
 import { api, writes } from "../../../support/cims";
@@ -18,12 +18,13 @@ import { withEmulatedState } from "./matrix";
 const ROW_TIMEOUT_MS = 60_000;
 const POLICIES = "/cloud/v1/lifecycle_policy/1/1";
 const POLICY_ROUTE = "/cloud/v1/lifecycle_policy/:project_id/:region_id";
-const MARK = "pulumi-cims-create-mark";
+/** A create's mark as the policy's name carries it, naming the resource of `urn` or none. */
+const markOf = (urn?: string) => `cims-create-${randomBytes(6).toString("hex")}${urn ? `-${ownerKey(urn).slice(0, 12)}` : ""}`;
 const program = { name: "nightly", schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] };
 
 const policies = (env: Emulated) => env.emulator.store.list("lifecycle_policies");
 /** The policies named as the program's, with a mark or not (the seed's others are no part of the rows). */
-const named = (env: Emulated) => policies(env).filter((p) => p.name === "nightly" || String(p.name).startsWith("nightly ["));
+const named = (env: Emulated) => policies(env).filter((p) => p.name === "nightly" || String(p.name).startsWith("nightly cims-create-"));
 const posts = (env: Emulated) => writes(env).filter((w) => w.startsWith("POST "));
 
 /** A policy someone else's request made, as the service keeps it. */
@@ -64,8 +65,8 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
         face,
         async (env, state) => {
           // Another team's policy of the same name, and one another resource's lost create left: neither is this create's.
-          const otherMark = `${randomUUID()}.${ownerKey("urn:pulumi:test::faults::cims:index:SnapshotPolicy::other")}`;
-          await seed(env, seeded(201, "nightly"), seeded(202, `nightly [${MARK} ${otherMark}]`));
+          const otherMark = markOf("urn:pulumi:test::faults::cims:index:SnapshotPolicy::other");
+          await seed(env, seeded(201, "nightly"), seeded(202, `nightly ${otherMark}`));
           const before = structuredClone(policies(env));
           expect((await api(env, "POST", "/__emulator/faults", { method: "POST", path: POLICIES, count: 1, ...fault })).status).toBe(204);
           env.emulator.metrics.reset();
@@ -97,7 +98,7 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
         );
         const failure = await state.up("p", program).then(() => undefined, failureOf);
         expect(failure?.message).toContain('The service may have created SnapshotPolicy "nightly"; it is not in the stack.');
-        expect(failure?.message).toMatch(new RegExp(`it would be named "nightly \\[${MARK} [0-9a-f-]{36}[^"]*\\]"`));
+        expect(failure?.message).toMatch(/it would be named "nightly cims-create-[0-9a-f]{12}(-[0-9a-f]{12})?"/);
         expect(failure?.id).toBeUndefined();
         expect(state.ids()).toEqual([]);
         expect(named(env)).toEqual([]);
@@ -117,7 +118,7 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
         expect(failure?.message).toContain("but setting its name failed, so its name still carries the create mark");
         expect(failure?.id).toBeDefined();
         expect(state.ids()).toEqual([failure?.id]);
-        expect(String(named(env)[0].name)).toMatch(new RegExp(`^nightly \\[${MARK} `));
+        expect(String(named(env)[0].name)).toMatch(/^nightly cims-create-[0-9a-f]{12}/);
         env.emulator.metrics.reset();
         await state.up("p", program);
         expect(writes(env)).toEqual([`PATCH ${POLICY_ROUTE}/:policy_id 200 x1`]);
@@ -127,6 +128,30 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
         const schedules = made.schedules as Array<{ id: string }>;
         expect(Object.values(state.resources.get("p")!.outs.__scheduleIds as object)).toEqual(schedules.map((s) => s.id));
         expect(await state.changes("p", program)).toBe(false);
+      }),
+    ROW_TIMEOUT_MS,
+  );
+
+  test(
+    "a name of 63 characters: the marked name the POST sends keeps to the vendor's name rule, and the next up sets the whole name",
+    () =>
+      withEmulatedState("SnapshotPolicy", face, async (env, state) => {
+        const long = { ...program, name: `nightly-${"x".repeat(54)}z` };
+        expect(long.name).toHaveLength(63);
+        // The PATCH that sets the name fails, so the service keeps the name the POST sent.
+        const rule = { method: "PATCH", path: `${POLICIES}/*`, count: 1, action: "status", status: 400, body: { message: "refused" } };
+        expect((await api(env, "POST", "/__emulator/faults", rule)).status).toBe(204);
+        await state.up("p", long).catch(() => undefined);
+        const [sent] = policies(env).filter((p) => String(p.name).startsWith("nightly-x"));
+        // The vendor's Terraform provider's rule for a policy's name.
+        expect(String(sent.name)).toMatch(/^[a-zA-Z0-9][a-zA-Z 0-9._-]{1,61}[a-zA-Z0-9._]$/);
+        expect(String(sent.name)).toMatch(/ cims-create-[0-9a-f]{12}(-[0-9a-f]{12})?$/);
+        await state.up("p", long);
+        expect(
+          policies(env)
+            .filter((p) => String(p.name).startsWith("nightly-x"))
+            .map((p) => p.name),
+        ).toEqual([long.name]);
       }),
     ROW_TIMEOUT_MS,
   );
@@ -154,7 +179,7 @@ describe.each(["dynamic", "native"] as const)("SnapshotPolicy create whose answe
     "a policy a lost create left whose mark names no resource stops the preview and the create, naming it and how to adopt it, with no write",
     () =>
       withEmulatedState("SnapshotPolicy", face, async (env, state) => {
-        await seed(env, seeded(301, `nightly [${MARK} ${randomUUID()}]`));
+        await seed(env, seeded(301, `nightly ${markOf()}`));
         env.emulator.metrics.reset();
         for (const attempt of [state.changes("p", program), state.up("p", program)]) {
           const failure = await attempt.then(() => undefined, failureOf);
@@ -172,8 +197,7 @@ test(
   "plugin face: a policy whose mark names this resource, left by its lost create, is taken by the next create with no second POST, its name set",
   () =>
     withEmulatedState("SnapshotPolicy", "native", async (env, state) => {
-      const own = `${randomUUID()}.${ownerKey(urnOf("SnapshotPolicy"))}`;
-      await seed(env, { ...seeded(401, `nightly [${MARK} ${own}]`), schedules: [] });
+      await seed(env, { ...seeded(401, `nightly ${markOf(urnOf("SnapshotPolicy"))}`), schedules: [] });
       env.emulator.metrics.reset();
       await state.up("p", { name: "nightly" });
       expect(state.ids()).toEqual(["401"]);
