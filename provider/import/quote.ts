@@ -59,9 +59,9 @@ export const tsString = (text: string): string => literal(text, (code) => `\\u{$
 export const pyString = (text: string): string => literal(text, (code) => `\\U${hex(code, 8)}`);
 
 /**
- * A Java string literal of `text`: beyond the BMP as its UTF-16 pair of `\uXXXX` (Java strings
- * are UTF-16). JSON's escapes write a line end as `\n`, never `\u000a`, which javac would read
- * as a line end before it reads the string.
+ * A Java string literal of `text`: an unsafe character beyond the BMP as its UTF-16 pair of
+ * `\uXXXX` (Java strings are UTF-16). JSON's escapes write a line end as `\n`, never
+ * `\u000a`, which javac would read as a line end before it reads the string.
  */
 export const javaString = (text: string): string =>
   literal(text, (code) => {
