@@ -52,7 +52,7 @@ test("the Python steps install pulumi at the version the tests' venv pins", () =
   expect(pips).toEqual([expect.stringContaining(`pulumi==${PYTHON_PULUMI} node_modules/pulumi-cims/sdk/python`)]);
 });
 
-test("the Go steps pin the Pulumi Go SDK before every go mod tidy, and say the first build compiles", () => {
+test("the Go steps pin the Pulumi Go SDK before every go mod tidy, and say the first up compiles it", () => {
   const go = section("Go, .NET");
   const steps = blocks(go, "sh").join("\n");
   const gets = [...steps.matchAll(/go get github\.com\/pulumi\/pulumi\/sdk\/v3(\S*)/g)].map((m) => m[1]);
@@ -63,5 +63,5 @@ test("the Go steps pin the Pulumi Go SDK before every go mod tidy, and say the f
   expect(steps.indexOf("(cd sdk && go mod init")).toBeLessThan(
     steps.indexOf(`&& go get github.com/pulumi/pulumi/sdk/v3@v${PULUMI_VERSION} && go mod tidy)`),
   );
-  expect(go).toMatch(/The first `go build`[^.]*compiles the Pulumi Go SDK/);
+  expect(go).toMatch(/The first `pulumi up` builds the program, and with\s+it the Pulumi Go SDK/);
 });
