@@ -462,12 +462,14 @@ describe("retries", () => {
       expect(server!.requests).toHaveLength(1);
     }));
 
-  test("a POST is never retried after a response timeout (the service may have created it)", async () => {
-    const client = await clientFor(() => ({ delayMs: 2_500, body: { tasks: ["t"] } }), { requestTimeoutMs: 300 });
-    await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "a" } })).rejects.toBeInstanceOf(RequestTimeoutError);
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(server!.requests).toHaveLength(1);
-  });
+  test("a POST is never retried after a response timeout (the service may have created it)", () =>
+    onVirtualTime(async (clock) => {
+      const client = await clientFor(() => ({ delayMs: 2_500, body: { tasks: ["t"] } }), { requestTimeoutMs: 300 });
+      await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "a" } })).rejects.toBeInstanceOf(RequestTimeoutError);
+      // Longer than any pause before a retry (8 s at the most), on the clock the client pauses on.
+      await clock.sleep(10_000);
+      expect(server!.requests).toHaveLength(1);
+    }));
 
   test("a PATCH is retried after a response timeout", async () => {
     const client = await clientFor((_r, i) => (i === 0 ? { delayMs: 2_500, body: {} } : { body: { tasks: ["t"] } }), {
