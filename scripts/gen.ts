@@ -309,6 +309,12 @@ function nativeModule(): string {
 
 const TS_TYPES: Readonly<Record<string, string>> = { string: "string", integer: "number", number: "number", boolean: "boolean" };
 
+/** A configuration key's type in `ProviderArgs`, from its schema property (an object: tags, or ignoreTags' shape). */
+function tsTypeOf(p: Record<string, unknown>): string {
+  if (p.$ref === "#/types/cims:index:IgnoreTags") return "{ keys?: string[]; keyPrefixes?: string[] }";
+  return p.type === "object" ? "Record<string, string>" : TS_TYPES[String(p.type)];
+}
+
 /** `cims.native.Provider`: the plugin's configuration (the schema's) as a program gives it. */
 function providerClass(): string {
   let text =
@@ -316,7 +322,7 @@ function providerClass(): string {
     "export interface ProviderArgs {\n";
   for (const [name, p] of Object.entries(PROVIDER_CONFIG)) {
     const doc = `${String(p.description)}${p.secret ? " Made secret: the state holds it encrypted." : ""}`;
-    text += `  /** ${doc} */\n  readonly ${name}?: pulumi.Input<${TS_TYPES[String(p.type)]}>;\n`;
+    text += `  /** ${doc} */\n  readonly ${name}?: pulumi.Input<${tsTypeOf(p)}>;\n`;
   }
   text +=
     "}\n\n" +
