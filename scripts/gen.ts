@@ -15,8 +15,7 @@ import * as prettier from "prettier";
 import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
 import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
-import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
-import { EXAMPLES } from "../provider/kinds/examples";
+import { exampleOf, type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { configValues } from "../provider/kinds/program-model";
 import { type Language, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
@@ -442,9 +441,9 @@ const EXAMPLE_BLOCKS: ReadonlyArray<[Language, string, string]> = [
   ["go", "Go", "go"],
 ];
 
-/** The kind's example (provider/kinds/<kind>.example.ts) in each language, by cims-import's renderers. */
+/** The kind's example (provider/kinds/<kind>.example.ts, attached to its kind) in each language, by cims-import's renderers. */
 function exampleSection(type: Kind): string {
-  const example = EXAMPLES[type];
+  const example = exampleOf(type);
   const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
   let md = `\n## Example\n\n${example.doc}\n\n`;
   md +=

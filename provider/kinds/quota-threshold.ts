@@ -17,6 +17,8 @@ import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { runMemory } from "../methods/run-memory";
+import { quotaThresholdExample } from "./quota-threshold.example";
+import type { WithExample } from "./program-model";
 
 /** A client's setting: its inputs once checked. */
 type QuotaInputs = Inputs & { clientId: number; threshold: number };
@@ -163,4 +165,9 @@ async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.Read
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };
 
 /** QuotaThreshold: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const QuotaThreshold: KindEntry = { descriptor: quotaDescriptor, table: quotaTable, methods: quotaThresholdMethods };
+export const QuotaThreshold: KindEntry & WithExample = {
+  example: quotaThresholdExample,
+  descriptor: quotaDescriptor,
+  table: quotaTable,
+  methods: quotaThresholdMethods,
+};

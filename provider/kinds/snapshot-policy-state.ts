@@ -14,6 +14,8 @@ import { boolean } from "../../api/contract/common";
 import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
+import { snapshotPolicyStateExample } from "./snapshot-policy-state.example";
+import type { WithExample } from "./program-model";
 
 /** A policy's chosen state: its inputs once checked. */
 type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
@@ -109,4 +111,9 @@ async function read(id: string, props: PolicyInputs): Promise<pulumi.dynamic.Rea
 export const snapshotPolicyStateMethods = { check, diff, create, update, read, delete: remove };
 
 /** SnapshotPolicyState: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const SnapshotPolicyState: KindEntry = { descriptor: policyDescriptor, table: policyTable, methods: snapshotPolicyStateMethods };
+export const SnapshotPolicyState: KindEntry & WithExample = {
+  example: snapshotPolicyStateExample,
+  descriptor: policyDescriptor,
+  table: policyTable,
+  methods: snapshotPolicyStateMethods,
+};
