@@ -9,6 +9,8 @@ export const LbPoolSettings: KindKit = {
     session_persistence: { type: "SOURCE_IP" },
     members: [{ address: "10.0.0.44", protocol_port: 8081, weight: 3 }],
   },
+  // Its update (PATCH of the pool and its task) is safe to repeat; what it does with members is its own tests'.
+  faults: { ops: ["update"] },
   example: {
     record: (env, r) => env.emulator.store.get("lbpools", r.outputs?.poolId),
     // The pool and its settings stay; the stack's members go.
