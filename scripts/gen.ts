@@ -21,6 +21,7 @@ import { type Language, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
+import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
 import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { JAVA_SDK_DIR, writeJavaSdk } from "./gen-sdk-java";
@@ -555,6 +556,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const migrate = "docs/migrate-from-terraform.md";
   files.set(migrate, betweenMarkers(fs.readFileSync(path.join(root, migrate), "utf8"), "terraform-types", terraformTable(), migrate));
+  const emulatorPage = "docs/emulator.md";
+  files.set(emulatorPage, betweenMarkers(fs.readFileSync(path.join(root, emulatorPage), "utf8"), "api-calls", apiTable(), emulatorPage));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;
