@@ -118,7 +118,7 @@ function adoptionOf(members: unknown): { adoptMembers?: string[] } {
   return ids.length > 0 ? { adoptMembers: ids } : {};
 }
 const pathParams = (i: PoolInputs) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: i.poolId });
-const path = (i: PoolInputs) => apiPath(contract.paths.item, pathParams(i));
+const path = (i: PoolInputs) => poolDescriptor.recordPath(i, i.poolId);
 
 /** Inputs with their ownership explicit: a state written before the input was `declared`. */
 const owning = (i: Inputs): Inputs => ({ ...i, membersOwnership: ownershipOf(i) });

@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
 import { NotFoundError } from "../client/errors";
-import { apiPath } from "../client/path";
 import { readOrGone, withContext } from "../methods/calls";
 import { apiClient, log } from "../methods/context";
 import type { Descriptor } from "../methods/descriptor";
@@ -52,7 +51,7 @@ export const quotaDescriptor: Descriptor = describeSettings({
 });
 export const quotaTable = resourceTable(quotaDescriptor);
 
-const path = (i: QuotaInputs) => apiPath(contract.paths.item, { client_id: i.clientId });
+const path = (i: QuotaInputs) => quotaDescriptor.recordPath(i, String(i.clientId));
 const label = quotaDescriptor.label;
 
 /**

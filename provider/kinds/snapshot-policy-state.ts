@@ -3,7 +3,6 @@
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
-import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "../methods/calls";
 import { apiClient, log, scopeDefaults } from "../methods/context";
 import type { Descriptor, Scoped } from "../methods/descriptor";
@@ -45,7 +44,7 @@ export const policyDescriptor: Descriptor = describeSettings({
 });
 export const policyTable = resourceTable(policyDescriptor);
 
-const path = (i: PolicyInputs) => apiPath(contract.paths.item, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });
+const path = (i: PolicyInputs) => policyDescriptor.recordPath(i, String(i.policyId));
 // Volumes are listed in the record only when asked for.
 const query = (i: PolicyInputs) => (i.includeVolumes ? { need_volumes: true } : {});
 const what = policyDescriptor.label;
