@@ -8,7 +8,7 @@
 // only the engine shows (what a failure leaves in the stack's state) through the CLI.
 // docs/reliability.md records the outcomes.
 import { processClock } from "../../provider/client/clock";
-import { api, type CimsTestEnv, SEED } from "./cims";
+import { api, type CimsTestEnv, SEED, SEEDED_PARAMS } from "./cims";
 import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
 import { type Kind, kind } from "../../provider/kinds/registry";
@@ -166,14 +166,11 @@ export async function clearFaults(env: Emulated): Promise<void> {
   expect((await api(env, "DELETE", "/__emulator/faults")).status).toBe(204);
 }
 
-/** The path parameters of the seed's records the matrix's requests go to: the scope, and its pool. */
-const SEEDED: Record<string, string> = { project_id: "1", region_id: "1", pool_id: SEED.poolId };
-
 /** An operation's path in the seed's scope; a record's id the seed does not hold is any (`*`). */
 function seededPath(contract: Contract, name: "create" | "list" | "update" | "delete"): string {
   const op = operation(contract, name);
   if (!op) throw new Error(`fault matrix: ${contract.name}'s contract has no ${name}`);
-  const params: Record<string, string> = { [idParam(contract)]: "*", ...SEEDED };
+  const params: Record<string, string> = { [idParam(contract)]: "*", ...SEEDED_PARAMS };
   return op.template.replace(/\{([a-z_]+)\}/g, (_all, p: string) => params[p] ?? "*");
 }
 
