@@ -31,6 +31,8 @@ export interface KindKit {
    * means and how its messages name it; its requests and task rows follow from its contract.
    */
   readonly faults?: KindFaults;
+  /** The lifecycle model's program declares it (tests/model/): its calls get the model's faults. */
+  readonly lifecycle?: true;
   /** The kind's docs example, deployed: the record a resource of the state is, and what destroy leaves of it. */
   readonly example: {
     readonly record: (env: CimsTestEnv, r: StateResource) => ApiRecord | undefined;

@@ -4,6 +4,7 @@ import type { KindKit } from "./kit";
 const key = (address: unknown, port: unknown) => `${String(address)}:${String(port)}`;
 
 export const LbPoolSettings: KindKit = {
+  lifecycle: true,
   values: {
     healthmonitor: { type: "TCP", delay: 7, timeout: 3, max_retries: 2 },
     session_persistence: { type: "SOURCE_IP" },

@@ -7,6 +7,7 @@ export const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10
 const subnetNamed = (row: number) => `Subnet "${subnetOf(row).name}"`;
 
 export const Subnet: KindKit = {
+  lifecycle: true,
   create: async () => ({ name: "s", cidr: "10.123.0.0/24", network_id: SEED.networkId }),
   values: { gateway_ip: "10.123.0.9", host_routes: [{ destination: "10.124.0.0/24", nexthop: "10.123.0.254" }] },
   faults: {
