@@ -2,8 +2,9 @@
 // approved is what runs, on both faces. One stack per face walks the golden previews' scenarios
 // (tests/e2e/engine/preview-diff-golden.test.ts): a create; then a subnet renamed outside
 // Pulumi and refreshed, a rename, a CIDR that replaces, a rename under `ignoreChanges: ["tags"]`
-// with its tags changed by the program and outside it, and a shared pool's setting changed
-// while another stack's member is in it. Each plan applied writes exactly what it says: the
+// with its tags changed by the program and outside it, a shared pool's setting changed while
+// another stack's member is in it, and a pool member on the replaced subnet (its subnetId is
+// known only once the subnet is made, so the plan holds it unknown). Each plan applied writes exactly what it says: the
 // emulator's POST/PATCH/PUT/DELETE follow from the plan's steps, and each update's PATCH sends
 // the keys the plan updates and no other. `up --strict` applies a rename likewise. Then three
 // tamper cases fail with no write at all, naming the resource: the program changed after its
@@ -28,7 +29,9 @@ import * as cims from "pulumi-cims";
 const c = new pulumi.Config();
 new cims.Subnet("renamed", { name: c.get("name") ?? "renamed", cidr: "10.81.0.0/24", networkId: "${SEED.networkId}" });
 new cims.Subnet("drifted", { name: "drifted", cidr: "10.82.0.0/24", networkId: "${SEED.networkId}", tags: { team: "net" } });
-new cims.Subnet("moved", { name: "moved", cidr: c.get("cidr") ?? "10.83.0.0/24", networkId: "${SEED.networkId}" });
+const moved = new cims.Subnet("moved", { name: "moved", cidr: c.get("cidr") ?? "10.83.0.0/24", networkId: "${SEED.networkId}" });
+// On the subnet: its id is known only once the subnet is created (or replaced).
+new cims.LbPoolMember("member", { poolId: "${SEED.poolId}", address: (c.get("cidr") ?? "10.83.0.0/24").replace("0/24", "20"), protocolPort: 8081, subnetId: moved.id });
 new cims.Subnet("kept", { name: c.get("keptName") ?? "kept", cidr: "10.85.0.0/24", networkId: "${SEED.networkId}", tags: { team: c.get("keptTeam") ?? "net" } }, { ignoreChanges: ["tags"] });
 new cims.LbPoolSettings("pool", {
   poolId: "${SEED.poolId}",
@@ -41,7 +44,8 @@ new cims.LbPoolSettings("pool", {
 const SUBNETS = "/cloud/v1/subnets/:project_id/:region_id";
 const SUBNET = `${SUBNETS}/:subnet_id`;
 const POOL = "/cloud/v1/lbpools/:project_id/:region_id/:pool_id";
-const MEMBER = "/cloud/v1/loadbalancers/:project_id/:region_id/pools/:pool_id/members/:member_id";
+const MEMBERS = "/cloud/v1/loadbalancers/:project_id/:region_id/pools/:pool_id/members";
+const MEMBER = `${MEMBERS}/:member_id`;
 const STEP_AS = { "create-replacement": "create", "delete-replaced": "delete" } as Record<string, string>;
 
 /**
@@ -60,10 +64,14 @@ function writesOfStep(kind: string, step: string, keys: string[]): string[] {
         >
       )[step] ?? []
     );
+  if (kind === "LbPoolMember")
+    return (
+      ({ create: [`POST ${MEMBERS}`], update: [`PATCH ${MEMBER}`], delete: [`DELETE ${MEMBER}`] } as Record<string, string[]>)[step] ?? []
+    );
   if (kind !== "LbPoolSettings" || step !== "update") return [];
   return [...(keys.some((k) => k !== "members") ? [`PATCH ${POOL}`] : []), ...(keys.includes("members") ? [`PATCH ${MEMBER}`] : [])];
 }
-const OURS = new Set(["Subnet", "LbPoolSettings"]);
+const OURS = new Set(["Subnet", "LbPoolSettings", "LbPoolMember"]);
 
 interface Plan {
   resourcePlans: Record<string, { steps?: string[]; goal?: { inputDiff?: { updates?: Record<string, unknown> } } }>;
@@ -170,7 +178,7 @@ test.each<Face>(["dynamic", "native"])(
 
     // A create.
     const created = await savePlan("create");
-    expect(Object.values(stepsOfPlan(created.plan))).toEqual(Array(5).fill(["create"]));
+    expect(Object.values(stepsOfPlan(created.plan))).toEqual(Array(6).fill(["create"]));
     await appliesExactly(created);
 
     // Drift refreshed (a subnet renamed outside Pulumi, another stack's member in the shared
@@ -189,12 +197,13 @@ test.each<Face>(["dynamic", "native"])(
       renamed: ["update"],
       drifted: ["update"],
       moved: ["create-replacement", "replace", "delete-replaced"],
+      member: ["create-replacement", "replace", "delete-replaced"],
       kept: ["update"],
       pool: ["update"],
     });
     // What a bot posts for the stack: every step with the keys it changes, on either face.
     expect(await jq(await summaryFilter(), changes.preview)).toBe(
-      "e2e: replace moved[cidr], update drifted[name], update kept[name], update pool[lbAlgorithm], update renamed[name]",
+      "e2e: replace member[address,subnetId], replace moved[cidr], update drifted[name], update kept[name], update pool[lbAlgorithm], update renamed[name]",
     );
     const steps = (JSON.parse(changes.preview) as { steps: Array<{ op: string; diffReasons?: string[]; replaceReasons?: string[] }> })
       .steps;
@@ -202,7 +211,9 @@ test.each<Face>(["dynamic", "native"])(
     // The plugin's Diff names the changed keys itself; Pulumi's dynamic-provider host carries a
     // replacement's keys only (the summary finds the others in the step's old and new inputs).
     expect(changed.map((st) => (st.diffReasons ?? []).length > 0)).toEqual(changed.map(() => face === "native"));
-    expect(changed.filter((st) => st.op === "replace").map((st) => st.replaceReasons)).toEqual([["cidr"]]);
+    expect(changed.filter((st) => st.op === "replace").map((st) => st.replaceReasons?.sort())).toEqual(
+      expect.arrayContaining([["cidr"], ["address", "subnetId"]]),
+    );
     await appliesExactly(changes);
     const kept = env.emulator.store.list("subnets").find((x) => x.cidr === "10.85.0.0/24")!;
     expect((kept.tags as Array<{ key: string; value: string }>).filter((t) => t.key !== "creator_task_id")).toEqual([
@@ -210,7 +221,7 @@ test.each<Face>(["dynamic", "native"])(
       expect.objectContaining({ key: "cost-center", value: "cc-42" }),
     ]);
     const pool = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body;
-    expect(pool.members.map((m: { address: string }) => m.address)).toEqual(["10.0.0.10", "10.0.0.55"]);
+    expect(pool.members.map((m: { address: string }) => m.address).sort()).toEqual(["10.0.0.10", "10.0.0.55", "10.84.0.20"]);
 
     // `up --strict`: the plan of its own preview.
     await s.setConfigs({ name: "renamed-3" });
