@@ -76,7 +76,8 @@ export interface App {
   logs: string[];
   api: Router;
   control: Router;
-  apiKeys: ReadonlySet<string>;
+  /** The keys it accepts now: a test issues and revokes keys by changing the set. */
+  apiKeys: Set<string>;
   maxBodyBytes: number;
   pageSizeMax: number;
   requestLog?: string;

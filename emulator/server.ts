@@ -20,6 +20,11 @@ export interface RunningEmulator {
   logs: string[];
   /** The request log's file, when there is one. */
   requestLog?: string;
+  /**
+   * The keys it accepts from the next request on (`apiKey` and `moreApiKeys` to begin with):
+   * deleting the old key after adding a new one is a rotation whose old key stops working.
+   */
+  apiKeys: Set<string>;
   close(): Promise<void>;
 }
 
@@ -38,7 +43,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   // Listening on a TCP port, the address is never a pipe's name (a string) nor null.
   if (bound === null || typeof bound === "string") throw new Error(`startEmulator: not listening on a TCP port (${String(bound)})`);
   const host = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
-  const { store, engine, faults, metrics, logs, requestLog } = app;
+  const { store, engine, faults, metrics, logs, requestLog, apiKeys } = app;
   return {
     url: `http://${host}:${bound.port}`,
     port: bound.port,
@@ -48,6 +53,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     metrics,
     logs,
     requestLog,
+    apiKeys,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,13 +15,13 @@ import * as prettier from "prettier";
 import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
 import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
-import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
-import { EXAMPLES } from "../provider/kinds/examples";
+import { exampleOf, type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { configValues } from "../provider/kinds/program-model";
 import { type ExampleLanguage, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
+import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
 import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { JAVA_SDK_DIR, writeJavaSdk } from "./gen-sdk-java";
@@ -449,9 +449,9 @@ const EXAMPLE_BLOCKS: ReadonlyArray<[ExampleLanguage, string, string]> = [
   ["java", "Java", "java"],
 ];
 
-/** The kind's example (provider/kinds/<kind>.example.ts) in each language, by cims-import's renderers. */
+/** The kind's example (provider/kinds/<kind>.example.ts, attached to its kind) in each language, by cims-import's renderers. */
 function exampleSection(type: Kind): string {
-  const example = EXAMPLES[type];
+  const example = exampleOf(type);
   const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
   let md = `\n## Example\n\n${example.doc}\n\n`;
   md +=
@@ -563,6 +563,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const migrate = "docs/migrate-from-terraform.md";
   files.set(migrate, betweenMarkers(fs.readFileSync(path.join(root, migrate), "utf8"), "terraform-types", terraformTable(), migrate));
+  const emulatorPage = "docs/emulator.md";
+  files.set(emulatorPage, betweenMarkers(fs.readFileSync(path.join(root, emulatorPage), "utf8"), "api-calls", apiTable(), emulatorPage));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;

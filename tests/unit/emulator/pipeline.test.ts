@@ -33,6 +33,18 @@ describe("auth and routing", () => {
     },
   );
 
+  test("a key rotated through apiKeys: the new key is accepted from the next request, the old one refused once deleted", async () => {
+    const path = `/cloud/v1/lbpools/1/1/${POOL}`;
+    emulator().apiKeys.add("emu-rotated-key-77d1");
+    expect([(await call("GET", path)).status, (await call("GET", path, undefined, { key: "emu-rotated-key-77d1" })).status]).toEqual([
+      200, 200,
+    ]);
+    emulator().apiKeys.delete(KEY);
+    expect([(await call("GET", path)).status, (await call("GET", path, undefined, { key: "emu-rotated-key-77d1" })).status]).toEqual([
+      401, 200,
+    ]);
+  });
+
   test("unknown endpoints are 404, wrong methods 405", async () => {
     expect((await call("GET", "/cloud/v1/nothing")).body.exception_class).toBe("NotFoundError");
     const res = await call("POST", `/cloud/v1/lbpools/1/1/${POOL}`, {});

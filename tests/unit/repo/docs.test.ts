@@ -214,3 +214,17 @@ test("scripts/README.md has a row for every script in scripts/, and none for a s
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   expect([...rows].sort()).toEqual(entries.sort());
 });
+
+test("examples/ci/github-preview.yml saves the plan in the pull request's job and applies it on merge, and posts docs/platform.md's summary of it", () => {
+  const workflow = read(path.join(ROOT, "examples/ci/github-preview.yml"));
+  const filter = /pulumi preview --json --stack dev \| jq -r --arg stack dev '([^']+)'/.exec(
+    read(path.join(ROOT, "docs/platform.md")),
+  )?.[1];
+  expect(filter).toBeDefined();
+  expect(workflow).toContain(`jq -r --arg stack \${{ matrix.stack }} '${filter}' preview.json`);
+  expect(workflow).toMatch(/if: github\.event_name == 'pull_request'\n\s+run: \|\n(.*\n)*?\s+pulumi preview [^\n]*--save-plan plan\.json/);
+  expect(workflow).toMatch(/if: github\.event_name == 'push'\n(\s+#.*\n)*\s+run: pulumi up [^\n]*--plan plan\.json/);
+  // No up of anything but the saved plan (comments aside).
+  const commands = workflow.split("\n").filter((l) => !/^\s*#/.test(l));
+  expect(commands.filter((l) => /command: up|pulumi up (?![^\n]*--plan)/.test(l))).toEqual([]);
+});
