@@ -116,6 +116,7 @@ export const LbPoolSettings = {
       set: "update",
       doc: 'The stack\'s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.',
     },
+    adminStateUp: { type: boolean, set: "update", doc: "Whether the pool takes traffic (false disables it, its members kept)." },
     timeoutClientData: { type: ms, nullable: true, set: "update", doc: "Client inactivity timeout in milliseconds, or null." },
     timeoutMemberConnect: { type: ms, nullable: true, set: "update", doc: "Member connect timeout in milliseconds, or null." },
     timeoutMemberData: { type: ms, nullable: true, set: "update", doc: "Member inactivity timeout in milliseconds, or null." },
@@ -124,10 +125,13 @@ export const LbPoolSettings = {
   record: {
     id: { type: uuid4, doc: "The pool's id." },
     provisioning_status: { type: text, doc: "The pool's provisioning status (ACTIVE, PENDING_UPDATE, ...)." },
-    operating_status: { type: text, doc: "The pool's operating status." },
+    operating_status: {
+      type: text,
+      output: true,
+      doc: "The pool's operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.",
+    },
     listeners: { type: arrayOf(text), doc: "The listeners that use the pool." },
     loadbalancers: { type: arrayOf(text), doc: "The load balancers of the pool." },
-    admin_state_up: { type: boolean, doc: "Whether the pool is enabled." },
     creator_task_id: { type: uuid4, doc: "The task that created the pool." },
     task_id: { type: uuid4, doc: "The pool's last task." },
   },
@@ -165,6 +169,21 @@ export const LbPoolSettings = {
       /** Removes the pool's health monitor: 204, or 404 when it has none. */
       deleteHealthmonitor: { method: "DELETE", path: "healthmonitor" },
     },
+  },
+  vendorLeftOut: {
+    provisioning_status:
+      "Bookkeeping of the service's tasks (PENDING_UPDATE while one runs): every write waits until it is ACTIVE again, and another stack's write changes it.",
+    listeners:
+      "References (`{id}`) to the listeners that use the pool: the load balancer's wiring, which other stacks change, not a setting of the pool.",
+    loadbalancers:
+      "References (`{id}`) to the load balancers of the pool: fixed when the pool was made elsewhere, not a setting of the pool.",
+    creator_task_id: "The task that created the pool, which no stack of this kind made: the pool exists anyway.",
+    task_id: "The service's last task on the pool, bookkeeping that changes with others' calls; `taskIds` shows the stack's own.",
+    "members.instance_id": "Not yet an input of a member of LbPoolSettings: manage such a member with LbPoolMember.",
+    "members.admin_state_up": "Not yet an input of a member of LbPoolSettings: manage such a member with LbPoolMember.",
+    "members.backup": "Not yet an input of a member of LbPoolSettings: manage such a member with LbPoolMember.",
+    "members.monitor_address": "Not yet an input of a member of LbPoolSettings: manage such a member with LbPoolMember.",
+    "members.monitor_port": "Not yet an input of a member of LbPoolSettings: manage such a member with LbPoolMember.",
   },
   identity: { poolId: { type: uuid4, doc: "The load balancer pool (uuid4)." } },
   terraform: [

@@ -39,6 +39,11 @@ export interface LbPoolSettingsArgs {
    * address and port is no evidence the stack made it. Omitted: left as it is. Updates in place.
    */
   readonly members?: pulumi.Input<pulumi.Input<InputFields<PoolMember>>[] | null>;
+  /**
+   * Whether the pool takes traffic (false disables it, its members kept). Omitted: left as it is. Updates in
+   * place.
+   */
+  readonly adminStateUp?: pulumi.Input<boolean>;
   /** Client inactivity timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
   readonly timeoutClientData?: pulumi.Input<number | null>;
   /** Member connect timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
@@ -101,12 +106,19 @@ export interface LbPoolSettingsState {
    * address and port is no evidence the stack made it.
    */
   members?: PoolMember[] | null;
+  /** Whether the pool takes traffic (false disables it, its members kept). */
+  adminStateUp?: boolean;
   /** Client inactivity timeout in milliseconds, or null. */
   timeoutClientData?: number | null;
   /** Member connect timeout in milliseconds, or null. */
   timeoutMemberConnect?: number | null;
   /** Member inactivity timeout in milliseconds, or null. */
   timeoutMemberData?: number | null;
+  /**
+   * The pool's operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write,
+   * so it is never a diff.
+   */
+  operatingStatus: string;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
@@ -144,9 +156,11 @@ export const OUTPUTS = [
   "healthmonitor",
   "sessionPersistence",
   "members",
+  "adminStateUp",
   "timeoutClientData",
   "timeoutMemberConnect",
   "timeoutMemberData",
+  "operatingStatus",
   "projectId",
   "regionId",
   "membersOwnership",

@@ -84,6 +84,14 @@ class GlobalQuotasArgsDict(TypedDict):
     """
     The global quota `inferenceInstanceCountUsage`.
     """
+    inference_public_model_api_key_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The global quota `inferencePublicModelApiKeyCountLimit`.
+    """
+    inference_public_model_api_key_count_usage: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The global quota `inferencePublicModelApiKeyCountUsage`.
+    """
     keypair_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
     """
     The global quota `keypairCountLimit`.
@@ -114,6 +122,8 @@ class GlobalQuotasArgs:
                  inference_gpu_l40s_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  inference_instance_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  inference_instance_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 inference_public_model_api_key_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 inference_public_model_api_key_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  keypair_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  keypair_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  project_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
@@ -131,6 +141,8 @@ class GlobalQuotasArgs:
         :param pulumi.Input['QuotaEntryArgs'] inference_gpu_l40s_count_usage: The global quota `inferenceGpuL40sCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] inference_instance_count_limit: The global quota `inferenceInstanceCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] inference_instance_count_usage: The global quota `inferenceInstanceCountUsage`.
+        :param pulumi.Input['QuotaEntryArgs'] inference_public_model_api_key_count_limit: The global quota `inferencePublicModelApiKeyCountLimit`.
+        :param pulumi.Input['QuotaEntryArgs'] inference_public_model_api_key_count_usage: The global quota `inferencePublicModelApiKeyCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] keypair_count_limit: The global quota `keypairCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] keypair_count_usage: The global quota `keypairCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] project_count_limit: The global quota `projectCountLimit`.
@@ -156,6 +168,10 @@ class GlobalQuotasArgs:
             pulumi.set(__self__, "inference_instance_count_limit", inference_instance_count_limit)
         if inference_instance_count_usage is not None:
             pulumi.set(__self__, "inference_instance_count_usage", inference_instance_count_usage)
+        if inference_public_model_api_key_count_limit is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_limit", inference_public_model_api_key_count_limit)
+        if inference_public_model_api_key_count_usage is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_usage", inference_public_model_api_key_count_usage)
         if keypair_count_limit is not None:
             pulumi.set(__self__, "keypair_count_limit", keypair_count_limit)
         if keypair_count_usage is not None:
@@ -284,6 +300,30 @@ class GlobalQuotasArgs:
     @inference_instance_count_usage.setter
     def inference_instance_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
         pulumi.set(self, "inference_instance_count_usage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountLimit")
+    def inference_public_model_api_key_count_limit(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The global quota `inferencePublicModelApiKeyCountLimit`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_limit")
+
+    @inference_public_model_api_key_count_limit.setter
+    def inference_public_model_api_key_count_limit(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "inference_public_model_api_key_count_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountUsage")
+    def inference_public_model_api_key_count_usage(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The global quota `inferencePublicModelApiKeyCountUsage`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_usage")
+
+    @inference_public_model_api_key_count_usage.setter
+    def inference_public_model_api_key_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "inference_public_model_api_key_count_usage", value)
 
     @_builtins.property
     @pulumi.getter(name="keypairCountLimit")
@@ -1210,6 +1250,14 @@ class RegionalQuotasArgsDict(TypedDict):
     """
     The regional quota `sharedVmCountUsage`.
     """
+    slurm_cluster_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The regional quota `slurmClusterCountLimit`.
+    """
+    slurm_cluster_count_usage: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The regional quota `slurmClusterCountUsage`.
+    """
     snapshot_schedule_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
     """
     The regional quota `snapshotScheduleCountLimit`.
@@ -1358,6 +1406,8 @@ class RegionalQuotasArgs:
                  sfs_size_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  shared_vm_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  shared_vm_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 slurm_cluster_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 slurm_cluster_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  snapshot_schedule_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  snapshot_schedule_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  subnet_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
@@ -1463,6 +1513,8 @@ class RegionalQuotasArgs:
         :param pulumi.Input['QuotaEntryArgs'] sfs_size_usage: The regional quota `sfsSizeUsage`.
         :param pulumi.Input['QuotaEntryArgs'] shared_vm_count_limit: The regional quota `sharedVmCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] shared_vm_count_usage: The regional quota `sharedVmCountUsage`.
+        :param pulumi.Input['QuotaEntryArgs'] slurm_cluster_count_limit: The regional quota `slurmClusterCountLimit`.
+        :param pulumi.Input['QuotaEntryArgs'] slurm_cluster_count_usage: The regional quota `slurmClusterCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] snapshot_schedule_count_limit: The regional quota `snapshotScheduleCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] snapshot_schedule_count_usage: The regional quota `snapshotScheduleCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] subnet_count_limit: The regional quota `subnetCountLimit`.
@@ -1652,6 +1704,10 @@ class RegionalQuotasArgs:
             pulumi.set(__self__, "shared_vm_count_limit", shared_vm_count_limit)
         if shared_vm_count_usage is not None:
             pulumi.set(__self__, "shared_vm_count_usage", shared_vm_count_usage)
+        if slurm_cluster_count_limit is not None:
+            pulumi.set(__self__, "slurm_cluster_count_limit", slurm_cluster_count_limit)
+        if slurm_cluster_count_usage is not None:
+            pulumi.set(__self__, "slurm_cluster_count_usage", slurm_cluster_count_usage)
         if snapshot_schedule_count_limit is not None:
             pulumi.set(__self__, "snapshot_schedule_count_limit", snapshot_schedule_count_limit)
         if snapshot_schedule_count_usage is not None:
@@ -2736,6 +2792,30 @@ class RegionalQuotasArgs:
     @shared_vm_count_usage.setter
     def shared_vm_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
         pulumi.set(self, "shared_vm_count_usage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountLimit")
+    def slurm_cluster_count_limit(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The regional quota `slurmClusterCountLimit`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_limit")
+
+    @slurm_cluster_count_limit.setter
+    def slurm_cluster_count_limit(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "slurm_cluster_count_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountUsage")
+    def slurm_cluster_count_usage(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The regional quota `slurmClusterCountUsage`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_usage")
+
+    @slurm_cluster_count_usage.setter
+    def slurm_cluster_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "slurm_cluster_count_usage", value)
 
     @_builtins.property
     @pulumi.getter(name="snapshotScheduleCountLimit")

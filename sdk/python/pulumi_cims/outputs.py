@@ -61,6 +61,10 @@ class GlobalQuotas(dict):
             suggest = "inference_instance_count_limit"
         elif key == "inferenceInstanceCountUsage":
             suggest = "inference_instance_count_usage"
+        elif key == "inferencePublicModelApiKeyCountLimit":
+            suggest = "inference_public_model_api_key_count_limit"
+        elif key == "inferencePublicModelApiKeyCountUsage":
+            suggest = "inference_public_model_api_key_count_usage"
         elif key == "keypairCountLimit":
             suggest = "keypair_count_limit"
         elif key == "keypairCountUsage":
@@ -92,6 +96,8 @@ class GlobalQuotas(dict):
                  inference_gpu_l40s_count_usage: Optional['outputs.QuotaEntry'] = None,
                  inference_instance_count_limit: Optional['outputs.QuotaEntry'] = None,
                  inference_instance_count_usage: Optional['outputs.QuotaEntry'] = None,
+                 inference_public_model_api_key_count_limit: Optional['outputs.QuotaEntry'] = None,
+                 inference_public_model_api_key_count_usage: Optional['outputs.QuotaEntry'] = None,
                  keypair_count_limit: Optional['outputs.QuotaEntry'] = None,
                  keypair_count_usage: Optional['outputs.QuotaEntry'] = None,
                  project_count_limit: Optional['outputs.QuotaEntry'] = None,
@@ -109,6 +115,8 @@ class GlobalQuotas(dict):
         :param 'QuotaEntry' inference_gpu_l40s_count_usage: The global quota `inferenceGpuL40sCountUsage`.
         :param 'QuotaEntry' inference_instance_count_limit: The global quota `inferenceInstanceCountLimit`.
         :param 'QuotaEntry' inference_instance_count_usage: The global quota `inferenceInstanceCountUsage`.
+        :param 'QuotaEntry' inference_public_model_api_key_count_limit: The global quota `inferencePublicModelApiKeyCountLimit`.
+        :param 'QuotaEntry' inference_public_model_api_key_count_usage: The global quota `inferencePublicModelApiKeyCountUsage`.
         :param 'QuotaEntry' keypair_count_limit: The global quota `keypairCountLimit`.
         :param 'QuotaEntry' keypair_count_usage: The global quota `keypairCountUsage`.
         :param 'QuotaEntry' project_count_limit: The global quota `projectCountLimit`.
@@ -134,6 +142,10 @@ class GlobalQuotas(dict):
             pulumi.set(__self__, "inference_instance_count_limit", inference_instance_count_limit)
         if inference_instance_count_usage is not None:
             pulumi.set(__self__, "inference_instance_count_usage", inference_instance_count_usage)
+        if inference_public_model_api_key_count_limit is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_limit", inference_public_model_api_key_count_limit)
+        if inference_public_model_api_key_count_usage is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_usage", inference_public_model_api_key_count_usage)
         if keypair_count_limit is not None:
             pulumi.set(__self__, "keypair_count_limit", keypair_count_limit)
         if keypair_count_usage is not None:
@@ -222,6 +234,22 @@ class GlobalQuotas(dict):
         The global quota `inferenceInstanceCountUsage`.
         """
         return pulumi.get(self, "inference_instance_count_usage")
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountLimit")
+    def inference_public_model_api_key_count_limit(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The global quota `inferencePublicModelApiKeyCountLimit`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountUsage")
+    def inference_public_model_api_key_count_usage(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The global quota `inferencePublicModelApiKeyCountUsage`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_usage")
 
     @_builtins.property
     @pulumi.getter(name="keypairCountLimit")
@@ -1111,6 +1139,10 @@ class RegionalQuotas(dict):
             suggest = "shared_vm_count_limit"
         elif key == "sharedVmCountUsage":
             suggest = "shared_vm_count_usage"
+        elif key == "slurmClusterCountLimit":
+            suggest = "slurm_cluster_count_limit"
+        elif key == "slurmClusterCountUsage":
+            suggest = "slurm_cluster_count_usage"
         elif key == "snapshotScheduleCountLimit":
             suggest = "snapshot_schedule_count_limit"
         elif key == "snapshotScheduleCountUsage":
@@ -1240,6 +1272,8 @@ class RegionalQuotas(dict):
                  sfs_size_usage: Optional['outputs.QuotaEntry'] = None,
                  shared_vm_count_limit: Optional['outputs.QuotaEntry'] = None,
                  shared_vm_count_usage: Optional['outputs.QuotaEntry'] = None,
+                 slurm_cluster_count_limit: Optional['outputs.QuotaEntry'] = None,
+                 slurm_cluster_count_usage: Optional['outputs.QuotaEntry'] = None,
                  snapshot_schedule_count_limit: Optional['outputs.QuotaEntry'] = None,
                  snapshot_schedule_count_usage: Optional['outputs.QuotaEntry'] = None,
                  subnet_count_limit: Optional['outputs.QuotaEntry'] = None,
@@ -1345,6 +1379,8 @@ class RegionalQuotas(dict):
         :param 'QuotaEntry' sfs_size_usage: The regional quota `sfsSizeUsage`.
         :param 'QuotaEntry' shared_vm_count_limit: The regional quota `sharedVmCountLimit`.
         :param 'QuotaEntry' shared_vm_count_usage: The regional quota `sharedVmCountUsage`.
+        :param 'QuotaEntry' slurm_cluster_count_limit: The regional quota `slurmClusterCountLimit`.
+        :param 'QuotaEntry' slurm_cluster_count_usage: The regional quota `slurmClusterCountUsage`.
         :param 'QuotaEntry' snapshot_schedule_count_limit: The regional quota `snapshotScheduleCountLimit`.
         :param 'QuotaEntry' snapshot_schedule_count_usage: The regional quota `snapshotScheduleCountUsage`.
         :param 'QuotaEntry' subnet_count_limit: The regional quota `subnetCountLimit`.
@@ -1534,6 +1570,10 @@ class RegionalQuotas(dict):
             pulumi.set(__self__, "shared_vm_count_limit", shared_vm_count_limit)
         if shared_vm_count_usage is not None:
             pulumi.set(__self__, "shared_vm_count_usage", shared_vm_count_usage)
+        if slurm_cluster_count_limit is not None:
+            pulumi.set(__self__, "slurm_cluster_count_limit", slurm_cluster_count_limit)
+        if slurm_cluster_count_usage is not None:
+            pulumi.set(__self__, "slurm_cluster_count_usage", slurm_cluster_count_usage)
         if snapshot_schedule_count_limit is not None:
             pulumi.set(__self__, "snapshot_schedule_count_limit", snapshot_schedule_count_limit)
         if snapshot_schedule_count_usage is not None:
@@ -2266,6 +2306,22 @@ class RegionalQuotas(dict):
         The regional quota `sharedVmCountUsage`.
         """
         return pulumi.get(self, "shared_vm_count_usage")
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountLimit")
+    def slurm_cluster_count_limit(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The regional quota `slurmClusterCountLimit`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountUsage")
+    def slurm_cluster_count_usage(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The regional quota `slurmClusterCountUsage`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_usage")
 
     @_builtins.property
     @pulumi.getter(name="snapshotScheduleCountLimit")

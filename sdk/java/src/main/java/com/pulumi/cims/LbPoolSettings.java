@@ -16,6 +16,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
@@ -97,6 +98,20 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="cims:index:LbPoolSettings")
 public class LbPoolSettings extends com.pulumi.resources.CustomResource {
+    /**
+     * Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    @Export(name="adminStateUp", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> adminStateUp;
+
+    /**
+     * @return Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    public Output<Optional<Boolean>> adminStateUp() {
+        return Codegen.optional(this.adminStateUp);
+    }
     /**
      * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
      * 
@@ -208,6 +223,20 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> name() {
         return Codegen.optional(this.name);
+    }
+    /**
+     * The pool&#39;s operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.
+     * 
+     */
+    @Export(name="operatingStatus", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> operatingStatus;
+
+    /**
+     * @return The pool&#39;s operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.
+     * 
+     */
+    public Output<Optional<String>> operatingStatus() {
+        return Codegen.optional(this.operatingStatus);
     }
     /**
      * The load balancer pool (uuid4). Changing it replaces the resource.
