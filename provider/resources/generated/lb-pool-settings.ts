@@ -171,13 +171,13 @@ export const OUTPUTS = [
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only
  * those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the
- * stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership`
- * "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember)
- * others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly
- * `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own
- * member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each
- * setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its
- * settings, the members it adopted and everyone else's.
+ * stack's by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new
+ * member) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams
+ * share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a
+ * pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes.
+ * A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`,
+ * which the preview names). The preview warns of each setting a create changes; destroy removes the members the
+ * stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
  */
 export class LbPoolSettings extends withOutputs<LbPoolSettingsState>() {
   constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {

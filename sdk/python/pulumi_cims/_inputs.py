@@ -658,7 +658,7 @@ class HostRouteArgs:
 
 class PoolMemberArgsDict(TypedDict):
     """
-    A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+    A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
     """
     address: pulumi.Input[_builtins.str]
     """
@@ -668,9 +668,29 @@ class PoolMemberArgsDict(TypedDict):
     """
     The port the member serves on.
     """
+    admin_state_up: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the member takes traffic (false disables it; the service's default true).
+    """
+    backup: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    A backup member takes traffic only when every other member is unreachable (the service's default false).
+    """
     id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     The member's id, set by the service.
+    """
+    instance_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+    """
+    monitor_address: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Another IP address the health monitor checks instead of `address`.
+    """
+    monitor_port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Another port the health monitor checks instead of `protocolPort`.
     """
     operating_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -690,24 +710,44 @@ class PoolMemberArgs:
     def __init__(__self__, *,
                  address: pulumi.Input[_builtins.str],
                  protocol_port: pulumi.Input[_builtins.int],
+                 admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
+                 backup: pulumi.Input[Optional[_builtins.bool]] = None,
                  id: pulumi.Input[Optional[_builtins.str]] = None,
+                 instance_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 monitor_address: pulumi.Input[Optional[_builtins.str]] = None,
+                 monitor_port: pulumi.Input[Optional[_builtins.int]] = None,
                  operating_status: pulumi.Input[Optional[_builtins.str]] = None,
                  subnet_id: pulumi.Input[Optional[_builtins.str]] = None,
                  weight: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+        A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
 
         :param pulumi.Input[_builtins.str] address: The member's IP address.
         :param pulumi.Input[_builtins.int] protocol_port: The port the member serves on.
+        :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it; the service's default true).
+        :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable (the service's default false).
         :param pulumi.Input[_builtins.str] id: The member's id, set by the service.
+        :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`.
+        :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`.
         :param pulumi.Input[_builtins.str] operating_status: The member's operating status, set by the service.
         :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4).
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic (the service's default 1).
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "protocol_port", protocol_port)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
         if id is not None:
             pulumi.set(__self__, "id", id)
+        if instance_id is not None:
+            pulumi.set(__self__, "instance_id", instance_id)
+        if monitor_address is not None:
+            pulumi.set(__self__, "monitor_address", monitor_address)
+        if monitor_port is not None:
+            pulumi.set(__self__, "monitor_port", monitor_port)
         if operating_status is not None:
             pulumi.set(__self__, "operating_status", operating_status)
         if subnet_id is not None:
@@ -740,6 +780,30 @@ class PoolMemberArgs:
         pulumi.set(self, "protocol_port", value)
 
     @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the member takes traffic (false disables it; the service's default true).
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @admin_state_up.setter
+    def admin_state_up(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "admin_state_up", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        A backup member takes traffic only when every other member is unreachable (the service's default false).
+        """
+        return pulumi.get(self, "backup")
+
+    @backup.setter
+    def backup(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "backup", value)
+
+    @_builtins.property
     @pulumi.getter
     def id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -750,6 +814,42 @@ class PoolMemberArgs:
     @id.setter
     def id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="instanceId")
+    def instance_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        """
+        return pulumi.get(self, "instance_id")
+
+    @instance_id.setter
+    def instance_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "instance_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="monitorAddress")
+    def monitor_address(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Another IP address the health monitor checks instead of `address`.
+        """
+        return pulumi.get(self, "monitor_address")
+
+    @monitor_address.setter
+    def monitor_address(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "monitor_address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="monitorPort")
+    def monitor_port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Another port the health monitor checks instead of `protocolPort`.
+        """
+        return pulumi.get(self, "monitor_port")
+
+    @monitor_port.setter
+    def monitor_port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "monitor_port", value)
 
     @_builtins.property
     @pulumi.getter(name="operatingStatus")

@@ -766,13 +766,21 @@ class PolicyVolume(dict):
 @pulumi.output_type
 class PoolMember(dict):
     """
-    A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+    A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
     """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
         if key == "protocolPort":
             suggest = "protocol_port"
+        elif key == "adminStateUp":
+            suggest = "admin_state_up"
+        elif key == "instanceId":
+            suggest = "instance_id"
+        elif key == "monitorAddress":
+            suggest = "monitor_address"
+        elif key == "monitorPort":
+            suggest = "monitor_port"
         elif key == "operatingStatus":
             suggest = "operating_status"
         elif key == "subnetId":
@@ -792,24 +800,44 @@ class PoolMember(dict):
     def __init__(__self__, *,
                  address: _builtins.str,
                  protocol_port: _builtins.int,
+                 admin_state_up: Optional[_builtins.bool] = None,
+                 backup: Optional[_builtins.bool] = None,
                  id: Optional[_builtins.str] = None,
+                 instance_id: Optional[_builtins.str] = None,
+                 monitor_address: Optional[_builtins.str] = None,
+                 monitor_port: Optional[_builtins.int] = None,
                  operating_status: Optional[_builtins.str] = None,
                  subnet_id: Optional[_builtins.str] = None,
                  weight: Optional[_builtins.int] = None):
         """
-        A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+        A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
 
         :param _builtins.str address: The member's IP address.
         :param _builtins.int protocol_port: The port the member serves on.
+        :param _builtins.bool admin_state_up: Whether the member takes traffic (false disables it; the service's default true).
+        :param _builtins.bool backup: A backup member takes traffic only when every other member is unreachable (the service's default false).
         :param _builtins.str id: The member's id, set by the service.
+        :param _builtins.str instance_id: The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        :param _builtins.str monitor_address: Another IP address the health monitor checks instead of `address`.
+        :param _builtins.int monitor_port: Another port the health monitor checks instead of `protocolPort`.
         :param _builtins.str operating_status: The member's operating status, set by the service.
         :param _builtins.str subnet_id: The subnet the member's address is in (uuid4).
         :param _builtins.int weight: The member's share of traffic (the service's default 1).
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "protocol_port", protocol_port)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
         if id is not None:
             pulumi.set(__self__, "id", id)
+        if instance_id is not None:
+            pulumi.set(__self__, "instance_id", instance_id)
+        if monitor_address is not None:
+            pulumi.set(__self__, "monitor_address", monitor_address)
+        if monitor_port is not None:
+            pulumi.set(__self__, "monitor_port", monitor_port)
         if operating_status is not None:
             pulumi.set(__self__, "operating_status", operating_status)
         if subnet_id is not None:
@@ -834,12 +862,52 @@ class PoolMember(dict):
         return pulumi.get(self, "protocol_port")
 
     @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> Optional[_builtins.bool]:
+        """
+        Whether the member takes traffic (false disables it; the service's default true).
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> Optional[_builtins.bool]:
+        """
+        A backup member takes traffic only when every other member is unreachable (the service's default false).
+        """
+        return pulumi.get(self, "backup")
+
+    @_builtins.property
     @pulumi.getter
     def id(self) -> Optional[_builtins.str]:
         """
         The member's id, set by the service.
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="instanceId")
+    def instance_id(self) -> Optional[_builtins.str]:
+        """
+        The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        """
+        return pulumi.get(self, "instance_id")
+
+    @_builtins.property
+    @pulumi.getter(name="monitorAddress")
+    def monitor_address(self) -> Optional[_builtins.str]:
+        """
+        Another IP address the health monitor checks instead of `address`.
+        """
+        return pulumi.get(self, "monitor_address")
+
+    @_builtins.property
+    @pulumi.getter(name="monitorPort")
+    def monitor_port(self) -> Optional[_builtins.int]:
+        """
+        Another port the health monitor checks instead of `protocolPort`.
+        """
+        return pulumi.get(self, "monitor_port")
 
     @_builtins.property
     @pulumi.getter(name="operatingStatus")
