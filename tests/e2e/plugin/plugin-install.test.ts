@@ -117,3 +117,19 @@ test(
   },
   E2E_TIMEOUT_MS,
 );
+
+test(
+  "`pulumi package get-mapping terraform <plugin>` prints the mapping of the vendor's Terraform types of both generations to ours",
+  async () => {
+    const env = await stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null });
+    const plugin = path.join(REPO_ROOT, "bin", "pulumi-resource-cims");
+    const { stdout, stderr } = await env.stack.run(["package", "get-mapping", "terraform", plugin]);
+    expect(stderr).toContain("maps to provider gcore");
+    const mapping = JSON.parse(stdout) as { name: string; resources: Record<string, { tok: string }> };
+    expect(mapping.name).toBe("gcore");
+    expect(mapping.resources.gcore_subnet.tok).toBe("cims:index:Subnet");
+    expect(mapping.resources.gcore_cloud_network_subnet.tok).toBe("cims:index:Subnet");
+    expect(mapping.resources.gcore_lbmember.tok).toBe("cims:index:LbPoolMember");
+  },
+  E2E_TIMEOUT_MS,
+);
