@@ -10,6 +10,7 @@ export const GLOBAL_QUOTA_BASES = [
   "inference_gpu_h100_count",
   "inference_gpu_l40s_count",
   "inference_instance_count",
+  "inference_public_model_api_key_count",
   "keypair_count",
   "project_count",
 ] as const;
@@ -58,6 +59,7 @@ export const REGIONAL_QUOTA_BASES = [
   "sfs_count",
   "sfs_size",
   "shared_vm_count",
+  "slurm_cluster_count",
   "snapshot_schedule_count",
   "subnet_count",
   "vm_count",

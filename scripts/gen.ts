@@ -23,6 +23,7 @@ import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config"
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
 import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
+import { featuresTable } from "./gen-features";
 import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { JAVA_SDK_DIR, writeJavaSdk } from "./gen-sdk-java";
 import { committedSdk, PYTHON_SDK_DIR, writePythonSdk } from "./gen-sdk-python";
@@ -557,7 +558,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("api/generated/resource-paths.ts", resourcePathsModule());
   for (const [file, text] of emulatorFiles(HEADER)) files.set(file, text);
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-  files.set("schema.json", `${JSON.stringify(packageSchema(version), null, 2)}\n`);
+  const schema = packageSchema(version);
+  files.set("schema.json", `${JSON.stringify(schema, null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${toKebab(type)}.md`, resourceDoc(type));
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
@@ -565,6 +567,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set(migrate, betweenMarkers(fs.readFileSync(path.join(root, migrate), "utf8"), "terraform-types", terraformTable(), migrate));
   const emulatorPage = "docs/emulator.md";
   files.set(emulatorPage, betweenMarkers(fs.readFileSync(path.join(root, emulatorPage), "utf8"), "api-calls", apiTable(), emulatorPage));
+  const features = "docs/features.md";
+  files.set(features, betweenMarkers(fs.readFileSync(path.join(root, features), "utf8"), "features", featuresTable(schema), features));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;

@@ -165,14 +165,23 @@ const IGNORE_TAGS: Json = {
   },
 };
 
-/** Where package.json says the project lives: `https://github.com/<owner>/<name>`, its homepage and its Go SDK's import path. */
-function repository(): { url: string; homepage: string; goImportBasePath: string } {
+/**
+ * Where package.json says the project lives: `https://github.com/<owner>/<name>`, its homepage,
+ * its Go SDK's import path, and the engine's spelling of its GitHub releases (`github://`).
+ */
+function repository(): { url: string; homepage: string; goImportBasePath: string; pluginDownloadURL: string } {
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8")) as {
     homepage: string;
     repository: { url: string };
   };
   const url = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
-  return { url, homepage: manifest.homepage, goImportBasePath: `${new URL(url).host}${new URL(url).pathname}/sdk/go/cims` };
+  const { host, pathname } = new URL(url);
+  return {
+    url,
+    homepage: manifest.homepage,
+    goImportBasePath: `${host}${pathname}/sdk/go/cims`,
+    pluginDownloadURL: `github://api.${host}${pathname}`,
+  };
 }
 
 /**
@@ -211,6 +220,9 @@ export function packageSchema(version: string): Json {
     license: "Apache-2.0",
     homepage: repo.homepage,
     repository: repo.url,
+    // Where release tarballs are published: GitHub releases of the repository, tag v<version>,
+    // asset pulumi-resource-cims-v<version>-<os>-<arch>.tar.gz (npm run plugin:tarball's name).
+    pluginDownloadURL: repo.pluginDownloadURL,
     config: { variables: PROVIDER_CONFIG },
     provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: PROVIDER_CONFIG },
     types,

@@ -56,6 +56,10 @@ export const LbPoolMember = {
     operating_status: { type: text, output: true, inEveryRecord: true, doc: "The member's operating status (ONLINE, NO_MONITOR, ...)." },
     provisioning_status: { type: text, doc: "The member's provisioning status (ACTIVE, PENDING_CREATE, ...)." },
   },
+  vendorLeftOut: {
+    provisioning_status:
+      "Bookkeeping of the service's tasks (PENDING_UPDATE while one runs): every write waits until it is ACTIVE again, and another stack's write to the pool changes it.",
+  },
   paths: {
     /** POST (a task): create; GET: list, `limit`/`offset` paging. */
     collection: "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members",

@@ -10,15 +10,33 @@ const INT32_MAX = 2147483647;
 export const PoolMember = {
   kind: "object",
   name: "PoolMember",
-  doc: "A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.",
+  doc: "A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.",
   fields: {
     address: { type: ip, required: true, set: "update", doc: "The member's IP address." },
     protocolPort: { type: integer(1, 65535), required: true, set: "update", doc: "The port the member serves on." },
     weight: { type: integer(1, 256), set: "update", doc: "The member's share of traffic (the service's default 1)." },
     subnetId: { type: uuid4, set: "update", doc: "The subnet the member's address is in (uuid4)." },
+    instanceId: {
+      type: uuid4,
+      set: "update",
+      doc: "The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.",
+    },
+    adminStateUp: {
+      type: boolean,
+      set: "update",
+      doc: "Whether the member takes traffic (false disables it; the service's default true).",
+    },
+    backup: {
+      type: boolean,
+      set: "update",
+      doc: "A backup member takes traffic only when every other member is unreachable (the service's default false).",
+    },
+    monitorAddress: { type: ip, set: "update", doc: "Another IP address the health monitor checks instead of `address`." },
+    monitorPort: { type: integer(1, 65535), set: "update", doc: "Another port the health monitor checks instead of `protocolPort`." },
     id: { type: uuid4, set: "update", doc: "The member's id, set by the service." },
     operatingStatus: { type: text, set: "update", doc: "The member's operating status, set by the service." },
   },
+  rules: ["memberTarget"],
 } as const satisfies ObjectType;
 
 export const HealthMonitor = {
@@ -75,7 +93,7 @@ const ms = integer(0, 86400000, "milliseconds");
 
 export const LbPoolSettings = {
   name: "LbPoolSettings",
-  doc: "Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` \"declared\" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with \"exclusive\" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.",
+  doc: "Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new member) and removed one by one: with `membersOwnership` \"declared\" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with \"exclusive\" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.",
   fields: {
     name: { type: name, set: "update", doc: "Pool name." },
     lbAlgorithm: {
@@ -116,6 +134,7 @@ export const LbPoolSettings = {
       set: "update",
       doc: 'The stack\'s members of the pool, each added, changed or removed alone; null or [] removes them all (with `membersOwnership` "exclusive", every member of the pool). Order does not matter. A member the pool already holds at a listed address and port is refused at preview unless its id is in `adoptMembers`: holding the same address and port is no evidence the stack made it.',
     },
+    adminStateUp: { type: boolean, set: "update", doc: "Whether the pool takes traffic (false disables it, its members kept)." },
     timeoutClientData: { type: ms, nullable: true, set: "update", doc: "Client inactivity timeout in milliseconds, or null." },
     timeoutMemberConnect: { type: ms, nullable: true, set: "update", doc: "Member connect timeout in milliseconds, or null." },
     timeoutMemberData: { type: ms, nullable: true, set: "update", doc: "Member inactivity timeout in milliseconds, or null." },
@@ -124,10 +143,13 @@ export const LbPoolSettings = {
   record: {
     id: { type: uuid4, doc: "The pool's id." },
     provisioning_status: { type: text, doc: "The pool's provisioning status (ACTIVE, PENDING_UPDATE, ...)." },
-    operating_status: { type: text, doc: "The pool's operating status." },
+    operating_status: {
+      type: text,
+      output: true,
+      doc: "The pool's operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.",
+    },
     listeners: { type: arrayOf(text), doc: "The listeners that use the pool." },
     loadbalancers: { type: arrayOf(text), doc: "The load balancers of the pool." },
-    admin_state_up: { type: boolean, doc: "Whether the pool is enabled." },
     creator_task_id: { type: uuid4, doc: "The task that created the pool." },
     task_id: { type: uuid4, doc: "The pool's last task." },
   },
@@ -165,6 +187,16 @@ export const LbPoolSettings = {
       /** Removes the pool's health monitor: 204, or 404 when it has none. */
       deleteHealthmonitor: { method: "DELETE", path: "healthmonitor" },
     },
+  },
+  vendorLeftOut: {
+    provisioning_status:
+      "Bookkeeping of the service's tasks (PENDING_UPDATE while one runs): every write waits until it is ACTIVE again, and another stack's write changes it.",
+    listeners:
+      "References (`{id}`) to the listeners that use the pool: the load balancer's wiring, which other stacks change, not a setting of the pool.",
+    loadbalancers:
+      "References (`{id}`) to the load balancers of the pool: fixed when the pool was made elsewhere, not a setting of the pool.",
+    creator_task_id: "The task that created the pool, which no stack of this kind made: the pool exists anyway.",
+    task_id: "The service's last task on the pool, bookkeeping that changes with others' calls; `taskIds` shows the stack's own.",
   },
   identity: { poolId: { type: uuid4, doc: "The load balancer pool (uuid4)." } },
   terraform: [

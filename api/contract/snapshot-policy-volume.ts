@@ -48,4 +48,7 @@ export const SnapshotPolicyVolume = {
   },
   identity: { policyId: { type: positiveId, doc: "The snapshot lifecycle policy's id." } },
   recordModel: "gcore.types.cloud.lifecycle_policy.Volume",
+  vendorLeftOut: {
+    volume_ids: "The add and remove calls take a list; each membership sends its one `volumeId` as a list of one.",
+  },
 } as const satisfies Contract;

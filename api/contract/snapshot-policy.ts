@@ -168,6 +168,9 @@ export const SnapshotPolicy = {
       },
     },
   },
+  vendorLeftOut: {
+    schedule_ids: "The schedules a remove names: the ids the stack's own adds answered, kept in its state, never an input.",
+  },
   terraform: [{ type: "gcore_lifecyclepolicy", generation: 1 }],
 } as const satisfies Contract;
 

@@ -76,16 +76,24 @@ export const Subnet = {
   rules: ["subnet"],
   record: {
     id: { type: uuid4, doc: "The subnet's id." },
-    available_ips: { type: int64, doc: "Addresses not yet used." },
+    available_ips: {
+      type: int64,
+      output: true,
+      doc: "Addresses not yet used, a decimal string; it falls as ports are allocated, with no write of the stack's, so it is never a diff.",
+    },
     total_ips: { type: int64, output: true, doc: "Usable addresses, a decimal string (it can exceed 2^53 for IPv6)." },
-    has_router: { type: boolean, doc: "Whether a router is connected." },
+    has_router: {
+      type: boolean,
+      output: true,
+      doc: "Whether a router is connected (the service's records always say false: the vendor deprecates it).",
+    },
     creator_task_id: { type: uuid4, doc: "The task that created the subnet." },
     task_id: { type: uuid4, doc: "The subnet's last task." },
     created_at: { type: dateTime, output: true, inEveryRecord: true, doc: "When the service created the subnet (ISO 8601)." },
-    updated_at: { type: dateTime, doc: "When the service last changed the subnet." },
+    updated_at: { type: dateTime, output: true, doc: "When the service last changed the subnet (ISO 8601); never a diff." },
     project_id: { type: count, doc: "The subnet's project." },
     region_id: { type: count, doc: "The subnet's region." },
-    region: { type: text, doc: "The region's name." },
+    region: { type: text, output: true, doc: "The name of the subnet's region." },
   },
   paths: {
     /** POST (spec): create; GET (reference): list, `network_id` filter, `limit`/`offset` paging. */
@@ -110,6 +118,11 @@ export const Subnet = {
       request: "gcore.types.cloud.networks.subnet_update_params.SubnetUpdateParams",
     },
     delete: { method: "DELETE", path: "item", task: "delete_subnet" },
+  },
+  vendorLeftOut: {
+    creator_task_id:
+      "Read as the evidence that a create of the stack's made the subnet; a task id is bookkeeping, and `taskIds` shows the last operation's tasks.",
+    task_id: "The service's last task on the subnet, bookkeeping that changes with others' calls; `taskIds` shows the stack's own.",
   },
   terraform: [
     { type: "gcore_subnet", generation: 1 },

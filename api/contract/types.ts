@@ -229,6 +229,12 @@ export interface Contract extends BodyContract {
    * policy's volume: an entry of the policy's `volumes`); otherwise `get`'s response is the record's.
    */
   readonly recordModel?: string;
+  /**
+   * The vendor SDK's fields this kind neither takes nor shows, by wire name (a request's inner
+   * field as `members.instance_id`), each with the reason: the conformance test refuses any
+   * field of the kind's request types and record model that is neither mapped nor here.
+   */
+  readonly vendorLeftOut?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------

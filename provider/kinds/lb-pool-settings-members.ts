@@ -8,8 +8,8 @@
 // (at preview by check(), and again here before any write, should it appear in between).
 // `membersOwnership: "exclusive"` also removes, by id, every member the program does not list.
 import { LbPoolMember as memberContract } from "../../api/contract/lb-pool-member";
-import { memberKey } from "../../api/members";
-import { canonical } from "../../api/net";
+import { MEMBER_FIXED, MEMBER_IN_PLACE, MEMBER_NOT_IN_RECORD, MEMBER_SETTINGS, memberKey, memberSetting } from "../../api/members";
+import { toSnake } from "../../api/names";
 import { CimsError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
 import { callAndWait } from "../methods/calls";
@@ -130,10 +130,13 @@ export function declaredState(inputs: Inputs, owned: OwnedIds): Inputs {
   return { [DECLARED]: keys, [DECLARED_IDS]: Object.fromEntries(keys.filter((k) => owned[k]).map((k) => [k, owned[k]])) };
 }
 
-/** A member setting's value, canonical (a subnet id's spelling). */
-const setting = (m: Inputs | undefined, field: string): unknown => canonical("uuid4", m?.[field]);
-const recordSetting = (m: ApiRecord | undefined, field: string): unknown =>
-  canonical("uuid4", m?.[field === "subnetId" ? "subnet_id" : field]);
+/** A member setting's value, canonical (an id's, an address's spelling). */
+const setting = (m: Inputs | undefined, field: string): unknown => memberSetting(field, m?.[field]);
+const recordSetting = (m: ApiRecord | undefined, field: string): unknown => memberSetting(field, m?.[toSnake(field)]);
+
+/** A member record's settings, as a program spells them (those the record shows). */
+const settingsOf = (record: ApiRecord): Inputs =>
+  Object.fromEntries(MEMBER_SETTINGS.filter((f) => !MEMBER_NOT_IN_RECORD.has(f)).map((f) => [f, record[toSnake(f)]]));
 
 /** Whether the program gives this member a setting other than `base`'s. */
 function differs(wanted: Inputs, base: Inputs | undefined, field: string): boolean {
@@ -183,12 +186,9 @@ export async function deleteMember(s: Pick<Sync, "inputs" | "op" | "what" | "don
 
 async function addMember(s: Sync, wanted: Inputs): Promise<string> {
   const body = Object.fromEntries(
-    Object.entries({
-      address: wanted.address,
-      protocol_port: wanted.protocolPort,
-      weight: wanted.weight,
-      subnet_id: wanted.subnetId,
-    }).filter(([, v]) => v !== undefined),
+    ["address", "protocolPort", ...MEMBER_SETTINGS]
+      .filter((f) => wanted[f] !== undefined && wanted[f] !== null)
+      .map((f) => [toSnake(f), wanted[f]]),
   );
   const outcome = await call(s, "POST", collectionPath(s.inputs), body);
   const id = createdIdIn(outcome.tasks, "members");
@@ -212,14 +212,10 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
     s.owned[key] = id;
     log(`${s.what}: adopts member ${key} (id ${id}): the stack manages it from now on`);
   }
-  const base = s.before?.find((m) => programKey(m) === key) ?? (record ? { weight: record.weight, subnetId: record.subnet_id } : undefined);
-  if (
-    id !== undefined &&
-    record &&
-    differs(wanted, base, "subnetId") &&
-    !sameValue(setting(wanted, "subnetId"), recordSetting(record, "subnetId"))
-  ) {
-    // The subnet is fixed at a member's creation: a new one is a new member.
+  const stated = s.before?.find((m) => programKey(m) === key);
+  const base = stated ?? (record ? settingsOf(record) : undefined);
+  if (id !== undefined && record && MEMBER_FIXED.some((f) => fixedChanged(wanted, base, record!, f, stated !== undefined))) {
+    // The subnet or instance is fixed at a member's creation: a new one is a new member.
     await deleteMember(s, id, key);
     record = undefined;
   }
@@ -227,10 +223,20 @@ async function syncOne(s: Sync, wanted: Inputs, held: Map<string, ApiRecord>, he
     s.owned[key] = await addMember(s, wanted);
     return;
   }
-  if (differs(wanted, base, "weight") && !sameValue(wanted.weight, record.weight)) {
-    await call(s, "PATCH", itemPath(s.inputs, id), { weight: wanted.weight });
-    log(`${s.what}: member ${key} (id ${id}) weight ${String(record.weight)} -> ${String(wanted.weight)}, in place`);
-  }
+  const changed = MEMBER_IN_PLACE.filter((f) => differs(wanted, base, f) && !sameValue(setting(wanted, f), recordSetting(record, f)));
+  if (changed.length === 0) return;
+  await call(s, "PATCH", itemPath(s.inputs, id), Object.fromEntries(changed.map((f) => [toSnake(f), wanted[f]])));
+  const said = changed.map((f) => `${f} ${String(record![toSnake(f)])} -> ${String(wanted[f])}`).join(", ");
+  log(`${s.what}: member ${key} (id ${id}) ${said}, in place`);
+}
+
+/**
+ * A fixed setting the program changes: against the record, or against the state where the
+ * record does not show it (with no state, as at an adoption, nothing shows it changed).
+ */
+function fixedChanged(wanted: Inputs, base: Inputs | undefined, record: ApiRecord, field: string, stated: boolean): boolean {
+  if (!differs(wanted, base, field)) return false;
+  return MEMBER_NOT_IN_RECORD.has(field) ? stated : !sameValue(setting(wanted, field), recordSetting(record, field));
 }
 
 /**

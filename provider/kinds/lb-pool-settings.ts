@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { LbPoolSettings as contract } from "../../api/contract/lb-pool-settings";
 import { Subnet as subnetContract } from "../../api/contract/subnet";
-import { memberKey } from "../../api/members";
+import { MEMBER_FIXED, MEMBER_NOT_IN_RECORD, MEMBER_SETTINGS, memberKey, memberSetting } from "../../api/members";
 import { canonical } from "../../api/net";
 import { CimsError, NotFoundError } from "../client/errors";
 import { apiPath } from "../client/path";
@@ -124,22 +124,27 @@ const path = (i: PoolInputs) => poolDescriptor.recordPath(i, i.poolId);
 const owning = (i: Inputs): Inputs => ({ ...i, membersOwnership: ownershipOf(i) });
 
 /**
- * Members whose subnet the program changes: a member's subnet is fixed at its creation, so a
- * new one is a new member (the old one removed first). A weight changes in place.
+ * Members whose subnet or instance the program changes: they are fixed at a member's creation,
+ * so a new one is a new member (the old one removed first). The other settings change in place.
+ * An instance the service's records do not show is compared only with one `current` holds.
  */
 export function membersToRecreate(current: Member[], wanted: Member[]): Member[] {
   const byKey = new Map(current.map((m) => [keyOf(m), m]));
+  const moved = (old: Member, m: Member, f: string) =>
+    m[f] !== undefined &&
+    !(MEMBER_NOT_IN_RECORD.has(f) && old[f] === undefined) &&
+    !sameValue(memberSetting(f, old[f]), memberSetting(f, m[f]));
   return wanted.filter((m) => {
     const old = byKey.get(keyOf(m));
-    return old !== undefined && m.subnetId !== undefined && !sameValue(canonical("uuid4", old.subnetId), canonical("uuid4", m.subnetId));
+    return old !== undefined && MEMBER_FIXED.some((f) => moved(old, m, f));
   });
 }
 
 /** `10.0.0.21:8080 (id <id>; subnetId a -> b)`: a member the service holds, and what changes of it. */
 function describeMember(held: Member, wanted?: Member): string {
   const changes = wanted
-    ? ["weight", "subnetId"]
-        .filter((f) => wanted[f] !== undefined && !sameValue(canonical("uuid4", held[f]), canonical("uuid4", wanted[f])))
+    ? MEMBER_SETTINGS.filter((f) => wanted[f] !== undefined && !(MEMBER_NOT_IN_RECORD.has(f) && held[f] === undefined))
+        .filter((f) => !sameValue(memberSetting(f, held[f]), memberSetting(f, wanted[f])))
         .map((f) => `${f} ${shown(held[f])} -> ${shown(wanted[f])}`)
     : [];
   return `${keyOf(held)} (id ${String(held.id)}${changes.map((c) => `; ${c}`).join("")})`;
@@ -151,14 +156,14 @@ function shown(value: unknown): string {
   return value === undefined ? "none" : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
 }
 
-/** The re-add a changed subnetId costs (see membersToRecreate), in a sentence; undefined when there is none. */
+/** The re-add a changed subnetId or instanceId costs (see membersToRecreate), in a sentence; undefined when there is none. */
 function readdNote(held: Member[], wanted: Member[]): string | undefined {
   const stale = membersToRecreate(held, wanted);
   if (stale.length === 0) return undefined;
   const byKey = new Map(held.map((m) => [keyOf(m), m]));
   return (
     `removes and re-adds member(s) ${stale.map((m) => describeMember(byKey.get(keyOf(m))!, m)).join(", ")} ` +
-    "(a member's subnet is fixed when it is made, so a new subnetId lands only on a new member; it takes no traffic in between)"
+    "(a member's subnet and instance are fixed when it is made, so a new subnetId or instanceId lands only on a new member; it takes no traffic in between)"
   );
 }
 

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Field, FieldType, RecordField } from "../../api/contract";
 import { absentValue, omission, recordName } from "../../api/contract";
-import { memberKey } from "../../api/members";
+import { MEMBER_NOT_IN_RECORD, MEMBER_SETTINGS, memberKey, memberSetting } from "../../api/members";
 import { canonicalValue } from "../../api/canonical";
 import { toCamel, toSnake } from "../../api/names";
 import type { Descriptor } from "./descriptor";
@@ -77,7 +77,26 @@ export function sameMembers(olds: unknown, news: unknown): boolean {
   const byKey = new Map(a.map((m) => [memberKey(m.address, m.protocolPort), m]));
   return b.every((m) => {
     const old = byKey.get(memberKey(m.address, m.protocolPort));
-    return old !== undefined && ["weight", "subnetId"].every((f) => m[f] === undefined || sameValue(old[f], m[f]));
+    // An instance the service's records do not show is compared only with one the state holds.
+    const same = (f: string) =>
+      m[f] === undefined ||
+      (MEMBER_NOT_IN_RECORD.has(f) && old?.[f] === undefined) ||
+      sameValue(memberSetting(f, old?.[f]), memberSetting(f, m[f]));
+    return old !== undefined && MEMBER_SETTINGS.every(same);
+  });
+}
+
+/**
+ * Members read from a record, with the settings records do not show (an instance) as `like`
+ * (the state, or the program) holds them by address + port: a refresh cannot see them change.
+ */
+function withUnshownSettings(members: unknown, like: unknown): unknown {
+  if (!Array.isArray(members)) return members;
+  const byKey = new Map(recordsIn(like).map((m) => [memberKey(m.address, m.protocolPort), m]));
+  return recordsIn(members).map((m) => {
+    const old = byKey.get(memberKey(m.address, m.protocolPort));
+    const unshown = [...MEMBER_NOT_IN_RECORD].filter((f) => m[f] === undefined && old?.[f] !== undefined);
+    return unshown.length === 0 ? m : { ...m, ...Object.fromEntries(unshown.map((f) => [f, old![f]])) };
   });
 }
 
@@ -225,7 +244,8 @@ function recordReader(options: Descriptor): Table["fromRecord"] {
       // Not in the service's records (create-only instructions): the program's value stands.
       if (f.notInRecord) continue;
       const value = fillDefaults(shown(record[recordName(name, f)] ?? absentOutput(f), f.type), f.type);
-      out[name] = like ? inOrderOf(value, like[name], f.type) : value;
+      const kept = like && f.type.kind === "array" && f.type.unique === "member" ? withUnshownSettings(value, like[name]) : value;
+      out[name] = like ? inOrderOf(kept, like[name], f.type) : kept;
     }
     for (const [wire, f] of outputsFromRecord) out[toCamel(wire)] = shown(record[wire] ?? absentRecordOutput(f), f.type);
     return plainRecord({ ...out, ...options.record?.(record) });

@@ -35,6 +35,7 @@ import { type ConfigChange, checkConfig, diffConfig } from "./provider-config";
 import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, providerRpc, statusPb } from "../proto";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
+import { TERRAFORM_PROVIDER, terraformMapping } from "./mapping";
 import { messageOf } from "../../api/messages";
 
 /**
@@ -187,6 +188,16 @@ function providerHandlers() {
       if (call.request.getVersion() !== 0) return done(new Error(`unsupported schema version ${call.request.getVersion()}`));
       done(null, new providerPb.GetSchemaResponse().setSchema(SCHEMA));
     },
+
+    // Pulumi's converters ask for the Terraform types this provider stands in for (mapping.ts).
+    getMapping: (call: Call<pb.GetMappingRequest>, done: Done) => {
+      const answer = new providerPb.GetMappingResponse();
+      const wanted = call.request.getProvider();
+      if (call.request.getKey() !== "terraform" || (wanted !== "" && wanted !== TERRAFORM_PROVIDER)) return done(null, answer);
+      done(null, answer.setProvider(TERRAFORM_PROVIDER).setData(Buffer.from(JSON.stringify(terraformMapping(VERSION)))));
+    },
+    getMappings: (call: Call<pb.GetMappingsRequest>, done: Done) =>
+      done(null, new providerPb.GetMappingsResponse().setProvidersList(call.request.getKey() === "terraform" ? [TERRAFORM_PROVIDER] : [])),
 
     // The provider's inputs come back as they came: unchanged, the engine's secret wrapping and all.
     checkConfig: serve(

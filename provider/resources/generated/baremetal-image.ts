@@ -90,8 +90,26 @@ export interface BaremetalImageState {
   tags: Record<string, string>;
   /** The service's image status, e.g. `active`. */
   status: string;
+  /** Who may use the image (`private` for an image made from a volume). */
+  visibility: string;
+  /** The image's disk format (`raw`, `qcow2`, ...). */
+  diskFormat: string;
+  /** The smallest disk, in GiB, the image needs. */
+  minDisk: number;
+  /** The least memory, in MiB, the image needs. */
+  minRam: number;
+  /** The image's size in bytes. */
+  size: number;
+  /** The operating system's distribution. */
+  osDistro: string;
+  /** The operating system's version. */
+  osVersion: string;
+  /** The name of the image's region. */
+  region: string;
   /** When the service created the image (ISO 8601). */
   createdAt: string;
+  /** When the service last changed the image (ISO 8601); never a diff. */
+  updatedAt: string;
   /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
   readOnlyTags: Record<string, string>;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
@@ -129,7 +147,16 @@ export const OUTPUTS = [
   "sshKey",
   "tags",
   "status",
+  "visibility",
+  "diskFormat",
+  "minDisk",
+  "minRam",
+  "size",
+  "osDistro",
+  "osVersion",
+  "region",
   "createdAt",
+  "updatedAt",
   "readOnlyTags",
   "projectId",
   "regionId",

@@ -39,6 +39,11 @@ export interface LbPoolSettingsArgs {
    * address and port is no evidence the stack made it. Omitted: left as it is. Updates in place.
    */
   readonly members?: pulumi.Input<pulumi.Input<InputFields<PoolMember>>[] | null>;
+  /**
+   * Whether the pool takes traffic (false disables it, its members kept). Omitted: left as it is. Updates in
+   * place.
+   */
+  readonly adminStateUp?: pulumi.Input<boolean>;
   /** Client inactivity timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
   readonly timeoutClientData?: pulumi.Input<number | null>;
   /** Member connect timeout in milliseconds, or null. Omitted: left as it is. Updates in place. */
@@ -101,12 +106,19 @@ export interface LbPoolSettingsState {
    * address and port is no evidence the stack made it.
    */
   members?: PoolMember[] | null;
+  /** Whether the pool takes traffic (false disables it, its members kept). */
+  adminStateUp?: boolean;
   /** Client inactivity timeout in milliseconds, or null. */
   timeoutClientData?: number | null;
   /** Member connect timeout in milliseconds, or null. */
   timeoutMemberConnect?: number | null;
   /** Member inactivity timeout in milliseconds, or null. */
   timeoutMemberData?: number | null;
+  /**
+   * The pool's operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write,
+   * so it is never a diff.
+   */
+  operatingStatus: string;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
   projectId: number;
   /** Region; default `cims:regionId` (else CIMS_REGION_ID). */
@@ -144,9 +156,11 @@ export const OUTPUTS = [
   "healthmonitor",
   "sessionPersistence",
   "members",
+  "adminStateUp",
   "timeoutClientData",
   "timeoutMemberConnect",
   "timeoutMemberData",
+  "operatingStatus",
   "projectId",
   "regionId",
   "membersOwnership",
@@ -157,13 +171,13 @@ export const OUTPUTS = [
 /**
  * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only
  * those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the
- * stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership`
- * "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember)
- * others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly
- * `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own
- * member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each
- * setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its
- * settings, the members it adopted and everyone else's.
+ * stack's by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new
+ * member) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams
+ * share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a
+ * pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes.
+ * A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`,
+ * which the preview names). The preview warns of each setting a create changes; destroy removes the members the
+ * stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
  */
 export class LbPoolSettings extends withOutputs<LbPoolSettingsState>() {
   constructor(name: string, args: LbPoolSettingsArgs, opts?: pulumi.CustomResourceOptions) {

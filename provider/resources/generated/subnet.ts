@@ -101,10 +101,21 @@ export interface SubnetState {
    * in the `readOnlyTags` output: they are never diffed or changed, and their keys cannot be used.
    */
   tags: Record<string, string>;
+  /**
+   * Addresses not yet used, a decimal string; it falls as ports are allocated, with no write of the stack's, so it
+   * is never a diff.
+   */
+  availableIps: string;
   /** Usable addresses, a decimal string (it can exceed 2^53 for IPv6). */
   totalIps: string;
+  /** Whether a router is connected (the service's records always say false: the vendor deprecates it). */
+  hasRouter: boolean;
   /** When the service created the subnet (ISO 8601). */
   createdAt: string;
+  /** When the service last changed the subnet (ISO 8601); never a diff. */
+  updatedAt: string;
+  /** The name of the subnet's region. */
+  region: string;
   /** The service's own read-only tags: never diffed or changed, and their keys cannot be used in `tags`. */
   readOnlyTags: Record<string, string>;
   /** Project; default `cims:projectId` (else CIMS_PROJECT_ID). */
@@ -142,8 +153,12 @@ export const OUTPUTS = [
   "ipVersion",
   "routerIdToConnect",
   "tags",
+  "availableIps",
   "totalIps",
+  "hasRouter",
   "createdAt",
+  "updatedAt",
+  "region",
   "readOnlyTags",
   "projectId",
   "regionId",

@@ -101,8 +101,9 @@ export interface PolicyVolume {
 }
 
 /**
- * A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and
- * `operatingStatus` are set by the service.
+ * A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`,
+ * `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is
+ * made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
  */
 export interface PoolMember {
   /** The member's IP address. */
@@ -113,6 +114,19 @@ export interface PoolMember {
   weight?: number;
   /** The subnet the member's address is in (uuid4). */
   subnetId?: string;
+  /**
+   * The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change
+   * is seen against the state, and a refresh keeps the state's.
+   */
+  instanceId?: string;
+  /** Whether the member takes traffic (false disables it; the service's default true). */
+  adminStateUp?: boolean;
+  /** A backup member takes traffic only when every other member is unreachable (the service's default false). */
+  backup?: boolean;
+  /** Another IP address the health monitor checks instead of `address`. */
+  monitorAddress?: string;
+  /** Another port the health monitor checks instead of `protocolPort`. */
+  monitorPort?: number;
   /** The member's id, set by the service. */
   id?: string;
   /** The member's operating status, set by the service. */

@@ -86,6 +86,14 @@ class GlobalQuotasArgsDict(TypedDict):
     """
     The global quota `inferenceInstanceCountUsage`.
     """
+    inference_public_model_api_key_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The global quota `inferencePublicModelApiKeyCountLimit`.
+    """
+    inference_public_model_api_key_count_usage: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The global quota `inferencePublicModelApiKeyCountUsage`.
+    """
     keypair_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
     """
     The global quota `keypairCountLimit`.
@@ -116,6 +124,8 @@ class GlobalQuotasArgs:
                  inference_gpu_l40s_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  inference_instance_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  inference_instance_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 inference_public_model_api_key_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 inference_public_model_api_key_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  keypair_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  keypair_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  project_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
@@ -133,6 +143,8 @@ class GlobalQuotasArgs:
         :param pulumi.Input['QuotaEntryArgs'] inference_gpu_l40s_count_usage: The global quota `inferenceGpuL40sCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] inference_instance_count_limit: The global quota `inferenceInstanceCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] inference_instance_count_usage: The global quota `inferenceInstanceCountUsage`.
+        :param pulumi.Input['QuotaEntryArgs'] inference_public_model_api_key_count_limit: The global quota `inferencePublicModelApiKeyCountLimit`.
+        :param pulumi.Input['QuotaEntryArgs'] inference_public_model_api_key_count_usage: The global quota `inferencePublicModelApiKeyCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] keypair_count_limit: The global quota `keypairCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] keypair_count_usage: The global quota `keypairCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] project_count_limit: The global quota `projectCountLimit`.
@@ -158,6 +170,10 @@ class GlobalQuotasArgs:
             pulumi.set(__self__, "inference_instance_count_limit", inference_instance_count_limit)
         if inference_instance_count_usage is not None:
             pulumi.set(__self__, "inference_instance_count_usage", inference_instance_count_usage)
+        if inference_public_model_api_key_count_limit is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_limit", inference_public_model_api_key_count_limit)
+        if inference_public_model_api_key_count_usage is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_usage", inference_public_model_api_key_count_usage)
         if keypair_count_limit is not None:
             pulumi.set(__self__, "keypair_count_limit", keypair_count_limit)
         if keypair_count_usage is not None:
@@ -286,6 +302,30 @@ class GlobalQuotasArgs:
     @inference_instance_count_usage.setter
     def inference_instance_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
         pulumi.set(self, "inference_instance_count_usage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountLimit")
+    def inference_public_model_api_key_count_limit(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The global quota `inferencePublicModelApiKeyCountLimit`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_limit")
+
+    @inference_public_model_api_key_count_limit.setter
+    def inference_public_model_api_key_count_limit(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "inference_public_model_api_key_count_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountUsage")
+    def inference_public_model_api_key_count_usage(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The global quota `inferencePublicModelApiKeyCountUsage`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_usage")
+
+    @inference_public_model_api_key_count_usage.setter
+    def inference_public_model_api_key_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "inference_public_model_api_key_count_usage", value)
 
     @_builtins.property
     @pulumi.getter(name="keypairCountLimit")
@@ -674,7 +714,7 @@ class IgnoreTagsArgs:
 
 class PoolMemberArgsDict(TypedDict):
     """
-    A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+    A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
     """
     address: pulumi.Input[_builtins.str]
     """
@@ -684,9 +724,29 @@ class PoolMemberArgsDict(TypedDict):
     """
     The port the member serves on.
     """
+    admin_state_up: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the member takes traffic (false disables it; the service's default true).
+    """
+    backup: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    A backup member takes traffic only when every other member is unreachable (the service's default false).
+    """
     id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     The member's id, set by the service.
+    """
+    instance_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+    """
+    monitor_address: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Another IP address the health monitor checks instead of `address`.
+    """
+    monitor_port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Another port the health monitor checks instead of `protocolPort`.
     """
     operating_status: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -706,24 +766,44 @@ class PoolMemberArgs:
     def __init__(__self__, *,
                  address: pulumi.Input[_builtins.str],
                  protocol_port: pulumi.Input[_builtins.int],
+                 admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
+                 backup: pulumi.Input[Optional[_builtins.bool]] = None,
                  id: pulumi.Input[Optional[_builtins.str]] = None,
+                 instance_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 monitor_address: pulumi.Input[Optional[_builtins.str]] = None,
+                 monitor_port: pulumi.Input[Optional[_builtins.int]] = None,
                  operating_status: pulumi.Input[Optional[_builtins.str]] = None,
                  subnet_id: pulumi.Input[Optional[_builtins.str]] = None,
                  weight: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+        A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
 
         :param pulumi.Input[_builtins.str] address: The member's IP address.
         :param pulumi.Input[_builtins.int] protocol_port: The port the member serves on.
+        :param pulumi.Input[_builtins.bool] admin_state_up: Whether the member takes traffic (false disables it; the service's default true).
+        :param pulumi.Input[_builtins.bool] backup: A backup member takes traffic only when every other member is unreachable (the service's default false).
         :param pulumi.Input[_builtins.str] id: The member's id, set by the service.
+        :param pulumi.Input[_builtins.str] instance_id: The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        :param pulumi.Input[_builtins.str] monitor_address: Another IP address the health monitor checks instead of `address`.
+        :param pulumi.Input[_builtins.int] monitor_port: Another port the health monitor checks instead of `protocolPort`.
         :param pulumi.Input[_builtins.str] operating_status: The member's operating status, set by the service.
         :param pulumi.Input[_builtins.str] subnet_id: The subnet the member's address is in (uuid4).
         :param pulumi.Input[_builtins.int] weight: The member's share of traffic (the service's default 1).
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "protocol_port", protocol_port)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
         if id is not None:
             pulumi.set(__self__, "id", id)
+        if instance_id is not None:
+            pulumi.set(__self__, "instance_id", instance_id)
+        if monitor_address is not None:
+            pulumi.set(__self__, "monitor_address", monitor_address)
+        if monitor_port is not None:
+            pulumi.set(__self__, "monitor_port", monitor_port)
         if operating_status is not None:
             pulumi.set(__self__, "operating_status", operating_status)
         if subnet_id is not None:
@@ -756,6 +836,30 @@ class PoolMemberArgs:
         pulumi.set(self, "protocol_port", value)
 
     @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the member takes traffic (false disables it; the service's default true).
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @admin_state_up.setter
+    def admin_state_up(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "admin_state_up", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        A backup member takes traffic only when every other member is unreachable (the service's default false).
+        """
+        return pulumi.get(self, "backup")
+
+    @backup.setter
+    def backup(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "backup", value)
+
+    @_builtins.property
     @pulumi.getter
     def id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -766,6 +870,42 @@ class PoolMemberArgs:
     @id.setter
     def id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="instanceId")
+    def instance_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        """
+        return pulumi.get(self, "instance_id")
+
+    @instance_id.setter
+    def instance_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "instance_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="monitorAddress")
+    def monitor_address(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Another IP address the health monitor checks instead of `address`.
+        """
+        return pulumi.get(self, "monitor_address")
+
+    @monitor_address.setter
+    def monitor_address(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "monitor_address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="monitorPort")
+    def monitor_port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Another port the health monitor checks instead of `protocolPort`.
+        """
+        return pulumi.get(self, "monitor_port")
+
+    @monitor_port.setter
+    def monitor_port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "monitor_port", value)
 
     @_builtins.property
     @pulumi.getter(name="operatingStatus")
@@ -1266,6 +1406,14 @@ class RegionalQuotasArgsDict(TypedDict):
     """
     The regional quota `sharedVmCountUsage`.
     """
+    slurm_cluster_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The regional quota `slurmClusterCountLimit`.
+    """
+    slurm_cluster_count_usage: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
+    """
+    The regional quota `slurmClusterCountUsage`.
+    """
     snapshot_schedule_count_limit: NotRequired[pulumi.Input[Optional['QuotaEntryArgsDict']]]
     """
     The regional quota `snapshotScheduleCountLimit`.
@@ -1414,6 +1562,8 @@ class RegionalQuotasArgs:
                  sfs_size_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  shared_vm_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  shared_vm_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 slurm_cluster_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
+                 slurm_cluster_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  snapshot_schedule_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  snapshot_schedule_count_usage: pulumi.Input[Optional['QuotaEntryArgs']] = None,
                  subnet_count_limit: pulumi.Input[Optional['QuotaEntryArgs']] = None,
@@ -1519,6 +1669,8 @@ class RegionalQuotasArgs:
         :param pulumi.Input['QuotaEntryArgs'] sfs_size_usage: The regional quota `sfsSizeUsage`.
         :param pulumi.Input['QuotaEntryArgs'] shared_vm_count_limit: The regional quota `sharedVmCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] shared_vm_count_usage: The regional quota `sharedVmCountUsage`.
+        :param pulumi.Input['QuotaEntryArgs'] slurm_cluster_count_limit: The regional quota `slurmClusterCountLimit`.
+        :param pulumi.Input['QuotaEntryArgs'] slurm_cluster_count_usage: The regional quota `slurmClusterCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] snapshot_schedule_count_limit: The regional quota `snapshotScheduleCountLimit`.
         :param pulumi.Input['QuotaEntryArgs'] snapshot_schedule_count_usage: The regional quota `snapshotScheduleCountUsage`.
         :param pulumi.Input['QuotaEntryArgs'] subnet_count_limit: The regional quota `subnetCountLimit`.
@@ -1708,6 +1860,10 @@ class RegionalQuotasArgs:
             pulumi.set(__self__, "shared_vm_count_limit", shared_vm_count_limit)
         if shared_vm_count_usage is not None:
             pulumi.set(__self__, "shared_vm_count_usage", shared_vm_count_usage)
+        if slurm_cluster_count_limit is not None:
+            pulumi.set(__self__, "slurm_cluster_count_limit", slurm_cluster_count_limit)
+        if slurm_cluster_count_usage is not None:
+            pulumi.set(__self__, "slurm_cluster_count_usage", slurm_cluster_count_usage)
         if snapshot_schedule_count_limit is not None:
             pulumi.set(__self__, "snapshot_schedule_count_limit", snapshot_schedule_count_limit)
         if snapshot_schedule_count_usage is not None:
@@ -2792,6 +2948,30 @@ class RegionalQuotasArgs:
     @shared_vm_count_usage.setter
     def shared_vm_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
         pulumi.set(self, "shared_vm_count_usage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountLimit")
+    def slurm_cluster_count_limit(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The regional quota `slurmClusterCountLimit`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_limit")
+
+    @slurm_cluster_count_limit.setter
+    def slurm_cluster_count_limit(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "slurm_cluster_count_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountUsage")
+    def slurm_cluster_count_usage(self) -> pulumi.Input[Optional['QuotaEntryArgs']]:
+        """
+        The regional quota `slurmClusterCountUsage`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_usage")
+
+    @slurm_cluster_count_usage.setter
+    def slurm_cluster_count_usage(self, value: pulumi.Input[Optional['QuotaEntryArgs']]):
+        pulumi.set(self, "slurm_cluster_count_usage", value)
 
     @_builtins.property
     @pulumi.getter(name="snapshotScheduleCountLimit")

@@ -386,9 +386,18 @@ class BaremetalImage(pulumi.CustomResource):
             __props__.__dict__["volume_id"] = volume_id
             __props__.__dict__["adopted"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["disk_format"] = None
+            __props__.__dict__["min_disk"] = None
+            __props__.__dict__["min_ram"] = None
+            __props__.__dict__["os_distro"] = None
+            __props__.__dict__["os_version"] = None
             __props__.__dict__["read_only_tags"] = None
+            __props__.__dict__["region"] = None
+            __props__.__dict__["size"] = None
             __props__.__dict__["status"] = None
             __props__.__dict__["task_ids"] = None
+            __props__.__dict__["updated_at"] = None
+            __props__.__dict__["visibility"] = None
         super(BaremetalImage, __self__).__init__(
             'cims:index:BaremetalImage',
             resource_name,
@@ -415,21 +424,30 @@ class BaremetalImage(pulumi.CustomResource):
         __props__.__dict__["architecture"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["delete_adopted"] = None
+        __props__.__dict__["disk_format"] = None
         __props__.__dict__["hw_firmware_type"] = None
         __props__.__dict__["hw_machine_type"] = None
         __props__.__dict__["import_id"] = None
         __props__.__dict__["is_baremetal"] = None
+        __props__.__dict__["min_disk"] = None
+        __props__.__dict__["min_ram"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["os_distro"] = None
         __props__.__dict__["os_type"] = None
+        __props__.__dict__["os_version"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["read_only_tags"] = None
+        __props__.__dict__["region"] = None
         __props__.__dict__["region_id"] = None
+        __props__.__dict__["size"] = None
         __props__.__dict__["source"] = None
         __props__.__dict__["ssh_key"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["task_ids"] = None
         __props__.__dict__["timeouts"] = None
+        __props__.__dict__["updated_at"] = None
+        __props__.__dict__["visibility"] = None
         __props__.__dict__["volume_id"] = None
         return BaremetalImage(resource_name, opts=opts, __props__=__props__)
 
@@ -466,6 +484,14 @@ class BaremetalImage(pulumi.CustomResource):
         return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
+    @pulumi.getter(name="diskFormat")
+    def disk_format(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The image's disk format (`raw`, `qcow2`, ...).
+        """
+        return pulumi.get(self, "disk_format")
+
+    @_builtins.property
     @pulumi.getter(name="hwFirmwareType")
     def hw_firmware_type(self) -> pulumi.Output[Optional['ImageHwFirmwareType']]:
         """
@@ -498,6 +524,22 @@ class BaremetalImage(pulumi.CustomResource):
         return pulumi.get(self, "is_baremetal")
 
     @_builtins.property
+    @pulumi.getter(name="minDisk")
+    def min_disk(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The smallest disk, in GiB, the image needs.
+        """
+        return pulumi.get(self, "min_disk")
+
+    @_builtins.property
+    @pulumi.getter(name="minRam")
+    def min_ram(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The least memory, in MiB, the image needs.
+        """
+        return pulumi.get(self, "min_ram")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -506,12 +548,28 @@ class BaremetalImage(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="osDistro")
+    def os_distro(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The operating system's distribution.
+        """
+        return pulumi.get(self, "os_distro")
+
+    @_builtins.property
     @pulumi.getter(name="osType")
     def os_type(self) -> pulumi.Output['ImageOsType']:
         """
         The image's operating system family.
         """
         return pulumi.get(self, "os_type")
+
+    @_builtins.property
+    @pulumi.getter(name="osVersion")
+    def os_version(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The operating system's version.
+        """
+        return pulumi.get(self, "os_version")
 
     @_builtins.property
     @pulumi.getter(name="projectId")
@@ -530,12 +588,28 @@ class BaremetalImage(pulumi.CustomResource):
         return pulumi.get(self, "read_only_tags")
 
     @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The name of the image's region.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
     @pulumi.getter(name="regionId")
     def region_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
         """
         return pulumi.get(self, "region_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def size(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The image's size in bytes.
+        """
+        return pulumi.get(self, "size")
 
     @_builtins.property
     @pulumi.getter
@@ -584,6 +658,22 @@ class BaremetalImage(pulumi.CustomResource):
         Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         """
         return pulumi.get(self, "timeouts")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the service last changed the image (ISO 8601); never a diff.
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def visibility(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Who may use the image (`private` for an image made from a volume).
+        """
+        return pulumi.get(self, "visibility")
 
     @_builtins.property
     @pulumi.getter(name="volumeId")

@@ -23,6 +23,7 @@ __all__ = ['LbPoolSettingsArgs', 'LbPoolSettings']
 class LbPoolSettingsArgs:
     def __init__(__self__, *,
                  pool_id: pulumi.Input[_builtins.str],
+                 admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -44,6 +45,7 @@ class LbPoolSettingsArgs:
         The set of arguments for constructing a LbPoolSettings resource.
 
         :param pulumi.Input[_builtins.str] pool_id: The load balancer pool (uuid4). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] admin_state_up: Whether the pool takes traffic (false disables it, its members kept).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] adopt_members: Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
@@ -63,6 +65,8 @@ class LbPoolSettingsArgs:
         :param pulumi.Input['TimeoutsArgs'] timeouts: Deadlines, in seconds, for waiting on this resource's tasks; each overrides `cims:taskTimeoutSeconds` for its operation. On the plugin face (`cims.native`, YAML) Pulumi's `customTimeouts` option counts too, and given both the smaller wins; the dynamic face never receives `customTimeouts`.
         """
         pulumi.set(__self__, "pool_id", pool_id)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
         if adopt_members is not None:
             pulumi.set(__self__, "adopt_members", adopt_members)
         if ca_secret_id is not None:
@@ -109,6 +113,18 @@ class LbPoolSettingsArgs:
     @pool_id.setter
     def pool_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "pool_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the pool takes traffic (false disables it, its members kept).
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @admin_state_up.setter
+    def admin_state_up(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "admin_state_up", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptMembers")
@@ -321,6 +337,7 @@ class LbPoolSettings(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -341,7 +358,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new member) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
 
         Updates write only the fields whose inputs changed between the state and the program (what
         the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -414,6 +431,7 @@ class LbPoolSettings(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] admin_state_up: Whether the pool takes traffic (false disables it, its members kept).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] adopt_members: Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack's like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
         :param pulumi.Input[_builtins.str] ca_secret_id: CA certificate bundle secret (uuid4), or null for none.
         :param pulumi.Input[_builtins.str] crl_secret_id: CA revocation list secret (uuid4), or null for none.
@@ -440,7 +458,7 @@ class LbPoolSettings(pulumi.CustomResource):
                  args: LbPoolSettingsArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
+        Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack's by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new member) and removed one by one: with `membersOwnership` "declared" (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others' members are never touched; with "exclusive" (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack's only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else's.
 
         Updates write only the fields whose inputs changed between the state and the program (what
         the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -526,6 +544,7 @@ class LbPoolSettings(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 admin_state_up: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_members: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ca_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
                  crl_secret_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -553,6 +572,7 @@ class LbPoolSettings(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = LbPoolSettingsArgs.__new__(LbPoolSettingsArgs)
 
+            __props__.__dict__["admin_state_up"] = admin_state_up
             __props__.__dict__["adopt_members"] = adopt_members
             __props__.__dict__["ca_secret_id"] = ca_secret_id
             __props__.__dict__["crl_secret_id"] = crl_secret_id
@@ -573,6 +593,7 @@ class LbPoolSettings(pulumi.CustomResource):
             __props__.__dict__["timeout_member_connect"] = timeout_member_connect
             __props__.__dict__["timeout_member_data"] = timeout_member_data
             __props__.__dict__["timeouts"] = timeouts
+            __props__.__dict__["operating_status"] = None
             __props__.__dict__["task_ids"] = None
         super(LbPoolSettings, __self__).__init__(
             'cims:index:LbPoolSettings',
@@ -596,6 +617,7 @@ class LbPoolSettings(pulumi.CustomResource):
 
         __props__ = LbPoolSettingsArgs.__new__(LbPoolSettingsArgs)
 
+        __props__.__dict__["admin_state_up"] = None
         __props__.__dict__["adopt_members"] = None
         __props__.__dict__["ca_secret_id"] = None
         __props__.__dict__["crl_secret_id"] = None
@@ -604,6 +626,7 @@ class LbPoolSettings(pulumi.CustomResource):
         __props__.__dict__["members"] = None
         __props__.__dict__["members_ownership"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["operating_status"] = None
         __props__.__dict__["pool_id"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["protocol"] = None
@@ -616,6 +639,14 @@ class LbPoolSettings(pulumi.CustomResource):
         __props__.__dict__["timeout_member_data"] = None
         __props__.__dict__["timeouts"] = None
         return LbPoolSettings(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the pool takes traffic (false disables it, its members kept).
+        """
+        return pulumi.get(self, "admin_state_up")
 
     @_builtins.property
     @pulumi.getter(name="adoptMembers")
@@ -680,6 +711,14 @@ class LbPoolSettings(pulumi.CustomResource):
         Pool name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="operatingStatus")
+    def operating_status(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The pool's operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.
+        """
+        return pulumi.get(self, "operating_status")
 
     @_builtins.property
     @pulumi.getter(name="poolId")

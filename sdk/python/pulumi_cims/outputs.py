@@ -62,6 +62,10 @@ class GlobalQuotas(dict):
             suggest = "inference_instance_count_limit"
         elif key == "inferenceInstanceCountUsage":
             suggest = "inference_instance_count_usage"
+        elif key == "inferencePublicModelApiKeyCountLimit":
+            suggest = "inference_public_model_api_key_count_limit"
+        elif key == "inferencePublicModelApiKeyCountUsage":
+            suggest = "inference_public_model_api_key_count_usage"
         elif key == "keypairCountLimit":
             suggest = "keypair_count_limit"
         elif key == "keypairCountUsage":
@@ -93,6 +97,8 @@ class GlobalQuotas(dict):
                  inference_gpu_l40s_count_usage: Optional['outputs.QuotaEntry'] = None,
                  inference_instance_count_limit: Optional['outputs.QuotaEntry'] = None,
                  inference_instance_count_usage: Optional['outputs.QuotaEntry'] = None,
+                 inference_public_model_api_key_count_limit: Optional['outputs.QuotaEntry'] = None,
+                 inference_public_model_api_key_count_usage: Optional['outputs.QuotaEntry'] = None,
                  keypair_count_limit: Optional['outputs.QuotaEntry'] = None,
                  keypair_count_usage: Optional['outputs.QuotaEntry'] = None,
                  project_count_limit: Optional['outputs.QuotaEntry'] = None,
@@ -110,6 +116,8 @@ class GlobalQuotas(dict):
         :param 'QuotaEntry' inference_gpu_l40s_count_usage: The global quota `inferenceGpuL40sCountUsage`.
         :param 'QuotaEntry' inference_instance_count_limit: The global quota `inferenceInstanceCountLimit`.
         :param 'QuotaEntry' inference_instance_count_usage: The global quota `inferenceInstanceCountUsage`.
+        :param 'QuotaEntry' inference_public_model_api_key_count_limit: The global quota `inferencePublicModelApiKeyCountLimit`.
+        :param 'QuotaEntry' inference_public_model_api_key_count_usage: The global quota `inferencePublicModelApiKeyCountUsage`.
         :param 'QuotaEntry' keypair_count_limit: The global quota `keypairCountLimit`.
         :param 'QuotaEntry' keypair_count_usage: The global quota `keypairCountUsage`.
         :param 'QuotaEntry' project_count_limit: The global quota `projectCountLimit`.
@@ -135,6 +143,10 @@ class GlobalQuotas(dict):
             pulumi.set(__self__, "inference_instance_count_limit", inference_instance_count_limit)
         if inference_instance_count_usage is not None:
             pulumi.set(__self__, "inference_instance_count_usage", inference_instance_count_usage)
+        if inference_public_model_api_key_count_limit is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_limit", inference_public_model_api_key_count_limit)
+        if inference_public_model_api_key_count_usage is not None:
+            pulumi.set(__self__, "inference_public_model_api_key_count_usage", inference_public_model_api_key_count_usage)
         if keypair_count_limit is not None:
             pulumi.set(__self__, "keypair_count_limit", keypair_count_limit)
         if keypair_count_usage is not None:
@@ -223,6 +235,22 @@ class GlobalQuotas(dict):
         The global quota `inferenceInstanceCountUsage`.
         """
         return pulumi.get(self, "inference_instance_count_usage")
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountLimit")
+    def inference_public_model_api_key_count_limit(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The global quota `inferencePublicModelApiKeyCountLimit`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="inferencePublicModelApiKeyCountUsage")
+    def inference_public_model_api_key_count_usage(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The global quota `inferencePublicModelApiKeyCountUsage`.
+        """
+        return pulumi.get(self, "inference_public_model_api_key_count_usage")
 
     @_builtins.property
     @pulumi.getter(name="keypairCountLimit")
@@ -775,13 +803,21 @@ class PolicyVolume(dict):
 @pulumi.output_type
 class PoolMember(dict):
     """
-    A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+    A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
     """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
         if key == "protocolPort":
             suggest = "protocol_port"
+        elif key == "adminStateUp":
+            suggest = "admin_state_up"
+        elif key == "instanceId":
+            suggest = "instance_id"
+        elif key == "monitorAddress":
+            suggest = "monitor_address"
+        elif key == "monitorPort":
+            suggest = "monitor_port"
         elif key == "operatingStatus":
             suggest = "operating_status"
         elif key == "subnetId":
@@ -801,24 +837,44 @@ class PoolMember(dict):
     def __init__(__self__, *,
                  address: _builtins.str,
                  protocol_port: _builtins.int,
+                 admin_state_up: Optional[_builtins.bool] = None,
+                 backup: Optional[_builtins.bool] = None,
                  id: Optional[_builtins.str] = None,
+                 instance_id: Optional[_builtins.str] = None,
+                 monitor_address: Optional[_builtins.str] = None,
+                 monitor_port: Optional[_builtins.int] = None,
                  operating_status: Optional[_builtins.str] = None,
                  subnet_id: Optional[_builtins.str] = None,
                  weight: Optional[_builtins.int] = None):
         """
-        A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+        A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
 
         :param _builtins.str address: The member's IP address.
         :param _builtins.int protocol_port: The port the member serves on.
+        :param _builtins.bool admin_state_up: Whether the member takes traffic (false disables it; the service's default true).
+        :param _builtins.bool backup: A backup member takes traffic only when every other member is unreachable (the service's default false).
         :param _builtins.str id: The member's id, set by the service.
+        :param _builtins.str instance_id: The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        :param _builtins.str monitor_address: Another IP address the health monitor checks instead of `address`.
+        :param _builtins.int monitor_port: Another port the health monitor checks instead of `protocolPort`.
         :param _builtins.str operating_status: The member's operating status, set by the service.
         :param _builtins.str subnet_id: The subnet the member's address is in (uuid4).
         :param _builtins.int weight: The member's share of traffic (the service's default 1).
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "protocol_port", protocol_port)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
         if id is not None:
             pulumi.set(__self__, "id", id)
+        if instance_id is not None:
+            pulumi.set(__self__, "instance_id", instance_id)
+        if monitor_address is not None:
+            pulumi.set(__self__, "monitor_address", monitor_address)
+        if monitor_port is not None:
+            pulumi.set(__self__, "monitor_port", monitor_port)
         if operating_status is not None:
             pulumi.set(__self__, "operating_status", operating_status)
         if subnet_id is not None:
@@ -843,12 +899,52 @@ class PoolMember(dict):
         return pulumi.get(self, "protocol_port")
 
     @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> Optional[_builtins.bool]:
+        """
+        Whether the member takes traffic (false disables it; the service's default true).
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> Optional[_builtins.bool]:
+        """
+        A backup member takes traffic only when every other member is unreachable (the service's default false).
+        """
+        return pulumi.get(self, "backup")
+
+    @_builtins.property
     @pulumi.getter
     def id(self) -> Optional[_builtins.str]:
         """
         The member's id, set by the service.
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="instanceId")
+    def instance_id(self) -> Optional[_builtins.str]:
+        """
+        The instance the member runs on (uuid4), instead of `subnetId`. The service's records do not show it: a change is seen against the state, and a refresh keeps the state's.
+        """
+        return pulumi.get(self, "instance_id")
+
+    @_builtins.property
+    @pulumi.getter(name="monitorAddress")
+    def monitor_address(self) -> Optional[_builtins.str]:
+        """
+        Another IP address the health monitor checks instead of `address`.
+        """
+        return pulumi.get(self, "monitor_address")
+
+    @_builtins.property
+    @pulumi.getter(name="monitorPort")
+    def monitor_port(self) -> Optional[_builtins.int]:
+        """
+        Another port the health monitor checks instead of `protocolPort`.
+        """
+        return pulumi.get(self, "monitor_port")
 
     @_builtins.property
     @pulumi.getter(name="operatingStatus")
@@ -1148,6 +1244,10 @@ class RegionalQuotas(dict):
             suggest = "shared_vm_count_limit"
         elif key == "sharedVmCountUsage":
             suggest = "shared_vm_count_usage"
+        elif key == "slurmClusterCountLimit":
+            suggest = "slurm_cluster_count_limit"
+        elif key == "slurmClusterCountUsage":
+            suggest = "slurm_cluster_count_usage"
         elif key == "snapshotScheduleCountLimit":
             suggest = "snapshot_schedule_count_limit"
         elif key == "snapshotScheduleCountUsage":
@@ -1277,6 +1377,8 @@ class RegionalQuotas(dict):
                  sfs_size_usage: Optional['outputs.QuotaEntry'] = None,
                  shared_vm_count_limit: Optional['outputs.QuotaEntry'] = None,
                  shared_vm_count_usage: Optional['outputs.QuotaEntry'] = None,
+                 slurm_cluster_count_limit: Optional['outputs.QuotaEntry'] = None,
+                 slurm_cluster_count_usage: Optional['outputs.QuotaEntry'] = None,
                  snapshot_schedule_count_limit: Optional['outputs.QuotaEntry'] = None,
                  snapshot_schedule_count_usage: Optional['outputs.QuotaEntry'] = None,
                  subnet_count_limit: Optional['outputs.QuotaEntry'] = None,
@@ -1382,6 +1484,8 @@ class RegionalQuotas(dict):
         :param 'QuotaEntry' sfs_size_usage: The regional quota `sfsSizeUsage`.
         :param 'QuotaEntry' shared_vm_count_limit: The regional quota `sharedVmCountLimit`.
         :param 'QuotaEntry' shared_vm_count_usage: The regional quota `sharedVmCountUsage`.
+        :param 'QuotaEntry' slurm_cluster_count_limit: The regional quota `slurmClusterCountLimit`.
+        :param 'QuotaEntry' slurm_cluster_count_usage: The regional quota `slurmClusterCountUsage`.
         :param 'QuotaEntry' snapshot_schedule_count_limit: The regional quota `snapshotScheduleCountLimit`.
         :param 'QuotaEntry' snapshot_schedule_count_usage: The regional quota `snapshotScheduleCountUsage`.
         :param 'QuotaEntry' subnet_count_limit: The regional quota `subnetCountLimit`.
@@ -1571,6 +1675,10 @@ class RegionalQuotas(dict):
             pulumi.set(__self__, "shared_vm_count_limit", shared_vm_count_limit)
         if shared_vm_count_usage is not None:
             pulumi.set(__self__, "shared_vm_count_usage", shared_vm_count_usage)
+        if slurm_cluster_count_limit is not None:
+            pulumi.set(__self__, "slurm_cluster_count_limit", slurm_cluster_count_limit)
+        if slurm_cluster_count_usage is not None:
+            pulumi.set(__self__, "slurm_cluster_count_usage", slurm_cluster_count_usage)
         if snapshot_schedule_count_limit is not None:
             pulumi.set(__self__, "snapshot_schedule_count_limit", snapshot_schedule_count_limit)
         if snapshot_schedule_count_usage is not None:
@@ -2303,6 +2411,22 @@ class RegionalQuotas(dict):
         The regional quota `sharedVmCountUsage`.
         """
         return pulumi.get(self, "shared_vm_count_usage")
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountLimit")
+    def slurm_cluster_count_limit(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The regional quota `slurmClusterCountLimit`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="slurmClusterCountUsage")
+    def slurm_cluster_count_usage(self) -> Optional['outputs.QuotaEntry']:
+        """
+        The regional quota `slurmClusterCountUsage`.
+        """
+        return pulumi.get(self, "slurm_cluster_count_usage")
 
     @_builtins.property
     @pulumi.getter(name="snapshotScheduleCountLimit")

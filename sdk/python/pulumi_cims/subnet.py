@@ -462,10 +462,14 @@ class Subnet(pulumi.CustomResource):
             __props__.__dict__["tags"] = tags
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["adopted"] = None
+            __props__.__dict__["available_ips"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["has_router"] = None
             __props__.__dict__["read_only_tags"] = None
+            __props__.__dict__["region"] = None
             __props__.__dict__["task_ids"] = None
             __props__.__dict__["total_ips"] = None
+            __props__.__dict__["updated_at"] = None
         super(Subnet, __self__).__init__(
             'cims:index:Subnet',
             resource_name,
@@ -489,6 +493,7 @@ class Subnet(pulumi.CustomResource):
         __props__ = SubnetArgs.__new__(SubnetArgs)
 
         __props__.__dict__["adopted"] = None
+        __props__.__dict__["available_ips"] = None
         __props__.__dict__["cidr"] = None
         __props__.__dict__["connect_to_network_router"] = None
         __props__.__dict__["created_at"] = None
@@ -496,6 +501,7 @@ class Subnet(pulumi.CustomResource):
         __props__.__dict__["dns_nameservers"] = None
         __props__.__dict__["enable_dhcp"] = None
         __props__.__dict__["gateway_ip"] = None
+        __props__.__dict__["has_router"] = None
         __props__.__dict__["host_routes"] = None
         __props__.__dict__["import_id"] = None
         __props__.__dict__["ip_version"] = None
@@ -503,12 +509,14 @@ class Subnet(pulumi.CustomResource):
         __props__.__dict__["network_id"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["read_only_tags"] = None
+        __props__.__dict__["region"] = None
         __props__.__dict__["region_id"] = None
         __props__.__dict__["router_id_to_connect"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["task_ids"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["total_ips"] = None
+        __props__.__dict__["updated_at"] = None
         return Subnet(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -518,6 +526,14 @@ class Subnet(pulumi.CustomResource):
         true when the resource took over a record that existed (`importId`, `pulumi import`, cims-import) rather than creating it: destroy and a replacement then leave the record in the service unless `deleteAdopted: true`. A state written before this output counts as adopted when it holds an `importId`.
         """
         return pulumi.get(self, "adopted")
+
+    @_builtins.property
+    @pulumi.getter(name="availableIps")
+    def available_ips(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Addresses not yet used, a decimal string; it falls as ports are allocated, with no write of the stack's, so it is never a diff. A signed 64-bit integer, as its decimal digits.
+        """
+        return pulumi.get(self, "available_ips")
 
     @_builtins.property
     @pulumi.getter
@@ -576,6 +592,14 @@ class Subnet(pulumi.CustomResource):
         return pulumi.get(self, "gateway_ip")
 
     @_builtins.property
+    @pulumi.getter(name="hasRouter")
+    def has_router(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether a router is connected (the service's records always say false: the vendor deprecates it).
+        """
+        return pulumi.get(self, "has_router")
+
+    @_builtins.property
     @pulumi.getter(name="hostRoutes")
     def host_routes(self) -> pulumi.Output[Optional[Sequence['outputs.HostRoute']]]:
         """
@@ -632,6 +656,14 @@ class Subnet(pulumi.CustomResource):
         return pulumi.get(self, "read_only_tags")
 
     @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The name of the subnet's region.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
     @pulumi.getter(name="regionId")
     def region_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
@@ -678,4 +710,12 @@ class Subnet(pulumi.CustomResource):
         Usable addresses, a decimal string (it can exceed 2^53 for IPv6). A signed 64-bit integer, as its decimal digits.
         """
         return pulumi.get(self, "total_ips")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the service last changed the subnet (ISO 8601); never a diff.
+        """
+        return pulumi.get(self, "updated_at")
 

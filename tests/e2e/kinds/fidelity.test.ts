@@ -14,6 +14,8 @@
 //   http_method, url_path, expected_codes, http_version, domain_name) and members' fields the
 //   program did not set (admin_state_up, backup, provisioning_status) never show as a diff.
 // - Fields a record gains that the provider does not know change nothing.
+// - Outputs the service changes with no write of the stack's (a subnet's availableIps and
+//   updatedAt, a pool's operatingStatus) are read by a refresh and are never a change.
 // - Every request body this stack's provider sent is the vendor SDK's request type for its call
 //   (tests/conformance/check_requests.py).
 // A pool whose settings already hold is adopted with no warning, no write and no task: in
@@ -21,7 +23,7 @@
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { api, requestLogFile, SEED, useStacks, writes } from "../../support/cims";
+import { api, requestLogFile, SEED, stateOf, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { runVendorScript } from "../../support/vendor-sdk";
 
@@ -189,7 +191,12 @@ test(
     ] as const) {
       store.put(kind, { ...store.get(kind, id)!, vendor_added_field: { nested: [1, 2] } });
     }
+    // Outputs the service changes with no write of the stack's (a port taken on the subnet, a
+    // health check's verdict): the refresh reads them and neither it nor the preview shows a change.
+    store.put("subnets", { ...store.get("subnets", subnet.id)!, available_ips: 1000n, updated_at: "2026-06-01T00:00:00" });
+    store.put("lbpools", { ...store.get("lbpools", OTHER_POOL)!, operating_status: "DEGRADED" });
     await stack.refresh(["--expect-no-changes"]);
+    expect(await stateOf(env, "Subnet", "v6")).toMatchObject({ availableIps: "1000", updatedAt: "2026-06-01T00:00:00" });
     // The other spelling of the same machine type, in the program: no change.
     await write({ ...FIRST, machine: "i440", machine2: "pc" });
     await stack.preview(["--expect-no-changes"]);

@@ -4,7 +4,9 @@
 // and no node_modules, use it: preview and up of one subnet against the emulator, then destroy.
 // No pulumi-resource-cims is on PATH. And
 // the same plugin as a `runtime: nodejs` directory (PulumiPlugin.yaml) starts through the
-// Node language host's RunPlugin.
+// Node language host's RunPlugin. `pulumi package add` takes the installed plugin by name and
+// version (not the tarball, which it refuses, saying why), and the schema it reads names the
+// GitHub releases where release tarballs are published.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writePluginTarball } from "../../../scripts/plugin-tarball";
@@ -58,8 +60,28 @@ async function fromTarball(env: CimsTestEnv, tarball: string): Promise<void> {
   expect(env.emulator.store.list("subnets").filter((s) => s.name === "installed-net")).toEqual([]);
 }
 
+/** `pulumi package add` refuses the tarball itself; once installed, `cims@<version>` adds the package. */
+async function packageAdd(env: CimsTestEnv, tarball: string): Promise<void> {
+  const refused = await env.stack.run(["package", "add", tarball], { allowFailure: true });
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr + refused.stdout).toContain(`unable to install ${tarball}: stat ${tarball}/pulumi-resource-: not a directory`);
+  await env.stack.run(["package", "add", `cims@${version}`]);
+  const project = fs.readFileSync(path.join(env.stack.projectDir, "Pulumi.yaml"), "utf8");
+  expect(project).toMatch(new RegExp(`packages:\\n +cims: cims@${version.replace(/\./g, "\\.")}\\n`));
+  const schema = JSON.parse(
+    (
+      await env.stack.run([
+        "package",
+        "get-schema",
+        path.join(String(env.stack.env.PULUMI_HOME), "plugins", `resource-cims-v${version}`, "pulumi-resource-cims"),
+      ])
+    ).stdout,
+  ) as { pluginDownloadURL?: string };
+  expect(schema.pluginDownloadURL).toBe("github://api.github.com/pulumi-cims/pulumi-cims");
+}
+
 test(
-  "`pulumi plugin install resource cims -f <tarball>`, then a YAML and a Python program without plugins.providers each preview, deploy and destroy a subnet; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
+  "`pulumi plugin install resource cims -f <tarball>`, then a YAML and a Python program without plugins.providers each preview, deploy and destroy a subnet, and `pulumi package add cims@<version>` adds the installed package; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
   async () => {
     const [installed, python, pluginDir, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null, env: { PATH: pathWithoutPlugin } }),
@@ -88,10 +110,26 @@ test(
       new RegExp(`^pulumi-resource-cims-v${version.replace(/\./g, "\\.")}-[a-z]+-[a-z0-9]+\\.tar\\.gz$`),
     );
     await Promise.all([
-      fromTarball(installed, tarball),
+      fromTarball(installed, tarball).then(() => packageAdd(installed, tarball)),
       fromTarball(python, tarball),
       pluginDir.stack.preview().then((p) => expect(p.stdout).toMatch(/\+ +cims:index:Subnet +net +create/)),
     ]);
+  },
+  E2E_TIMEOUT_MS,
+);
+
+test(
+  "`pulumi package get-mapping terraform <plugin>` prints the mapping of the vendor's Terraform types of both generations to ours",
+  async () => {
+    const env = await stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null });
+    const plugin = path.join(REPO_ROOT, "bin", "pulumi-resource-cims");
+    const { stdout, stderr } = await env.stack.run(["package", "get-mapping", "terraform", plugin]);
+    expect(stderr).toContain("maps to provider gcore");
+    const mapping = JSON.parse(stdout) as { name: string; resources: Record<string, { tok: string }> };
+    expect(mapping.name).toBe("gcore");
+    expect(mapping.resources.gcore_subnet.tok).toBe("cims:index:Subnet");
+    expect(mapping.resources.gcore_cloud_network_subnet.tok).toBe("cims:index:Subnet");
+    expect(mapping.resources.gcore_lbmember.tok).toBe("cims:index:LbPoolMember");
   },
   E2E_TIMEOUT_MS,
 );

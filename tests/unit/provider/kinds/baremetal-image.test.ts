@@ -62,4 +62,36 @@ describe("BaremetalImage", () => {
     });
     expect((await BaremetalImage.methods.diff("id", olds, { ...olds })).changes).toBe(false);
   });
+  test("the image's facts the service keeps are outputs, and never a diff", async () => {
+    const record = {
+      ...BaremetalImage.table.body((await BaremetalImage.methods.check({}, ok)).inputs),
+      status: "active",
+      created_at: "2026-05-23T05:07:31",
+      updated_at: "2026-05-24T08:00:00",
+      size: 10737418240,
+      min_disk: 10,
+      min_ram: 512,
+      disk_format: "raw",
+      os_distro: "ubuntu",
+      os_version: "24.04",
+      visibility: "private",
+      region: "Luxembourg",
+      project_id: 1,
+      region_id: 2,
+    };
+    const out = BaremetalImage.table.fromRecord(record);
+    expect(out).toMatchObject({
+      size: 10737418240,
+      minDisk: 10,
+      minRam: 512,
+      diskFormat: "raw",
+      osDistro: "ubuntu",
+      osVersion: "24.04",
+      visibility: "private",
+      updatedAt: "2026-05-24T08:00:00",
+      region: "Luxembourg",
+    });
+    const { inputs } = await BaremetalImage.methods.check({}, ok);
+    expect((await BaremetalImage.methods.diff("id", { ...out, updatedAt: "2026-06-01T00:00:00" }, inputs)).changes).toBe(false);
+  });
 });

@@ -144,12 +144,18 @@ describe("LbPoolSettings", () => {
     expect(patchBody({ members: null }, ["members"])).toEqual({});
     expect(
       poolTable.fromRecord(
-        { members: [{ id: "m", address: "a", protocol_port: 1, operating_status: "NO_MONITOR" }], name: "x", session_persistence: null },
+        {
+          members: [{ id: "m", address: "a", protocol_port: 1, operating_status: "NO_MONITOR" }],
+          name: "x",
+          session_persistence: null,
+          operating_status: "ONLINE",
+        },
         { members: [], sessionPersistence: {} },
       ),
     ).toEqual({
       members: [{ id: "m", address: "a", protocolPort: 1, operatingStatus: "NO_MONITOR" }],
       sessionPersistence: null,
+      operatingStatus: "ONLINE",
     });
   });
 });

@@ -126,6 +126,12 @@ describe("Subnet diff", () => {
   test("gatewayIp null (no gateway) differs from the allocated one", async () => {
     expect((await Subnet.methods.diff("id", olds, { ...news, gatewayIp: null })).changes).toBe(true);
   });
+  test("outputs the service changes with no write of the stack's (free addresses, last change) are never a diff", async () => {
+    const held = { ...olds, availableIps: "253", updatedAt: "2026-05-23T05:07:31", region: "Luxembourg", hasRouter: false };
+    const later = { ...held, availableIps: "250", updatedAt: "2026-05-24T08:00:00" };
+    expect(await Subnet.methods.diff("id", held, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
+    expect(await Subnet.methods.diff("id", later, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [] });
+  });
 });
 
 describe("Subnet mapping", () => {
@@ -171,9 +177,13 @@ describe("Subnet mapping", () => {
         { key: "creator_task_id", value: "t-1", read_only: true },
       ],
       total_ips: 9223372036854775807n,
+      available_ips: 9223372036854775806n,
+      has_router: false,
       created_at: "2026-05-23T05:07:31",
+      updated_at: "2026-05-24T08:00:00",
       project_id: 1,
       region_id: 2,
+      region: "Luxembourg",
     });
     expect(out).toMatchObject({
       networkId: NET,
@@ -182,7 +192,11 @@ describe("Subnet mapping", () => {
       gatewayIp: "10.0.0.1",
       dnsNameservers: ["1.1.1.1"],
       totalIps: "9223372036854775807",
+      availableIps: "9223372036854775806",
+      hasRouter: false,
       createdAt: "2026-05-23T05:07:31",
+      updatedAt: "2026-05-24T08:00:00",
+      region: "Luxembourg",
     });
     expect(out.hostRoutes).toEqual([{ destination: "10.1.0.0/16", nexthop: "10.0.0.254" }]);
     // Create-only instructions are not in records: the program's values stand.

@@ -45,7 +45,7 @@ test("a pool member's service-filled fields stay out; a member added outside sho
     members: [
       { address: "10.0.0.10", protocolPort: 8080, weight: 7 },
       { address: "10.0.0.11", protocolPort: 8080 },
-      { address: "10.0.0.12", protocolPort: 8080, weight: 1 },
+      { address: "10.0.0.12", protocolPort: 8080, weight: 1, adminStateUp: true, backup: false },
     ],
   });
 });

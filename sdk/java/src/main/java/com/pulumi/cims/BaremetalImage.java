@@ -91,6 +91,20 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.deleteAdopted);
     }
     /**
+     * The image&#39;s disk format (`raw`, `qcow2`, ...).
+     * 
+     */
+    @Export(name="diskFormat", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> diskFormat;
+
+    /**
+     * @return The image&#39;s disk format (`raw`, `qcow2`, ...).
+     * 
+     */
+    public Output<Optional<String>> diskFormat() {
+        return Codegen.optional(this.diskFormat);
+    }
+    /**
      * The firmware the image boots with, or null for none.
      * 
      */
@@ -147,6 +161,34 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return this.isBaremetal;
     }
     /**
+     * The smallest disk, in GiB, the image needs.
+     * 
+     */
+    @Export(name="minDisk", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> minDisk;
+
+    /**
+     * @return The smallest disk, in GiB, the image needs.
+     * 
+     */
+    public Output<Optional<Integer>> minDisk() {
+        return Codegen.optional(this.minDisk);
+    }
+    /**
+     * The least memory, in MiB, the image needs.
+     * 
+     */
+    @Export(name="minRam", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> minRam;
+
+    /**
+     * @return The least memory, in MiB, the image needs.
+     * 
+     */
+    public Output<Optional<Integer>> minRam() {
+        return Codegen.optional(this.minRam);
+    }
+    /**
      * Image name, not empty.
      * 
      */
@@ -161,6 +203,20 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
+     * The operating system&#39;s distribution.
+     * 
+     */
+    @Export(name="osDistro", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> osDistro;
+
+    /**
+     * @return The operating system&#39;s distribution.
+     * 
+     */
+    public Output<Optional<String>> osDistro() {
+        return Codegen.optional(this.osDistro);
+    }
+    /**
      * The image&#39;s operating system family.
      * 
      */
@@ -173,6 +229,20 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
      */
     public Output<ImageOsType> osType() {
         return this.osType;
+    }
+    /**
+     * The operating system&#39;s version.
+     * 
+     */
+    @Export(name="osVersion", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> osVersion;
+
+    /**
+     * @return The operating system&#39;s version.
+     * 
+     */
+    public Output<Optional<String>> osVersion() {
+        return Codegen.optional(this.osVersion);
     }
     /**
      * Project; default `cims:projectId` (else CIMS_PROJECT_ID). Changing it replaces the resource.
@@ -203,6 +273,20 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return this.readOnlyTags;
     }
     /**
+     * The name of the image&#39;s region.
+     * 
+     */
+    @Export(name="region", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> region;
+
+    /**
+     * @return The name of the image&#39;s region.
+     * 
+     */
+    public Output<Optional<String>> region() {
+        return Codegen.optional(this.region);
+    }
+    /**
      * Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
      * 
      */
@@ -215,6 +299,20 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<Integer>> regionId() {
         return Codegen.optional(this.regionId);
+    }
+    /**
+     * The image&#39;s size in bytes.
+     * 
+     */
+    @Export(name="size", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> size;
+
+    /**
+     * @return The image&#39;s size in bytes.
+     * 
+     */
+    public Output<Optional<Integer>> size() {
+        return Codegen.optional(this.size);
     }
     /**
      * What the image is made from: only a volume. Changing it replaces the resource.
@@ -301,6 +399,34 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.timeouts);
     }
     /**
+     * When the service last changed the image (ISO 8601); never a diff.
+     * 
+     */
+    @Export(name="updatedAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> updatedAt;
+
+    /**
+     * @return When the service last changed the image (ISO 8601); never a diff.
+     * 
+     */
+    public Output<Optional<String>> updatedAt() {
+        return Codegen.optional(this.updatedAt);
+    }
+    /**
+     * Who may use the image (`private` for an image made from a volume).
+     * 
+     */
+    @Export(name="visibility", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> visibility;
+
+    /**
+     * @return Who may use the image (`private` for an image made from a volume).
+     * 
+     */
+    public Output<Optional<String>> visibility() {
+        return Codegen.optional(this.visibility);
+    }
+    /**
      * Volume to make the image from (uuid4). Changing it replaces the resource.
      * 
      */
@@ -354,6 +480,7 @@ public class BaremetalImage extends com.pulumi.resources.CustomResource {
     private static com.pulumi.resources.CustomResourceOptions makeResourceOptions(@Nullable com.pulumi.resources.CustomResourceOptions options, @Nullable Output<java.lang.String> id) {
         var defaultOptions = com.pulumi.resources.CustomResourceOptions.builder()
             .version(Utilities.getVersion())
+            .pluginDownloadURL("github://api.github.com/pulumi-cims/pulumi-cims")
             .build();
         return com.pulumi.resources.CustomResourceOptions.merge(defaultOptions, options, id);
     }

@@ -16,6 +16,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack&#39;s by their ids and are added, changed (weight in place) and removed one by one: with `membersOwnership` &#34;declared&#34; (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others&#39; members are never touched; with &#34;exclusive&#34; (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack&#39;s only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else&#39;s.
+ * Settings of an existing load balancer pool: only the fields you give are managed, and an update writes only those whose inputs changed. Updates are asynchronous (`pulumi up` waits for the tasks). Members are the stack&#39;s by their ids and are added, changed (their settings in place; a new subnetId or instanceId makes a new member) and removed one by one: with `membersOwnership` &#34;declared&#34; (the default, for a pool several teams share beside their own LbPoolSettings or LbPoolMember) others&#39; members are never touched; with &#34;exclusive&#34; (a pool one stack owns whole) the pool holds exactly `members`, and the preview warns of each member it removes. A member is the stack&#39;s only by evidence (its own member create) or by adoption on purpose (`adoptMembers`, which the preview names). The preview warns of each setting a create changes; destroy removes the members the stack made, by id, and leaves the pool, its settings, the members it adopted and everyone else&#39;s.
  * 
  * Updates write only the fields whose inputs changed between the state and the program (what
  * the preview showed) and wait for the tasks. A field changed outside Pulumi is not set back by
@@ -97,6 +98,20 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="cims:index:LbPoolSettings")
 public class LbPoolSettings extends com.pulumi.resources.CustomResource {
+    /**
+     * Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    @Export(name="adminStateUp", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> adminStateUp;
+
+    /**
+     * @return Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    public Output<Optional<Boolean>> adminStateUp() {
+        return Codegen.optional(this.adminStateUp);
+    }
     /**
      * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
      * 
@@ -208,6 +223,20 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> name() {
         return Codegen.optional(this.name);
+    }
+    /**
+     * The pool&#39;s operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.
+     * 
+     */
+    @Export(name="operatingStatus", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> operatingStatus;
+
+    /**
+     * @return The pool&#39;s operating status (ONLINE, DEGRADED, ...), as its health checks find it; it changes with no write, so it is never a diff.
+     * 
+     */
+    public Output<Optional<String>> operatingStatus() {
+        return Codegen.optional(this.operatingStatus);
     }
     /**
      * The load balancer pool (uuid4). Changing it replaces the resource.
@@ -403,6 +432,7 @@ public class LbPoolSettings extends com.pulumi.resources.CustomResource {
     private static com.pulumi.resources.CustomResourceOptions makeResourceOptions(@Nullable com.pulumi.resources.CustomResourceOptions options, @Nullable Output<java.lang.String> id) {
         var defaultOptions = com.pulumi.resources.CustomResourceOptions.builder()
             .version(Utilities.getVersion())
+            .pluginDownloadURL("github://api.github.com/pulumi-cims/pulumi-cims")
             .build();
         return com.pulumi.resources.CustomResourceOptions.merge(defaultOptions, options, id);
     }

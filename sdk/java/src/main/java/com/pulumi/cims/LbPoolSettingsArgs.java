@@ -13,6 +13,7 @@ import com.pulumi.cims.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
@@ -24,6 +25,21 @@ import javax.annotation.Nullable;
 public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final LbPoolSettingsArgs Empty = new LbPoolSettingsArgs();
+
+    /**
+     * Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    @Import(name="adminStateUp")
+    private @Nullable Output<Boolean> adminStateUp;
+
+    /**
+     * @return Whether the pool takes traffic (false disables it, its members kept).
+     * 
+     */
+    public Optional<Output<Boolean>> adminStateUp() {
+        return Optional.ofNullable(this.adminStateUp);
+    }
 
     /**
      * Ids (uuid4) of members the pool already holds that this resource takes over on purpose, each listed in `members` at its address and port: the preview says `adopts member ...`, and the stack then changes them as its own. Destroy, or leaving one out of `members`, leaves an adopted member in the pool; drop its id from here (keeping it in `members`) to make it the stack&#39;s like a member it made. A member the pool holds that the program lists without its id here is refused at preview: nothing shows this stack made it. `pulumi import` and cims-import write this list.
@@ -298,6 +314,7 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
     private LbPoolSettingsArgs() {}
 
     private LbPoolSettingsArgs(LbPoolSettingsArgs $) {
+        this.adminStateUp = $.adminStateUp;
         this.adoptMembers = $.adoptMembers;
         this.caSecretId = $.caSecretId;
         this.crlSecretId = $.crlSecretId;
@@ -334,6 +351,27 @@ public final class LbPoolSettingsArgs extends com.pulumi.resources.ResourceArgs 
 
         public Builder(LbPoolSettingsArgs defaults) {
             $ = new LbPoolSettingsArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param adminStateUp Whether the pool takes traffic (false disables it, its members kept).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adminStateUp(@Nullable Output<Boolean> adminStateUp) {
+            $.adminStateUp = adminStateUp;
+            return this;
+        }
+
+        /**
+         * @param adminStateUp Whether the pool takes traffic (false disables it, its members kept).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adminStateUp(Boolean adminStateUp) {
+            return adminStateUp(Output.of(adminStateUp));
         }
 
         /**

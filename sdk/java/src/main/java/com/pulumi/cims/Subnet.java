@@ -73,6 +73,20 @@ public class Subnet extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.adopted);
     }
     /**
+     * Addresses not yet used, a decimal string; it falls as ports are allocated, with no write of the stack&#39;s, so it is never a diff. A signed 64-bit integer, as its decimal digits.
+     * 
+     */
+    @Export(name="availableIps", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> availableIps;
+
+    /**
+     * @return Addresses not yet used, a decimal string; it falls as ports are allocated, with no write of the stack&#39;s, so it is never a diff. A signed 64-bit integer, as its decimal digits.
+     * 
+     */
+    public Output<Optional<String>> availableIps() {
+        return Codegen.optional(this.availableIps);
+    }
+    /**
      * Network in CIDR form, no host bits set (`10.0.0.0/24`). Changing it replaces the resource.
      * 
      */
@@ -169,6 +183,20 @@ public class Subnet extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> gatewayIp() {
         return Codegen.optional(this.gatewayIp);
+    }
+    /**
+     * Whether a router is connected (the service&#39;s records always say false: the vendor deprecates it).
+     * 
+     */
+    @Export(name="hasRouter", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> hasRouter;
+
+    /**
+     * @return Whether a router is connected (the service&#39;s records always say false: the vendor deprecates it).
+     * 
+     */
+    public Output<Optional<Boolean>> hasRouter() {
+        return Codegen.optional(this.hasRouter);
     }
     /**
      * Static routes advertised via DHCP. Omitted: none managed; null or []: none.
@@ -269,6 +297,20 @@ public class Subnet extends com.pulumi.resources.CustomResource {
         return this.readOnlyTags;
     }
     /**
+     * The name of the subnet&#39;s region.
+     * 
+     */
+    @Export(name="region", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> region;
+
+    /**
+     * @return The name of the subnet&#39;s region.
+     * 
+     */
+    public Output<Optional<String>> region() {
+        return Codegen.optional(this.region);
+    }
+    /**
      * Region; default `cims:regionId` (else CIMS_REGION_ID). Changing it replaces the resource.
      * 
      */
@@ -352,6 +394,20 @@ public class Subnet extends com.pulumi.resources.CustomResource {
     public Output<Optional<String>> totalIps() {
         return Codegen.optional(this.totalIps);
     }
+    /**
+     * When the service last changed the subnet (ISO 8601); never a diff.
+     * 
+     */
+    @Export(name="updatedAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> updatedAt;
+
+    /**
+     * @return When the service last changed the subnet (ISO 8601); never a diff.
+     * 
+     */
+    public Output<Optional<String>> updatedAt() {
+        return Codegen.optional(this.updatedAt);
+    }
 
     /**
      *
@@ -392,6 +448,7 @@ public class Subnet extends com.pulumi.resources.CustomResource {
     private static com.pulumi.resources.CustomResourceOptions makeResourceOptions(@Nullable com.pulumi.resources.CustomResourceOptions options, @Nullable Output<java.lang.String> id) {
         var defaultOptions = com.pulumi.resources.CustomResourceOptions.builder()
             .version(Utilities.getVersion())
+            .pluginDownloadURL("github://api.github.com/pulumi-cims/pulumi-cims")
             .build();
         return com.pulumi.resources.CustomResourceOptions.merge(defaultOptions, options, id);
     }

@@ -170,6 +170,36 @@ public final class GlobalQuotasArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * The global quota `inferencePublicModelApiKeyCountLimit`.
+     * 
+     */
+    @Import(name="inferencePublicModelApiKeyCountLimit")
+    private @Nullable Output<QuotaEntryArgs> inferencePublicModelApiKeyCountLimit;
+
+    /**
+     * @return The global quota `inferencePublicModelApiKeyCountLimit`.
+     * 
+     */
+    public Optional<Output<QuotaEntryArgs>> inferencePublicModelApiKeyCountLimit() {
+        return Optional.ofNullable(this.inferencePublicModelApiKeyCountLimit);
+    }
+
+    /**
+     * The global quota `inferencePublicModelApiKeyCountUsage`.
+     * 
+     */
+    @Import(name="inferencePublicModelApiKeyCountUsage")
+    private @Nullable Output<QuotaEntryArgs> inferencePublicModelApiKeyCountUsage;
+
+    /**
+     * @return The global quota `inferencePublicModelApiKeyCountUsage`.
+     * 
+     */
+    public Optional<Output<QuotaEntryArgs>> inferencePublicModelApiKeyCountUsage() {
+        return Optional.ofNullable(this.inferencePublicModelApiKeyCountUsage);
+    }
+
+    /**
      * The global quota `keypairCountLimit`.
      * 
      */
@@ -242,6 +272,8 @@ public final class GlobalQuotasArgs extends com.pulumi.resources.ResourceArgs {
         this.inferenceGpuL40sCountUsage = $.inferenceGpuL40sCountUsage;
         this.inferenceInstanceCountLimit = $.inferenceInstanceCountLimit;
         this.inferenceInstanceCountUsage = $.inferenceInstanceCountUsage;
+        this.inferencePublicModelApiKeyCountLimit = $.inferencePublicModelApiKeyCountLimit;
+        this.inferencePublicModelApiKeyCountUsage = $.inferencePublicModelApiKeyCountUsage;
         this.keypairCountLimit = $.keypairCountLimit;
         this.keypairCountUsage = $.keypairCountUsage;
         this.projectCountLimit = $.projectCountLimit;
@@ -474,6 +506,48 @@ public final class GlobalQuotasArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder inferenceInstanceCountUsage(QuotaEntryArgs inferenceInstanceCountUsage) {
             return inferenceInstanceCountUsage(Output.of(inferenceInstanceCountUsage));
+        }
+
+        /**
+         * @param inferencePublicModelApiKeyCountLimit The global quota `inferencePublicModelApiKeyCountLimit`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder inferencePublicModelApiKeyCountLimit(@Nullable Output<QuotaEntryArgs> inferencePublicModelApiKeyCountLimit) {
+            $.inferencePublicModelApiKeyCountLimit = inferencePublicModelApiKeyCountLimit;
+            return this;
+        }
+
+        /**
+         * @param inferencePublicModelApiKeyCountLimit The global quota `inferencePublicModelApiKeyCountLimit`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder inferencePublicModelApiKeyCountLimit(QuotaEntryArgs inferencePublicModelApiKeyCountLimit) {
+            return inferencePublicModelApiKeyCountLimit(Output.of(inferencePublicModelApiKeyCountLimit));
+        }
+
+        /**
+         * @param inferencePublicModelApiKeyCountUsage The global quota `inferencePublicModelApiKeyCountUsage`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder inferencePublicModelApiKeyCountUsage(@Nullable Output<QuotaEntryArgs> inferencePublicModelApiKeyCountUsage) {
+            $.inferencePublicModelApiKeyCountUsage = inferencePublicModelApiKeyCountUsage;
+            return this;
+        }
+
+        /**
+         * @param inferencePublicModelApiKeyCountUsage The global quota `inferencePublicModelApiKeyCountUsage`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder inferencePublicModelApiKeyCountUsage(QuotaEntryArgs inferencePublicModelApiKeyCountUsage) {
+            return inferencePublicModelApiKeyCountUsage(Output.of(inferencePublicModelApiKeyCountUsage));
         }
 
         /**

@@ -6,6 +6,7 @@ package com.pulumi.cims.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * A pool member: `address` and `protocolPort` are its identity; `weight` and `subnetId` its settings; `id` and `operatingStatus` are set by the service.
+ * A pool member: `address` and `protocolPort` are its identity; `weight`, `adminStateUp`, `backup`, `monitorAddress` and `monitorPort` its settings, changed in place; `subnetId` or `instanceId` fixed when it is made (a new one makes a new member); `id` and `operatingStatus` are set by the service.
  * 
  */
 public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
@@ -37,6 +38,36 @@ public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Whether the member takes traffic (false disables it; the service&#39;s default true).
+     * 
+     */
+    @Import(name="adminStateUp")
+    private @Nullable Output<Boolean> adminStateUp;
+
+    /**
+     * @return Whether the member takes traffic (false disables it; the service&#39;s default true).
+     * 
+     */
+    public Optional<Output<Boolean>> adminStateUp() {
+        return Optional.ofNullable(this.adminStateUp);
+    }
+
+    /**
+     * A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+     * 
+     */
+    @Import(name="backup")
+    private @Nullable Output<Boolean> backup;
+
+    /**
+     * @return A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+     * 
+     */
+    public Optional<Output<Boolean>> backup() {
+        return Optional.ofNullable(this.backup);
+    }
+
+    /**
      * The member&#39;s id, set by the service.
      * 
      */
@@ -49,6 +80,51 @@ public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> id() {
         return Optional.ofNullable(this.id);
+    }
+
+    /**
+     * The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+     * 
+     */
+    @Import(name="instanceId")
+    private @Nullable Output<String> instanceId;
+
+    /**
+     * @return The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+     * 
+     */
+    public Optional<Output<String>> instanceId() {
+        return Optional.ofNullable(this.instanceId);
+    }
+
+    /**
+     * Another IP address the health monitor checks instead of `address`.
+     * 
+     */
+    @Import(name="monitorAddress")
+    private @Nullable Output<String> monitorAddress;
+
+    /**
+     * @return Another IP address the health monitor checks instead of `address`.
+     * 
+     */
+    public Optional<Output<String>> monitorAddress() {
+        return Optional.ofNullable(this.monitorAddress);
+    }
+
+    /**
+     * Another port the health monitor checks instead of `protocolPort`.
+     * 
+     */
+    @Import(name="monitorPort")
+    private @Nullable Output<Integer> monitorPort;
+
+    /**
+     * @return Another port the health monitor checks instead of `protocolPort`.
+     * 
+     */
+    public Optional<Output<Integer>> monitorPort() {
+        return Optional.ofNullable(this.monitorPort);
     }
 
     /**
@@ -115,7 +191,12 @@ public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
 
     private PoolMemberArgs(PoolMemberArgs $) {
         this.address = $.address;
+        this.adminStateUp = $.adminStateUp;
+        this.backup = $.backup;
         this.id = $.id;
+        this.instanceId = $.instanceId;
+        this.monitorAddress = $.monitorAddress;
+        this.monitorPort = $.monitorPort;
         this.operatingStatus = $.operatingStatus;
         this.protocolPort = $.protocolPort;
         this.subnetId = $.subnetId;
@@ -162,6 +243,48 @@ public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param adminStateUp Whether the member takes traffic (false disables it; the service&#39;s default true).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adminStateUp(@Nullable Output<Boolean> adminStateUp) {
+            $.adminStateUp = adminStateUp;
+            return this;
+        }
+
+        /**
+         * @param adminStateUp Whether the member takes traffic (false disables it; the service&#39;s default true).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adminStateUp(Boolean adminStateUp) {
+            return adminStateUp(Output.of(adminStateUp));
+        }
+
+        /**
+         * @param backup A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder backup(@Nullable Output<Boolean> backup) {
+            $.backup = backup;
+            return this;
+        }
+
+        /**
+         * @param backup A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder backup(Boolean backup) {
+            return backup(Output.of(backup));
+        }
+
+        /**
          * @param id The member&#39;s id, set by the service.
          * 
          * @return builder
@@ -180,6 +303,69 @@ public final class PoolMemberArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder id(String id) {
             return id(Output.of(id));
+        }
+
+        /**
+         * @param instanceId The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder instanceId(@Nullable Output<String> instanceId) {
+            $.instanceId = instanceId;
+            return this;
+        }
+
+        /**
+         * @param instanceId The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder instanceId(String instanceId) {
+            return instanceId(Output.of(instanceId));
+        }
+
+        /**
+         * @param monitorAddress Another IP address the health monitor checks instead of `address`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monitorAddress(@Nullable Output<String> monitorAddress) {
+            $.monitorAddress = monitorAddress;
+            return this;
+        }
+
+        /**
+         * @param monitorAddress Another IP address the health monitor checks instead of `address`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monitorAddress(String monitorAddress) {
+            return monitorAddress(Output.of(monitorAddress));
+        }
+
+        /**
+         * @param monitorPort Another port the health monitor checks instead of `protocolPort`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monitorPort(@Nullable Output<Integer> monitorPort) {
+            $.monitorPort = monitorPort;
+            return this;
+        }
+
+        /**
+         * @param monitorPort Another port the health monitor checks instead of `protocolPort`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder monitorPort(Integer monitorPort) {
+            return monitorPort(Output.of(monitorPort));
         }
 
         /**

@@ -1343,6 +1343,36 @@ public final class RegionalQuotasArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
+     * The regional quota `slurmClusterCountLimit`.
+     * 
+     */
+    @Import(name="slurmClusterCountLimit")
+    private @Nullable Output<QuotaEntryArgs> slurmClusterCountLimit;
+
+    /**
+     * @return The regional quota `slurmClusterCountLimit`.
+     * 
+     */
+    public Optional<Output<QuotaEntryArgs>> slurmClusterCountLimit() {
+        return Optional.ofNullable(this.slurmClusterCountLimit);
+    }
+
+    /**
+     * The regional quota `slurmClusterCountUsage`.
+     * 
+     */
+    @Import(name="slurmClusterCountUsage")
+    private @Nullable Output<QuotaEntryArgs> slurmClusterCountUsage;
+
+    /**
+     * @return The regional quota `slurmClusterCountUsage`.
+     * 
+     */
+    public Optional<Output<QuotaEntryArgs>> slurmClusterCountUsage() {
+        return Optional.ofNullable(this.slurmClusterCountUsage);
+    }
+
+    /**
      * The regional quota `snapshotScheduleCountLimit`.
      * 
      */
@@ -1643,6 +1673,8 @@ public final class RegionalQuotasArgs extends com.pulumi.resources.ResourceArgs 
         this.sfsSizeUsage = $.sfsSizeUsage;
         this.sharedVmCountLimit = $.sharedVmCountLimit;
         this.sharedVmCountUsage = $.sharedVmCountUsage;
+        this.slurmClusterCountLimit = $.slurmClusterCountLimit;
+        this.slurmClusterCountUsage = $.slurmClusterCountUsage;
         this.snapshotScheduleCountLimit = $.snapshotScheduleCountLimit;
         this.snapshotScheduleCountUsage = $.snapshotScheduleCountUsage;
         this.subnetCountLimit = $.subnetCountLimit;
@@ -3523,6 +3555,48 @@ public final class RegionalQuotasArgs extends com.pulumi.resources.ResourceArgs 
          */
         public Builder sharedVmCountUsage(QuotaEntryArgs sharedVmCountUsage) {
             return sharedVmCountUsage(Output.of(sharedVmCountUsage));
+        }
+
+        /**
+         * @param slurmClusterCountLimit The regional quota `slurmClusterCountLimit`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder slurmClusterCountLimit(@Nullable Output<QuotaEntryArgs> slurmClusterCountLimit) {
+            $.slurmClusterCountLimit = slurmClusterCountLimit;
+            return this;
+        }
+
+        /**
+         * @param slurmClusterCountLimit The regional quota `slurmClusterCountLimit`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder slurmClusterCountLimit(QuotaEntryArgs slurmClusterCountLimit) {
+            return slurmClusterCountLimit(Output.of(slurmClusterCountLimit));
+        }
+
+        /**
+         * @param slurmClusterCountUsage The regional quota `slurmClusterCountUsage`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder slurmClusterCountUsage(@Nullable Output<QuotaEntryArgs> slurmClusterCountUsage) {
+            $.slurmClusterCountUsage = slurmClusterCountUsage;
+            return this;
+        }
+
+        /**
+         * @param slurmClusterCountUsage The regional quota `slurmClusterCountUsage`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder slurmClusterCountUsage(QuotaEntryArgs slurmClusterCountUsage) {
+            return slurmClusterCountUsage(Output.of(slurmClusterCountUsage));
         }
 
         /**

@@ -62,6 +62,16 @@ public final class GlobalQuotas {
      */
     private @Nullable QuotaEntry inferenceInstanceCountUsage;
     /**
+     * @return The global quota `inferencePublicModelApiKeyCountLimit`.
+     * 
+     */
+    private @Nullable QuotaEntry inferencePublicModelApiKeyCountLimit;
+    /**
+     * @return The global quota `inferencePublicModelApiKeyCountUsage`.
+     * 
+     */
+    private @Nullable QuotaEntry inferencePublicModelApiKeyCountUsage;
+    /**
      * @return The global quota `keypairCountLimit`.
      * 
      */
@@ -154,6 +164,20 @@ public final class GlobalQuotas {
         return Optional.ofNullable(this.inferenceInstanceCountUsage);
     }
     /**
+     * @return The global quota `inferencePublicModelApiKeyCountLimit`.
+     * 
+     */
+    public Optional<QuotaEntry> inferencePublicModelApiKeyCountLimit() {
+        return Optional.ofNullable(this.inferencePublicModelApiKeyCountLimit);
+    }
+    /**
+     * @return The global quota `inferencePublicModelApiKeyCountUsage`.
+     * 
+     */
+    public Optional<QuotaEntry> inferencePublicModelApiKeyCountUsage() {
+        return Optional.ofNullable(this.inferencePublicModelApiKeyCountUsage);
+    }
+    /**
      * @return The global quota `keypairCountLimit`.
      * 
      */
@@ -201,6 +225,8 @@ public final class GlobalQuotas {
         private @Nullable QuotaEntry inferenceGpuL40sCountUsage;
         private @Nullable QuotaEntry inferenceInstanceCountLimit;
         private @Nullable QuotaEntry inferenceInstanceCountUsage;
+        private @Nullable QuotaEntry inferencePublicModelApiKeyCountLimit;
+        private @Nullable QuotaEntry inferencePublicModelApiKeyCountUsage;
         private @Nullable QuotaEntry keypairCountLimit;
         private @Nullable QuotaEntry keypairCountUsage;
         private @Nullable QuotaEntry projectCountLimit;
@@ -218,6 +244,8 @@ public final class GlobalQuotas {
     	      this.inferenceGpuL40sCountUsage = defaults.inferenceGpuL40sCountUsage;
     	      this.inferenceInstanceCountLimit = defaults.inferenceInstanceCountLimit;
     	      this.inferenceInstanceCountUsage = defaults.inferenceInstanceCountUsage;
+    	      this.inferencePublicModelApiKeyCountLimit = defaults.inferencePublicModelApiKeyCountLimit;
+    	      this.inferencePublicModelApiKeyCountUsage = defaults.inferencePublicModelApiKeyCountUsage;
     	      this.keypairCountLimit = defaults.keypairCountLimit;
     	      this.keypairCountUsage = defaults.keypairCountUsage;
     	      this.projectCountLimit = defaults.projectCountLimit;
@@ -285,6 +313,18 @@ public final class GlobalQuotas {
             return this;
         }
         @CustomType.Setter
+        public Builder inferencePublicModelApiKeyCountLimit(@Nullable QuotaEntry inferencePublicModelApiKeyCountLimit) {
+
+            this.inferencePublicModelApiKeyCountLimit = inferencePublicModelApiKeyCountLimit;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder inferencePublicModelApiKeyCountUsage(@Nullable QuotaEntry inferencePublicModelApiKeyCountUsage) {
+
+            this.inferencePublicModelApiKeyCountUsage = inferencePublicModelApiKeyCountUsage;
+            return this;
+        }
+        @CustomType.Setter
         public Builder keypairCountLimit(@Nullable QuotaEntry keypairCountLimit) {
 
             this.keypairCountLimit = keypairCountLimit;
@@ -320,6 +360,8 @@ public final class GlobalQuotas {
             _resultValue.inferenceGpuL40sCountUsage = inferenceGpuL40sCountUsage;
             _resultValue.inferenceInstanceCountLimit = inferenceInstanceCountLimit;
             _resultValue.inferenceInstanceCountUsage = inferenceInstanceCountUsage;
+            _resultValue.inferencePublicModelApiKeyCountLimit = inferencePublicModelApiKeyCountLimit;
+            _resultValue.inferencePublicModelApiKeyCountUsage = inferencePublicModelApiKeyCountUsage;
             _resultValue.keypairCountLimit = keypairCountLimit;
             _resultValue.keypairCountUsage = keypairCountUsage;
             _resultValue.projectCountLimit = projectCountLimit;

@@ -5,6 +5,7 @@ package com.pulumi.cims.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
@@ -19,10 +20,35 @@ public final class PoolMember {
      */
     private String address;
     /**
+     * @return Whether the member takes traffic (false disables it; the service&#39;s default true).
+     * 
+     */
+    private @Nullable Boolean adminStateUp;
+    /**
+     * @return A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+     * 
+     */
+    private @Nullable Boolean backup;
+    /**
      * @return The member&#39;s id, set by the service.
      * 
      */
     private @Nullable String id;
+    /**
+     * @return The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+     * 
+     */
+    private @Nullable String instanceId;
+    /**
+     * @return Another IP address the health monitor checks instead of `address`.
+     * 
+     */
+    private @Nullable String monitorAddress;
+    /**
+     * @return Another port the health monitor checks instead of `protocolPort`.
+     * 
+     */
+    private @Nullable Integer monitorPort;
     /**
      * @return The member&#39;s operating status, set by the service.
      * 
@@ -53,11 +79,46 @@ public final class PoolMember {
         return this.address;
     }
     /**
+     * @return Whether the member takes traffic (false disables it; the service&#39;s default true).
+     * 
+     */
+    public Optional<Boolean> adminStateUp() {
+        return Optional.ofNullable(this.adminStateUp);
+    }
+    /**
+     * @return A backup member takes traffic only when every other member is unreachable (the service&#39;s default false).
+     * 
+     */
+    public Optional<Boolean> backup() {
+        return Optional.ofNullable(this.backup);
+    }
+    /**
      * @return The member&#39;s id, set by the service.
      * 
      */
     public Optional<String> id() {
         return Optional.ofNullable(this.id);
+    }
+    /**
+     * @return The instance the member runs on (uuid4), instead of `subnetId`. The service&#39;s records do not show it: a change is seen against the state, and a refresh keeps the state&#39;s.
+     * 
+     */
+    public Optional<String> instanceId() {
+        return Optional.ofNullable(this.instanceId);
+    }
+    /**
+     * @return Another IP address the health monitor checks instead of `address`.
+     * 
+     */
+    public Optional<String> monitorAddress() {
+        return Optional.ofNullable(this.monitorAddress);
+    }
+    /**
+     * @return Another port the health monitor checks instead of `protocolPort`.
+     * 
+     */
+    public Optional<Integer> monitorPort() {
+        return Optional.ofNullable(this.monitorPort);
     }
     /**
      * @return The member&#39;s operating status, set by the service.
@@ -98,7 +159,12 @@ public final class PoolMember {
     @CustomType.Builder
     public static final class Builder {
         private String address;
+        private @Nullable Boolean adminStateUp;
+        private @Nullable Boolean backup;
         private @Nullable String id;
+        private @Nullable String instanceId;
+        private @Nullable String monitorAddress;
+        private @Nullable Integer monitorPort;
         private @Nullable String operatingStatus;
         private Integer protocolPort;
         private @Nullable String subnetId;
@@ -107,7 +173,12 @@ public final class PoolMember {
         public Builder(PoolMember defaults) {
     	      Objects.requireNonNull(defaults);
     	      this.address = defaults.address;
+    	      this.adminStateUp = defaults.adminStateUp;
+    	      this.backup = defaults.backup;
     	      this.id = defaults.id;
+    	      this.instanceId = defaults.instanceId;
+    	      this.monitorAddress = defaults.monitorAddress;
+    	      this.monitorPort = defaults.monitorPort;
     	      this.operatingStatus = defaults.operatingStatus;
     	      this.protocolPort = defaults.protocolPort;
     	      this.subnetId = defaults.subnetId;
@@ -123,9 +194,39 @@ public final class PoolMember {
             return this;
         }
         @CustomType.Setter
+        public Builder adminStateUp(@Nullable Boolean adminStateUp) {
+
+            this.adminStateUp = adminStateUp;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder backup(@Nullable Boolean backup) {
+
+            this.backup = backup;
+            return this;
+        }
+        @CustomType.Setter
         public Builder id(@Nullable String id) {
 
             this.id = id;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder instanceId(@Nullable String instanceId) {
+
+            this.instanceId = instanceId;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder monitorAddress(@Nullable String monitorAddress) {
+
+            this.monitorAddress = monitorAddress;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder monitorPort(@Nullable Integer monitorPort) {
+
+            this.monitorPort = monitorPort;
             return this;
         }
         @CustomType.Setter
@@ -157,7 +258,12 @@ public final class PoolMember {
         public PoolMember build() {
             final var _resultValue = new PoolMember();
             _resultValue.address = address;
+            _resultValue.adminStateUp = adminStateUp;
+            _resultValue.backup = backup;
             _resultValue.id = id;
+            _resultValue.instanceId = instanceId;
+            _resultValue.monitorAddress = monitorAddress;
+            _resultValue.monitorPort = monitorPort;
             _resultValue.operatingStatus = operatingStatus;
             _resultValue.protocolPort = protocolPort;
             _resultValue.subnetId = subnetId;

@@ -455,6 +455,16 @@ public final class RegionalQuotas {
      */
     private @Nullable QuotaEntry sharedVmCountUsage;
     /**
+     * @return The regional quota `slurmClusterCountLimit`.
+     * 
+     */
+    private @Nullable QuotaEntry slurmClusterCountLimit;
+    /**
+     * @return The regional quota `slurmClusterCountUsage`.
+     * 
+     */
+    private @Nullable QuotaEntry slurmClusterCountUsage;
+    /**
      * @return The regional quota `snapshotScheduleCountLimit`.
      * 
      */
@@ -1143,6 +1153,20 @@ public final class RegionalQuotas {
         return Optional.ofNullable(this.sharedVmCountUsage);
     }
     /**
+     * @return The regional quota `slurmClusterCountLimit`.
+     * 
+     */
+    public Optional<QuotaEntry> slurmClusterCountLimit() {
+        return Optional.ofNullable(this.slurmClusterCountLimit);
+    }
+    /**
+     * @return The regional quota `slurmClusterCountUsage`.
+     * 
+     */
+    public Optional<QuotaEntry> slurmClusterCountUsage() {
+        return Optional.ofNullable(this.slurmClusterCountUsage);
+    }
+    /**
      * @return The regional quota `snapshotScheduleCountLimit`.
      * 
      */
@@ -1338,6 +1362,8 @@ public final class RegionalQuotas {
         private @Nullable QuotaEntry sfsSizeUsage;
         private @Nullable QuotaEntry sharedVmCountLimit;
         private @Nullable QuotaEntry sharedVmCountUsage;
+        private @Nullable QuotaEntry slurmClusterCountLimit;
+        private @Nullable QuotaEntry slurmClusterCountUsage;
         private @Nullable QuotaEntry snapshotScheduleCountLimit;
         private @Nullable QuotaEntry snapshotScheduleCountUsage;
         private @Nullable QuotaEntry subnetCountLimit;
@@ -1443,6 +1469,8 @@ public final class RegionalQuotas {
     	      this.sfsSizeUsage = defaults.sfsSizeUsage;
     	      this.sharedVmCountLimit = defaults.sharedVmCountLimit;
     	      this.sharedVmCountUsage = defaults.sharedVmCountUsage;
+    	      this.slurmClusterCountLimit = defaults.slurmClusterCountLimit;
+    	      this.slurmClusterCountUsage = defaults.slurmClusterCountUsage;
     	      this.snapshotScheduleCountLimit = defaults.snapshotScheduleCountLimit;
     	      this.snapshotScheduleCountUsage = defaults.snapshotScheduleCountUsage;
     	      this.subnetCountLimit = defaults.subnetCountLimit;
@@ -1992,6 +2020,18 @@ public final class RegionalQuotas {
             return this;
         }
         @CustomType.Setter
+        public Builder slurmClusterCountLimit(@Nullable QuotaEntry slurmClusterCountLimit) {
+
+            this.slurmClusterCountLimit = slurmClusterCountLimit;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder slurmClusterCountUsage(@Nullable QuotaEntry slurmClusterCountUsage) {
+
+            this.slurmClusterCountUsage = slurmClusterCountUsage;
+            return this;
+        }
+        @CustomType.Setter
         public Builder snapshotScheduleCountLimit(@Nullable QuotaEntry snapshotScheduleCountLimit) {
 
             this.snapshotScheduleCountLimit = snapshotScheduleCountLimit;
@@ -2165,6 +2205,8 @@ public final class RegionalQuotas {
             _resultValue.sfsSizeUsage = sfsSizeUsage;
             _resultValue.sharedVmCountLimit = sharedVmCountLimit;
             _resultValue.sharedVmCountUsage = sharedVmCountUsage;
+            _resultValue.slurmClusterCountLimit = slurmClusterCountLimit;
+            _resultValue.slurmClusterCountUsage = slurmClusterCountUsage;
             _resultValue.snapshotScheduleCountLimit = snapshotScheduleCountLimit;
             _resultValue.snapshotScheduleCountUsage = snapshotScheduleCountUsage;
             _resultValue.subnetCountLimit = subnetCountLimit;
