@@ -181,6 +181,9 @@ describe("one list request per kind and scope in a run", () => {
       ["name", expect.stringContaining("found 2 subnets")],
     ]);
     await expect(call("cims:index:getNothing", {})).rejects.toThrow(/no function "cims:index:getNothing"/);
+    const quoted = await call("cims:index:getNetwork", { name: KEY });
+    expect(quoted.getFailuresList()[0].getReason()).toMatch(/getNetwork found no network .* with name=/);
+    expect(quoted.getFailuresList()[0].getReason()).not.toContain(KEY);
   });
 
   test("the default face: cims.getSubnet (a Promise) and cims.getSubnetOutput (an Output) read the stack's cims config, one list", async () => {
@@ -195,5 +198,9 @@ describe("one list request per kind and scope in a run", () => {
     expect(cidr).toBe("10.0.2.0/24");
     expect(requests()[SUBNETS_ROUTE]).toBe(1);
     await expect(cims.getNetwork({ name: "nope" })).rejects.toThrow(/getNetwork found no network/);
+    // A filter that quotes the key (pasted into the wrong argument): the message never shows it.
+    const quoted = await cims.getNetwork({ name: KEY }).catch((e: unknown) => String(e));
+    expect(quoted).toMatch(/getNetwork found no network .* with name=/);
+    expect(quoted).not.toContain(KEY);
   });
 });
