@@ -29,6 +29,7 @@ import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../tests/support/harness";
 import { lagChart } from "./chart";
 import { type BenchContext, benchContext, benchParams, log, machine } from "./context";
+import { readyOutDir } from "./out-dir";
 import {
   facesRunMarkdown,
   hintsMarkdown,
@@ -59,7 +60,8 @@ const { values: flags } = parseArgs({
   },
 });
 const params = benchParams(flags);
-const outDir = flags.out ? path.resolve(flags.out) : path.join(REPO_ROOT, "bench");
+// Made ready before any measuring: a folder that is missing is created, one that cannot be written fails now.
+const outDir = flags.out ? readyOutDir(flags.out) : path.join(REPO_ROOT, "bench");
 const benchFile = (f: string) => path.join(outDir, f);
 const writeJson = (f: string, value: unknown) => writeFile(benchFile(f), JSON.stringify(value, null, 2) + "\n");
 const render = () => renderResults(outDir, params.rateLimitedCount);

@@ -18,7 +18,7 @@ import { toKebab } from "../api/names";
 import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { EXAMPLES } from "../provider/kinds/examples";
 import { configValues } from "../provider/kinds/program-model";
-import { type Language, renderExample } from "../provider/import/render";
+import { type ExampleLanguage, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
@@ -446,11 +446,12 @@ function nestedSection(nested: ReadonlyMap<string, ObjectType>): string {
   return md;
 }
 
-const EXAMPLE_BLOCKS: ReadonlyArray<[Language, string, string]> = [
+const EXAMPLE_BLOCKS: ReadonlyArray<[ExampleLanguage, string, string]> = [
   ["typescript", "TypeScript", "ts"],
   ["yaml", "YAML", "yaml"],
   ["python", "Python", "python"],
   ["go", "Go", "go"],
+  ["java", "Java", "java"],
 ];
 
 /** The kind's example (provider/kinds/<kind>.example.ts) in each language, by cims-import's renderers. */
@@ -459,8 +460,8 @@ function exampleSection(type: Kind): string {
   const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
   let md = `\n## Example\n\n${example.doc}\n\n`;
   md +=
-    "One program in four languages: TypeScript on the dynamic face, YAML, Python (`pulumi_cims`) and Go (the generated SDK) " +
-    "on the plugin face" +
+    "One program in five languages: TypeScript on the dynamic face, YAML, Python (`pulumi_cims`), Go (the generated SDK) " +
+    "and Java (`com.pulumi.cims`, the class `app.App` that [the pom.xml](../platform.md#java) builds) on the plugin face" +
     (keys.length > 0 ? `, reading ${keys.join(", ")} from the stack's config (\`pulumi config set <key> <value>\`)` : "") +
     ", with the provider's own config (`cims:apiUrl`, `cims:apiKey`, `cims:projectId`, `cims:regionId`) set as usual. " +
     "tests/e2e/tools/docs-examples.test.ts deploys every one against the emulator.\n";

@@ -58,6 +58,18 @@ export const tsString = (text: string): string => literal(text, (code) => `\\u{$
 /** A Python string literal of `text` (`\U0001xxxx` beyond the BMP: Python reads `\uXXXX` pairs as two surrogates). */
 export const pyString = (text: string): string => literal(text, (code) => `\\U${hex(code, 8)}`);
 
+/**
+ * A Java string literal of `text`: an unsafe character beyond the BMP as its UTF-16 pair of
+ * `\uXXXX` (Java strings are UTF-16). JSON's escapes write a line end as `\n`, never
+ * `\u000a`, which javac would read as a line end before it reads the string.
+ */
+export const javaString = (text: string): string =>
+  literal(text, (code) => {
+    const high = 0xd800 + ((code - 0x10000) >> 10);
+    const low = 0xdc00 + ((code - 0x10000) & 0x3ff);
+    return `\\u${hex(high, 4)}\\u${hex(low, 4)}`;
+  });
+
 /** A Go interpreted string literal of `text`. */
 export function goString(text: string): string {
   refuseLoneSurrogate(text, "Go");

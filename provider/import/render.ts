@@ -7,8 +7,8 @@
 // Only what differs is per language: a comment's mark, a value, a resource's statement; the
 // head, the sections and the comments' wrapping are shared.
 // Each kind's docs example (program.ts's ExampleProgram) is written by these renderers too, so
-// the docs' four programs come from one model and follow any change here (an input's new Go
-// type, say). Not `pulumi convert`: it would need each example as PCL text and, at `npm run
+// the docs' programs come from one model and follow any change here (an input's new Go type,
+// say); the examples are written in Java too, which cims-import does not write. Not `pulumi convert`: it would need each example as PCL text and, at `npm run
 // gen`, the CLI and every language host's program generator (GenerateProgram), to write code
 // unlike the programs cims-import writes, whose tests already hold these renderers.
 import type { FieldType, ObjectType } from "../../api/contract";
@@ -17,10 +17,13 @@ import { enumMemberName, toSnake } from "../../api/names";
 import { KIND_NAMES, kind } from "../kinds/registry";
 import { ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "../kinds/program-model";
 import type { AdoptionProgram } from "./program";
-import { goString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
+import { goString, javaString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
 
 export const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
+/** The languages of the docs examples: cims-import's, and Java, which only the examples are written in. */
+export const EXAMPLE_LANGUAGES = [...LANGUAGES, "java"] as const;
+export type ExampleLanguage = (typeof EXAMPLE_LANGUAGES)[number];
 
 /** An object's fields that are set ([] for anything else). */
 const entries = (o: unknown) => (isJsonRecord(o) ? Object.entries(o).filter(([, v]) => v !== undefined) : []);
@@ -42,6 +45,8 @@ interface Renderer {
   exports: (outputs: ReadonlyArray<[string, OutputValue]>) => string;
   /** After the resources (Go's end of its function). */
   closing?: string;
+  /** The whole program made final (Java's imports, which name what the rest of it uses). */
+  finish?: (text: string) => string;
 }
 
 /** A resource's or a config value's name as a variable: `app-subnet` -> `appSubnet`. */
@@ -324,7 +329,120 @@ const go: Renderer = {
   closing: "\t\treturn nil\n\t})\n}\n",
 };
 
-const RENDERERS: Readonly<Record<Language, Renderer>> = { typescript, yaml, python, go };
+// ---------------------------------------------------------------------------------------
+// Java: the SDK in sdk/java (`com.pulumi.cims`), each resource's and nested type's builder,
+// enums as the SDK's enum types; a null field is left out, as in Go. The class is `app.App`,
+// the main class the docs' pom.xml names.
+// ---------------------------------------------------------------------------------------
+
+const JAVA_WORDS: Words = { ...TS_WORDS, string: javaString };
+const JAVA_STEP = "    ";
+
+/**
+ * A builder's fields as `.name(value)` calls then `.build()`: on one line when it fits from
+ * `column` on, else one call a line, one step further in than `indent`.
+ */
+function javaBuilder(
+  open: string,
+  fields: Array<[string, unknown]>,
+  types: (name: string) => FieldType | undefined,
+  indent: string,
+  column: number,
+): string {
+  const inner = indent + JAVA_STEP;
+  const calls = (lead: (k: string) => number) => [...fields.map(([k, v]) => `${k}(${javaValue(v, types(k), inner, lead(k))})`), "build()"];
+  const flat = `${open}${calls((k) => column + open.length + k.length + 2)
+    .map((c) => `.${c}`)
+    .join("")}`;
+  if (!flat.includes("\n") && column + flat.length <= WIDTH) return flat;
+  return `${open}${calls((k) => inner.length + k.length + 2)
+    .map((c) => `\n${inner}.${c}`)
+    .join("")}`;
+}
+
+/** Items as `<open>a, b)` on one line when it fits from `column` on, else one a line, one step further in than `indent`. */
+function javaCall(
+  open: string,
+  items: (inner: string, column: (at: number) => number) => string[],
+  indent: string,
+  column: number,
+): string {
+  const inner = indent + JAVA_STEP;
+  const flat = `${open}${items(inner, () => column + open.length).join(", ")})`;
+  if (!flat.includes("\n") && column + flat.length <= WIDTH) return flat;
+  return `${open}\n${items(inner, () => inner.length)
+    .map((p) => `${inner}${p}`)
+    .join(",\n")})`;
+}
+
+/** A value as a Java expression from `column` on; `type`: the contract's type of it (an enum's, a builder's, a Double's). */
+function javaValue(value: unknown, type: FieldType | undefined, indent: string, column: number): string {
+  if (value instanceof ConfigValue) return camel(value.key);
+  if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}()`;
+  const named = enumMember(value, type);
+  if (named) return `${named.type}.${named.member}`;
+  if (typeof value === "number" && type?.kind === "number" && Number.isInteger(value)) return `${value}.0`;
+  // int64 numbers are decimal strings in the SDKs, as the schema types them.
+  if (typeof value === "number" && type?.kind === "integer" && type.int64) return javaString(String(value));
+  const s = scalar(value, JAVA_WORDS);
+  if (s !== undefined) return s;
+  if (Array.isArray(value)) {
+    const item = type?.kind === "array" ? type.items : undefined;
+    return javaCall("List.of(", (inner, at) => value.map((v) => javaValue(v, item, inner, at(0))), indent, column);
+  }
+  const set = entries(value).filter(([, v]) => v !== null);
+  if (type?.kind === "object") return javaBuilder(`${type.name}Args.builder()`, set, (k) => fieldType(type, k), indent, column);
+  const pairs = (inner: string, at: (n: number) => number) =>
+    set.map(([k, v]) => `${javaString(k)}, ${javaValue(v, undefined, inner, at(0))}`);
+  if (set.length <= 10) return javaCall("Map.of(", pairs, indent, column);
+  return javaCall("Map.ofEntries(", (inner, at) => pairs(inner, at).map((p) => `Map.entry(${p})`), indent, column);
+}
+
+const JAVA_CONFIG = { string: "require", integer: "requireInteger" } as const;
+
+/** Where each class a Java program names comes from, by its simple name; undefined for none (a local). */
+function javaImport(name: string, enumLike: boolean): string | undefined {
+  if (name === "Context" || name === "Pulumi") return `com.pulumi.${name}`;
+  if (name === "List" || name === "Map") return `java.util.${name}`;
+  if (KIND_NAMES.some((k) => name === k || name === `${k}Args`)) return `com.pulumi.cims.${name}`;
+  if (name.endsWith("Args")) return `com.pulumi.cims.inputs.${name}`;
+  return enumLike ? `com.pulumi.cims.enums.${name}` : undefined;
+}
+
+/** The program with its imports: each class its code names (string literals aside), sorted, after its package line. */
+function javaImports(text: string): string {
+  const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  const names = new Set<string>();
+  for (const m of code.matchAll(/\b([A-Z][A-Za-z0-9_]*)\b(\.[A-Z])?/g)) {
+    const from = javaImport(m[1], m[2] !== undefined);
+    if (from) names.add(from);
+  }
+  const imports = [...names].sort().map((n) => `import ${n};\n`);
+  return text.replace(/^package app;\n/, `package app;\n\n${imports.join("")}`);
+}
+
+const java: Renderer = {
+  comment: "//",
+  opening: (config) =>
+    "package app;\n\npublic class App {\n    public static void main(String[] args) {\n        Pulumi.run(App::stack);\n    }\n\n" +
+    "    public static void stack(Context ctx) {\n" +
+    config.map((c) => `        final var ${camel(c.key)} = ctx.config().${JAVA_CONFIG[c.type]}(${javaString(c.key)});\n`).join(""),
+  indent: "        ",
+  declaration: (d, _protect, variable) => {
+    const fields = kind(d.type).descriptor.contract.fields;
+    const set = entries(d.args).filter(([, v]) => v !== null);
+    const lead = `        ${variable ? `var ${variable} = ` : ""}new ${d.type}(${javaString(d.name)}, `;
+    // The statement's `);` counts on the builder's line.
+    const args = javaBuilder(`${d.type}Args.builder()`, set, (k) => fields[k]?.type, "        ", lead.length + 2);
+    return `${lead}${args});\n`;
+  },
+  exports: (outputs) =>
+    outputs.map(([name, o]) => `        ctx.export(${javaString(name)}, ${javaValue(o, undefined, "", 0)});\n`).join(""),
+  closing: "    }\n}\n",
+  finish: javaImports,
+};
+
+const RENDERERS: Readonly<Record<ExampleLanguage, Renderer>> = { typescript, yaml, python, go, java };
 
 /** A comment as lines of at most WIDTH columns, each opened by `mark`; no character of `text` can end it (quote.ts's visible). */
 function commentLines(text: string, mark: string): string {
@@ -374,11 +492,12 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
  * A docs example in `language`: the package's import and the config it reads, each resource
  * after a blank line (bound to a variable when the program uses its outputs), the stack's outputs.
  */
-export function renderExample(example: ExampleProgram, language: Language): string {
+export function renderExample(example: ExampleProgram, language: ExampleLanguage): string {
   const r = RENDERERS[language];
   const used = referenced(example);
   const resources = example.declarations.map((d) => `\n${r.declaration(d, false, used.has(d.name) ? camel(d.name) : undefined)}`);
   const outputs = Object.entries(example.outputs);
   const exports = outputs.length > 0 ? `\n${r.exports(outputs)}` : "";
-  return `${r.opening(configValues(example.declarations))}${resources.join("")}${exports}${r.closing ?? ""}`;
+  const text = `${r.opening(configValues(example.declarations))}${resources.join("")}${exports}${r.closing ?? ""}`;
+  return r.finish ? r.finish(text) : text;
 }

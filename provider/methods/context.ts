@@ -184,12 +184,21 @@ export async function warn(message: string): Promise<void> {
  */
 export async function traceFailure(err: unknown): Promise<void> {
   if (!(err instanceof Error) || !err.stack) return;
-  await sink(redactText(err.stack), process.env.CIMS_DEBUG === "1" ? "info" : "debug");
+  await sink(redactText(err.stack), debugSeverity());
 }
 
-/** A progress reporter for waitForTasks: one line per task state change. */
+/** Debug lines show with `pulumi <command> --debug`, and always with CIMS_DEBUG=1. */
+const debugSeverity = (): Severity => (process.env.CIMS_DEBUG === "1" ? "info" : "debug");
+
+/**
+ * A progress reporter for waitForTasks: one line per task state change, at debug level. An
+ * `up`'s output holds what its reader must act on (warnings; what was adopted, removed or left),
+ * as registry providers keep their progress out of it; a stuck task is still named by its
+ * timeout's error.
+ */
 export function progress(what: string): (p: TaskProgress) => void {
-  return (p) => log(`${what}: task ${p.taskId} ${p.previousState ? `${p.previousState} -> ` : ""}${p.state}`);
+  return (p) =>
+    void sink(redactText(`cims: ${what}: task ${p.taskId} ${p.previousState ? `${p.previousState} -> ` : ""}${p.state}`), debugSeverity());
 }
 
 /**

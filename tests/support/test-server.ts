@@ -32,7 +32,13 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
-export async function startTestServer(handler: Handler): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The time each request's `at` is read on: a test's own clock, when the client waits on it. */
+  now?: () => number;
+}
+
+export async function startTestServer(handler: Handler, options: TestServerOptions = {}): Promise<TestServer> {
+  const now = options.now ?? Date.now;
   const requests: RecordedRequest[] = [];
   let connections = 0;
   // Replies still waiting out their delay: close() ends them, or a test that scripted a long
@@ -60,7 +66,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
         url: req.url ?? "",
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
-        at: Date.now(),
+        at: now(),
       };
       requests.push(recorded);
       const reply = await handler(recorded, requests.length - 1);

@@ -69,7 +69,7 @@ test.each<Face>(["native"])(
     const poolIds = async () => (await pool(env)).members.map((m: { id: string }) => m.id).sort();
     const moving = async () => String((await stack.outputs()).movingId);
     const up = await stack.up();
-    expect(up.stdout).toMatch(/LbPoolMember 10\.20\.0\.10:8080 of pool .*: task [0-9a-f-]+ .*FINISHED/);
+    expect(up.stdout).not.toMatch(/: task [0-9a-f-]{36} /);
     const outputs = await stack.outputs();
     const [id, made, pub] = [outputs.memberId, outputs.movingId, outputs.publicId].map(String);
     const member = (await api(env, "GET", `${MEMBERS}/${id}`)).body;

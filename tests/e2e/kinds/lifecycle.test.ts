@@ -73,7 +73,8 @@ test(
 
     // Create.
     const created = await stack.up();
-    expect(created.stdout).toMatch(/LbPoolMember 10\.20\.0\.10:8080 of pool .*: task [0-9a-f-]+ .*FINISHED/);
+    // Task progress is debug output: the up says what a reader acts on, not each task's state.
+    expect(created.stdout).not.toMatch(/: task [0-9a-f-]{36} /);
     const first = await stack.outputs();
     expect(first).toMatchObject({
       subnetName: "e2e-subnet",
@@ -138,7 +139,7 @@ test(
     });
     const movingUrn = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("LbPoolMember::web"))?.urn;
     const update = await stack.up(["--replace", String(movingUrn)]);
-    expect(update.stdout).toMatch(/LbPoolSettings of pool .*: task [0-9a-f-]+ .*FINISHED/);
+    expect(update.stdout).not.toMatch(/: task [0-9a-f-]{36} /);
     const updated = await stack.outputs();
     expect([updated.subnetId, updated.imageId, updated.policyId, updated.quotaId]).toEqual([first.subnetId, first.imageId, "101", "1"]);
     expect((await get(subnet(first.subnetId))).body).toMatchObject({

@@ -1,86 +1,19 @@
 // Java programs through the plugin: scripts/pulumi builds our pulumi-language-java beside the
 // CLI, as its other language hosts; the committed Java SDK, sdk/java/, is what
 // `pulumi package gen-sdk --language java --local` writes from schema.json now; a Maven
-// project compiles its sources with the program against com.pulumi:pulumi from Maven Central
-// (~/.m2 after the first run). The program deploys a subnet, previews with no changes, renames
-// it in place (one PATCH); packaged as a jar that runtime.options.binary names, it previews
-// with no changes too; destroy.
+// project, the pom.xml the docs give users (examples/java/pom.xml), compiles its sources with
+// the program against com.pulumi:pulumi from Maven Central (~/.m2 after the first run). The
+// program deploys a subnet, previews with no changes, renames it in place (one PATCH); packaged
+// as a jar that runtime.options.binary names, it previews with no changes too; destroy.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { generateJavaSdk, JAVA_SDK_DIR } from "../../../scripts/gen-sdk-java";
 import { committedSdk, sdkDifferences } from "../../../scripts/gen-sdk-python";
 import { PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand } from "../../support/harness";
+import { javaProject, MAVEN_OPTS } from "../../support/java";
 
 const stacks = useStacks();
-const JAVA_SDK_VERSION = "1.12.0";
-// Maven's JVM (each command that runs the program starts one, and the jar's build) with its
-// quick compiler only and one GC thread: a short run spent most of its CPU compiling for a
-// peak speed it never reached (48 -> 31 s of CPU for this file on 2 cores). What the program
-// does is unchanged; `binary: target/app.jar` runs under the JVM's defaults.
-const MAVEN_OPTS = [process.env.MAVEN_OPTS, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:CICompilerCount=1"].filter(Boolean).join(" ");
-
-// The generated SDK's own dependencies (its Gradle build would declare gson and jsr305 too),
-// its sources and resources added to the program's build, and exec:java's main class.
-const pom = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>example</groupId>
-  <artifactId>cims-java-program</artifactId>
-  <version>1.0</version>
-  <properties>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-    <maven.compiler.release>17</maven.compiler.release>
-  </properties>
-  <dependencies>
-    <dependency><groupId>com.pulumi</groupId><artifactId>pulumi</artifactId><version>${JAVA_SDK_VERSION}</version></dependency>
-    <dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId><version>2.10</version></dependency>
-    <dependency><groupId>com.google.code.findbugs</groupId><artifactId>jsr305</artifactId><version>3.0.2</version></dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
-      <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-      <plugin>
-        <groupId>org.codehaus.mojo</groupId><artifactId>build-helper-maven-plugin</artifactId><version>3.6.0</version>
-        <executions>
-          <execution>
-            <id>cims-sdk</id>
-            <phase>generate-sources</phase>
-            <goals><goal>add-source</goal><goal>add-resource</goal></goals>
-            <configuration>
-              <sources><source>sdk/java/src/main/java</source></sources>
-              <resources><resource><directory>sdk/java/src/main/resources</directory></resource></resources>
-            </configuration>
-          </execution>
-        </executions>
-      </plugin>
-      <plugin>
-        <groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.5.0</version>
-        <configuration><mainClass>app.App</mainClass></configuration>
-      </plugin>
-      <plugin>
-        <artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version>
-        <executions>
-          <execution>
-            <phase>package</phase>
-            <goals><goal>copy-dependencies</goal></goals>
-            <configuration><outputDirectory>\${project.build.directory}/lib</outputDirectory></configuration>
-          </execution>
-        </executions>
-      </plugin>
-      <plugin>
-        <artifactId>maven-jar-plugin</artifactId><version>3.4.2</version>
-        <configuration>
-          <archive><manifest><mainClass>app.App</mainClass><addClasspath>true</addClasspath><classpathPrefix>lib/</classpathPrefix></manifest></archive>
-        </configuration>
-      </plugin>
-    </plugins>
-    <finalName>app</finalName>
-  </build>
-</project>
-`;
-
 const program = `package app;
 
 import com.pulumi.Pulumi;
@@ -117,11 +50,11 @@ test(
     expect(generated.get("src/main/java/com/pulumi/cims/Subnet.java")).toContain('super("cims:index:Subnet"');
 
     const env = await stacks.stack({
-      files: { "Pulumi.yaml": PLUGIN_PROJECT("java-program", "java"), "pom.xml": pom, "src/main/java/app/App.java": program },
+      files: { "Pulumi.yaml": PLUGIN_PROJECT("java-program", "java") },
       env: { MAVEN_OPTS },
     });
     const { stack, emulator } = env;
-    await fs.cp(path.join(REPO_ROOT, JAVA_SDK_DIR), path.join(stack.projectDir, "sdk/java"), { recursive: true });
+    await javaProject(stack.projectDir, program);
 
     const { store } = emulator;
     await stack.up();

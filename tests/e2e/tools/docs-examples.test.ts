@@ -1,13 +1,13 @@
 // Every kind's docs example (provider/kinds/<kind>.example.ts, rendered into
 // docs/resources/<kind>.md by cims-import's renderers) deployed in every language the page
-// shows: TypeScript on the dynamic face, YAML, Python and Go on the plugin face. The seven
-// examples make one program per language (their names do not clash), so four stacks cover
-// them: `up`, then the emulator holds what each example declares (its arguments, read back
+// shows: TypeScript on the dynamic face, YAML, Python, Go and Java on the plugin face. The
+// kinds' examples make one program per language (their names do not clash), so five stacks
+// cover them (Java's one Maven project, built with the docs' pom.xml): `up`, then the emulator holds what each example declares (its arguments, read back
 // from the records as cims-import reads them) and the stack exports what the examples say;
 // `preview --expect-no-changes`; `destroy`, then what the examples made is gone and what
 // they only set is as their kinds' docs say destroy leaves it.
 import * as path from "node:path";
-import type { Language } from "../../../provider/import/render";
+import type { ExampleLanguage } from "../../../provider/import/render";
 import { renderExample } from "../../../provider/import/render";
 import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/kinds/program-model";
 import { EXAMPLES } from "../../../provider/kinds/examples";
@@ -16,6 +16,7 @@ import { KIND_NAMES } from "../../../provider/kinds/registry";
 import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
 import { GO_ENV, goModule } from "../../support/go";
 import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../../support/harness";
+import { javaProject, MAVEN_OPTS } from "../../support/java";
 import { pythonSdkVenv } from "../../support/python-sdk";
 import { KITS } from "../../kits";
 
@@ -85,7 +86,7 @@ async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
 }
 
 /** A stack of the examples' program in `language`, its config set, ready for `up`. */
-async function exampleStack(language: Language): Promise<CimsTestEnv> {
+async function exampleStack(language: ExampleLanguage): Promise<CimsTestEnv> {
   const source = renderExample(PROGRAM, language);
   const name = `docs-examples-${language}`;
   if (language === "typescript")
@@ -98,6 +99,11 @@ async function exampleStack(language: Language): Promise<CimsTestEnv> {
       stacks.stack({ files: { "Pulumi.yaml": PYTHON_PROJECT(name, { toolchain: "pip" }), "__main__.py": source }, config: CONFIG }),
     ]);
     await linkPythonVenv(env.stack, venv);
+    return env;
+  }
+  if (language === "java") {
+    const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT(name, "java") }, env: { MAVEN_OPTS }, config: CONFIG });
+    await javaProject(env.stack.projectDir, source);
     return env;
   }
   const env = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT(name, "go") }, env: GO_ENV, config: CONFIG });
@@ -115,7 +121,7 @@ test("the examples read exactly the config this test gives", () => {
   ).toEqual(Object.keys(CONFIG).sort());
 });
 
-test.each<Language>(["typescript", "yaml", "python", "go"])(
+test.each<ExampleLanguage>(["typescript", "yaml", "python", "go", "java"])(
   "%s: every kind's docs example deploys as it says, then no changes, then destroy leaves what its kind's docs say",
   async (language) => {
     await deploysAsDocumented(await exampleStack(language));

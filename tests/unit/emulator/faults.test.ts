@@ -1,6 +1,6 @@
 // Injected request faults and the rate limit, set through the control API (emulator/faults.ts,
 // emulator/pipeline/fault.ts, emulator/pipeline/access.ts).
-import { call, control, POOL, useEmulator } from "./api";
+import { call, control, emulator, POOL, restartEmulator, SEED, useEmulator } from "./api";
 
 useEmulator();
 
@@ -71,16 +71,33 @@ describe("control API: faults, task duration, metrics, logs", () => {
   });
 
   test("close drops the connection; close-after acts first; delay answers late", async () => {
+    // The emulator pauses on a clock the test reads: Date, faked here, moved on by the pause
+    // alone, as the pause ends (a turn later), so only an answer that waited for it comes late.
+    const pauses: number[] = [];
+    const clock = {
+      now: () => Date.now(),
+      sleep: (ms: number) =>
+        new Promise<void>((resolve) => {
+          pauses.push(ms);
+          setImmediate(() => {
+            jest.advanceTimersByTime(ms);
+            resolve();
+          });
+        }),
+    };
+    await restartEmulator({ seed: SEED, taskDurationMs: 250, clock });
     await control("POST", "faults", { method: "GET", path: "/cloud/v1/tasks/**", count: 1, action: "close" });
     await expect(call("GET", "/cloud/v1/tasks/x")).rejects.toThrow();
     await control("POST", "faults", { method: "PATCH", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "close-after" });
     await expect(call("PATCH", "/cloud/v1/lifecycle_policy/1/1/101", { name: "acted" })).rejects.toThrow();
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).body.name).toBe("acted");
     await control("POST", "faults", { method: "GET", path: "/cloud/v1/lifecycle_policy/1/1/101", count: 1, action: "delay", delayMs: 300 });
-    // A lower bound (a slow machine only adds to it), on the real clock: Date is faked here.
-    const started = performance.now();
+    const started = Date.now();
     expect((await call("GET", "/cloud/v1/lifecycle_policy/1/1/101")).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(pauses).toEqual([300]);
+    expect(Date.now() - started).toBe(300);
+    // The emulator's own line for the answer: sent once the pause was over.
+    expect(emulator().logs.at(-1)).toMatch(/^GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 .*200 300ms$/);
   });
 
   test("injected faults and 401s are counted under their route in the metrics", async () => {

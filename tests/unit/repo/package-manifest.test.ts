@@ -73,6 +73,6 @@ test("the examples and the README install the tarball `npm pack` writes, not an 
   }
   const install = /## Install and configure\n([\s\S]*?)\n## /.exec(read("README.md"))?.[1] ?? "";
   expect(install).toContain("npm ci && npm pack");
-  expect(install).toMatch(new RegExp(`^npm install @pulumi/pulumi \\S*/${tarball.replace(/\./g, "\\.")}`, "m"));
+  expect(install).toMatch(new RegExp(`^npm install @pulumi/pulumi@\\S+ \\S*/${tarball.replace(/\./g, "\\.")}`, "m"));
   expect(install).not.toMatch(/^npm install pulumi-cims/m);
 });

@@ -225,6 +225,29 @@ test("one build makes the CLI and every language host, Java's included, the same
   }
 }, 60_000);
 
+test("scripts/pulumi runs through a symlink on the PATH (relative or absolute, chained) and from any directory", () => {
+  const fake = fakeBuild();
+  const links = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-links-"));
+  try {
+    const direct = spawnSync(script, [], { env: { ...fake.env, PULUMI_CIMS_WHERE: "1" }, encoding: "utf8" });
+    expect(direct.status).toBe(0);
+    // An absolute link to the script, and a relative link to that link: as a team's ~/bin would hold it.
+    fs.symlinkSync(script, path.join(links, "pulumi-abs"));
+    fs.symlinkSync("pulumi-abs", path.join(links, "pulumi"));
+    const viaLink = spawnSync("pulumi", [], {
+      cwd: os.tmpdir(),
+      env: { ...fake.env, PATH: `${links}:${fake.env.PATH}`, PULUMI_CIMS_WHERE: "1" },
+      encoding: "utf8",
+    });
+    expect(viaLink.stderr).toBe("");
+    expect(viaLink.status).toBe(0);
+    expect(viaLink.stdout).toBe(direct.stdout);
+  } finally {
+    fs.rmSync(links, { recursive: true, force: true });
+    fake.cleanup();
+  }
+}, 60_000);
+
 const CLI_MODULE = path.resolve(__dirname, "../../../scripts/pulumi-cli");
 
 /** The module versions a go.mod-style file requires, by module path. */

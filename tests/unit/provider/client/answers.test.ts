@@ -4,6 +4,7 @@
 // operation's task ids are checked the same way. Checking keeps the answer as parsed: a
 // quota beyond 2^53 stays exact.
 import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../../../provider/client";
+import { processClock } from "../../../../provider/client/clock";
 import { setConfig } from "../../../../provider/methods/context";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { Subnet } from "../../../../provider/kinds/subnet";
@@ -111,7 +112,9 @@ describe("a task poll answered with something that is no task fails at once", ()
     ["[]", "answered a JSON array where a task was expected"],
   ])("%s", async (body, what) => {
     const s = await serving(() => ({ body }));
-    const err = await failure(clientOf(s).waitForTasks(["t1"], { deadline: Date.now() + 5_000, timeoutSeconds: 5, firstPollMs: 1 }));
+    const err = await failure(
+      clientOf(s).waitForTasks(["t1"], { deadline: processClock.now() + 5_000, timeoutSeconds: 5, firstPollMs: 1 }),
+    );
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.message).toContain(`GET /cloud/v1/tasks/{task_id} ${what}`);
     expect(s.requests).toHaveLength(1);

@@ -19,15 +19,17 @@ import {
   apiPath,
   type ClientOptions,
 } from "../../../../provider/client";
+import { processClock } from "../../../../provider/client/clock";
 import { closedPort, startTestServer, type Handler, type TestServer } from "../../../support/test-server";
+import { onVirtualTime } from "../../../support/virtual-clock";
 
 const KEY = "sk-test-7f3c9a1e-secret";
 
 let server: TestServer | undefined;
 const logs: string[] = [];
 
-async function clientFor(handler: Handler, overrides: Partial<ClientOptions> = {}): Promise<CimsClient> {
-  server = await startTestServer(handler);
+async function clientFor(handler: Handler, overrides: Partial<ClientOptions> = {}, now?: () => number): Promise<CimsClient> {
+  server = await startTestServer(handler, { now });
   return new CimsClient({
     apiUrl: new URL(server.url),
     apiKey: KEY,
@@ -143,7 +145,7 @@ describe("errors", () => {
       }),
       { maxRetries: 0 },
     );
-    const err = await client.request("DELETE", POOL, { deadline: Date.now() + 500 }).catch((e: unknown) => e);
+    const err = await client.request("DELETE", POOL, { deadline: processClock.now() + 500 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Class);
     expect(err).toBeInstanceOf(ApiError);
     const apiErr = err as ApiError;
@@ -161,7 +163,7 @@ describe("errors", () => {
       status: 409,
       body: { exception_class: "ConflictError", message: "Pool is locked by a running task", request_id: "r-1" },
     }));
-    const err = (await client.request("PATCH", POOL, { deadline: Date.now() + 300 }).catch((e: unknown) => e)) as Error;
+    const err = (await client.request("PATCH", POOL, { deadline: processClock.now() + 300 }).catch((e: unknown) => e)) as Error;
     expect(err.message.split(" (gave up")[0]).toBe(
       `PATCH ${POOL}: 409 Conflict (ConflictError): Pool is locked by a running task [request_id=r-1]`,
     );
@@ -253,7 +255,7 @@ describe("errors", () => {
     expect(refused).toBeInstanceOf(BadRequestError);
     expect(refused.exceptionClass).toBe("ValidationError");
     const failed = (await client
-      .waitForTasks(["t1"], { deadline: Date.now() + 5_000, timeoutSeconds: 5, firstPollMs: 10 })
+      .waitForTasks(["t1"], { deadline: processClock.now() + 5_000, timeoutSeconds: 5, firstPollMs: 10 })
       .catch((e: unknown) => e)) as Error;
     expect(failed.message).toContain("quota of apikey [redacted] exceeded");
     for (const err of [refused, failed]) {
@@ -326,73 +328,92 @@ describe("errors", () => {
     // reply arrives and the request resolves. No stopwatch needed; the test timeout (10 s) lets
     // that failure show as the assertion rather than as a jest timeout.
     const client = await clientFor(() => ({ delayMs: 6_000, body: {} }), { requestTimeoutMs: 120_000, maxRetries: 0 });
-    const err = await client.request("GET", "/cloud/v1/tasks/x", { deadline: Date.now() + 1_500 }).catch((e: unknown) => e);
+    const err = await client.request("GET", "/cloud/v1/tasks/x", { deadline: processClock.now() + 1_500 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestTimeoutError);
     expect(server!.requests).toHaveLength(1);
   }, 10_000);
 });
 
 describe("retries", () => {
-  test("Retry-After in seconds is honoured", async () => {
-    const client = await clientFor((_r, i) => (i === 0 ? { status: 429, headers: { "retry-after": "1" } } : { body: { ok: 1 } }));
-    await expect(client.request("GET", "/cloud/v1/tasks/x")).resolves.toEqual({ ok: 1 });
-    const [first, second] = server!.requests;
-    expect(second.at - first.at).toBeGreaterThanOrEqual(950);
-    // The server's delay, plus up to a fifth at random.
-    expect(logs[0]).toMatch(/^GET \/cloud\/v1\/tasks\/x: HTTP 429; retry 1 in 1\.[0-2]s$/);
-  });
+  // The pauses between attempts are on the test's clock: the gaps are the client's own, exact
+  // on any machine, and cost no real time.
+  test("Retry-After in seconds is honoured", () =>
+    onVirtualTime(async (clock) => {
+      const client = await clientFor(
+        (_r, i) => (i === 0 ? { status: 429, headers: { "retry-after": "1" } } : { body: { ok: 1 } }),
+        {},
+        clock.now,
+      );
+      await expect(client.request("GET", "/cloud/v1/tasks/x")).resolves.toEqual({ ok: 1 });
+      const [first, second] = server!.requests;
+      // The server's delay, plus up to a fifth at random.
+      expect(second.at - first.at).toBeGreaterThanOrEqual(1_000);
+      expect(second.at - first.at).toBeLessThanOrEqual(1_200);
+      expect(logs[0]).toMatch(/^GET \/cloud\/v1\/tasks\/x: HTTP 429; retry 1 in 1\.[0-2]s$/);
+    }));
 
-  test("Retry-After as an HTTP date is honoured", async () => {
-    // HTTP dates have one-second resolution: ask for "2 s from now" and expect at least 1 s.
-    const client = await clientFor((_r, i) =>
-      i === 0 ? { status: 503, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } } : { body: {} },
-    );
-    await client.request("PUT", "/cloud/v2/client_quotas/1/notification_threshold", { body: { threshold: 80 } });
-    expect(server!.requests[1].at - server!.requests[0].at).toBeGreaterThanOrEqual(1_000);
-  });
+  test("Retry-After as an HTTP date is honoured", () =>
+    onVirtualTime(async (clock) => {
+      // HTTP dates have one-second resolution: ask for "2 s from now" and expect more than 1 s.
+      const client = await clientFor(
+        (_r, i) => (i === 0 ? { status: 503, headers: { "retry-after": new Date(clock.now() + 2_000).toUTCString() } } : { body: {} }),
+        {},
+        clock.now,
+      );
+      await client.request("PUT", "/cloud/v2/client_quotas/1/notification_threshold", { body: { threshold: 80 } });
+      const gap = server!.requests[1].at - server!.requests[0].at;
+      expect(gap).toBeGreaterThan(1_000);
+      expect(gap).toBeLessThanOrEqual(2_400);
+    }));
 
-  test("retry-after-ms wins over Retry-After", async () => {
-    // Which header was honoured is read from the delay the client chose (its retry log line),
-    // not from how long the call took. Were the 30 s Retry-After chosen, the 10 s deadline
-    // would make the call give up at once with "the operation's deadline is reached".
-    const client = await clientFor((_r, i) =>
-      i === 0 ? { status: 503, headers: { "retry-after-ms": "300", "retry-after": "30" } } : { body: {} },
-    );
-    await client.request("GET", "/cloud/v1/tasks/x", { deadline: Date.now() + 10_000 });
-    // 300 ms plus up to 20% jitter: the log says 0.3 s or 0.4 s (30 s would be "retry 1 in 30.0s"
-    // or more, or no retry at all within the deadline).
-    expect(logs).toEqual([expect.stringMatching(/^GET \/cloud\/v1\/tasks\/x: HTTP 503; retry 1 in 0\.[34]s$/)]);
-    expect(server!.requests).toHaveLength(2);
-    // A lower bound only (a slow machine makes it longer): the client really slept that delay.
-    expect(server!.requests[1].at - server!.requests[0].at).toBeGreaterThanOrEqual(290);
-  });
+  test("retry-after-ms wins over Retry-After", () =>
+    onVirtualTime(async (clock) => {
+      // Were the 30 s Retry-After chosen, the 10 s deadline would make the call give up at once
+      // with "the operation's deadline is reached".
+      const client = await clientFor(
+        (_r, i) => (i === 0 ? { status: 503, headers: { "retry-after-ms": "300", "retry-after": "30" } } : { body: {} }),
+        {},
+        clock.now,
+      );
+      await client.request("GET", "/cloud/v1/tasks/x", { deadline: clock.now() + 10_000 });
+      // 300 ms plus up to 20% jitter: the log says 0.3 s or 0.4 s (30 s would be "retry 1 in 30.0s").
+      expect(logs).toEqual([expect.stringMatching(/^GET \/cloud\/v1\/tasks\/x: HTTP 503; retry 1 in 0\.[34]s$/)]);
+      expect(server!.requests).toHaveLength(2);
+      // The client slept that delay, and no more.
+      const gap = server!.requests[1].at - server!.requests[0].at;
+      expect(gap).toBeGreaterThanOrEqual(300);
+      expect(gap).toBeLessThanOrEqual(360);
+    }));
 
-  test("5xx is retried with backoff until it succeeds", async () => {
-    const client = await clientFor((_r, i) => (i < 2 ? { status: 500 } : { body: { done: true } }));
-    await expect(client.request("DELETE", POOL)).resolves.toEqual({ done: true });
-    expect(server!.requests).toHaveLength(3);
-  });
+  test("5xx is retried with backoff until it succeeds", () =>
+    onVirtualTime(async () => {
+      const client = await clientFor((_r, i) => (i < 2 ? { status: 500 } : { body: { done: true } }));
+      await expect(client.request("DELETE", POOL)).resolves.toEqual({ done: true });
+      expect(server!.requests).toHaveLength(3);
+    }));
 
-  test("retries stop after maxRetries and the last error is thrown", async () => {
-    const client = await clientFor(() => ({ status: 502 }), { maxRetries: 2 });
-    await expect(client.request("GET", "/cloud/v1/tasks/x")).rejects.toBeInstanceOf(InternalServerError);
-    expect(server!.requests).toHaveLength(3);
-  });
+  test("retries stop after maxRetries and the last error is thrown", () =>
+    onVirtualTime(async () => {
+      const client = await clientFor(() => ({ status: 502 }), { maxRetries: 2 });
+      await expect(client.request("GET", "/cloud/v1/tasks/x")).rejects.toBeInstanceOf(InternalServerError);
+      expect(server!.requests).toHaveLength(3);
+    }));
 
-  test("409 (locked by a running task) is retried past maxRetries until it clears", async () => {
-    const client = await clientFor(
-      (_r, i) =>
-        i < 3
-          ? { status: 409, headers: { "retry-after-ms": "50" }, body: { exception_class: "ConflictError", message: "locked" } }
-          : { body: { tasks: ["t"] } },
-      { maxRetries: 0 },
-    );
-    await expect(client.request("PATCH", POOL, { body: { name: "x" } })).resolves.toEqual({ tasks: ["t"] });
-    expect(server!.requests).toHaveLength(4);
-    // The first retry's line says what holds the record; later ones do not repeat it.
-    expect(logs[0]).toBe(`PATCH ${POOL}: HTTP 409 (locked); retry 1 in 0.1s`);
-    expect(logs[1]).toBe(`PATCH ${POOL}: HTTP 409; retry 2 in 0.1s`);
-  });
+  test("409 (locked by a running task) is retried past maxRetries until it clears", () =>
+    onVirtualTime(async () => {
+      const client = await clientFor(
+        (_r, i) =>
+          i < 3
+            ? { status: 409, headers: { "retry-after-ms": "50" }, body: { exception_class: "ConflictError", message: "locked" } }
+            : { body: { tasks: ["t"] } },
+        { maxRetries: 0 },
+      );
+      await expect(client.request("PATCH", POOL, { body: { name: "x" } })).resolves.toEqual({ tasks: ["t"] });
+      expect(server!.requests).toHaveLength(4);
+      // The first retry's line says what holds the record; later ones do not repeat it.
+      expect(logs[0]).toBe(`PATCH ${POOL}: HTTP 409 (locked); retry 1 in 0.1s`);
+      expect(logs[1]).toBe(`PATCH ${POOL}: HTTP 409; retry 2 in 0.1s`);
+    }));
 
   test("a 409 that is not a lock (a subnet still in use) is not retried: its message shows at once", async () => {
     const client = await clientFor(() => ({
@@ -406,39 +427,49 @@ describe("retries", () => {
     expect(logs).toEqual([]);
   });
 
-  test("409 gives up at the operation's deadline with the server's message", async () => {
-    const client = await clientFor(() => ({ status: 409, headers: { "retry-after-ms": "100" }, body: { message: "locked by task t-9" } }));
-    const err = (await client.request("PATCH", POOL, { body: {}, deadline: Date.now() + 350 }).catch((e: unknown) => e)) as ConflictError;
-    expect(err).toBeInstanceOf(ConflictError);
-    expect(err.message).toContain("locked by task t-9");
-    expect(err.message).toContain("the operation's deadline is reached");
-  });
+  test("409 gives up at the operation's deadline with the server's message", () =>
+    onVirtualTime(async () => {
+      const client = await clientFor(() => ({
+        status: 409,
+        headers: { "retry-after-ms": "100" },
+        body: { message: "locked by task t-9" },
+      }));
+      const err = (await client
+        .request("PATCH", POOL, { body: {}, deadline: processClock.now() + 350 })
+        .catch((e: unknown) => e)) as ConflictError;
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err.message).toContain("locked by task t-9");
+      expect(err.message).toContain("the operation's deadline is reached");
+    }));
 
-  test("a cancel stops the retries of a lock at once, with the server's message and why", async () => {
-    const cancel = new AbortController();
-    const client = await clientFor(
-      () => ({ status: 409, headers: { "retry-after-ms": "2000" }, body: { message: "locked by task t-9" } }),
-      {
-        cancel: cancel.signal,
-      },
-    );
-    const started = Date.now();
-    const failing = client.request("PATCH", POOL, { body: {}, deadline: Date.now() + 60_000 }).catch((e: unknown) => e);
-    setTimeout(() => cancel.abort(), 300);
-    const err = (await failing) as ConflictError;
-    expect(Date.now() - started).toBeLessThan(1_500);
-    expect(err).toBeInstanceOf(ConflictError);
-    expect(err.message).toContain("locked by task t-9");
-    expect(err.message).toContain("(gave up after 1 attempt(s): the run was cancelled)");
-    expect(server!.requests).toHaveLength(1);
-  });
+  test("a cancel stops the retries of a lock at once, with the server's message and why", () =>
+    onVirtualTime(async (clock) => {
+      const cancel = new AbortController();
+      const client = await clientFor(
+        () => ({ status: 409, headers: { "retry-after-ms": "2000" }, body: { message: "locked by task t-9" } }),
+        { cancel: cancel.signal },
+        clock.now,
+      );
+      const started = clock.now();
+      const failing = client.request("PATCH", POOL, { body: {}, deadline: clock.now() + 60_000 }).catch((e: unknown) => e);
+      void clock.sleep(300).then(() => cancel.abort());
+      const err = (await failing) as ConflictError;
+      // Ended by the cancel, 300 ms in, not by the 2 s pause the lock asked for.
+      expect(clock.now() - started).toBe(300);
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err.message).toContain("locked by task t-9");
+      expect(err.message).toContain("(gave up after 1 attempt(s): the run was cancelled)");
+      expect(server!.requests).toHaveLength(1);
+    }));
 
-  test("a POST is never retried after a response timeout (the service may have created it)", async () => {
-    const client = await clientFor(() => ({ delayMs: 2_500, body: { tasks: ["t"] } }), { requestTimeoutMs: 300 });
-    await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "a" } })).rejects.toBeInstanceOf(RequestTimeoutError);
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(server!.requests).toHaveLength(1);
-  });
+  test("a POST is never retried after a response timeout (the service may have created it)", () =>
+    onVirtualTime(async (clock) => {
+      const client = await clientFor(() => ({ delayMs: 2_500, body: { tasks: ["t"] } }), { requestTimeoutMs: 300 });
+      await expect(client.request("POST", "/cloud/v1/subnets/1/1", { body: { name: "a" } })).rejects.toBeInstanceOf(RequestTimeoutError);
+      // Longer than any pause before a retry (8 s at the most), on the clock the client pauses on.
+      await clock.sleep(10_000);
+      expect(server!.requests).toHaveLength(1);
+    }));
 
   test("a PATCH is retried after a response timeout", async () => {
     const client = await clientFor((_r, i) => (i === 0 ? { delayMs: 2_500, body: {} } : { body: { tasks: ["t"] } }), {
@@ -467,10 +498,11 @@ describe("retries", () => {
     server = undefined;
   });
 
-  test("a GET is retried after a dropped connection", async () => {
-    const client = await clientFor((_r, i) => (i === 0 ? { destroy: true } : { body: { state: "RUNNING" } }));
-    await expect(client.request("GET", "/cloud/v1/tasks/x")).resolves.toEqual({ state: "RUNNING" });
-  });
+  test("a GET is retried after a dropped connection", () =>
+    onVirtualTime(async () => {
+      const client = await clientFor((_r, i) => (i === 0 ? { destroy: true } : { body: { state: "RUNNING" } }));
+      await expect(client.request("GET", "/cloud/v1/tasks/x")).resolves.toEqual({ state: "RUNNING" });
+    }));
 });
 
 describe("exact integers", () => {

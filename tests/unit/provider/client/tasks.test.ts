@@ -17,6 +17,7 @@ import {
   type TaskProgress,
   type WaitOptions,
 } from "../../../../provider/client";
+import { processClock } from "../../../../provider/client/clock";
 import { startTestServer, type TestServer } from "../../../support/test-server";
 import { VirtualClock } from "../../../support/virtual-clock";
 
@@ -106,7 +107,7 @@ async function simulateWait(durationMs: number, hints = new DurationHints(), ran
 describe("waitForTasks outcomes", () => {
   test("an empty task list returns at once without a request", async () => {
     const getTask = jest.fn();
-    await expect(waitForTasks(getTask, [], { deadline: Date.now() + 1000, timeoutSeconds: 1 })).resolves.toEqual([]);
+    await expect(waitForTasks(getTask, [], { deadline: processClock.now() + 1000, timeoutSeconds: 1 })).resolves.toEqual([]);
     expect(getTask).not.toHaveBeenCalled();
   });
 

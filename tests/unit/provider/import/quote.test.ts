@@ -14,7 +14,7 @@ import * as ts from "typescript";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { main } from "../../../../provider/import/cli";
 import { generateModule, type Language } from "../../../../provider/import/generate";
-import { goString, pyString, shellWord, tsString, visible, yamlString } from "../../../../provider/import/quote";
+import { goString, javaString, pyString, shellWord, tsString, visible, yamlString } from "../../../../provider/import/quote";
 import { SEED_FILE } from "../../../support/cims";
 import { subnetRecord } from "../../../support/records";
 import { terraformSeed, TF_DIR } from "../../../support/terraform";
@@ -311,6 +311,8 @@ describe("one escaping per syntax", () => {
     expect(pyString("a\u2028b\u{e0001}")).toBe('"a\\u2028b\\U000e0001"');
     expect(goString('"\\\n\u0000\u007f')).toBe('"\\"\\\\\\n\\u0000\\u007f"');
     expect(yamlString("${x} $$ \u0085")).toBe('"$${x} $$$$ \\u0085"');
+    // Java: a line end as \n (javac reads \u000a as a line end, in a string too), a hidden one beyond the BMP as a UTF-16 pair.
+    expect(javaString('a\n"\\u0041\u{e0001}\u2028')).toBe('"a\\n\\"\\\\u0041\\udb40\\udc01\\u2028"');
     expect(visible("a\nb\u001b[0m\u{e0001}")).toBe("a\\nb\\u001b[0m\\u{e0001}");
   });
 

@@ -1,7 +1,8 @@
 // The docs examples' program model (provider/kinds/program-model.ts) as cims-import's renderers write
 // it: config values read once per program, a resource bound to a variable only when its outputs
-// are used (Go refuses an unused one), the stack's outputs; and the examples combined into one
-// program only when their names do not clash. tests/e2e/tools/docs-examples.test.ts runs them.
+// are used (Go refuses an unused one), the stack's outputs, and in Java, which only the examples
+// are written in; and the examples combined into one program only when their names do not
+// clash. tests/e2e/tools/docs-examples.test.ts runs them.
 import { combineExamples, config, type ExampleProgram, output } from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
 import { EXAMPLES } from "../../../../provider/kinds/examples";
@@ -54,6 +55,52 @@ test("Go: the config package, only the used subnet bound, ID() for an id, ctx.Ex
   expect(go).toContain('\t\tif _, err := cims.NewSubnet(ctx, "spare", &cims.SubnetArgs{\n');
   expect(go).toContain("\t\t\tSubnetId: appSubnet.ID(),\n");
   expect(go).toContain('\t\tctx.Export("gatewayIp", appSubnet.GatewayIp)\n\t\treturn nil\n');
+});
+
+test("Java: imports of what it names, config read once, a builder per resource, ctx.export", () => {
+  const java = renderExample(example, "java");
+  expect(java).toMatch(/^package app;\n\nimport com\.pulumi\.Context;\nimport com\.pulumi\.Pulumi;\n/);
+  expect(java).toContain("import com.pulumi.cims.LbPoolMemberArgs;\nimport com.pulumi.cims.Subnet;\nimport com.pulumi.cims.SubnetArgs;\n");
+  expect(java).toContain("public class App {\n    public static void main(String[] args) {\n        Pulumi.run(App::stack);\n");
+  expect(java.match(/ctx\.config\(\)\.require\("networkId"\)/g)).toHaveLength(1);
+  expect(java).toContain('        var appSubnet = new Subnet("app-subnet", SubnetArgs.builder()\n            .name("app")\n');
+  expect(java).toContain('\n        new Subnet("spare", SubnetArgs.builder()');
+  expect(java).toContain("            .subnetId(appSubnet.id())\n");
+  expect(java).toContain('        ctx.export("gatewayIp", appSubnet.gatewayIp());\n    }\n}\n');
+});
+
+test("Java: nested types' builders, enums, lists and maps as the SDK takes them, no null field", () => {
+  const settings: ExampleProgram = {
+    doc: "",
+    declarations: [
+      {
+        type: "LbPoolSettings",
+        name: "web-pool",
+        args: {
+          poolId: "p",
+          lbAlgorithm: "ROUND_ROBIN",
+          members: [{ address: "10.0.0.1", protocolPort: 80 }],
+          caSecretId: null,
+        },
+      },
+      {
+        type: "Subnet",
+        name: "s",
+        args: { name: 'a "b"', cidr: "10.1.0.0/24", networkId: "n", tags: { team: "web" }, dnsNameservers: [] },
+      },
+    ],
+    outputs: {},
+  };
+  const java = renderExample(settings, "java");
+  expect(java).toContain(
+    "import com.pulumi.cims.enums.LbAlgorithm;\nimport com.pulumi.cims.inputs.PoolMemberArgs;\nimport java.util.List;\nimport java.util.Map;\n",
+  );
+  expect(java).toContain("            .lbAlgorithm(LbAlgorithm.RoundRobin)\n");
+  expect(java).toContain('            .members(List.of(PoolMemberArgs.builder().address("10.0.0.1").protocolPort(80).build()))\n');
+  expect(java).not.toContain("caSecretId");
+  expect(java).toContain('.name("a \\"b\\"")');
+  expect(java).toContain('.tags(Map.of("team", "web"))');
+  expect(java).toContain(".dnsNameservers(List.of())");
 });
 
 test("the kinds' examples combine into one program; clashing names or config types are refused", () => {
