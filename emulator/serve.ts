@@ -79,6 +79,18 @@ function unhandled(served: Served, op: ResolvedOperation): string | undefined {
   return `operation ${op.name} (${callOf(op)}) has no handler, and is not one of ${by.contract.name}'s, which serves its other calls`;
 }
 
+/**
+ * The resource whose handler answers one of `served`'s operations: its own, or, for a call it
+ * shares, that of the kind its `servedBy` leads to (the docs' API table names it).
+ */
+export function servingContract(served: Served, name: string): Contract | undefined {
+  if (handlerOf(served.operations, name)) return served.contract;
+  const op = operationsOf(served.contract).find((o) => o.name === name);
+  const by = served.servedBy;
+  const same = op && by && operationsOf(by.contract).find((o) => callOf(o) === callOf(op));
+  return same && by ? servingContract(by, same.name) : undefined;
+}
+
 /** Everything wrong between a contract's operations and what serves them, in words. */
 export function servingProblems(served: Served): string[] {
   const { contract, operations, bodies = {} } = served;

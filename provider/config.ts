@@ -3,6 +3,7 @@
 // CONFIG_TABLE is the one statement of the keys: the settings below, both faces' checks
 // (unknown keys included), the plugin's schema and the README's table are made from it.
 import { ConfigurationError } from "./client/errors";
+import { isRecord } from "../api/guards";
 
 export interface ProviderSettings {
   apiUrl: URL;
@@ -21,6 +22,16 @@ export interface ProviderSettings {
   skipCredentialsValidation: boolean;
   /** At most this many requests a second from this process (client/pacer.ts); undefined: as the service allows. */
   maxRequestsPerSecond?: number;
+  /** Tags every resource with tags carries unless it gives the key itself (methods/tag-rules.ts). */
+  defaultTags?: Record<string, string>;
+  /** Tags someone else owns: never diffed, written or removed (methods/tag-rules.ts). */
+  ignoreTags?: IgnoreTags;
+}
+
+/** The tags a stack leaves to others: these keys, and every key starting with one of the prefixes. */
+export interface IgnoreTags {
+  keys: string[];
+  keyPrefixes: string[];
 }
 
 /** Looks a `cims:` key up in the provider's configuration (without the namespace). */
@@ -43,8 +54,10 @@ type Parse<T> = (value: string | undefined, name: string, naming: KeyNaming) => 
 export interface ConfigEntry {
   /** The environment variable read when the key is not given. */
   env?: string;
-  /** Its type in the plugin's schema (a value arrives as text on the dynamic face). */
-  type: "string" | "integer" | "number" | "boolean";
+  /** Its type in the plugin's schema (a value arrives as text on the dynamic face; an object as its JSON). */
+  type: "string" | "integer" | "number" | "boolean" | "object";
+  /** An object's shape in the plugin's schema (package-schema.ts), where `type` alone cannot say it. */
+  schema?: { additionalProperties: { type: "string" } } | { $ref: string };
   /** Its value when given neither way; absent: none, or `required`. */
   default?: string | number | boolean;
   required?: true;
@@ -146,6 +159,22 @@ export const CONFIG_TABLE = {
     more: "docs/api-client.md#the-rate-limit",
     ...optional((value, name) => positive(name, value, "requests per second")),
   },
+  defaultTags: {
+    type: "object",
+    schema: { additionalProperties: { type: "string" } },
+    words:
+      "Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.",
+    more: "docs/using.md#default-tags-and-ignored-tags",
+    ...optional((value, name) => parseDefaultTags(name, value)),
+  },
+  ignoreTags: {
+    type: "object",
+    schema: { $ref: "#/types/cims:index:IgnoreTags" },
+    words:
+      "Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.",
+    more: "docs/using.md#default-tags-and-ignored-tags",
+    ...optional((value, name) => parseIgnoreTags(name, value)),
+  },
 } as const satisfies Record<string, ConfigEntry>;
 
 export type ConfigKey = keyof typeof CONFIG_TABLE;
@@ -232,6 +261,21 @@ export function resolveScope(
   return { projectId: of("projectId", CONFIG_TABLE.projectId.parse), regionId: of("regionId", CONFIG_TABLE.regionId.parse) };
 }
 
+/**
+ * The tag settings (`cims:defaultTags`, `cims:ignoreTags`). Need no API key, so check() can
+ * merge and refuse tags during preview; an invalid value throws a ConfigurationError naming the key.
+ */
+export function resolveTags(
+  config: ConfigLookup = () => undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { defaultTags: Record<string, string>; ignoreTags: IgnoreTags } {
+  const of = settingOf(config, env, STACK_CONFIG);
+  return {
+    defaultTags: of("defaultTags", CONFIG_TABLE.defaultTags.parse) ?? {},
+    ignoreTags: of("ignoreTags", CONFIG_TABLE.ignoreTags.parse) ?? { keys: [], keyPrefixes: [] },
+  };
+}
+
 export function resolveSettings(config: ConfigLookup = () => undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const of = settingOf(config, env, STACK_CONFIG);
   const t = CONFIG_TABLE;
@@ -247,6 +291,8 @@ export function resolveSettings(config: ConfigLookup = () => undefined, env: Nod
     coalesceReads: of("coalesceReads", t.coalesceReads.parse),
     skipCredentialsValidation: of("skipCredentialsValidation", t.skipCredentialsValidation.parse),
     maxRequestsPerSecond: of("maxRequestsPerSecond", t.maxRequestsPerSecond.parse),
+    defaultTags: of("defaultTags", t.defaultTags.parse),
+    ignoreTags: of("ignoreTags", t.ignoreTags.parse),
     apiKey: of("apiKey", t.apiKey.parse),
   };
   // Not enumerable: JSON.stringify, util.inspect and object spreads of the settings leave the
@@ -332,4 +378,67 @@ function parseTaskPath(name: string, value: string): string {
     throw new ConfigurationError(`${name} must start with "/" and contain {task_id}, got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/** The service's limit on a tag's key and on its value. */
+const TAG_TEXT_MAX = 255;
+
+/** The JSON object a key's text holds (stack config gives an object as its JSON). */
+function jsonObject(name: string, value: string, example: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigurationError(`${name} must be an object, such as ${example}; got ${JSON.stringify(value)}, which is not JSON`);
+  }
+  if (!isRecord(parsed)) throw new ConfigurationError(`${name} must be an object, such as ${example}; got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+function parseDefaultTags(name: string, value: string): Record<string, string> {
+  const example = '{"costCentre": "cc-42"}';
+  const tags: Record<string, string> = {};
+  for (const [key, v] of Object.entries(jsonObject(name, value, example))) {
+    if (key.trim() === "" || key.length > TAG_TEXT_MAX) {
+      throw new ConfigurationError(`${name}: a tag key must be 1 to ${TAG_TEXT_MAX} characters, got ${JSON.stringify(key)}`);
+    }
+    if (typeof v !== "string") {
+      throw new ConfigurationError(
+        `${name}: the value of tag "${key}" must be text, got ${JSON.stringify(v)}; quote it (${JSON.stringify({ [key]: String(v) })})`,
+      );
+    }
+    if (v.length > TAG_TEXT_MAX) {
+      throw new ConfigurationError(
+        `${name}: the value of tag "${key}" is ${v.length} characters; a tag's value has at most ${TAG_TEXT_MAX}`,
+      );
+    }
+    tags[key] = v;
+  }
+  return tags;
+}
+
+function parseIgnoreTags(name: string, value: string): IgnoreTags {
+  const example = '{"keys": ["owner"], "keyPrefixes": ["k8s.io/"]}';
+  const given = jsonObject(name, value, example);
+  const extra = Object.keys(given).filter((k) => k !== "keys" && k !== "keyPrefixes");
+  if (extra.length > 0) {
+    throw new ConfigurationError(
+      `${name} takes \`keys\` and \`keyPrefixes\` only, got ${extra.map((k) => `\`${k}\``).join(", ")}; such as ${example}`,
+    );
+  }
+  const list = (field: "keys" | "keyPrefixes", what: string): string[] => {
+    const v = given[field] ?? [];
+    if (!Array.isArray(v) || !v.every((item): item is string => typeof item === "string")) {
+      throw new ConfigurationError(`${name}.${field} must be a list of ${what}, got ${JSON.stringify(v)}`);
+    }
+    if (v.some((item) => item === "")) {
+      throw new ConfigurationError(
+        field === "keys"
+          ? `${name}.keys holds an empty key, which no tag has; remove it`
+          : `${name}.keyPrefixes holds an empty prefix, which every key starts with: it would leave every tag alone; remove it, or list the keys in ${name}.keys`,
+      );
+    }
+    return v;
+  };
+  return { keys: list("keys", "tag keys"), keyPrefixes: list("keyPrefixes", "key prefixes") };
 }

@@ -15,13 +15,13 @@ import * as prettier from "prettier";
 import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
 import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
-import { type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
-import { EXAMPLES } from "../provider/kinds/examples";
+import { exampleOf, type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
 import { configValues } from "../provider/kinds/program-model";
 import { type ExampleLanguage, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { type InputShape, type KindShape, shapeOf } from "../provider/methods/shape";
+import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
 import { lookupDoc, lookupsModule, lookupTypeNames, nativeLookups } from "./gen-lookups";
 import { LOOKUPS } from "../api/lookups";
@@ -317,6 +317,12 @@ function nativeModule(): string {
 
 const TS_TYPES: Readonly<Record<string, string>> = { string: "string", integer: "number", number: "number", boolean: "boolean" };
 
+/** A configuration key's type in `ProviderArgs`, from its schema property (an object: tags, or ignoreTags' shape). */
+function tsTypeOf(p: Record<string, unknown>): string {
+  if (p.$ref === "#/types/cims:index:IgnoreTags") return "{ keys?: string[]; keyPrefixes?: string[] }";
+  return p.type === "object" ? "Record<string, string>" : TS_TYPES[String(p.type)];
+}
+
 /** `cims.native.Provider`: the plugin's configuration (the schema's) as a program gives it. */
 function providerClass(): string {
   let text =
@@ -324,7 +330,7 @@ function providerClass(): string {
     "export interface ProviderArgs {\n";
   for (const [name, p] of Object.entries(PROVIDER_CONFIG)) {
     const doc = `${String(p.description)}${p.secret ? " Made secret: the state holds it encrypted." : ""}`;
-    text += `  /** ${doc} */\n  readonly ${name}?: pulumi.Input<${TS_TYPES[String(p.type)]}>;\n`;
+    text += `  /** ${doc} */\n  readonly ${name}?: pulumi.Input<${tsTypeOf(p)}>;\n`;
   }
   text +=
     "}\n\n" +
@@ -454,9 +460,9 @@ const EXAMPLE_BLOCKS: ReadonlyArray<[ExampleLanguage, string, string]> = [
   ["java", "Java", "java"],
 ];
 
-/** The kind's example (provider/kinds/<kind>.example.ts) in each language, by cims-import's renderers. */
+/** The kind's example (provider/kinds/<kind>.example.ts, attached to its kind) in each language, by cims-import's renderers. */
 function exampleSection(type: Kind): string {
-  const example = EXAMPLES[type];
+  const example = exampleOf(type);
   const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
   let md = `\n## Example\n\n${example.doc}\n\n`;
   md +=
@@ -570,6 +576,8 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const migrate = "docs/migrate-from-terraform.md";
   files.set(migrate, betweenMarkers(fs.readFileSync(path.join(root, migrate), "utf8"), "terraform-types", terraformTable(), migrate));
+  const emulatorPage = "docs/emulator.md";
+  files.set(emulatorPage, betweenMarkers(fs.readFileSync(path.join(root, emulatorPage), "utf8"), "api-calls", apiTable(), emulatorPage));
   const out = new Map<string, string>();
   for (const [file, text] of files) out.set(file, await formatted(file, text));
   return out;

@@ -147,9 +147,24 @@ function configDescription(e: ConfigEntry): string {
 export const PROVIDER_CONFIG: Readonly<Record<string, Property>> = Object.fromEntries(
   CONFIG_KEYS.map((key) => {
     const e: ConfigEntry = CONFIG_TABLE[key];
-    return [key, { type: e.type, ...(e.secret ? { secret: true } : {}), description: configDescription(e) }];
+    const shape = e.schema && "$ref" in e.schema ? e.schema : { type: e.type, ...e.schema };
+    return [key, { ...shape, ...(e.secret ? { secret: true } : {}), description: configDescription(e) }];
   }),
 );
+
+/** The shape of the configuration's `ignoreTags` (config.ts), its one key of an object type of its own. */
+const IGNORE_TAGS: Json = {
+  type: "object",
+  description: "Tags others own, which the provider never diffs, writes or removes.",
+  properties: {
+    keys: { type: "array", items: { type: "string" }, description: "Tag keys left to others." },
+    keyPrefixes: {
+      type: "array",
+      items: { type: "string" },
+      description: "Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.",
+    },
+  },
+};
 
 /** Where package.json says the project lives: `https://github.com/<owner>/<name>`, its homepage and its Go SDK's import path. */
 function repository(): { url: string; homepage: string; goImportBasePath: string } {
@@ -186,6 +201,7 @@ export function packageSchema(version: string): Json {
   }
   const all: Array<[string, Json]> = [...[...named].map(([name, t]): [string, Json] => [name, objectTypeOf(t)]), ...enums];
   const lookups = schemaFunctions();
+  all.push(["IgnoreTags", IGNORE_TAGS]);
   for (const [name, t] of all.sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = t;
   Object.assign(types, lookups.types);
   const repo = repository();

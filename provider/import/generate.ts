@@ -35,8 +35,8 @@ export interface Omission {
 }
 
 /** Every resource, named, in a fixed order: by kind, then by id. */
-export function declarations(records: ImportRecords, scope: Scope, notes: string[] = [], omit: Omission[] = []): Declaration[] {
-  const out: Declaration[] = [];
+export function declarations(records: ImportRecords, scope: Scope, notes: string[] = [], omit: Omission[] = []): Declaration<Kind>[] {
+  const out: Declaration<Kind>[] = [];
   for (const type of KIND_NAMES) {
     const row = kind(type).descriptor.import;
     const sorted = [...(records[type] ?? [])].sort((a, b) => compareIds(row.id(a), row.id(b)));

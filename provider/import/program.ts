@@ -3,10 +3,11 @@
 // they are protected. generate.ts builds it from records; render.ts writes it in TypeScript,
 // YAML, Python or Go (a module of its own, so neither imports the other).
 import type { Declaration } from "../kinds/program-model";
+import type { Kind } from "../kinds/registry";
 
 /** The program before any language: its head's lines and its resources, in order. */
 export interface AdoptionProgram {
   header: string[];
-  declarations: Declaration[];
+  declarations: Declaration<Kind>[];
   protect: boolean;
 }

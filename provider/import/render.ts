@@ -14,7 +14,7 @@
 import type { FieldType, ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
-import { KIND_NAMES, kind } from "../kinds/registry";
+import { KIND_NAMES, type Kind, kind } from "../kinds/registry";
 import { ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "../kinds/program-model";
 import type { AdoptionProgram } from "./program";
 import { goString, javaString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
@@ -40,7 +40,7 @@ interface Renderer {
   /** The indentation of the resources' comments. */
   indent: string;
   /** A resource's statement; `variable`: the name it is bound to, when the program uses its outputs. */
-  declaration: (d: Declaration, protect: boolean, variable?: string) => string;
+  declaration: (d: Declaration<Kind>, protect: boolean, variable?: string) => string;
   /** The stack's outputs, after the resources. */
   exports: (outputs: ReadonlyArray<[string, OutputValue]>) => string;
   /** After the resources (Go's end of its function). */
@@ -478,7 +478,7 @@ function head(r: Renderer, program: AdoptionProgram): string[] {
 export function renderProgram(program: AdoptionProgram, language: Language): string {
   const r = RENDERERS[language];
   const sections: string[] = [];
-  let previous: Declaration["type"] | undefined;
+  let previous: Kind | undefined;
   for (const d of program.declarations) {
     if (d.type !== previous) sections.push(`\n${r.indent}${r.comment} ${d.type}\n`);
     previous = d.type;
@@ -492,7 +492,7 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
  * A docs example in `language`: the package's import and the config it reads, each resource
  * after a blank line (bound to a variable when the program uses its outputs), the stack's outputs.
  */
-export function renderExample(example: ExampleProgram, language: ExampleLanguage): string {
+export function renderExample(example: ExampleProgram<Kind>, language: ExampleLanguage): string {
   const r = RENDERERS[language];
   const used = referenced(example);
   const resources = example.declarations.map((d) => `\n${r.declaration(d, false, used.has(d.name) ? camel(d.name) : undefined)}`);

@@ -6,13 +6,17 @@ import { BaremetalImage as contract } from "../../api/contract/baremetal-image";
 
 import { ownedKind } from "../methods/owned";
 import { callPath } from "../methods/describe";
+import { baremetalImageExample } from "./baremetal-image.example";
 
-export const BaremetalImage = ownedKind({
-  contract,
-  noun: "image",
-  findHint: (i) =>
-    `GET ${callPath(contract, "list", i)} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
-  import: {
-    nouns: ["bare-metal image", "bare-metal images"],
-  },
-});
+export const BaremetalImage = {
+  example: baremetalImageExample,
+  ...ownedKind({
+    contract,
+    noun: "image",
+    findHint: (i) =>
+      `GET ${callPath(contract, "list", i)} lists the images: look for one named "${String(i.name)}" made from volume ${String(i.volumeId)}`,
+    import: {
+      nouns: ["bare-metal image", "bare-metal images"],
+    },
+  }),
+};

@@ -10,6 +10,7 @@ import { ownedKind } from "../methods/owned";
 import { callPath } from "../methods/describe";
 import { allKnown, type Inputs } from "../methods/schema";
 import type { ApiRecord } from "../../api/guards";
+import { lbPoolMemberExample } from "./lb-pool-member.example";
 
 function takenMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -19,37 +20,40 @@ function takenMessage(inputs: Inputs, taken: ApiRecord): string {
   );
 }
 
-export const LbPoolMember = ownedKind({
-  contract,
-  label: (i, id) => `LbPoolMember ${memberKey(i.address, i.protocolPort)} of pool ${String(i.poolId)}${id ? ` (${id})` : ""}`,
-  noun: "pool member",
-  evidence: "task",
-  // The service refuses a second member at one address and port, and check() says so.
-  meanwhile: "otherwise stops at preview while a member is at that address and port",
-  findHint: (i) =>
-    `GET ${callPath(contract, "list", i)} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
-  // cims-import does not list members (they live under a pool); `pulumi import` reads one by
-  // `<poolId>/<memberId>` (importIdParts). A member a Terraform state names is adopted by its
-  // pool (the state's `pool_id`, which cims-import puts on the record) and id.
-  import: {
-    name: (r) => `${String(r.address)}-${String(r.protocol_port)}`,
-    args: (r, fields, scope) => ({
-      ...(typeof r.pool_id === "string" ? { poolId: r.pool_id } : {}),
-      ...fields,
-      ...scope,
-      importId: String(r.id),
-    }),
-  },
-  hooks: {
-    exclusive: {
-      holds: (i) =>
-        allKnown(i.poolId, i.address, i.protocolPort)
-          ? { place: `pool ${String(i.poolId).toLowerCase()}`, value: memberKey(i.address, i.protocolPort), property: "address" }
-          : undefined,
-      heldBy: (m) => memberKey(m.address, m.protocol_port),
-      clash: (a, b) => a === b,
-      rule: "the service refuses a second member at one address and port",
-      taken: takenMessage,
+export const LbPoolMember = {
+  example: lbPoolMemberExample,
+  ...ownedKind({
+    contract,
+    label: (i, id) => `LbPoolMember ${memberKey(i.address, i.protocolPort)} of pool ${String(i.poolId)}${id ? ` (${id})` : ""}`,
+    noun: "pool member",
+    evidence: "task",
+    // The service refuses a second member at one address and port, and check() says so.
+    meanwhile: "otherwise stops at preview while a member is at that address and port",
+    findHint: (i) =>
+      `GET ${callPath(contract, "list", i)} lists the pool's members: one at ${memberKey(i.address, i.protocolPort)} may be the one it made, or may be another's (members carry no mark to tell)`,
+    // cims-import does not list members (they live under a pool); `pulumi import` reads one by
+    // `<poolId>/<memberId>` (importIdParts). A member a Terraform state names is adopted by its
+    // pool (the state's `pool_id`, which cims-import puts on the record) and id.
+    import: {
+      name: (r) => `${String(r.address)}-${String(r.protocol_port)}`,
+      args: (r, fields, scope) => ({
+        ...(typeof r.pool_id === "string" ? { poolId: r.pool_id } : {}),
+        ...fields,
+        ...scope,
+        importId: String(r.id),
+      }),
     },
-  },
-});
+    hooks: {
+      exclusive: {
+        holds: (i) =>
+          allKnown(i.poolId, i.address, i.protocolPort)
+            ? { place: `pool ${String(i.poolId).toLowerCase()}`, value: memberKey(i.address, i.protocolPort), property: "address" }
+            : undefined,
+        heldBy: (m) => memberKey(m.address, m.protocol_port),
+        clash: (a, b) => a === b,
+        rule: "the service refuses a second member at one address and port",
+        taken: takenMessage,
+      },
+    },
+  }),
+};

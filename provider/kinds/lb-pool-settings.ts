@@ -49,6 +49,8 @@ import {
 } from "./lb-pool-settings-members";
 import { recordsIn, stringsIn } from "../../api/guards";
 import { messageOf } from "../../api/messages";
+import { lbPoolSettingsExample } from "./lb-pool-settings.example";
+import type { WithExample } from "./program-model";
 
 /** A pool's chosen settings: its inputs once checked. */
 type PoolInputs = Scoped<{ poolId: string; members?: Member[] | null; membersOwnership?: string; adoptMembers?: string[] }>;
@@ -116,7 +118,7 @@ function adoptionOf(members: unknown): { adoptMembers?: string[] } {
   return ids.length > 0 ? { adoptMembers: ids } : {};
 }
 const pathParams = (i: PoolInputs) => ({ project_id: i.projectId, region_id: i.regionId, pool_id: i.poolId });
-const path = (i: PoolInputs) => apiPath(contract.paths.item, pathParams(i));
+const path = (i: PoolInputs) => poolDescriptor.recordPath(i, i.poolId);
 
 /** Inputs with their ownership explicit: a state written before the input was `declared`. */
 const owning = (i: Inputs): Inputs => ({ ...i, membersOwnership: ownershipOf(i) });
@@ -614,4 +616,9 @@ async function read(id: string, props: PoolInputs): Promise<pulumi.dynamic.ReadR
 export const lbPoolSettingsMethods = { check, diff, create, update, read, delete: remove };
 
 /** LbPoolSettings: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const LbPoolSettings: KindEntry = { descriptor: poolDescriptor, table: poolTable, methods: lbPoolSettingsMethods };
+export const LbPoolSettings: KindEntry & WithExample = {
+  example: lbPoolSettingsExample,
+  descriptor: poolDescriptor,
+  table: poolTable,
+  methods: lbPoolSettingsMethods,
+};

@@ -1,16 +1,18 @@
 // A program before any language: its resources (declarations) and the values their arguments
 // may read (the stack's configuration, other resources' outputs). Two programs are made of it:
 // what cims-import writes (../import/program.ts adds its header and protection) and each kind's
-// docs example (<kind>.example.ts, listed in examples.ts); ../import/render.ts writes either in
-// TypeScript, YAML, Python or Go. It lives beside the kinds because the examples are theirs and
-// the import tool sits above them: a kind never imports the tools built on it.
-import type { Kind } from "./registry";
+// docs example (<kind>.example.ts, attached to its kind as `example`); ../import/render.ts writes
+// either in TypeScript, YAML, Python or Go. It lives beside the kinds because the examples are
+// theirs and the import tool sits above them: a kind never imports the tools built on it. A
+// declaration's kind is a name here, not the registry's `Kind`: the registry is made of the kinds
+// and their examples, so typing an example by it would tie each kind's file to every other's
+// (registry.ts's exampleOf holds each name to a registered kind).
 
 type Args = Record<string, unknown>;
 
 /** One resource of the program. */
-export interface Declaration {
-  type: Kind;
+export interface Declaration<K extends string = string> {
+  type: K;
   name: string;
   args: Args;
   /** Why an argument the record holds is not written (a comment above the statement). */
@@ -39,12 +41,17 @@ export const config = (key: string, type: ConfigValue["type"] = "string"): Confi
 export const output = (resource: string, name: string): OutputValue => new OutputValue(resource, name);
 
 /** A kind's docs example: what it shows, its resources (arguments may be config values and outputs), the stack's outputs. */
-export interface ExampleProgram {
+export interface ExampleProgram<K extends string = string> {
   /** A sentence or two for the docs page, above the code. */
   doc: string;
-  declarations: Declaration[];
+  declarations: Declaration<K>[];
   /** The stack's outputs, by name. */
   outputs: Record<string, OutputValue>;
+}
+
+/** What a kind's registry entry carries beside its methods: its docs example. */
+export interface WithExample {
+  example: ExampleProgram;
 }
 
 /** Calls `seen` with each config value and output among a value's leaves. */
@@ -75,7 +82,7 @@ export function referenced(example: Pick<ExampleProgram, "declarations" | "outpu
 }
 
 /** Several examples as one program (one stack runs every kind's): their resources and outputs, whose names must not clash. */
-export function combineExamples(examples: readonly ExampleProgram[]): ExampleProgram {
+export function combineExamples<K extends string>(examples: readonly ExampleProgram<K>[]): ExampleProgram<K> {
   const declarations = examples.flatMap((e) => e.declarations);
   const outputs: Record<string, OutputValue> = {};
   for (const [name, value] of examples.flatMap((e) => Object.entries(e.outputs))) {

@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { QuotaThreshold as contract } from "../../api/contract/quota-threshold";
 import { NotFoundError } from "../client/errors";
-import { apiPath } from "../client/path";
 import { readOrGone, withContext } from "../methods/calls";
 import { apiClient, log } from "../methods/context";
 import type { Descriptor } from "../methods/descriptor";
@@ -17,6 +16,8 @@ import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
 import { runMemory } from "../methods/run-memory";
+import { quotaThresholdExample } from "./quota-threshold.example";
+import type { WithExample } from "./program-model";
 
 /** A client's setting: its inputs once checked. */
 type QuotaInputs = Inputs & { clientId: number; threshold: number };
@@ -50,7 +51,7 @@ export const quotaDescriptor: Descriptor = describeSettings({
 });
 export const quotaTable = resourceTable(quotaDescriptor);
 
-const path = (i: QuotaInputs) => apiPath(contract.paths.item, { client_id: i.clientId });
+const path = (i: QuotaInputs) => quotaDescriptor.recordPath(i, String(i.clientId));
 const label = quotaDescriptor.label;
 
 /**
@@ -163,4 +164,9 @@ async function read(id: string, props: QuotaInputs): Promise<pulumi.dynamic.Read
 export const quotaThresholdMethods = { check, diff, create, update, read, delete: remove };
 
 /** QuotaThreshold: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const QuotaThreshold: KindEntry = { descriptor: quotaDescriptor, table: quotaTable, methods: quotaThresholdMethods };
+export const QuotaThreshold: KindEntry & WithExample = {
+  example: quotaThresholdExample,
+  descriptor: quotaDescriptor,
+  table: quotaTable,
+  methods: quotaThresholdMethods,
+};

@@ -3,7 +3,6 @@
 // policy as it is: the stack stops managing it.
 import type * as pulumi from "@pulumi/pulumi";
 import { SnapshotPolicyState as contract } from "../../api/contract/snapshot-policy-state";
-import { apiPath } from "../client/path";
 import { patchOrRead, readOrGone, withContext } from "../methods/calls";
 import { apiClient, log, scopeDefaults } from "../methods/context";
 import type { Descriptor, Scoped } from "../methods/descriptor";
@@ -14,6 +13,8 @@ import { boolean } from "../../api/contract/common";
 import { describeSettings } from "../methods/describe";
 import type { Inputs } from "../methods/schema";
 import { resourceTable } from "../methods/table";
+import { snapshotPolicyStateExample } from "./snapshot-policy-state.example";
+import type { WithExample } from "./program-model";
 
 /** A policy's chosen state: its inputs once checked. */
 type PolicyInputs = Scoped<{ policyId: number; includeVolumes?: boolean }>;
@@ -43,7 +44,7 @@ export const policyDescriptor: Descriptor = describeSettings({
 });
 export const policyTable = resourceTable(policyDescriptor);
 
-const path = (i: PolicyInputs) => apiPath(contract.paths.item, { project_id: i.projectId, region_id: i.regionId, policy_id: i.policyId });
+const path = (i: PolicyInputs) => policyDescriptor.recordPath(i, String(i.policyId));
 // Volumes are listed in the record only when asked for.
 const query = (i: PolicyInputs) => (i.includeVolumes ? { need_volumes: true } : {});
 const what = policyDescriptor.label;
@@ -109,4 +110,9 @@ async function read(id: string, props: PolicyInputs): Promise<pulumi.dynamic.Rea
 export const snapshotPolicyStateMethods = { check, diff, create, update, read, delete: remove };
 
 /** SnapshotPolicyState: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const SnapshotPolicyState: KindEntry = { descriptor: policyDescriptor, table: policyTable, methods: snapshotPolicyStateMethods };
+export const SnapshotPolicyState: KindEntry & WithExample = {
+  example: snapshotPolicyStateExample,
+  descriptor: policyDescriptor,
+  table: policyTable,
+  methods: snapshotPolicyStateMethods,
+};

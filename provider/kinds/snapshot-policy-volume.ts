@@ -26,6 +26,8 @@ import { OWN } from "../methods/inputs";
 import type { KindEntry } from "../methods/kind-entry";
 import { type CheckFailure, type Inputs, isUnknown } from "../methods/schema";
 import { resourceTable } from "../methods/table";
+import { snapshotPolicyVolumeExample } from "./snapshot-policy-volume.example";
+import type { WithExample } from "./program-model";
 
 type VolumeInputs = Scoped<{ policyId: number; volumeId: string; importId?: string; deleteAdopted?: boolean }>;
 
@@ -183,7 +185,8 @@ async function read(id: string, props: VolumeInputs): Promise<pulumi.dynamic.Rea
 }
 
 /** SnapshotPolicyVolume: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const SnapshotPolicyVolume: KindEntry = {
+export const SnapshotPolicyVolume: KindEntry & WithExample = {
+  example: snapshotPolicyVolumeExample,
   descriptor: policyVolumeDescriptor,
   table: policyVolumeTable,
   methods: { check, diff, create, update, read, delete: remove },

@@ -36,6 +36,8 @@ import {
   syncParts,
   volumesNotOurs,
 } from "./snapshot-policy-parts";
+import { snapshotPolicyExample } from "./snapshot-policy.example";
+import type { WithExample } from "./program-model";
 
 export const snapshotPolicyDescriptor: Descriptor = describeSettings({
   contract,
@@ -219,7 +221,8 @@ async function read(id: string, props: PolicyRef): Promise<pulumi.dynamic.ReadRe
 export const snapshotPolicyMethods = { check, diff, create, update, read, delete: remove };
 
 /** SnapshotPolicy: its descriptor, field table and methods, as the registry (./index.ts) lists it. */
-export const SnapshotPolicy: KindEntry = {
+export const SnapshotPolicy: KindEntry & WithExample = {
+  example: snapshotPolicyExample,
   descriptor: snapshotPolicyDescriptor,
   table: snapshotPolicyTable,
   methods: snapshotPolicyMethods,

@@ -5,16 +5,12 @@
 // whose new CIDR overlaps the old deletes the old first. A subnet is its create's only by
 // evidence (evidence.ts), never by its name and CIDR: another team may make the same a second later.
 import { Subnet as contract } from "../../api/contract/subnet";
-import { canonical, overlaps } from "../../api/net";
-import type { Scoped } from "../methods/descriptor";
-import type { Survey } from "../methods/evidence";
+import { overlaps } from "../../api/net";
 import { ownedKind } from "../methods/owned";
-import { callPath } from "../methods/describe";
-import { allKnown, type Inputs } from "../methods/schema";
+import { callPath, exclusiveIn } from "../methods/describe";
+import type { Inputs } from "../methods/schema";
 import type { ApiRecord } from "../../api/guards";
-
-/** The network's subnets: where one a create made is listed, and the CIDRs already taken. */
-const survey = (i: Scoped): Survey => ({ path: callPath(contract, "list", i), query: { network_id: String(i.networkId) } });
+import { subnetExample } from "./subnet.example";
 
 function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
   return (
@@ -24,39 +20,26 @@ function overlapMessage(inputs: Inputs, taken: ApiRecord): string {
   );
 }
 
-export const Subnet = ownedKind({
-  contract,
-  noun: "subnet",
-  survey,
-  findHint: (i) =>
-    `GET ${callPath(contract, "list", i)}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
-  import: {
-    filter: {
-      flag: "network",
-      query: "network_id",
-      value: "<uuid>",
-      help: "import only the subnets of this network (repeatable; default: every\nsubnet of the project and region)",
-    },
+export const Subnet = {
+  example: subnetExample,
+  ...ownedKind({
+    contract,
+    noun: "subnet",
+    // Its create is looked for among its network's subnets, which are also the CIDRs already
+    // taken; cims-import's --network imports only the subnets of the networks it names.
+    listedBy: "networkId",
+    findHint: (i) =>
+      `GET ${callPath(contract, "list", i)}?network_id=${String(i.networkId)} lists the network's subnets: look for one named "${String(i.name)}" with cidr ${String(i.cidr)}`,
     // No gateway needs `connectToNetworkRouter: false` (api/rules.ts), written next to networkId.
-    args: (r, fields, scope) => {
-      const args: Inputs = {};
-      for (const [name, value] of Object.entries(fields)) {
-        args[name] = value;
-        if (name === "networkId" && r.gateway_ip === null) args.connectToNetworkRouter = false;
-      }
-      return { ...args, ...scope, importId: String(r.id) };
+    import: { argsAfter: { networkId: (r) => (r.gateway_ip === null ? { connectToNetworkRouter: false } : {}) } },
+    hooks: {
+      exclusive: exclusiveIn(contract, {
+        per: "networkId",
+        value: "cidr",
+        clash: overlaps,
+        rule: "the service refuses overlapping subnets on one network",
+        taken: overlapMessage,
+      }),
     },
-  },
-  hooks: {
-    exclusive: {
-      holds: (i) =>
-        allKnown(i.networkId, i.cidr) && typeof i.cidr === "string"
-          ? { place: `network ${canonical("uuid4", i.networkId)}`, value: i.cidr, property: "cidr" }
-          : undefined,
-      heldBy: (r) => (typeof r.cidr === "string" ? r.cidr : undefined),
-      clash: overlaps,
-      rule: "the service refuses overlapping subnets on one network",
-      taken: overlapMessage,
-    },
-  },
-});
+  }),
+};

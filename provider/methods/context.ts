@@ -14,10 +14,12 @@ import { Pacer } from "../client/pacer";
 import { TaskBoard } from "../client/task-board";
 import { MIN_REDACTED_KEY_LENGTH, type Redactor, redactor, tooShortToRedact } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
-import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings } from "../config";
+import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings, resolveTags } from "../config";
+import type { TagSettings } from "./tag-rules";
 
 let lookup: ConfigLookup = () => undefined;
 let settings: ProviderSettings | undefined;
+let tags: TagSettings | undefined;
 let client: CimsClient | undefined;
 const writeListeners: Array<() => void> = [];
 /** The credential probe of each configuration this process has seen (see verifyCredentials). */
@@ -44,7 +46,14 @@ export function onWrite(listener: () => void): void {
 export function setConfig(get: (key: string) => string | undefined): void {
   lookup = (key) => get(`cims:${key}`);
   settings = undefined;
+  tags = undefined;
   client = undefined;
+}
+
+/** `cims:defaultTags` and `cims:ignoreTags` (need no API key, so check() can use them in preview). */
+export function tagSettings(): TagSettings {
+  tags ??= resolveTags(lookup, process.env);
+  return tags;
 }
 
 /** The default projectId/regionId (needs no API key, so check() can use it in preview). */

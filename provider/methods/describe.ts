@@ -3,13 +3,14 @@
 // answer with tasks. A kind's file never restates a path, a parameter or a task type.
 import type { Contract } from "../../api/contract";
 import { byTask, idParam, isScoped, operation, operationsOf, parentInputs, recordName } from "../../api/contract";
+import { canonical } from "../../api/net";
 import { splitTags } from "../../api/tags";
 import type { ApiRecord } from "../../api/guards";
 import { toSnake } from "../../api/names";
 import { apiPath, type PathParam } from "../client/path";
-import type { Descriptor, ImportRow, OwnedDescriptor } from "./descriptor";
+import type { Descriptor, Exclusive, ImportRow, OwnedDescriptor } from "./descriptor";
 import { OWN, type OwnField } from "./inputs";
-import type { Inputs } from "./schema";
+import { allKnown, type Inputs } from "./schema";
 
 /** What the contract decides of a descriptor: never written in a kind's file. */
 type ContractFacts = "own" | "scoped" | "recordPath" | "importIdParts" | "patchSpelling" | "derived";
@@ -23,7 +24,11 @@ type ImportDefaults = "nouns" | "id" | "name" | "args" | "prefix";
  * An owned kind's import row: by default named by `noun` (its last word the names' prefix),
  * ordered by id, named by the record's `name`, and adopted by `importId`.
  */
-type OwnedImportRow = Omit<ImportRow, ImportDefaults> & Partial<Pick<ImportRow, ImportDefaults>>;
+type OwnedImportRow = Omit<ImportRow, ImportDefaults> &
+  Partial<Pick<ImportRow, ImportDefaults>> & {
+    /** Arguments a record implies beside a field's, written right after it (by the field's name). */
+    argsAfter?: Readonly<Record<string, (r: ApiRecord) => Inputs>>;
+  };
 /**
  * An owned kind's behaviour. By default messages name a resource by its `name` (`Subnet "app"`),
  * and a record its create made is looked for in the kind's list.
@@ -33,6 +38,12 @@ export type OwnedBehaviour = Omit<OwnedDescriptor, OwnedFacts | "import" | "labe
   import?: OwnedImportRow;
   label?: OwnedDescriptor["label"];
   survey?: OwnedDescriptor["survey"];
+  /**
+   * An input that narrows the kind's list to one place, its wire name the list's query (a
+   * subnet's `networkId`): where a record its create made is looked for, and cims-import's
+   * flag that imports only the records of the places it names.
+   */
+  listedBy?: string;
 };
 
 /**
@@ -115,25 +126,83 @@ export function describeOwned(b: OwnedBehaviour): OwnedDescriptor {
     throw new Error(`${contract.name}: a kind that creates its records needs a create call with a task and a created key, and a list call`);
   }
   const parents = parentInputs(contract);
-  const importRow: ImportRow = {
-    prefix: b.noun.split(" ").pop()!,
-    nouns: [b.noun, `${b.noun}s`],
-    id: (r) => String(r.id).toLowerCase(),
-    name: (r) => r.name,
-    args: (r, fields, scope) => ({ ...fields, ...scope, importId: String(r.id) }),
-    ...b.import,
-  };
+  const importRow = importRowOf(b);
   const label: OwnedDescriptor["label"] = b.label ?? ((i, id) => `${contract.name} "${String(i.name)}"${id ? ` (${id})` : ""}`);
   return {
     ...behaviour,
     ...describeSettings({ ...b, label, import: importRow }),
     label,
-    survey: b.survey ?? ((i) => ({ path: callPath(contract, "list", i) })),
+    survey: b.survey ?? surveyOf(contract, b.listedBy),
     import: importRow,
     created: create.created,
     createTask: create.task,
     paths: { create: create.template, list: list.template, one: operation(contract, "get")!.template, idParam: idParam(contract) },
     ...(parents.length > 0 ? { pathInputs: parents } : {}),
     ...(byTask(operation(contract, "update")) ? { updateByTask: true as const } : {}),
+  };
+}
+
+/** Where a record an owned kind's create made is listed: its list, narrowed to the place `listedBy` names. */
+function surveyOf(contract: Contract, listedBy: string | undefined): OwnedDescriptor["survey"] {
+  return (i) => ({ path: callPath(contract, "list", i), ...(listedBy ? { query: { [toSnake(listedBy)]: String(i[listedBy]) } } : {}) });
+}
+
+/** What a place input names (`networkId`: a network), in messages and flags. */
+const placeOf = (input: string): string => input.replace(/Id$/, "");
+
+/**
+ * An owned kind's import row: the defaults (named by `noun`, its last word the names' prefix;
+ * ordered by id; named by the record's `name`; adopted by `importId`), with the arguments a
+ * record implies after their field, and a filter by the place `listedBy` names.
+ */
+function importRowOf(b: OwnedBehaviour): ImportRow {
+  const { argsAfter = {}, ...row } = b.import ?? {};
+  const place = b.listedBy && placeOf(b.listedBy);
+  return {
+    prefix: b.noun.split(" ").pop()!,
+    nouns: [b.noun, `${b.noun}s`],
+    id: (r) => String(r.id).toLowerCase(),
+    name: (r) => r.name,
+    args: (r, fields, scope) => {
+      const args: Inputs = {};
+      for (const [name, value] of Object.entries(fields)) Object.assign(args, { [name]: value }, argsAfter[name]?.(r));
+      return { ...args, ...scope, importId: String(r.id) };
+    },
+    ...(b.listedBy && place
+      ? {
+          filter: {
+            flag: place,
+            query: toSnake(b.listedBy),
+            value: "<uuid>" as const,
+            help: `import only the ${b.noun}s of this ${place} (repeatable; default: every\n${b.noun} of the project and region)`,
+          },
+        }
+      : {}),
+    ...row,
+  };
+}
+
+/**
+ * What a resource holds alone: its `value` input (a string) among the records of the place its
+ * `per` input names, each record holding its field of that name (a subnet's cidr on its
+ * network). How values clash, the service's rule and the message for one taken are the kind's.
+ */
+export function exclusiveIn(
+  contract: Contract,
+  x: { per: string; value: string } & Pick<Exclusive, "clash" | "rule" | "taken">,
+): Exclusive {
+  const type = contract.fields[x.per]?.type;
+  const format = type?.kind === "string" && type.format === "uuid4" ? type.format : undefined;
+  const wire = toSnake(x.value);
+  return {
+    holds: (i) => {
+      const [place, value] = [i[x.per], i[x.value]];
+      if (!allKnown(place, value) || typeof value !== "string") return undefined;
+      return { place: `${placeOf(x.per)} ${String(format ? canonical(format, place) : place)}`, value, property: x.value };
+    },
+    heldBy: (r) => (typeof r[wire] === "string" ? r[wire] : undefined),
+    clash: x.clash,
+    rule: x.rule,
+    taken: x.taken,
   };
 }

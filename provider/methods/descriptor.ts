@@ -93,7 +93,7 @@ export interface Descriptor {
    * The path of the record a resource of this id is, in this scope (ignored by kinds with none);
    * `named`: the inputs of `importIdParts` (a member's pool).
    */
-  recordPath: (scope: { projectId: number; regionId: number }, id: string, named?: Inputs) => string;
+  recordPath: (inputs: Inputs | { projectId: number; regionId: number }, id: string, named?: Inputs) => string;
   /**
    * Inputs an import id names before the record's own id, as `<poolId>/<id>`: a record whose
    * path needs more than its scope (a pool member) is found by them.

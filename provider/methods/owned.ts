@@ -3,8 +3,6 @@
 // or POST through a task after a look at what exists), update (PATCH of what the diff showed),
 // delete (through a task) and read (refresh, coalesced through the scope's list).
 import type * as pulumi from "@pulumi/pulumi";
-import { toSnake } from "../../api/names";
-import { apiPath, type PathParam } from "../client/path";
 import {
   type Adoptable,
   adopt,
@@ -19,7 +17,7 @@ import { callAndWait, deleteViaTask, patchOrRead, readOrGone, settlePending, wit
 import { coalescedGet } from "./coalesce";
 import { apiClient, log, resourceUrn, scopeDefaults, warn } from "./context";
 import { createViaTask } from "./create";
-import { describeOwned, type OwnedBehaviour } from "./describe";
+import { callPath, describeOwned, type OwnedBehaviour } from "./describe";
 import type { Exclusive, OwnedDescriptor, Scoped } from "./descriptor";
 import { changedFields, type KindDiff } from "./diff";
 import { differences } from "./drift";
@@ -139,8 +137,6 @@ interface Parts {
   d: OwnedDescriptor;
   table: Table;
   ex: Exclusive | undefined;
-  /** The scope, and the inputs that fill the paths' further parameters (a member's pool). */
-  scope: (i: Scoped) => Record<string, PathParam>;
   one: (i: Scoped, id: string) => string;
   list: (i: Scoped) => string;
   /**
@@ -153,20 +149,15 @@ interface Parts {
 
 function partsOf(d: OwnedDescriptor): Parts {
   const table = resourceTable(d);
-  const scope = (i: Scoped): Record<string, PathParam> => ({
-    project_id: i.projectId,
-    region_id: i.regionId,
-    ...Object.fromEntries((d.pathInputs ?? []).map((name) => [toSnake(name), String(i[name])])),
-  });
-  const one = (i: Scoped, id: string) => apiPath(d.paths.one, { ...scope(i), [d.paths.idParam]: id });
-  const list = (i: Scoped) => apiPath(d.paths.list, scope(i));
+  const one = (i: Scoped, id: string) => d.recordPath(i, id);
+  const list = (i: Scoped) => callPath(d.contract, "list", i);
   const patchRecord = async (path: string, body: ApiRecord, props: Scoped): Promise<ApiRecord> => {
     if (!d.updateByTask || Object.keys(body).length === 0) return patchOrRead(path, body);
     await callAndWait("PATCH", path, d.label(props), "update", props, { body });
     return apiClient().record("GET", path);
   };
   const adoptable = { table, noun: d.noun, what: (i: Inputs) => d.label(i), recordPath: (i: Inputs, id: string) => one(i as Scoped, id) };
-  return { d, table, ex: d.hooks?.exclusive, scope, one, list, patchRecord, adoptable };
+  return { d, table, ex: d.hooks?.exclusive, one, list, patchRecord, adoptable };
 }
 
 /** A record that holds what the inputs would, but for those `excused` (what the resource replaces). */
@@ -283,7 +274,7 @@ async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateRe
       if (taken) throw new CimsError(ex.taken(inputs, taken) + (twin(table, taken, inputs) ? TWIN_HINT : ""));
     }
     const call = {
-      path: apiPath(d.paths.create, p.scope(inputs)),
+      path: callPath(d.contract, "create", inputs),
       body: table.body(inputs),
       kind: d.created,
       taskType: d.createTask,

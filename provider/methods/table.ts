@@ -14,6 +14,8 @@ import type { Descriptor } from "./descriptor";
 import { changedFields, diffResult, type FieldRule, type KindDiff, sameValue } from "./diff";
 import { type ScopeDefaults, withScope } from "./scope";
 import { withoutMark } from "./mark";
+import { tagSettings } from "./context";
+import { ownTags, withDefaultTags, withoutIgnored } from "./tag-rules";
 import { containsUnknown, inputsSchema, type Inputs, userInputs, validate } from "./schema";
 import { fromWire, hasMembers, knownMembersOnly, plainRecord, SERVICE_SET, tagPatch, toWire } from "../../api/wire";
 import { type ApiRecord, isRecord, recordsIn, stringsIn } from "../../api/guards";
@@ -95,6 +97,11 @@ function equality(field: Field, manageOnlyGiven: boolean): NonNullable<FieldRule
   // Quota members the contract does not know are the service's: a program cannot name them.
   const known = hasMembers(t) ? (v: unknown) => knownMembersOnly(v, t) : (v: unknown) => v;
   const canon = (v: unknown) => canonicalValue(known(v), t);
+  if (t.kind === "tags") {
+    // A tag others own is no difference, whichever side holds it (a state from before ignoreTags).
+    const own = (v: unknown) => withoutIgnored(v, tagSettings().ignoreTags);
+    return (a, b) => sameValue(own(canonicalValue(a, t)), own(canonicalValue(b, t)));
+  }
   const base =
     t.kind === "array" && t.unique === "member"
       ? sameMembers
@@ -167,7 +174,10 @@ function inOrderOf(value: unknown, like: unknown, type: FieldType): unknown {
 }
 
 /** A wire value as outputs show it: the users' tags leave out the provider's create mark. */
-const shown = (value: unknown, type: FieldType) => fromWire(value, type, undefined, withoutMark);
+const shown = (value: unknown, type: FieldType) => fromWire(value, type, undefined, usersTags);
+
+/** The users' tags as the stack sees them: without the create mark and without the tags others own (`cims:ignoreTags`). */
+const usersTags = (tags: Record<string, string>) => ownTags(withoutMark(tags), tagSettings().ignoreTags);
 
 /** A value as outputs show it: the wire round trip, with nested defaults. */
 const asOutput = (value: unknown, type: FieldType) => fillDefaults(shown(toWire(value, type), type), type);
@@ -231,7 +241,12 @@ function patchWriter(options: Descriptor): Table["patch"] {
       if (f.set !== "update" || !changed.includes(name) || news[name] === undefined) continue;
       if (f.removedByDelete && news[name] === null) continue; // removed by its own call (removals())
       if (f.type.kind !== "tags") body[toSnake(name)] = toWire(news[name], f.type, options.patchSpelling ?? "spec");
-      else if (Object.keys(tagPatch(olds[name], news[name])).length > 0) body[toSnake(name)] = tagPatch(olds[name], news[name]);
+      else {
+        // A merge patch of the stack's own tags: one others own is neither set nor removed.
+        const { ignoreTags } = tagSettings();
+        const patch = tagPatch(withoutIgnored(olds[name], ignoreTags), withoutIgnored(news[name], ignoreTags));
+        if (Object.keys(patch).length > 0) body[toSnake(name)] = patch;
+      }
     }
     return body;
   };
@@ -242,13 +257,15 @@ export function resourceTable(options: Descriptor): Table {
   const manageOnlyGiven = contract.omitted === "unmanaged";
   const fields = Object.entries(contract.fields);
   const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(contract, f)).map(([name]) => name);
+  const tagsField = fields.find(([, f]) => f.type.kind === "tags")?.[0];
   const table: Table = {
     schema: inputsSchema(contract, options.own),
     rules: diffRules(options),
     check(olds, news, scope = () => ({})) {
-      const given = userInputs(news);
+      const tagged = tagsField ? withDefaultTags(userInputs(news), tagsField, tagSettings()) : { inputs: userInputs(news), failures: [] };
+      const given = tagged.inputs;
       const scoped = options.scoped ? withScope(given, scope) : { inputs: given, failures: [] };
-      const failures = [...validate(table.schema, scoped.inputs), ...scoped.failures];
+      const failures = [...validate(table.schema, scoped.inputs), ...scoped.failures, ...tagged.failures];
       const normalized = failures.length === 0 ? table.normalize(given) : {};
       return { inputs: plainRecord({ ...news, ...scoped.inputs, ...normalized, ...table.defaults(given) }), failures };
     },

@@ -5,6 +5,7 @@
 import type { ApiRecord } from "../../api/guards";
 import type { Kind } from "../../provider/kinds/registry";
 import type { CimsTestEnv } from "../support/cims";
+import type { KindFaults } from "../support/faults";
 import type { StackExport } from "../support/harness";
 
 export type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
@@ -25,6 +26,13 @@ export interface KindKit {
   readonly values?: Readonly<Record<string, unknown>>;
   /** What every update carries besides the field it sets (a PUT is a whole setting). */
   readonly base?: Readonly<Record<string, unknown>>;
+  /**
+   * The kind under the fault matrix (tests/support/faults.ts, matrixOf): what a lost create
+   * means and how its messages name it; its requests and task rows follow from its contract.
+   */
+  readonly faults?: KindFaults;
+  /** The lifecycle model's program declares it (tests/model/): its calls get the model's faults. */
+  readonly lifecycle?: true;
   /** The kind's docs example, deployed: the record a resource of the state is, and what destroy leaves of it. */
   readonly example: {
     readonly record: (env: CimsTestEnv, r: StateResource) => ApiRecord | undefined;

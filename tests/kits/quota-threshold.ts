@@ -1,6 +1,7 @@
 import type { KindKit } from "./kit";
 
 export const QuotaThreshold: KindKit = {
+  lifecycle: true,
   values: {
     last_message: { global_quotas: { keypair_count_limit: { limit: 9223372036854775807n, usage: 5 } }, regional_quotas: [] },
     last_sending: "2026-06-01T08:00:00",

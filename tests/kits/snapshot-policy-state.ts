@@ -1,6 +1,7 @@
 import type { KindKit } from "./kit";
 
 export const SnapshotPolicyState: KindKit = {
+  lifecycle: true,
   example: {
     record: (env, r) => env.emulator.store.get("lifecycle_policies", r.outputs?.policyId),
     // Destroy leaves the policy as the stack set it.

@@ -1,9 +1,33 @@
 import { SEED } from "../support/cims";
 import type { KindKit } from "./kit";
 
+/** Row `row`'s subnet under the fault matrix: a name of its own (a create's messages name it) and a CIDR of its own. */
+export const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10.30.${row + 1}.0/24` });
+/** How a create's messages name row `row`'s subnet. */
+const subnetNamed = (row: number) => `Subnet "${subnetOf(row).name}"`;
+
 export const Subnet: KindKit = {
+  lifecycle: true,
   create: async () => ({ name: "s", cidr: "10.123.0.0/24", network_id: SEED.networkId }),
   values: { gateway_ip: "10.123.0.9", host_routes: [{ destination: "10.124.0.0/24", nexthop: "10.123.0.254" }] },
+  faults: {
+    // Its update is the engine's PATCH and task, which the member's rows run.
+    ops: ["create", "delete", "refresh"],
+    create: {
+      named: subnetNamed,
+      lost: (path) => ({
+        "500": { outcome: "fails", message: new RegExp(`POST ${path}: 500 Internal Server Error`) },
+        "502": { outcome: "fails", message: new RegExp(`POST ${path}: 502 Bad Gateway`) },
+        // Dropped before the service acted: after looking for its mark (15 s at least), the error says how to adopt it if it shows up.
+        "connection reset": {
+          outcome: "fails",
+          message: (row) => new RegExp(`connection failed.*The service may have created ${subnetNamed(row)}.*importId`),
+        },
+        // The service acts after the client gave up: the subnet carrying the create's mark is found and recorded.
+        "response slower than the request timeout": { outcome: "recovers" },
+      }),
+    },
+  },
   example: {
     record: (env, r) => env.emulator.store.get("subnets", r.id),
     afterDestroy: (record) => expect(record).toBeUndefined(),

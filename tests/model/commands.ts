@@ -19,13 +19,14 @@ import {
   SUBNET_SLOTS,
   IMAGE_SLOTS,
   OUTSIDE_TAG,
+  IGNORED_TAG,
   VOLUMES,
 } from "./program";
 import { FAULTS } from "./faults";
 import { poolSharingCommands } from "./pool-sharing";
 import { policySharingCommands } from "./policy-sharing";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
-import { checkWritesShown, type LoggedWrite, type OutsideTags, type PreviewStep } from "./invariants";
+import { checkWritesShown, type IgnoredTags, type LoggedWrite, type OutsideTags, type PreviewStep } from "./invariants";
 import { checkForeignUntouched, checkKeyNotPrinted, checkNoOrphans, checkOnePerResource, foreignInTheWay, writeCount } from "./invariants";
 import { type CommandRecord, type FaultSpec, type ForeignSpec, nameOf, POOL_PATH, type StateResource, type System } from "./system";
 
@@ -35,6 +36,8 @@ export interface Model {
   drift: Drift;
   /** Subnets given a tag outside Pulumi (see tagCommands). */
   outsideTags: OutsideTags;
+  /** Subnets given a tag under cims:ignoreTags outside Pulumi, beside the other (see TagOutside). */
+  ignoredTags: IgnoredTags;
   /** What each subnet held at the last check (omitted fields keep their values). */
   observed: Observed;
   armed: boolean;
@@ -44,6 +47,7 @@ export const initialModel = (): Model => ({
   program: initialProgram(),
   drift: new Map(),
   outsideTags: new Map(),
+  ignoredTags: new Map(),
   observed: new Map(),
   armed: false,
 });
@@ -514,6 +518,7 @@ export class Pulumi implements Cmd {
       m.drift.clear();
       m.observed.clear();
       m.outsideTags.clear();
+      m.ignoredTags.clear();
     }
   }
   /** The command, or undefined for an `up --replace` of a subnet the state does not hold. */
@@ -579,7 +584,7 @@ async function verifyUp(m: Model, sys: System): Promise<void> {
   checkOnePerResource(sys);
   checkForeignUntouched(sys, resources);
   outsideTagsAfterUp(m, resources);
-  checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags);
+  checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags, m.ignoredTags);
   // Unrefreshed drift included: an update writes only what changed between the state and the
   // program, and keeps the state's value of the rest (tests/unit/provider/methods/up-after-unrefreshed-drift.test.ts).
   const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
@@ -623,7 +628,10 @@ async function converge(m: Model, sys: System, failed: CommandRecord): Promise<v
 /** A subnet's tags put under `ignoreChanges` (true) or taken out of it. */
 const ignoreTagsEdits: Array<fc.Arbitrary<Cmd>> = [fc.tuple(subnetSlot, fc.boolean()).map(([i, on]) => subnetEdit(i, "ignoreTags", on))];
 
-/** Someone adds OUTSIDE_TAG to a subnet of the state, through the service's API. */
+/**
+ * Someone adds OUTSIDE_TAG to a subnet of the state, through the service's API, and IGNORED_TAG
+ * beside it (another system's, under the stack's cims:ignoreTags).
+ */
 export class TagOutside implements Cmd {
   constructor(private readonly target: string) {}
   check(m: Readonly<Model>): boolean {
@@ -632,11 +640,13 @@ export class TagOutside implements Cmd {
   async run(m: Model, sys: System): Promise<void> {
     const id = await stateId(sys, this.target);
     if (id === undefined) return;
-    await expectOk(api(sys.env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { tags: { [OUTSIDE_TAG.key]: OUTSIDE_TAG.value } }));
+    const tags = { [OUTSIDE_TAG.key]: OUTSIDE_TAG.value, [IGNORED_TAG.key]: IGNORED_TAG.value };
+    await expectOk(api(sys.env, "PATCH", `/cloud/v1/subnets/1/1/${id}`, { tags }));
     m.outsideTags.set(this.target, { id, refreshed: false });
+    m.ignoredTags.set(this.target, id);
   }
   toString(): string {
-    return `drift: tag ${OUTSIDE_TAG.key} added to ${this.target} outside Pulumi`;
+    return `drift: tags ${OUTSIDE_TAG.key} and ${IGNORED_TAG.key} (ignored) added to ${this.target} outside Pulumi`;
   }
 }
 
@@ -656,6 +666,8 @@ function outsideTagsAfterUp(m: Model, resources: StateResource[]): void {
     const ignored = m.program.subnets[Number(name.slice(1))]?.ignoreTags === true;
     if (String(id) !== tag.id || (tag.refreshed && !ignored)) m.outsideTags.delete(name);
   }
+  // The ignored tag goes only with its record.
+  for (const [name, id] of m.ignoredTags) if (String(resources.find((r) => nameOf(r) === name)?.id) !== id) m.ignoredTags.delete(name);
 }
 
 /** The provider's writes (PATCH, PUT) from the emulator's request log, from line `from` on. */

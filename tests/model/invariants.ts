@@ -17,6 +17,8 @@ import {
   type ImageModel,
   VOLUMES,
   OUTSIDE_TAG,
+  IGNORED_TAG,
+  isIgnoredTag,
 } from "./program";
 import { overlaps } from "../../api/net";
 import { type CommandRecord, nameOf, recordText, type StateResource, type System } from "./system";
@@ -54,7 +56,7 @@ const userTagsOf = (kind: "subnets" | "images", record: ApiRecord) => userTags(k
  */
 const programTagsOf = (kind: "subnets" | "images", record: ApiRecord) => {
   const { [CREATE_MARK_TAG]: _mark, ...tags } = userTagsOf(kind, record);
-  return tags;
+  return Object.fromEntries(Object.entries(tags).filter(([key]) => !isIgnoredTag(key)));
 };
 const sorted = (items: string[]) => [...items].sort();
 
@@ -67,6 +69,12 @@ export type Drift = Map<string, "renamed" | "deleted" | "members">;
  * subnet's tags are under ignoreChanges; before, no up writes it).
  */
 export type OutsideTags = Map<string, { id: string; refreshed: boolean }>;
+
+/**
+ * Subnets given IGNORED_TAG outside Pulumi, by resource name: the record it was added to. It
+ * stays on that record whatever the stack does (refresh, up, a change of its tags).
+ */
+export type IgnoredTags = Map<string, string>;
 
 /** What was seen of each subnet at the last check: an omitted field keeps its value on the same record. */
 export type Observed = Map<string, { id: string; gateway: unknown; dns: unknown; routes: unknown }>;
@@ -128,10 +136,24 @@ function stateIdsByName(resources: StateResource[]): Map<string, string> {
   return ids;
 }
 
-function checkSubnet(sys: System, slot: number, s: SubnetModel, id: string, observed: Observed, outside: OutsideTags): void {
+function checkSubnet(
+  sys: System,
+  slot: number,
+  s: SubnetModel,
+  id: string,
+  observed: Observed,
+  outside: OutsideTags,
+  ignored: IgnoredTags,
+): void {
   const name = `s${slot}`;
   const r = sys.env.emulator.store.get("subnets", id);
   if (!r) throw new InvariantError(`${name}: state id ${id} is not in the service`);
+  if (ignored.get(name) === id)
+    expectEqual(
+      `${name}.tags["${IGNORED_TAG.key}"] (under cims:ignoreTags, added outside Pulumi: kept)`,
+      userTagsOf("subnets", r)[IGNORED_TAG.key],
+      IGNORED_TAG.value,
+    );
   expectEqual(`${name}.name`, r.name, s.name);
   expectEqual(`${name}.cidr`, r.cidr, cidrOf(slot, s.gen));
   expectEqual(`${name}.enable_dhcp`, r.enable_dhcp, s.enableDhcp ?? true);
@@ -187,6 +209,7 @@ export function checkAfterUp(
   drift: Drift,
   observed: Observed,
   outside: OutsideTags = new Map(),
+  ignored: IgnoredTags = new Map(),
 ): void {
   const ids = stateIdsByName(resources);
   const declared = [
@@ -204,7 +227,7 @@ export function checkAfterUp(
   expectEqual("images in the service (other teams' aside)", ours(sys, "images").length, undeleted("img"));
   for (let slot = 0; slot < SUBNET_SLOTS; slot++) {
     const s = program.subnets[slot];
-    if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed, outside);
+    if (s && !drift.has(`s${slot}`)) checkSubnet(sys, slot, s, ids.get(`s${slot}`)!, observed, outside, ignored);
   }
   for (let slot = 0; slot < IMAGE_SLOTS; slot++) {
     const i = program.images[slot];
@@ -256,6 +279,9 @@ export function checkAfterRefresh(sys: System, resources: StateResource[]): void
       const r = store.get(type === "Subnet" ? "subnets" : "images", res.id);
       if (!r) throw new InvariantError(`${where}: state id ${String(res.id)} is not in the service`);
       expectEqual(`${where}: name`, o.name, r.name);
+      const held = Object.keys((o.tags ?? {}) as object).filter(isIgnoredTag);
+      if (held.length > 0)
+        throw new InvariantError(`${where}: the state holds tag(s) ${held.join(", ")}, which cims:ignoreTags leaves to others`);
       expectEqual(`${where}: tags`, o.tags, programTagsOf(type === "Subnet" ? "subnets" : "images", r));
       if (type === "Subnet")
         expectEqual(`${where}: cidr, enableDhcp, gatewayIp`, [o.cidr, o.enableDhcp, o.gatewayIp], [r.cidr, r.enable_dhcp, r.gateway_ip]);
@@ -369,6 +395,12 @@ function shownChanges(step: PreviewStep | undefined): { fields: Set<string>; tag
  */
 export function checkWritesShown(steps: PreviewStep[], before: StateResource[], writes: LoggedWrite[], quotaBefore: unknown): void {
   for (const write of writes) {
+    const tags = ((write.body ?? {}) as Record<string, unknown>).tags;
+    const ignoredKeys = Object.keys((tags ?? {}) as object).filter(isIgnoredTag);
+    if (ignoredKeys.length > 0)
+      throw new InvariantError(
+        `up wrote tag(s) ${ignoredKeys.join(", ")} (${write.method} ${write.path}), which cims:ignoreTags leaves to others`,
+      );
     const id = /^\/cloud\/v1\/(?:subnets|images)\/1\/1\/([^/]+)$/.exec(write.path)?.[1];
     const name = id
       ? before.find((r) => String(r.id) === id)

@@ -89,6 +89,13 @@ export const VOLUMES = [SEED.volumeId, "2b3c4d5e-6f70-4a81-9b92-a3b4c5d6e7f8"];
 
 /** The tag someone adds to a subnet outside Pulumi: a key no program declares. */
 export const OUTSIDE_TAG = { key: "cost-center", value: "cc-1" };
+/**
+ * The tag another system adds beside it, under the stack's `cims:ignoreTags` (IGNORE_TAGS): it
+ * never shows as drift, and no command of the stack writes or removes it.
+ */
+export const IGNORED_TAG = { key: "ops/backup", value: "daily" };
+export const IGNORE_TAGS = { keys: [], keyPrefixes: ["ops/"] };
+export const isIgnoredTag = (key: string): boolean => IGNORE_TAGS.keyPrefixes.some((p) => key.startsWith(p));
 
 export const cidrOf = (slot: number, gen: number) => `10.${100 + slot}.${gen}.0/24`;
 export const hostOf = (slot: number, gen: number, host: number) => `10.${100 + slot}.${gen}.${host}`;

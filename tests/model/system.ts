@@ -8,7 +8,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, cimsStack, type CimsTestEnv, requestLogFile, SEED } from "../support/cims";
 import { PULUMI, type RunResult, type StackExport } from "../support/harness";
-import { type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
+import { IGNORE_TAGS, type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
 
 export type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
 
@@ -89,7 +89,11 @@ export class System {
       taskDurationMs,
       files: { "Pulumi.yaml": "name: lifecycle-model\nruntime: nodejs\n", "index.js": "" },
       // A slow answer (6 s) outlasts the request timeout; an ordinary one never comes close.
-      config: { "cims:requestTimeoutSeconds": "3", "cims:taskTimeoutSeconds": String(TASK_TIMEOUT_S) },
+      config: {
+        "cims:requestTimeoutSeconds": "3",
+        "cims:taskTimeoutSeconds": String(TASK_TIMEOUT_S),
+        "cims:ignoreTags": JSON.stringify(IGNORE_TAGS),
+      },
       // The writes an up sends (PreviewedUp), outside the e2e run's log directory too (a soak).
       emulator: { requestLog: requestLogFile() ?? path.join(os.tmpdir(), `lifecycle-model-${randomBytes(6).toString("hex")}.jsonl`) },
     });

@@ -19,6 +19,15 @@ export const SEED = {
   clientId: "1",
 };
 
+/** The path parameters of the seed's records: its project and region, pool, policy and client. */
+export const SEEDED_PARAMS: Readonly<Record<string, string>> = {
+  project_id: "1",
+  region_id: "1",
+  pool_id: SEED.poolId,
+  policy_id: SEED.policyId,
+  client_id: SEED.clientId,
+};
+
 export interface CimsTestEnv {
   emulator: RunningEmulator;
   apiKey: string;

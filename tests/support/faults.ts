@@ -2,16 +2,17 @@
 // must have. Transient faults must be absorbed (the operation succeeds, nothing duplicated);
 // permanent ones must fail with an actionable message, leave the state matching the
 // emulator, and converge on the next run once the fault is cleared. A kind is a Matrix: its
-// outcomes and the request each operation's fault goes on. tests/unit/provider/faults/ runs
+// outcomes and the request each operation's fault goes on, derived by matrixOf from the kind's
+// contract and what its test kit (tests/kits/, `faults`) says is its own. tests/unit/provider/faults/ runs
 // every row in process against the kind's provider methods; tests/e2e/faults/ runs the rows
 // only the engine shows (what a failure leaves in the stack's state) through the CLI.
 // docs/reliability.md records the outcomes.
 import { processClock } from "../../provider/client/clock";
-import { api, type CimsTestEnv, SEED } from "./cims";
+import { api, type CimsTestEnv, SEED, SEEDED_PARAMS } from "./cims";
 import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
-import { LbPoolSettings } from "../../api/contract/lb-pool-settings";
-import { Subnet } from "../../api/contract/subnet";
+import { type Kind, kind } from "../../provider/kinds/registry";
+import { KITS } from "../kits";
 
 export type Op = "create" | "update" | "delete" | "refresh";
 
@@ -165,14 +166,11 @@ export async function clearFaults(env: Emulated): Promise<void> {
   expect((await api(env, "DELETE", "/__emulator/faults")).status).toBe(204);
 }
 
-/** The path parameters of the seed's records the matrix's requests go to: the scope, and its pool. */
-const SEEDED: Record<string, string> = { project_id: "1", region_id: "1", pool_id: SEED.poolId };
-
 /** An operation's path in the seed's scope; a record's id the seed does not hold is any (`*`). */
 function seededPath(contract: Contract, name: "create" | "list" | "update" | "delete"): string {
   const op = operation(contract, name);
   if (!op) throw new Error(`fault matrix: ${contract.name}'s contract has no ${name}`);
-  const params: Record<string, string> = { [idParam(contract)]: "*", ...SEEDED };
+  const params: Record<string, string> = { [idParam(contract)]: "*", ...SEEDED_PARAMS };
   return op.template.replace(/\{([a-z_]+)\}/g, (_all, p: string) => params[p] ?? "*");
 }
 
@@ -202,58 +200,84 @@ function taskOf(contract: Contract, op: "create" | "update" | "delete"): string 
 export const messageOf = (expected: Expectation, row: number): RegExp | undefined =>
   typeof expected.message === "function" ? expected.message(row) : expected.message;
 
-// Subnet (create, delete, refresh) and LbPoolSettings (update).
+/** What a kind's test kit says of it under the fault matrix; the rest follows from its contract. */
+export interface KindFaults {
+  /** The operations the matrix runs (by default each its contract has, and refresh). */
+  readonly ops?: readonly Op[];
+  /**
+   * A create: how its messages name row `row`'s resource (a RegExp source), and its outcome
+   * under the faults after which the service may have acted (500, 502, a reset, a slow answer),
+   * given its request's path: what an answer lost means is the kind's own.
+   */
+  readonly create?: {
+    readonly named: (row: number) => string;
+    readonly lost: (path: string) => Record<Lost, Expectation>;
+  };
+  /** How a failed update's or delete's task names the resource, before `task <id> (<type>) failed` (a RegExp source). */
+  readonly taskNamed?: string;
+}
 
-export const SUBNET_PATH = seededPath(Subnet, "create");
-
-/** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
-export const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10.30.${row + 1}.0/24` });
-/** How a create's messages name row `row`'s subnet. */
-const subnetNamed = (row: number) => `Subnet "${subnetOf(row).name}"`;
+/** The faults after which the service may have acted on a create: its outcome is the kind's. */
+type Lost = "500" | "502" | "connection reset" | "response slower than the request timeout";
 
 /**
- * Subnet: create (POST subnets + task): a POST is repeated only when the service cannot have
- * acted (refused, 429, 503, 409 locked); otherwise the operation fails and says what to check.
- * delete (DELETE subnets + task) and refresh (GET subnets): both safe to repeat; a delete
- * whose task fails or is overdue fails, and converges after.
+ * A create answering with a task: a POST is repeated only when the service cannot have acted
+ * (429, 503, 409 locked); a task in ERROR fails naming the resource and the task's type; an
+ * overdue task fails saying what the running task made, which the state records and the next
+ * run waits for. The other faults are the kind's (`lost`).
  */
-const SUBNET_POST = `POST ${SUBNET_PATH}`;
-export const SUBNET: Matrix = {
-  name: "Subnet",
-  expected: {
-    create: {
-      "429 with Retry-After": { outcome: "recovers" },
-      "500": { outcome: "fails", message: new RegExp(`${SUBNET_POST}: 500 Internal Server Error`) },
-      "502": { outcome: "fails", message: new RegExp(`${SUBNET_POST}: 502 Bad Gateway`) },
-      "503": { outcome: "recovers" },
-      // Locked by a running task: the service refused without acting, so the POST waits for the lock.
-      "409": { outcome: "recovers" },
-      // Dropped before the service acted: after looking for its mark (15 s at least), the error says how to adopt it if it shows up.
-      "connection reset": {
-        outcome: "fails",
-        message: (row) => new RegExp(`connection failed.*The service may have created ${subnetNamed(row)}.*importId`),
-      },
-      // The service acts after the client gave up: the subnet carrying the create's mark is found and recorded.
-      "response slower than the request timeout": { outcome: "recovers" },
-      "task ERROR": {
-        outcome: "fails",
-        message: (row) =>
-          new RegExp(`${subnetNamed(row)}: task [0-9a-f-]+ \\(${taskOf(Subnet, "create")}\\) failed: Backend capacity exhausted`),
-      },
-      // The running task lists the subnet's id: the state records it, the next run waits for it.
-      "task never finishes (deadline)": {
-        outcome: "fails",
-        message: (row) =>
-          new RegExp(
-            `${subnetNamed(row)} was created \\(id [0-9a-f-]{36}, task\\(s\\) [0-9a-f-]{36}\\) but the create did not complete: .*timed out after 3s`,
-          ),
-      },
+function createFaults(contract: Contract, create: NonNullable<KindFaults["create"]>): Record<string, Expectation> {
+  const named = (row: number) => create.named(row);
+  const task = taskOf(contract, "create");
+  return {
+    "429 with Retry-After": { outcome: "recovers" },
+    "503": { outcome: "recovers" },
+    "409": { outcome: "recovers" },
+    ...create.lost(seededPath(contract, "create")),
+    "task ERROR": {
+      outcome: "fails",
+      message: (row) => new RegExp(`${named(row)}: task [0-9a-f-]+ \\(${task}\\) failed: Backend capacity exhausted`),
     },
-    delete: taskFails(new RegExp(`task [0-9a-f-]+ \\(${taskOf(Subnet, "delete")}\\) failed: Backend capacity exhausted`)),
-    refresh: readRecovers(),
-  },
-  requests: requestsOf(Subnet, ["create", "delete", "refresh"]),
-};
+    "task never finishes (deadline)": {
+      outcome: "fails",
+      message: (row) =>
+        new RegExp(
+          `${named(row)} was created \\(id [0-9a-f-]{36}, task\\(s\\) [0-9a-f-]{36}\\) but the create did not complete: .*timed out after 3s`,
+        ),
+    },
+  };
+}
+
+/** An operation's outcomes: a create's as above, an update's or delete's through its task, a refresh's as a read's. */
+function expectedOf(contract: Contract, op: Op, faults: KindFaults): Record<string, Expectation> {
+  if (op === "refresh") return readRecovers();
+  if (op === "create") {
+    if (!faults.create) throw new Error(`fault matrix: ${contract.name}'s kit has no create faults (named, lost)`);
+    return createFaults(contract, faults.create);
+  }
+  return taskFails(new RegExp(`${faults.taskNamed ?? ""}task [0-9a-f-]+ \\(${taskOf(contract, op)}\\) failed: Backend capacity exhausted`));
+}
+
+/** The kind under the matrix: its rows from its contract's operations and its kit's `faults`. */
+export function matrixOf(name: Kind): Matrix {
+  const faults = KITS[name].faults;
+  if (!faults) throw new Error(`fault matrix: ${name}'s test kit (tests/kits/) says nothing of faults: give it \`faults\``);
+  const contract = kind(name).descriptor.contract;
+  const ops =
+    faults.ops ?? (["create", "update", "delete", "refresh"] as const).filter((op) => op === "refresh" || operation(contract, op));
+  return {
+    name,
+    expected: Object.fromEntries(ops.map((op) => [op, expectedOf(contract, op, faults)])),
+    requests: requestsOf(contract, ops),
+  };
+}
+
+// Subnet (create, delete, refresh), LbPoolSettings (update), LbPoolMember (all four).
+
+export const SUBNET = matrixOf("Subnet");
+export const SUBNET_PATH = SUBNET.requests.create!.path;
+/** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
+export { subnetOf } from "../kits/subnet";
 
 /** The seeded pool's settings as tests/fixtures/programs/pool.ts declares them by default, as the provider's inputs. */
 export const POOL_SETTINGS_INPUTS = {
@@ -267,83 +291,14 @@ export const POOL_SETTINGS_INPUTS = {
   crlSecretId: null,
 };
 
-/** LbPoolSettings: update (PATCH lbpools + task) is safe to repeat; a failed or overdue task fails. */
-export const POOL_SETTINGS: Matrix = {
-  name: "LbPoolSettings",
-  expected: {
-    update: taskFails(new RegExp(`task [0-9a-f-]+ \\(${taskOf(LbPoolSettings, "update")}\\) failed: Backend capacity exhausted`)),
-  },
-  requests: requestsOf(LbPoolSettings, ["update"]),
-};
+export const POOL_SETTINGS = matrixOf("LbPoolSettings");
 
-// LbPoolMember.
-
+export const LB_POOL_MEMBER = matrixOf("LbPoolMember");
 export const MEMBERS = seededPath(LbPoolMember, "create");
 /** The subnet the members are in, seeded (a member's subnet is not what is under test). */
 export const MEMBER_SUBNET = "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f";
 /** Row `row`'s member address for an operation (each its own /24). */
 export const memberAddress = (op: Op, row: number): string => `10.70.${{ create: 1, update: 2, delete: 3, refresh: 4 }[op]}.${10 + row}`;
-
-const MEMBER = `LbPoolMember 10\\.70\\.\\d+\\.\\d+:8080 of pool ${SEED.poolId}`;
-/**
- * A create whose answer was lost: the member may exist; members carry no mark, so none is
- * looked for, and the message says where to look, how to adopt it, and what the next `up`
- * does meanwhile (stops at preview while a member is at that address and port).
- */
-const memberMayExist = (how: string) =>
-  new RegExp(
-    `${MEMBER}: POST ${MEMBERS}: ${how}.*The service may have created ${MEMBER}; it is not in the stack\\. ` +
-      `GET ${MEMBERS} lists the pool's members: one at 10\\.70\\.\\d+\\.\\d+:8080 may be the one it made.*` +
-      'Adopt it by setting `importId: "<its id>"` on this resource \\(or delete it\\) before the next `pulumi up`, ' +
-      "which otherwise stops at preview while a member is at that address and port",
-  );
-
-/** A member's task (`update`, `delete`) that ended in ERROR, naming the member and its id. */
-const memberTaskFailed = (op: "update" | "delete") =>
-  new RegExp(`${MEMBER} \\([0-9a-f-]{36}\\): task [0-9a-f-]+ \\(${taskOf(LbPoolMember, op)}\\) failed: Backend capacity exhausted`);
-
-/**
- * LbPoolMember: create (POST members + task) repeats its POST only when the service cannot
- * have acted (429, 503, 409 locked); any other lost or failed answer fails saying the
- * member may exist and how to find and adopt it (members carry no mark: a member at the
- * address and port may be another stack's, so none is taken). update (PATCH member + task),
- * delete (DELETE member + task) and refresh (GET) are safe to repeat; a failed or overdue
- * task fails.
- */
-export const LB_POOL_MEMBER: Matrix = {
-  name: "LbPoolMember",
-  expected: {
-    create: {
-      "429 with Retry-After": { outcome: "recovers" },
-      "500": { outcome: "fails", message: memberMayExist("500 Internal Server Error") },
-      "502": { outcome: "fails", message: memberMayExist("502 Bad Gateway") },
-      "503": { outcome: "recovers" },
-      "409": { outcome: "recovers" },
-      "connection reset": { outcome: "fails", message: memberMayExist("connection failed") },
-      // The service makes the member after the client gave up: the test adopts it, as the message says.
-      "response slower than the request timeout": {
-        outcome: "fails",
-        message: memberMayExist("connection failed \\(UND_ERR_HEADERS_TIMEOUT\\): no response in time"),
-        settlesLater: true,
-      },
-      "task ERROR": {
-        outcome: "fails",
-        message: new RegExp(`${MEMBER}: task [0-9a-f-]+ \\(${taskOf(LbPoolMember, "create")}\\) failed: Backend capacity exhausted`),
-      },
-      // The running task lists the member's id: the state records it, the next run waits for it.
-      "task never finishes (deadline)": {
-        outcome: "fails",
-        message: new RegExp(
-          `${MEMBER} was created \\(id [0-9a-f-]{36}, task\\(s\\) [0-9a-f-]{36}\\) but the create did not complete: .*timed out after 3s`,
-        ),
-      },
-    },
-    update: taskFails(memberTaskFailed("update")),
-    delete: taskFails(memberTaskFailed("delete")),
-    refresh: readRecovers(),
-  },
-  requests: requestsOf(LbPoolMember, ["create", "update", "delete", "refresh"]),
-};
 
 /** A member as the service answers it (the fields the checks read). */
 export interface Member {

@@ -242,6 +242,10 @@ export interface ProviderArgs {
   readonly skipCredentialsValidation?: pulumi.Input<boolean>;
   /** At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND. */
   readonly maxRequestsPerSecond?: pulumi.Input<number>;
+  /** Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here. */
+  readonly defaultTags?: pulumi.Input<Record<string, string>>;
+  /** Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource. */
+  readonly ignoreTags?: pulumi.Input<{ keys?: string[]; keyPrefixes?: string[] }>;
 }
 
 /**

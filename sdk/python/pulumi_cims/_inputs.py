@@ -22,6 +22,8 @@ __all__ = [
     'HealthMonitorArgsDict',
     'HostRouteArgs',
     'HostRouteArgsDict',
+    'IgnoreTagsArgs',
+    'IgnoreTagsArgsDict',
     'PoolMemberArgs',
     'PoolMemberArgsDict',
     'QuotaEntryArgs',
@@ -614,6 +616,60 @@ class HostRouteArgs:
     @nexthop.setter
     def nexthop(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "nexthop", value)
+
+
+class IgnoreTagsArgsDict(TypedDict):
+    """
+    Tags others own, which the provider never diffs, writes or removes.
+    """
+    key_prefixes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.
+    """
+    keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Tag keys left to others.
+    """
+
+@pulumi.input_type
+class IgnoreTagsArgs:
+    def __init__(__self__, *,
+                 key_prefixes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Tags others own, which the provider never diffs, writes or removes.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_prefixes: Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] keys: Tag keys left to others.
+        """
+        if key_prefixes is not None:
+            pulumi.set(__self__, "key_prefixes", key_prefixes)
+        if keys is not None:
+            pulumi.set(__self__, "keys", keys)
+
+    @_builtins.property
+    @pulumi.getter(name="keyPrefixes")
+    def key_prefixes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.
+        """
+        return pulumi.get(self, "key_prefixes")
+
+    @key_prefixes.setter
+    def key_prefixes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "key_prefixes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Tag keys left to others.
+        """
+        return pulumi.get(self, "keys")
+
+    @keys.setter
+    def keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "keys", value)
 
 
 class PoolMemberArgsDict(TypedDict):

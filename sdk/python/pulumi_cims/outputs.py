@@ -22,6 +22,7 @@ __all__ = [
     'GlobalQuotas',
     'HealthMonitor',
     'HostRoute',
+    'IgnoreTags',
     'PolicySchedule',
     'PolicyVolume',
     'PoolMember',
@@ -734,6 +735,42 @@ class HostRoute(dict):
         The gateway to it, an IP address of the destination's version.
         """
         return pulumi.get(self, "nexthop")
+
+
+@pulumi.output_type
+class IgnoreTags(dict):
+    """
+    Tags others own, which the provider never diffs, writes or removes.
+    """
+    def __init__(__self__, *,
+                 key_prefixes: Optional[Sequence[_builtins.str]] = None,
+                 keys: Optional[Sequence[_builtins.str]] = None):
+        """
+        Tags others own, which the provider never diffs, writes or removes.
+
+        :param Sequence[_builtins.str] key_prefixes: Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.
+        :param Sequence[_builtins.str] keys: Tag keys left to others.
+        """
+        if key_prefixes is not None:
+            pulumi.set(__self__, "key_prefixes", key_prefixes)
+        if keys is not None:
+            pulumi.set(__self__, "keys", keys)
+
+    @_builtins.property
+    @pulumi.getter(name="keyPrefixes")
+    def key_prefixes(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Key prefixes: a tag whose key starts with one is left to others. An empty prefix is refused.
+        """
+        return pulumi.get(self, "key_prefixes")
+
+    @_builtins.property
+    @pulumi.getter
+    def keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Tag keys left to others.
+        """
+        return pulumi.get(self, "keys")
 
 
 @pulumi.output_type

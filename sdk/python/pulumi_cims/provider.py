@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._inputs import *
 
 __all__ = ['ProviderArgs', 'Provider']
 
@@ -23,6 +24,8 @@ class ProviderArgs:
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 default_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 ignore_tags: pulumi.Input[Optional['IgnoreTagsArgs']] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -38,6 +41,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
         :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] default_tags: Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+        :param pulumi.Input['IgnoreTagsArgs'] ignore_tags: Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
         :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
         :param pulumi.Input[_builtins.int] max_retries: Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
         :param pulumi.Input[_builtins.int] project_id: Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
@@ -55,6 +60,10 @@ class ProviderArgs:
             pulumi.set(__self__, "coalesce_reads", coalesce_reads)
         if connect_timeout_seconds is not None:
             pulumi.set(__self__, "connect_timeout_seconds", connect_timeout_seconds)
+        if default_tags is not None:
+            pulumi.set(__self__, "default_tags", default_tags)
+        if ignore_tags is not None:
+            pulumi.set(__self__, "ignore_tags", ignore_tags)
         if max_requests_per_second is not None:
             pulumi.set(__self__, "max_requests_per_second", max_requests_per_second)
         if max_retries is not None:
@@ -119,6 +128,30 @@ class ProviderArgs:
     @connect_timeout_seconds.setter
     def connect_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "connect_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultTags")
+    def default_tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+        """
+        return pulumi.get(self, "default_tags")
+
+    @default_tags.setter
+    def default_tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "default_tags", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ignoreTags")
+    def ignore_tags(self) -> pulumi.Input[Optional['IgnoreTagsArgs']]:
+        """
+        Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+        """
+        return pulumi.get(self, "ignore_tags")
+
+    @ignore_tags.setter
+    def ignore_tags(self, value: pulumi.Input[Optional['IgnoreTagsArgs']]):
+        pulumi.set(self, "ignore_tags", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRequestsPerSecond")
@@ -227,6 +260,8 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 default_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 ignore_tags: pulumi.Input[Optional[Union['IgnoreTagsArgs', 'IgnoreTagsArgsDict']]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -245,6 +280,8 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_url: Base URL of the CIMS API; it may carry a path prefix. Required, or the environment variable CIMS_API_URL.
         :param pulumi.Input[_builtins.bool] coalesce_reads: Refresh reads subnets and images through one list request per scope; `false`: a GET each. Default: true; else the environment variable CIMS_COALESCE_READS.
         :param pulumi.Input[_builtins.float] connect_timeout_seconds: HTTP connect timeout, in seconds. Default: 5.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] default_tags: Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+        :param pulumi.Input[Union['IgnoreTagsArgs', 'IgnoreTagsArgsDict']] ignore_tags: Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
         :param pulumi.Input[_builtins.float] max_requests_per_second: At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.
         :param pulumi.Input[_builtins.int] max_retries: Retries per request (a 409 "locked by a running task" and a 429 retry until the deadline). Default: 5.
         :param pulumi.Input[_builtins.int] project_id: Default `projectId` of resources. Else the environment variable CIMS_PROJECT_ID.
@@ -282,6 +319,8 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  coalesce_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  connect_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 default_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 ignore_tags: pulumi.Input[Optional[Union['IgnoreTagsArgs', 'IgnoreTagsArgsDict']]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -303,6 +342,8 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["coalesce_reads"] = pulumi.Output.from_input(coalesce_reads).apply(pulumi.runtime.to_json) if coalesce_reads is not None else None
             __props__.__dict__["connect_timeout_seconds"] = pulumi.Output.from_input(connect_timeout_seconds).apply(pulumi.runtime.to_json) if connect_timeout_seconds is not None else None
+            __props__.__dict__["default_tags"] = pulumi.Output.from_input(default_tags).apply(pulumi.runtime.to_json) if default_tags is not None else None
+            __props__.__dict__["ignore_tags"] = pulumi.Output.from_input(ignore_tags).apply(pulumi.runtime.to_json) if ignore_tags is not None else None
             __props__.__dict__["max_requests_per_second"] = pulumi.Output.from_input(max_requests_per_second).apply(pulumi.runtime.to_json) if max_requests_per_second is not None else None
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["project_id"] = pulumi.Output.from_input(project_id).apply(pulumi.runtime.to_json) if project_id is not None else None

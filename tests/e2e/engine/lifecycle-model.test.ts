@@ -45,11 +45,13 @@ test(
 // An up writes only what its preview showed: a tag added outside Pulumi survives a rename,
 // and a rename and a tag change under `ignoreChanges: ["tags"]` (the tags left alone); after
 // a refresh, with the tags managed again, the up removes that tag and applies the program's.
+// The tag another system adds beside it under the stack's `cims:ignoreTags` stays through all
+// of it: no drift after the refresh, in no up's write.
 // Beside the subnet, a tagged image deployed and refreshed: the soak of seeds 8000-8001
 // (2026-11-24) failed on it, as the model read an image's tags from `tags`, while the service
 // (and so the emulator) records them as `tags_v2`.
 test(
-  "a tag added outside Pulumi, tags under ignoreChanges, then a refresh, beside a tagged image: no up writes what its preview did not show, and the model reads the image's tags where the service records them (tags_v2)",
+  "a tag added outside Pulumi (and one under cims:ignoreTags), tags under ignoreChanges, then a refresh, beside a tagged image: no up writes what its preview did not show, and the model reads the image's tags where the service records them (tags_v2)",
   async () => {
     const history = await runSequence([
       addImage(0),

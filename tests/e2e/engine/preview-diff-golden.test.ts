@@ -1,7 +1,8 @@
 // The exact text of `pulumi preview --diff` on both faces, against committed golden files
 // (tests/e2e/support/golden/): a subnet renamed outside Pulumi then refreshed shows only `~ name`;
-// then a rename, a tag change, a pool member's weight and a CIDR that replaces, each only
-// what changes: no argument a refresh dropped, no field a pool member's service fills, no
+// then a rename, a tag change, a pool member's weight and a CIDR that replaces, with a default
+// tag (`cims:defaultTags`) added to every subnet, each only what changes, the default tag once
+// as a tag of the subnet's own: no argument a refresh dropped, no field a pool member's service fills, no
 // bookkeeping (the CIDR's replacement creates first, and on the dynamic face Pulumi shows such
 // a replacement as the old outputs against the new inputs: the outputs the service computes are
 // listed as removed, as docs/using.md says); and a subnet with `ignoreChanges: ["tags"]` renamed, its tags changed by the
@@ -121,6 +122,8 @@ test.each<Face>(["dynamic", "native"])(
     await env.stack.refresh();
     await golden(`drift-refresh.${face}`, await diff());
 
+    // A default tag set in the stack's config as a user writes it (structured): each subnet shows it once, as a tag of its own.
+    await env.stack.run(["config", "set", "--path", "cims:defaultTags.env", "e2e", "--stack", env.stack.name]);
     await env.stack.setConfigs({ name: "renamed-2", team: "apps", cidr: "10.74.0.0/24", weight: "5" });
     await golden(`changes.${face}`, await diff());
 
@@ -140,7 +143,7 @@ test.each<Face>(["dynamic", "native"])(
     const tags = (kept().tags as Array<{ key: string; value: string; read_only: boolean }>).filter((t) => !t.read_only);
     expect({ name: kept().name, tags: Object.fromEntries(tags.map((t) => [t.key, t.value])) }).toEqual({
       name: "kept-2",
-      tags: { team: "net", "cost-center": "cc-42" },
+      tags: { team: "net", env: "e2e", "cost-center": "cc-42" },
     });
 
     // The outputs added, nothing else to do: the up that adds them changes no resource.

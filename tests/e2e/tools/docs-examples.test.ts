@@ -10,9 +10,8 @@ import * as path from "node:path";
 import type { ExampleLanguage } from "../../../provider/import/render";
 import { renderExample } from "../../../provider/import/render";
 import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/kinds/program-model";
-import { EXAMPLES } from "../../../provider/kinds/examples";
 import { argsOf } from "../../../provider/kinds/program-args";
-import { KIND_NAMES } from "../../../provider/kinds/registry";
+import { exampleOf, KIND_NAMES } from "../../../provider/kinds/registry";
 import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
 import { GO_ENV, goModule } from "../../support/go";
 import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../../support/harness";
@@ -25,7 +24,7 @@ type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number]
 
 const stacks = useStacks();
 
-const PROGRAM = combineExamples(KIND_NAMES.map((k) => EXAMPLES[k]));
+const PROGRAM = combineExamples(KIND_NAMES.map(exampleOf));
 
 /** What the examples read from the stack's config: records the emulator's seed holds, as a team's stack would name its own. */
 const CONFIG: Record<string, string> = {

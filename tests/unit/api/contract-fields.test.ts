@@ -19,6 +19,7 @@ import { BaremetalImage } from "../../../api/contract/baremetal-image";
 import { Subnet } from "../../../api/contract/subnet";
 import { type Kind, KIND_NAMES, kind } from "../../../provider/kinds/registry";
 import { KITS } from "../../kits";
+import { SEEDED_PARAMS } from "../../support/cims";
 import { canonicalValue } from "../../../api/canonical";
 import { toSnake } from "../../../api/names";
 import { parseJson, stringifyJson } from "../../../provider/client";
@@ -67,7 +68,6 @@ describe("records and updates follow the table", () => {
 // ---------------------------------------------------------------------------------------
 
 const KEY = "contract-fields-key-91a2";
-const POOL_ID = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
 const SECRET = "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b";
 
 /** A wire value of this type that differs from `held`. */
@@ -110,13 +110,11 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: res.status, body: text ? (parseJson(text) as Record<string, unknown>) : {} };
 }
 
-/** The path parameters of records the seed holds (examples/emulator-seed.json). */
-const SEEDED: Record<string, string> = { project_id: "1", region_id: "1", pool_id: POOL_ID, policy_id: "101", client_id: "1" };
-
 /** A path template with its parameters filled. */
 function fill(template: string, params: Record<string, string>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_all, name: string) => {
-    if (params[name] === undefined) throw new Error(`no value for {${name}} of ${template}: a seeded record's id belongs in SEEDED`);
+    if (params[name] === undefined)
+      throw new Error(`no value for {${name}} of ${template}: a seeded record's id belongs in SEEDED_PARAMS (tests/support/cims.ts)`);
     return params[name];
   });
 }
@@ -124,7 +122,7 @@ function fill(template: string, params: Record<string, string>): string {
 /** Creates a record of a kind by its contract's create (through its task); returns the new record's id. */
 async function created(name: Kind, body: Record<string, unknown>): Promise<string> {
   const create = operation(kind(name).descriptor.contract, "create")!;
-  const res = await call(create.method, fill(create.template, SEEDED), body);
+  const res = await call(create.method, fill(create.template, SEEDED_PARAMS), body);
   expect(res.status).toBe(200);
   // A synchronous create answers the record itself.
   if (!create.task) return String(res.body.id);
@@ -140,7 +138,7 @@ async function target(name: Kind): Promise<{ path: string; method: string; base?
   if (!update) throw new Error(`${name}'s contract has no update`);
   const make = KITS[name].create;
   if (operation(contract, "create") && !make) throw new Error(`${name} creates its records: its kit's create gives its body (tests/kits)`);
-  const params = make ? { ...SEEDED, [idParam(contract)]: await created(name, await make(created)) } : SEEDED;
+  const params = make ? { ...SEEDED_PARAMS, [idParam(contract)]: await created(name, await make(created)) } : SEEDED_PARAMS;
   return { method: update.method, path: fill(update.template, params), base: KITS[name].base };
 }
 

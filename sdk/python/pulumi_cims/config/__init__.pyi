@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from .. import outputs as _root_outputs
 
 apiKey: Optional[str]
 """
@@ -32,6 +33,16 @@ Refresh reads subnets and images through one list request per scope; `false`: a 
 connectTimeoutSeconds: Optional[float]
 """
 HTTP connect timeout, in seconds. Default: 5.
+"""
+
+defaultTags: Optional[str]
+"""
+Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+"""
+
+ignoreTags: Optional[str]
+"""
+Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
 """
 
 maxRequestsPerSecond: Optional[float]

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from .. import outputs as _root_outputs
 
 import types
 
@@ -47,6 +48,20 @@ class _ExportableConfig(types.ModuleType):
         HTTP connect timeout, in seconds. Default: 5.
         """
         return __config__.get_float('connectTimeoutSeconds')
+
+    @_builtins.property
+    def default_tags(self) -> Optional[str]:
+        """
+        Tags (key to text) merged into the `tags` of every resource that has tags; a resource's own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+        """
+        return __config__.get('defaultTags')
+
+    @_builtins.property
+    def ignore_tags(self) -> Optional[str]:
+        """
+        Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+        """
+        return __config__.get('ignoreTags')
 
     @_builtins.property
     def max_requests_per_second(self) -> Optional[float]:

@@ -1,4 +1,4 @@
-// The fault matrix (tests/support/faults.ts) in process: each row starts an emulator, readies
+// The fault matrix (tests/support/faults.ts, each kind's rows from its contract and its test kit) in process: each row starts an emulator, readies
 // the operation's resource through the kind's provider, installs the row's fault through the
 // emulator's fault API, and calls the provider as the engine would for the operation, keeping
 // what the engine would record (State). A row that recovers succeeds, its records as the
@@ -18,19 +18,16 @@ import {
   clearFaults,
   type Emulated,
   type Expectation,
-  LB_POOL_MEMBER,
-  type Matrix,
   MEMBER_SUBNET,
   memberAddress,
+  matrixOf,
   messageOf,
   type Op,
-  POOL_SETTINGS,
   POOL_SETTINGS_INPUTS,
   poolMembers,
   type Row,
   rowsOf,
   sleep,
-  SUBNET,
   subnetOf,
   taskEnds,
   usesLeft,
@@ -135,7 +132,6 @@ interface Scene {
 }
 
 interface Target {
-  matrix: Matrix;
   kind: Kind;
   /** `program`: the row's settings of the program (a create timeout). */
   scene(env: Emulated, state: State, op: Op, row: number, program: Record<string, string>): Promise<Scene>;
@@ -154,7 +150,6 @@ const byId = (list: Array<{ id?: unknown }>) => list.map((r) => String(r.id)).so
 
 /** Subnet: one per row (create, delete and refresh each of the row's own subnet). */
 const SUBNET_TARGET: Target = {
-  matrix: SUBNET,
   kind: "Subnet",
   async scene(env, state, op, row, program) {
     const mine = subnetOf(row);
@@ -185,7 +180,6 @@ const SUBNET_TARGET: Target = {
 
 /** LbPoolSettings of the seeded pool: each row sets a client timeout of its own, so its update is a real PATCH. */
 const POOL_SETTINGS_TARGET: Target = {
-  matrix: POOL_SETTINGS,
   kind: "LbPoolSettings",
   async scene(env, state, op, row) {
     const settings = (timeout: number) => ({ ...POOL_SETTINGS_INPUTS, timeoutClientData: timeout });
@@ -214,7 +208,6 @@ const POOL_SETTINGS_TARGET: Target = {
  * after its weight was changed outside the provider.
  */
 const MEMBER_TARGET: Target = {
-  matrix: LB_POOL_MEMBER,
   kind: "LbPoolMember",
   async scene(env, state, op, row) {
     const seeded = await api(env, "POST", "/__emulator/seed", {
@@ -339,7 +332,7 @@ async function playRow(
 ): Promise<void> {
   const scene = await target.scene(env, state, op, row, program);
   await scene.next();
-  const armed = await arm(env, target.matrix, op, fault);
+  const armed = await arm(env, matrixOf(target.kind), op, fault);
   const began = processClock.now();
   const failure = await scene.run().then(() => undefined, failureOf);
   expect(usesLeft(env)).toBeLessThan(armed);
@@ -375,7 +368,7 @@ async function playRow(
 export function matrix(kind: keyof typeof TARGETS, op: Op, face: FaceName = "dynamic", only?: Expectation["outcome"]): void {
   const target = TARGETS[kind];
   describe(`fault matrix in process: ${kind} ${op}${face === "dynamic" ? "" : ` (${face} face)`}`, () => {
-    for (const row of rowsOf(target.matrix, op, only)) {
+    for (const row of rowsOf(matrixOf(target.kind), op, only)) {
       test(`${op} + ${row.fault.name}: ${row.expected.outcome}`, () => runRow(target, op, face, row), 90_000);
     }
   });

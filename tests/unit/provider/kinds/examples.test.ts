@@ -5,9 +5,9 @@
 // clash. tests/e2e/tools/docs-examples.test.ts runs them.
 import { combineExamples, config, type ExampleProgram, output } from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
-import { EXAMPLES } from "../../../../provider/kinds/examples";
+import { exampleOf, type Kind, KIND_NAMES, registeredExample } from "../../../../provider/kinds/registry";
 
-const example: ExampleProgram = {
+const example: ExampleProgram<Kind> = {
   doc: "A subnet and a member on it.",
   declarations: [
     { type: "Subnet", name: "app-subnet", args: { name: "app", cidr: "10.9.0.0/24", networkId: config("networkId") } },
@@ -70,7 +70,7 @@ test("Java: imports of what it names, config read once, a builder per resource, 
 });
 
 test("Java: nested types' builders, enums, lists and maps as the SDK takes them, no null field", () => {
-  const settings: ExampleProgram = {
+  const settings: ExampleProgram<Kind> = {
     doc: "",
     declarations: [
       {
@@ -104,7 +104,7 @@ test("Java: nested types' builders, enums, lists and maps as the SDK takes them,
 });
 
 test("the kinds' examples combine into one program; clashing names or config types are refused", () => {
-  expect(combineExamples(Object.values(EXAMPLES)).declarations.length).toBeGreaterThanOrEqual(6);
+  expect(combineExamples(KIND_NAMES.map(exampleOf)).declarations.length).toBeGreaterThanOrEqual(6);
   expect(() => combineExamples([example, example])).toThrow("two examples export gatewayIp");
   expect(() => combineExamples([example, { ...example, outputs: {} }])).toThrow("two examples declare a resource named app-subnet");
   const integer = {
@@ -113,4 +113,12 @@ test("the kinds' examples combine into one program; clashing names or config typ
     outputs: {},
   };
   expect(() => combineExamples([example, integer])).toThrow("config poolId is read as both string and integer");
+});
+
+test("each kind's example, attached to it in the registry, declares that kind; a type no kind has is refused by name", () => {
+  for (const k of KIND_NAMES) expect(exampleOf(k).declarations.map((d) => d.type)).toContain(k);
+  const typo = { ...example, declarations: [{ ...example.declarations[0], type: "Subnett" }] };
+  expect(() => registeredExample("Subnet", typo)).toThrow(
+    "Subnet's example declares a Subnett, which is no registered kind: set its type to one of Subnet, BaremetalImage",
+  );
 });

@@ -76,6 +76,43 @@ describe("CheckConfig", () => {
     ]);
   });
 
+  test("defaultTags and ignoreTags are objects, as a program gives them or as stack config's JSON; each rule broken is named with what to do", async () => {
+    const tags = { defaultTags: { costCentre: "cc-42" }, ignoreTags: { keys: ["owner"], keyPrefixes: ["k8s.io/"] } };
+    expect((await checkConfig({ ...good, ...tags })).failures).toEqual([]);
+    const asText = { defaultTags: JSON.stringify(tags.defaultTags), ignoreTags: JSON.stringify(tags.ignoreTags) };
+    expect((await checkConfig({ ...good, ...asText }, DEFAULT)).failures).toEqual([]);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { defaultTags: { costCentre: 42 } },
+        'defaultTags: the value of tag "costCentre" must be text, got 42; quote it ({"costCentre":"42"})',
+      ],
+      [{ defaultTags: ["cc-42"] }, 'defaultTags must be an object, such as {"costCentre": "cc-42"}; got "[\\"cc-42\\"]"'],
+      [{ defaultTags: { "": "x" } }, 'defaultTags: a tag key must be 1 to 255 characters, got ""'],
+      [
+        { defaultTags: { team: "x".repeat(256) } },
+        'defaultTags: the value of tag "team" is 256 characters; a tag\'s value has at most 255',
+      ],
+      [
+        { ignoreTags: { keyPrefixes: [""] } },
+        "ignoreTags.keyPrefixes holds an empty prefix, which every key starts with: it would leave every tag alone; remove it, or list the keys in ignoreTags.keys",
+      ],
+      [{ ignoreTags: { keys: [""] } }, "ignoreTags.keys holds an empty key, which no tag has; remove it"],
+      [{ ignoreTags: { keys: "owner" } }, 'ignoreTags.keys must be a list of tag keys, got "owner"'],
+      [
+        { ignoreTags: { prefixes: ["k8s.io/"] } },
+        'ignoreTags takes `keys` and `keyPrefixes` only, got `prefixes`; such as {"keys": ["owner"], "keyPrefixes": ["k8s.io/"]}',
+      ],
+    ];
+    for (const [given, reason] of cases) {
+      const property = Object.keys(given)[0];
+      expect((await checkConfig({ ...good, ...given })).failures).toEqual([{ property, reason }]);
+    }
+    const { failures } = await checkConfig({ ...good, defaultTags: JSON.stringify({ a: 1 }) }, DEFAULT);
+    expect(failures).toEqual([
+      { property: "defaultTags", reason: expect.stringContaining('cims:defaultTags: the value of tag "a" must be text') },
+    ]);
+  });
+
   test("the default provider's failures name the stack config key", async () => {
     const { failures } = await checkConfig({ ...good, apiUrl: "ftp://x", projectId: "1.5" }, DEFAULT);
     expect(failures).toEqual([
@@ -217,9 +254,10 @@ describe("the configuration table", () => {
     const readme = fs.readFileSync(path.join(__dirname, "../../../../README.md"), "utf8");
     expect(Object.keys(PROVIDER_CONFIG)).toEqual(CONFIG_KEYS);
     for (const key of CONFIG_KEYS) {
-      const entry: { env?: string; type: string; default?: unknown } = CONFIG_TABLE[key];
+      const entry: { env?: string; type: string; default?: unknown; schema?: object } = CONFIG_TABLE[key];
       const property = PROVIDER_CONFIG[key];
-      expect(property).toMatchObject({ type: entry.type });
+      // An object of named fields is a type of the schema's own (ignoreTags).
+      expect(property).toMatchObject(entry.schema && "$ref" in entry.schema ? entry.schema : { type: entry.type });
       expect(property).not.toHaveProperty("enum");
       const row = readme.split("\n").find((l) => l.startsWith(`| \`cims:${key}\``));
       expect(row).toContain(` | ${entry.type} | `);

@@ -3,11 +3,14 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.inputs.IgnoreTags;
+import com.pulumi.core.TypeShape;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Boolean;
 import java.lang.Double;
 import java.lang.Integer;
 import java.lang.String;
+import java.util.Map;
 import java.util.Optional;
 
 public final class Config {
@@ -40,6 +43,20 @@ public final class Config {
  */
     public Optional<Double> connectTimeoutSeconds() {
         return Codegen.doubleProp("connectTimeoutSeconds").config(config).get();
+    }
+/**
+ * Tags (key to text) merged into the `tags` of every resource that has tags; a resource&#39;s own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+ * 
+ */
+    public Optional<Map<String,String>> defaultTags() {
+        return Codegen.objectProp("defaultTags", TypeShape.<Map<String,String>>builder(Map.class).addParameter(String.class).addParameter(String.class).build()).config(config).get();
+    }
+/**
+ * Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+ * 
+ */
+    public Optional<IgnoreTags> ignoreTags() {
+        return Codegen.objectProp("ignoreTags", IgnoreTags.class).config(config).get();
     }
 /**
  * At most this many requests a second from the provider; without it, as many as the service accepts, learned from its 429 answers. Stacks that run at once on one key split its budget with it. Else the environment variable CIMS_MAX_REQUESTS_PER_SECOND.

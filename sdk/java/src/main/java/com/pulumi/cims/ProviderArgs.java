@@ -3,12 +3,14 @@
 
 package com.pulumi.cims;
 
+import com.pulumi.cims.inputs.IgnoreTagsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
 import java.lang.Double;
 import java.lang.Integer;
 import java.lang.String;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -76,6 +78,36 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Double>> connectTimeoutSeconds() {
         return Optional.ofNullable(this.connectTimeoutSeconds);
+    }
+
+    /**
+     * Tags (key to text) merged into the `tags` of every resource that has tags; a resource&#39;s own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+     * 
+     */
+    @Import(name="defaultTags", json=true)
+    private @Nullable Output<Map<String,String>> defaultTags;
+
+    /**
+     * @return Tags (key to text) merged into the `tags` of every resource that has tags; a resource&#39;s own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+     * 
+     */
+    public Optional<Output<Map<String,String>>> defaultTags() {
+        return Optional.ofNullable(this.defaultTags);
+    }
+
+    /**
+     * Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+     * 
+     */
+    @Import(name="ignoreTags", json=true)
+    private @Nullable Output<IgnoreTagsArgs> ignoreTags;
+
+    /**
+     * @return Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+     * 
+     */
+    public Optional<Output<IgnoreTagsArgs>> ignoreTags() {
+        return Optional.ofNullable(this.ignoreTags);
     }
 
     /**
@@ -205,6 +237,8 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         this.apiUrl = $.apiUrl;
         this.coalesceReads = $.coalesceReads;
         this.connectTimeoutSeconds = $.connectTimeoutSeconds;
+        this.defaultTags = $.defaultTags;
+        this.ignoreTags = $.ignoreTags;
         this.maxRequestsPerSecond = $.maxRequestsPerSecond;
         this.maxRetries = $.maxRetries;
         this.projectId = $.projectId;
@@ -315,6 +349,48 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder connectTimeoutSeconds(Double connectTimeoutSeconds) {
             return connectTimeoutSeconds(Output.of(connectTimeoutSeconds));
+        }
+
+        /**
+         * @param defaultTags Tags (key to text) merged into the `tags` of every resource that has tags; a resource&#39;s own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder defaultTags(@Nullable Output<Map<String,String>> defaultTags) {
+            $.defaultTags = defaultTags;
+            return this;
+        }
+
+        /**
+         * @param defaultTags Tags (key to text) merged into the `tags` of every resource that has tags; a resource&#39;s own tag of the same key wins. Removing a key here removes it from the records that had it from here.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder defaultTags(Map<String,String> defaultTags) {
+            return defaultTags(Output.of(defaultTags));
+        }
+
+        /**
+         * @param ignoreTags Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ignoreTags(@Nullable Output<IgnoreTagsArgs> ignoreTags) {
+            $.ignoreTags = ignoreTags;
+            return this;
+        }
+
+        /**
+         * @param ignoreTags Tags others own, `{keys, keyPrefixes}`: a tag with one of the keys, or a key starting with one of the prefixes, is never diffed, written or removed, on any resource.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ignoreTags(IgnoreTagsArgs ignoreTags) {
+            return ignoreTags(Output.of(ignoreTags));
         }
 
         /**
