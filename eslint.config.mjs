@@ -38,13 +38,15 @@ export default tseslint.config(
       "provider/version.ts",
       "provider/proto.ts",
       "provider/plugin/server.ts",
+      "provider/resources/lookup.ts",
     ],
     // These load modules at call time on purpose: the serialized shims require the package by
     // name in the provider process (a function's closure cannot hold our modules), install.ts
     // loads the test-only Echo's methods when a stack holds one, transport.ts loads undici on the first request (preview never sends one),
     // version.ts reads the package's version from package.json, plugin/server.ts its schema.json
-    // (by name, so the plugin tarball's bundle holds the same file), and proto.ts loads
-    // grpc-js and google-protobuf from @pulumi/pulumi's location (its stubs check instanceof).
+    // (by name, so the plugin tarball's bundle holds the same file), proto.ts loads
+    // grpc-js and google-protobuf from @pulumi/pulumi's location (its stubs check instanceof),
+    // and resources/lookup.ts loads the lookups' code at a program's first lookup.
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

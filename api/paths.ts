@@ -14,6 +14,16 @@ export const PATHS = {
   project: "/cloud/v1/projects/{project_id}",
   /** GET (the vendor SDK's regions.get). */
   region: "/cloud/v1/regions/{region_id}",
+  /** GET (the vendor SDK's regions.list): every region, `limit`/`offset` paging. */
+  regions: "/cloud/v1/regions",
+  /** GET (the vendor SDK's networks.list): a scope's networks (model `gcore.types.cloud.network.Network`). */
+  networks: "/cloud/v1/networks/{project_id}/{region_id}",
+  /** GET (the vendor SDK's networks.get). */
+  network: "/cloud/v1/networks/{project_id}/{region_id}/{network_id}",
+  /** GET (the vendor SDK's volumes.list): a scope's volumes (model `gcore.types.cloud.volume.Volume`). */
+  volumes: "/cloud/v1/volumes/{project_id}/{region_id}",
+  /** GET (the vendor SDK's volumes.get). */
+  volume: "/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}",
 } as const;
 
 /** The list calls' page size when none is asked for, and the largest they serve. */

@@ -9,6 +9,7 @@ import * as RESOURCES from "./generated/collections";
 import { Collections } from "./store/collections";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";
+import { registerNetworkRoutes } from "./routes/networks";
 import { readSeedFile, type Seed } from "./store/files";
 import { Store } from "./store/store";
 import { TaskEngine } from "./tasks";
@@ -123,7 +124,7 @@ export function createApp(options: EmulatorOptions): App {
 function apiRouter(services: Services): Router {
   const api = new Router();
   for (const resource of Object.values(RESOURCES)) serve(api, services, resource);
-  for (const register of [registerTaskRoutes, registerProjectRoutes]) register(api, services);
+  for (const register of [registerTaskRoutes, registerProjectRoutes, registerNetworkRoutes]) register(api, services);
   assertEachRouteOnce(api);
   return api;
 }

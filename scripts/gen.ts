@@ -24,6 +24,8 @@ import { type InputShape, type KindShape, shapeOf } from "../provider/methods/sh
 import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
 import { featuresTable } from "./gen-features";
+import { lookupDoc, lookupsModule, lookupTypeNames, nativeLookups } from "./gen-lookups";
+import { LOOKUPS } from "../api/lookups";
 import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { JAVA_SDK_DIR, writeJavaSdk } from "./gen-sdk-java";
 import { committedSdk, PYTHON_SDK_DIR, writePythonSdk } from "./gen-sdk-python";
@@ -305,6 +307,12 @@ function nativeModule(): string {
       "  }\n}\n";
   }
   text += providerClass();
+  const lookups = nativeLookups();
+  text = text.replace(
+    'import { VERSION } from "../../version";\n',
+    `import { VERSION } from "../../version";\nimport type { ${lookups.types.join(", ")} } from "./lookups";\n`,
+  );
+  text += "\n// The lookups (`cims:index:get<Name>`), served by the plugin's Invoke.\n" + lookups.text;
   return text;
 }
 
@@ -358,6 +366,9 @@ function indexModule(typeNames: readonly string[]): string {
     "// types, and the plugin face's classes: what provider/index.ts hands a program.\n";
   for (const type of KIND_NAMES) text += `export { ${type}, type ${type}Args, type ${stateName(type)} } from "./${toKebab(type)}";\n`;
   text += `export type { ${[...typeNames].sort().join(", ")} } from "./types";\n`;
+  const functions = LOOKUPS.flatMap((l) => [l.name, `${l.name}Output`]);
+  text += "/** The lookups (`cims.getSubnet(args)`, `cims.getSubnetOutput(args)`): docs/functions/. */\n";
+  text += `export { ${functions.join(", ")}, type ${lookupTypeNames().join(", type ")} } from "./lookups";\n`;
   text += "/** The same resources through the `pulumi-resource-cims` plugin (`cims:index:<Kind>`): see docs/platform.md. */\n";
   text += 'export * as native from "./native";\n';
   return text;
@@ -555,12 +566,14 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   files.set("provider/resources/shim.ts", shimModule());
   files.set("provider/resources/generated/native.ts", nativeModule());
   files.set("provider/resources/generated/index.ts", indexModule(types.names));
+  files.set("provider/resources/generated/lookups.ts", lookupsModule(HEADER));
   files.set("api/generated/resource-paths.ts", resourcePathsModule());
   for (const [file, text] of emulatorFiles(HEADER)) files.set(file, text);
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   const schema = packageSchema(version);
   files.set("schema.json", `${JSON.stringify(schema, null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${toKebab(type)}.md`, resourceDoc(type));
+  for (const l of LOOKUPS) files.set(`docs/functions/${toKebab(l.name)}.md`, lookupDoc(l));
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const migrate = "docs/migrate-from-terraform.md";

@@ -11,6 +11,7 @@ import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config"
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
 import type { Kind } from "../provider/kinds/registry";
 import { KIND_NAMES, kind } from "../provider/kinds/registry";
+import { schemaFunctions } from "./gen-lookups";
 
 type Json = Record<string, unknown>;
 type Property = Json;
@@ -208,8 +209,10 @@ export function packageSchema(version: string): Json {
     enumTypes([...shape.inputs.map((i) => i.field), ...shape.outputs], enums);
   }
   const all: Array<[string, Json]> = [...[...named].map(([name, t]): [string, Json] => [name, objectTypeOf(t)]), ...enums];
+  const lookups = schemaFunctions();
   all.push(["IgnoreTags", IGNORE_TAGS]);
   for (const [name, t] of all.sort(([a], [b]) => a.localeCompare(b))) types[`cims:index:${name}`] = t;
+  Object.assign(types, lookups.types);
   const repo = repository();
   return {
     name: "cims",
@@ -227,6 +230,7 @@ export function packageSchema(version: string): Json {
     provider: { description: "The CIMS provider: where the API is, and its key.", inputProperties: PROVIDER_CONFIG },
     types,
     resources: Object.fromEntries(KIND_NAMES.map((type) => [`cims:index:${type}`, resourceOf(type)])),
+    functions: lookups.functions,
     // Go's import path is the repository's (`go get` once it is published; docs/platform.md, "Go").
     language: { python: PYTHON, go: { importBasePath: repo.goImportBasePath } },
   };

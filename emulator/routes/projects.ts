@@ -4,6 +4,7 @@ import { PATHS } from "../../api/paths";
 import { notFound, validationError } from "../http-errors";
 import { intParam, listPage, type RequestContext, type Router, type Services } from "../router";
 import type { ApiRecord } from "../../api/guards";
+import { regionAnswer } from "./networks";
 
 const ORDERS = ["created_at.asc", "created_at.desc", "name.asc", "name.desc"];
 
@@ -19,9 +20,7 @@ export function registerProjectRoutes(router: Router, services: Services): void 
     const id = intParam(ctx, "region_id");
     const region = services.store.get("regions", id);
     if (!region) throw notFound("Region", id);
-    // The seed's `name` is the emulator's own (records' `region`); the service says display_name.
-    const { name: _name, ...answer } = region;
-    return { status: 200, body: answer };
+    return { status: 200, body: regionAnswer(region) };
   });
 }
 

@@ -110,3 +110,49 @@ export function osOfVolume(volume: ApiRecord | undefined, osType: unknown): { os
   const meta = isRecord(volume?.volume_image_metadata) ? volume.volume_image_metadata : {};
   return { os_distro: String(meta.os_distro ?? osType ?? "linux"), os_version: String(meta.os_version ?? "") };
 }
+
+/**
+ * A network as the vendor SDK's `Network` model has it: the seed gives its id, name and scope,
+ * perhaps its type and MTU; `subnets` are the ids of the subnets the store holds on it.
+ */
+export function completeNetwork(network: ApiRecord, region: (regionId: unknown) => string, subnets: string[]): ApiRecord {
+  return {
+    created_at: SEEDED_AT,
+    creator_task_id: null,
+    default: false,
+    external: false,
+    mtu: 1450,
+    port_security_enabled: true,
+    segmentation_id: null,
+    shared: false,
+    tags: [],
+    task_id: null,
+    type: "vxlan",
+    updated_at: SEEDED_AT,
+    ...network,
+    region: region(network.region_id),
+    subnets,
+  };
+}
+
+/** A volume as the vendor SDK's `Volume` model has it (the seed gives its id, name, size and scope). */
+export function completeVolume(volume: ApiRecord, region: (regionId: unknown) => string): ApiRecord {
+  return {
+    attachments: [],
+    bootable: false,
+    created_at: SEEDED_AT,
+    creator_task_id: null,
+    is_root_volume: false,
+    limiter_stats: null,
+    size: 1,
+    snapshot_ids: [],
+    status: "available",
+    tags: [],
+    task_id: null,
+    updated_at: null,
+    volume_image_metadata: {},
+    volume_type: "standard",
+    ...volume,
+    region: region(volume.region_id),
+  };
+}

@@ -36,6 +36,8 @@ import { anypb, emptypb, enginePb, engineRpc, grpc, pluginPb, providerPb, provid
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "../version";
 import { TERRAFORM_PROVIDER, terraformMapping } from "./mapping";
+import { LookupError, runLookup } from "../lookups/run";
+import { isLookupName } from "../../api/lookups";
 import { messageOf } from "../../api/messages";
 
 /**
@@ -239,6 +241,27 @@ function providerHandlers() {
   };
 }
 
+/**
+ * Invoke: a lookup (`cims:index:get<Name>`, ../lookups/run.ts). What the program asked wrongly,
+ * or a filter that found none or several records, is answered as the call's failure with the
+ * argument it is about, which the engine shows as the program's error; anything else fails the call.
+ */
+async function invoke(req: pb.InvokeRequest): Promise<pb.InvokeResponse> {
+  const name = /^cims:index:(\w+)$/.exec(req.getTok())?.[1];
+  if (!name || !isLookupName(name)) throw new Error(`pulumi-resource-cims ${VERSION} has no function "${req.getTok()}"`);
+  const resp = new providerPb.InvokeResponse();
+  try {
+    resp.setReturn(toStruct(await runLookup(name, fromStruct(req.getArgs()))));
+  } catch (err) {
+    if (!(err instanceof LookupError)) throw err;
+    const failure = new providerPb.CheckFailure();
+    failure.setProperty(err.property ?? "");
+    failure.setReason(redactText(err.message));
+    resp.addFailures(failure);
+  }
+  return resp;
+}
+
 /** The resources' calls, each to its kind's methods. */
 function resourceHandlers() {
   return {
@@ -326,7 +349,11 @@ export function providerServer(engineAddress: string | undefined): grpcTypes.Unt
     return new Promise<void>((resolve) => engine.log(req, () => resolve()));
   });
 
-  const handlers = { ...providerHandlers(), ...resourceHandlers() };
+  const handlers = {
+    ...providerHandlers(),
+    ...resourceHandlers(),
+    invoke: serve(() => "", invoke),
+  };
   return handlers as unknown as grpcTypes.UntypedServiceImplementation;
 }
 

@@ -60,6 +60,13 @@ def main(base_url: str, api_key: str) -> None:
     call("projects.get", lambda: cloud.projects.get())
     call("projects.list", lambda: list(cloud.projects.list(limit=1)))
     call("regions.get", lambda: cloud.regions.get())
+
+    # What the lookups read (getRegion, getNetwork, getVolume, getImage)
+    call("regions.list", lambda: list(cloud.regions.list()))
+    call("networks.list", lambda: list(cloud.networks.list()))
+    call("networks.get", lambda: cloud.networks.get(NETWORK))
+    call("volumes.list", lambda: list(cloud.volumes.list()))
+    call("volumes.get", lambda: cloud.volumes.get(VOLUME))
     tasks = cloud.tasks
 
     # Subnets
@@ -167,6 +174,7 @@ def main(base_url: str, api_key: str) -> None:
         image_id = done.created_resources.images[0] if done else None
     call("instances.images.get", lambda: images.get(image_id), "tasks.poll (create_image)")
     call("baremetal.images.list", lambda: list(cloud.baremetal.images.list()), "tasks.poll (create_image)")
+    call("instances.images.list", lambda: images.list(), "tasks.poll (create_image)")
     call(
         "instances.images.update",
         lambda: images.update(image_id, name="sdk-image-2", hw_machine_type="q35", tags={"env": None, "os": "debian"}),

@@ -8,6 +8,38 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CimsCustomResource, type OutputsOf, outputKeys } from "../outputs";
 import { VERSION } from "../../version";
+import type {
+  GetProjectArgs,
+  GetProjectOutputArgs,
+  GetProjectResult,
+  GetRegionArgs,
+  GetRegionOutputArgs,
+  GetRegionResult,
+  GetNetworkArgs,
+  GetNetworkOutputArgs,
+  GetNetworkResult,
+  GetSubnetArgs,
+  GetSubnetOutputArgs,
+  GetSubnetResult,
+  GetSubnetsArgs,
+  GetSubnetsOutputArgs,
+  GetSubnetsResult,
+  GetImageArgs,
+  GetImageOutputArgs,
+  GetImageResult,
+  GetVolumeArgs,
+  GetVolumeOutputArgs,
+  GetVolumeResult,
+  GetPoolArgs,
+  GetPoolOutputArgs,
+  GetPoolResult,
+  GetPoolMembersArgs,
+  GetPoolMembersOutputArgs,
+  GetPoolMembersResult,
+  GetSnapshotPolicyArgs,
+  GetSnapshotPolicyOutputArgs,
+  GetSnapshotPolicyResult,
+} from "./lookups";
 import { type SubnetArgs, type SubnetState, OUTPUTS as SUBNET_OUTPUTS } from "./subnet";
 import { type BaremetalImageArgs, type BaremetalImageState, OUTPUTS as BAREMETAL_IMAGE_OUTPUTS } from "./baremetal-image";
 import { type LbPoolSettingsArgs, type LbPoolSettingsState, OUTPUTS as LB_POOL_SETTINGS_OUTPUTS } from "./lb-pool-settings";
@@ -231,4 +263,112 @@ export class Provider extends pulumi.ProviderResource {
       { version: VERSION, ...opts },
     );
   }
+}
+
+// The lookups (`cims:index:get<Name>`), served by the plugin's Invoke.
+
+/** A project of the key's account, by id or by name (the vendor SDK's projects.list). Served by the plugin's Invoke (`cims:index:getProject`). */
+export function getProject(args: GetProjectArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetProjectResult> {
+  return pulumi.runtime.invoke("cims:index:getProject", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getProject` over Outputs. */
+export function getProjectOutput(args: GetProjectOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getProject", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A region, by id or by its display name (the vendor SDK's regions.list). Served by the plugin's Invoke (`cims:index:getRegion`). */
+export function getRegion(args: GetRegionArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetRegionResult> {
+  return pulumi.runtime.invoke("cims:index:getRegion", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getRegion` over Outputs. */
+export function getRegionOutput(args: GetRegionOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegionResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getRegion", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A network of a project and region, by id or by name (the vendor SDK's networks.list). Served by the plugin's Invoke (`cims:index:getNetwork`). */
+export function getNetwork(args: GetNetworkArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetNetworkResult> {
+  return pulumi.runtime.invoke("cims:index:getNetwork", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getNetwork` over Outputs. */
+export function getNetworkOutput(args: GetNetworkOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNetworkResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getNetwork", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A subnet of a project and region, by id, by name, by network or by CIDR (the vendor SDK's networks.subnets.list). Served by the plugin's Invoke (`cims:index:getSubnet`). */
+export function getSubnet(args: GetSubnetArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetSubnetResult> {
+  return pulumi.runtime.invoke("cims:index:getSubnet", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getSubnet` over Outputs. */
+export function getSubnetOutput(args: GetSubnetOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSubnetResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getSubnet", { ...args }, { version: VERSION, ...opts });
+}
+
+/** Every subnet of a project and region that the filters match (a network's subnets: `networkId`); none is an empty list. Served by the plugin's Invoke (`cims:index:getSubnets`). */
+export function getSubnets(args: GetSubnetsArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetSubnetsResult> {
+  return pulumi.runtime.invoke("cims:index:getSubnets", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getSubnets` over Outputs. */
+export function getSubnetsOutput(args: GetSubnetsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSubnetsResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getSubnets", { ...args }, { version: VERSION, ...opts });
+}
+
+/** An image of a project and region, by id, by name, or by `isBaremetal`, `osDistro` and `osVersion` (the vendor SDK's instances.images.list). Served by the plugin's Invoke (`cims:index:getImage`). */
+export function getImage(args: GetImageArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetImageResult> {
+  return pulumi.runtime.invoke("cims:index:getImage", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getImage` over Outputs. */
+export function getImageOutput(args: GetImageOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetImageResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getImage", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A volume of a project and region, by id or by name (the vendor SDK's volumes.list). Served by the plugin's Invoke (`cims:index:getVolume`). */
+export function getVolume(args: GetVolumeArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetVolumeResult> {
+  return pulumi.runtime.invoke("cims:index:getVolume", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getVolume` over Outputs. */
+export function getVolumeOutput(args: GetVolumeOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVolumeResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getVolume", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A load balancer pool of a project and region, by id or by name (the vendor SDK's load_balancers.pools.list). Served by the plugin's Invoke (`cims:index:getPool`). */
+export function getPool(args: GetPoolArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetPoolResult> {
+  return pulumi.runtime.invoke("cims:index:getPool", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getPool` over Outputs. */
+export function getPoolOutput(args: GetPoolOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPoolResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getPool", { ...args }, { version: VERSION, ...opts });
+}
+
+/** The members of a load balancer pool, every one the service holds, whichever stack added them (read from the pool's list: `poolId` or `name` names the pool). Served by the plugin's Invoke (`cims:index:getPoolMembers`). */
+export function getPoolMembers(args: GetPoolMembersArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetPoolMembersResult> {
+  return pulumi.runtime.invoke("cims:index:getPoolMembers", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getPoolMembers` over Outputs. */
+export function getPoolMembersOutput(
+  args: GetPoolMembersOutputArgs = {},
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetPoolMembersResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getPoolMembers", { ...args }, { version: VERSION, ...opts });
+}
+
+/** A volume snapshot policy of a project and region, by id or by name (the vendor SDK's snapshot_schedules.list). Served by the plugin's Invoke (`cims:index:getSnapshotPolicy`). */
+export function getSnapshotPolicy(args: GetSnapshotPolicyArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetSnapshotPolicyResult> {
+  return pulumi.runtime.invoke("cims:index:getSnapshotPolicy", { ...args }, { version: VERSION, ...opts });
+}
+
+/** `cims.native.getSnapshotPolicy` over Outputs. */
+export function getSnapshotPolicyOutput(
+  args: GetSnapshotPolicyOutputArgs = {},
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetSnapshotPolicyResult> {
+  return pulumi.runtime.invokeOutput("cims:index:getSnapshotPolicy", { ...args }, { version: VERSION, ...opts });
 }

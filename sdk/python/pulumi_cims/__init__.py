@@ -8,6 +8,16 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .baremetal_image import *
+from .get_image import *
+from .get_network import *
+from .get_pool import *
+from .get_pool_members import *
+from .get_project import *
+from .get_region import *
+from .get_snapshot_policy import *
+from .get_subnet import *
+from .get_subnets import *
+from .get_volume import *
 from .lb_pool_member import *
 from .lb_pool_settings import *
 from .provider import *

@@ -17,6 +17,8 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'GetPoolMembersMember',
+    'GetSubnetsSubnet',
     'GlobalQuotas',
     'HealthMonitor',
     'HostRoute',
@@ -33,6 +35,279 @@ __all__ = [
     'SnapshotSchedule',
     'Timeouts',
 ]
+
+@pulumi.output_type
+class GetPoolMembersMember(dict):
+    """
+    One member of what getPoolMembers finds.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 address: Optional[_builtins.str] = None,
+                 admin_state_up: Optional[_builtins.bool] = None,
+                 backup: Optional[_builtins.bool] = None,
+                 operating_status: Optional[_builtins.str] = None,
+                 protocol_port: Optional[_builtins.int] = None,
+                 subnet_id: Optional[_builtins.str] = None,
+                 weight: Optional[_builtins.int] = None):
+        """
+        One member of what getPoolMembers finds.
+
+        :param _builtins.str id: The member's id.
+        :param _builtins.str address: Its IP address.
+        :param _builtins.bool admin_state_up: Whether it takes traffic.
+        :param _builtins.bool backup: Whether it is a backup member.
+        :param _builtins.str operating_status: Its operating status.
+        :param _builtins.int protocol_port: Its port.
+        :param _builtins.str subnet_id: Its subnet; absent for a public member.
+        :param _builtins.int weight: Its weight, 1 to 256.
+        """
+        pulumi.set(__self__, "id", id)
+        if address is not None:
+            pulumi.set(__self__, "address", address)
+        if admin_state_up is not None:
+            pulumi.set(__self__, "admin_state_up", admin_state_up)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
+        if operating_status is not None:
+            pulumi.set(__self__, "operating_status", operating_status)
+        if protocol_port is not None:
+            pulumi.set(__self__, "protocol_port", protocol_port)
+        if subnet_id is not None:
+            pulumi.set(__self__, "subnet_id", subnet_id)
+        if weight is not None:
+            pulumi.set(__self__, "weight", weight)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The member's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> Optional[_builtins.str]:
+        """
+        Its IP address.
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="adminStateUp")
+    def admin_state_up(self) -> Optional[_builtins.bool]:
+        """
+        Whether it takes traffic.
+        """
+        return pulumi.get(self, "admin_state_up")
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> Optional[_builtins.bool]:
+        """
+        Whether it is a backup member.
+        """
+        return pulumi.get(self, "backup")
+
+    @_builtins.property
+    @pulumi.getter(name="operatingStatus")
+    def operating_status(self) -> Optional[_builtins.str]:
+        """
+        Its operating status.
+        """
+        return pulumi.get(self, "operating_status")
+
+    @_builtins.property
+    @pulumi.getter(name="protocolPort")
+    def protocol_port(self) -> Optional[_builtins.int]:
+        """
+        Its port.
+        """
+        return pulumi.get(self, "protocol_port")
+
+    @_builtins.property
+    @pulumi.getter(name="subnetId")
+    def subnet_id(self) -> Optional[_builtins.str]:
+        """
+        Its subnet; absent for a public member.
+        """
+        return pulumi.get(self, "subnet_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def weight(self) -> Optional[_builtins.int]:
+        """
+        Its weight, 1 to 256.
+        """
+        return pulumi.get(self, "weight")
+
+
+@pulumi.output_type
+class GetSubnetsSubnet(dict):
+    """
+    One subnet of what getSubnets finds.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 cidr: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 dns_nameservers: Optional[Sequence[_builtins.str]] = None,
+                 enable_dhcp: Optional[_builtins.bool] = None,
+                 gateway_ip: Optional[_builtins.str] = None,
+                 has_router: Optional[_builtins.bool] = None,
+                 ip_version: Optional[_builtins.int] = None,
+                 network_id: Optional[_builtins.str] = None,
+                 project_id: Optional[_builtins.int] = None,
+                 region: Optional[_builtins.str] = None,
+                 region_id: Optional[_builtins.int] = None):
+        """
+        One subnet of what getSubnets finds.
+
+        :param _builtins.str id: The subnet's id.
+        :param _builtins.str name: The subnet's name.
+        :param _builtins.str cidr: Its network, in CIDR form.
+        :param _builtins.str created_at: When the service created it (ISO 8601).
+        :param Sequence[_builtins.str] dns_nameservers: The DNS servers advertised via DHCP.
+        :param _builtins.bool enable_dhcp: Whether DHCP is on.
+        :param _builtins.str gateway_ip: Its gateway's address; absent when it has none.
+        :param _builtins.bool has_router: Whether a router is connected.
+        :param _builtins.int ip_version: 4 or 6.
+        :param _builtins.str network_id: The network it belongs to.
+        :param _builtins.int project_id: The record's project.
+        :param _builtins.str region: The region's name.
+        :param _builtins.int region_id: The record's region.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        if cidr is not None:
+            pulumi.set(__self__, "cidr", cidr)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if dns_nameservers is not None:
+            pulumi.set(__self__, "dns_nameservers", dns_nameservers)
+        if enable_dhcp is not None:
+            pulumi.set(__self__, "enable_dhcp", enable_dhcp)
+        if gateway_ip is not None:
+            pulumi.set(__self__, "gateway_ip", gateway_ip)
+        if has_router is not None:
+            pulumi.set(__self__, "has_router", has_router)
+        if ip_version is not None:
+            pulumi.set(__self__, "ip_version", ip_version)
+        if network_id is not None:
+            pulumi.set(__self__, "network_id", network_id)
+        if project_id is not None:
+            pulumi.set(__self__, "project_id", project_id)
+        if region is not None:
+            pulumi.set(__self__, "region", region)
+        if region_id is not None:
+            pulumi.set(__self__, "region_id", region_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The subnet's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The subnet's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def cidr(self) -> Optional[_builtins.str]:
+        """
+        Its network, in CIDR form.
+        """
+        return pulumi.get(self, "cidr")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the service created it (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsNameservers")
+    def dns_nameservers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The DNS servers advertised via DHCP.
+        """
+        return pulumi.get(self, "dns_nameservers")
+
+    @_builtins.property
+    @pulumi.getter(name="enableDhcp")
+    def enable_dhcp(self) -> Optional[_builtins.bool]:
+        """
+        Whether DHCP is on.
+        """
+        return pulumi.get(self, "enable_dhcp")
+
+    @_builtins.property
+    @pulumi.getter(name="gatewayIp")
+    def gateway_ip(self) -> Optional[_builtins.str]:
+        """
+        Its gateway's address; absent when it has none.
+        """
+        return pulumi.get(self, "gateway_ip")
+
+    @_builtins.property
+    @pulumi.getter(name="hasRouter")
+    def has_router(self) -> Optional[_builtins.bool]:
+        """
+        Whether a router is connected.
+        """
+        return pulumi.get(self, "has_router")
+
+    @_builtins.property
+    @pulumi.getter(name="ipVersion")
+    def ip_version(self) -> Optional[_builtins.int]:
+        """
+        4 or 6.
+        """
+        return pulumi.get(self, "ip_version")
+
+    @_builtins.property
+    @pulumi.getter(name="networkId")
+    def network_id(self) -> Optional[_builtins.str]:
+        """
+        The network it belongs to.
+        """
+        return pulumi.get(self, "network_id")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> Optional[_builtins.int]:
+        """
+        The record's project.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> Optional[_builtins.str]:
+        """
+        The region's name.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter(name="regionId")
+    def region_id(self) -> Optional[_builtins.int]:
+        """
+        The record's region.
+        """
+        return pulumi.get(self, "region_id")
+
 
 @pulumi.output_type
 class GlobalQuotas(dict):

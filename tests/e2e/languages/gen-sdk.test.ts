@@ -1,7 +1,8 @@
 // SDKs of the plugin for other languages, from its schema: `pulumi package gen-sdk` through
 // our language hosts (the Node.js host's GeneratePackage, and the Go host scripts/pulumi
 // builds beside the CLI). The Node.js SDK compiles with tsc, the Go SDK with `go build` and
-// `go vet`; then a Go program using the Go SDK deploys a subnet (a required output) and pauses a
+// `go vet`, the lookups' functions in both; then a Go program using the Go SDK looks up a network
+// (the plugin's Invoke), deploys a subnet on it (a required output) and pauses a
 // policy (an enum) through the plugin against the emulator,
 // previews with no changes and destroys. Go runs offline (support/go.ts).
 import * as fs from "node:fs/promises";
@@ -15,6 +16,11 @@ const stacks = useStacks("all");
 async function schemaResources(): Promise<string[]> {
   const schema = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "schema.json"), "utf8")) as { resources: Record<string, unknown> };
   return Object.keys(schema.resources).map((token) => token.split(":")[2]);
+}
+/** Each function of the schema by its name (`getSubnet`). */
+async function schemaFunctions(): Promise<string[]> {
+  const schema = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "schema.json"), "utf8")) as { functions: Record<string, unknown> };
+  return Object.keys(schema.functions).map((token) => token.split(":")[2]);
 }
 const camel = (name: string) => name[0].toLowerCase() + name.slice(1);
 
@@ -38,10 +44,15 @@ import (
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
+		// A lookup through the plugin's Invoke: the network by its name.
+		found, err := cims.GetNetwork(ctx, &cims.GetNetworkArgs{Name: pulumi.StringRef("demo-net")})
+		if err != nil {
+			return err
+		}
 		net, err := cims.NewSubnet(ctx, "net", &cims.SubnetArgs{
 			Name:      pulumi.String("go-net"),
 			Cidr:      pulumi.String("10.190.0.0/24"),
-			NetworkId: pulumi.String("${SEED.networkId}"),
+			NetworkId: pulumi.String(found.Id),
 			IpVersion: cims.IpVersionV4, // an enum of numbers
 			Tags:      pulumi.StringMap{"env": pulumi.String("dev")},
 		})
@@ -67,7 +78,7 @@ func main() {
 `;
 
 test(
-  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build and go vet pass; a Go program on it (an enum, a required output) deploys, has no changes, destroys",
+  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build and go vet pass, functions and all; a Go program on it (a lookup, an enum, a required output) deploys, has no changes, destroys",
   async () => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": PLUGIN_PROJECT("go-program", "go") },
@@ -85,6 +96,10 @@ test(
     for (const name of resources) {
       expect(await fs.readFile(path.join(nodeSdk, `${camel(name)}.ts`), "utf8")).toContain(`__pulumiType = 'cims:index:${name}'`);
       expect(await fs.readFile(path.join(sdk, "go/cims", `${camel(name)}.go`), "utf8")).toContain(`RegisterResource("cims:index:${name}"`);
+    }
+    for (const name of await schemaFunctions()) {
+      expect(await fs.readFile(path.join(nodeSdk, `${name}.ts`), "utf8")).toContain(`invoke("cims:index:${name}"`);
+      expect(await fs.readFile(path.join(sdk, "go/cims", `${name}.go`), "utf8")).toContain(`Invoke("cims:index:${name}"`);
     }
 
     // Both SDKs compile: the Node.js one as its package.json builds it (tsc, its own

@@ -4,7 +4,7 @@
 // options. One stack: the committed SDK is what
 // `pulumi package gen-sdk --language python` writes from schema.json; a Python program
 // deploys all six kinds (a subnet inside a `pulumi.ComponentResource`, a legacy subnet adopted
-// with the `import_` resource option), then preview and refresh show no changes; a changed
+// with the `import_` resource option, an image of a volume found by `get_volume`), then preview and refresh show no changes; a changed
 // threshold is an update in place; `pulumi import` writes Python for another subnet, which
 // appended to the program has no changes; a bad port fails at preview naming the property
 // (the schema's camelCase name, not the argument's snake_case one); a program that raises shows
@@ -62,7 +62,8 @@ legacy = cims.Subnet(
     tags={"team": "net"},
     opts=pulumi.ResourceOptions(import_="1/1/${LEGACY}"),
 )
-cims.BaremetalImage("img", name="py-img", volume_id="${SEED.volumeId}")
+# A lookup through the plugin's Invoke: the volume by its name.
+cims.BaremetalImage("img", name="py-img", volume_id=cims.get_volume(name="golden-root").id)
 cims.LbPoolSettings(
     "pool",
     pool_id="${SEED.poolId}",

@@ -100,7 +100,7 @@ const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["provider/client"],
   ["provider/config.ts"],
   ["provider/methods"],
-  ["provider/kinds"],
+  ["provider/kinds", "provider/lookups"],
   ["provider/import", "provider/plugin", "provider/policy", "provider/testing"],
   ["provider/resources"],
   ["provider/index.ts"],

@@ -1,0 +1,25 @@
+// A lookup of the default face, run in the program's process (../resources/lookup.ts loads this
+// at the first call): the stack's `cims:*` config as the resources read it (the same keys and
+// environment variables), then run.ts. A failure is the program's error, its message the lookup's,
+// with the key cut out as the plugin cuts it.
+import * as pulumi from "@pulumi/pulumi";
+import { isLookupName } from "../../api/lookups";
+import { redactError, setConfig } from "../methods/context";
+import { runLookup } from "./run";
+
+let configured = false;
+
+/** The arguments without those left undefined (an optional argument not given). */
+const given = (args: object): Record<string, unknown> => Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
+
+export async function lookupInProgram(name: string, args: object): Promise<Record<string, unknown>> {
+  if (!isLookupName(name)) throw new Error(`pulumi-cims has no lookup "${name}"`);
+  if (!configured) {
+    configured = true;
+    setConfig((key) => pulumi.runtime.getConfig(key));
+  }
+  // As the plugin's failures are: a service's answer quoted in a message never shows the key.
+  return runLookup(name, given(args)).catch((err: unknown) => {
+    throw redactError(err);
+  });
+}

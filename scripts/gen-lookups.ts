@@ -1,0 +1,190 @@
+// What `npm run gen` writes from the lookups (api/lookups.ts): their TypeScript module
+// (provider/resources/generated/lookups.ts: each lookup's Args and Result, and its functions on
+// both faces), the schema's `functions` and the types of their list answers, and each lookup's
+// reference page (docs/functions/<name>.md).
+import { LOOKUPS, type Lookup, type LookupType } from "../api/lookups";
+import { toCamel, toKebab } from "../api/names";
+
+type Json = Record<string, unknown>;
+
+const upperFirst = (name: string) => name[0].toUpperCase() + name.slice(1);
+const TS: Readonly<Record<LookupType, string>> = {
+  string: "string",
+  integer: "number",
+  number: "number",
+  boolean: "boolean",
+  strings: "string[]",
+};
+const SCHEMA: Readonly<Record<LookupType, Json>> = {
+  string: { type: "string" },
+  integer: { type: "integer" },
+  number: { type: "number" },
+  boolean: { type: "boolean" },
+  strings: { type: "array", items: { type: "string" } },
+};
+const SCOPE_INPUTS = [
+  { name: "projectId", type: "integer" as const, doc: "The project to look in. Default: the provider's `cims:projectId`." },
+  { name: "regionId", type: "integer" as const, doc: "The region to look in. Default: the provider's `cims:regionId`." },
+];
+
+/** A lookup's arguments: its filters, then the scope where it has one. */
+export function lookupInputs(l: Lookup): Array<{ name: string; type: LookupType; doc: string }> {
+  return [...l.filters, ...(l.scope === "project-region" ? SCOPE_INPUTS : [])];
+}
+
+/** The fields of what a lookup answers for one record, by their camelCase names. */
+const recordFields = (l: Lookup) => l.outputs.map((o) => ({ name: toCamel(o.wire), type: o.type, doc: o.doc }));
+
+/** Fields every record holds (Go's SDK gives them plain, not as pointers). */
+const ALWAYS = new Set(["id", "name"]);
+
+function interfaceOf(name: string, doc: string, fields: Array<{ name: string; type: string; doc: string; optional?: boolean }>): string {
+  const lines = fields.map((f) => `  /** ${f.doc} */\n  readonly ${f.name}${f.optional ? "?" : ""}: ${f.type};\n`).join("");
+  return `\n/** ${doc} */\nexport interface ${name} {\n${lines}}\n`;
+}
+
+function lookupTypes(l: Lookup): string {
+  const Name = upperFirst(l.name);
+  const inputs = lookupInputs(l);
+  let text = interfaceOf(
+    `${Name}Args`,
+    `The arguments of \`${l.name}\`.`,
+    inputs.map((i) => ({ ...i, type: TS[i.type], optional: true })),
+  );
+  text += interfaceOf(
+    `${Name}OutputArgs`,
+    `The arguments of \`${l.name}Output\`: each may be an Output.`,
+    inputs.map((i) => ({ ...i, type: `pulumi.Input<${TS[i.type]}>`, optional: true })),
+  );
+  const fields = recordFields(l).map((f) => ({ ...f, type: TS[f.type], optional: !ALWAYS.has(f.name) }));
+  if (!l.many) return text + interfaceOf(`${Name}Result`, `What \`${l.name}\` finds.`, fields);
+  text += interfaceOf(l.many.type, `One ${l.many.field.replace(/s$/, "")} of what \`${l.name}\` finds.`, fields);
+  return (
+    text +
+    interfaceOf(`${Name}Result`, `What \`${l.name}\` finds.`, [
+      { name: l.many.field, type: `${l.many.type}[]`, doc: `Every match, in the service's order.` },
+    ])
+  );
+}
+
+/** The default face: the lookup run in the program's process, with the stack's `cims:*` config. */
+function dynamicFunctions(l: Lookup): string {
+  const Name = upperFirst(l.name);
+  return (
+    `\n/** ${l.doc} Read in the program's process with the stack's \`cims:*\` config; see docs/functions/${toKebab(l.name)}.md. */\n` +
+    `export function ${l.name}(args: ${Name}Args = {}): Promise<${Name}Result> {\n` +
+    `  return programLookup("${l.name}", args);\n}\n\n` +
+    `/** \`${l.name}\` over Outputs: waits for its arguments, and answers an Output. */\n` +
+    `export function ${l.name}Output(args: ${Name}OutputArgs = {}): pulumi.Output<${Name}Result> {\n` +
+    `  return pulumi.output(args).apply((given) => ${l.name}(given));\n}\n`
+  );
+}
+
+/** The plugin face: `cims.native.get<Name>`, an Invoke of `cims:index:get<Name>`. */
+function nativeFunctions(l: Lookup): string {
+  const Name = upperFirst(l.name);
+  return (
+    `\n/** ${l.doc} Served by the plugin's Invoke (\`cims:index:${l.name}\`). */\n` +
+    `export function ${l.name}(args: ${Name}Args = {}, opts?: pulumi.InvokeOptions): Promise<${Name}Result> {\n` +
+    `  return pulumi.runtime.invoke("cims:index:${l.name}", { ...args }, { version: VERSION, ...opts });\n}\n\n` +
+    `/** \`cims.native.${l.name}\` over Outputs. */\n` +
+    `export function ${l.name}Output(args: ${Name}OutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<${Name}Result> {\n` +
+    `  return pulumi.runtime.invokeOutput("cims:index:${l.name}", { ...args }, { version: VERSION, ...opts });\n}\n`
+  );
+}
+
+/** provider/resources/generated/lookups.ts: the types and the default face's functions. */
+export function lookupsModule(header: string): string {
+  let text =
+    `${header}\n` +
+    "// The lookups (api/lookups.ts) on the default face: `cims.getSubnet(args)` answers a Promise and\n" +
+    "// `cims.getSubnetOutput(args)` an Output, as registry SDKs' functions do. Each runs in the\n" +
+    "// program's own process (there is no plugin to invoke), loading the lookup code at its first call.\n" +
+    'import * as pulumi from "@pulumi/pulumi";\n' +
+    'import { programLookup } from "../lookup";\n';
+  for (const l of LOOKUPS) text += lookupTypes(l) + dynamicFunctions(l);
+  return text;
+}
+
+/** The plugin face's functions, for native.ts, and the names of the types they use. */
+export function nativeLookups(): { text: string; types: string[] } {
+  const types = LOOKUPS.flatMap((l) => [`${upperFirst(l.name)}Args`, `${upperFirst(l.name)}OutputArgs`, `${upperFirst(l.name)}Result`]);
+  return { text: LOOKUPS.map(nativeFunctions).join(""), types };
+}
+
+/** Every type name lookups.ts exports, for the package's index. */
+export function lookupTypeNames(): string[] {
+  return LOOKUPS.flatMap((l) => [
+    `${upperFirst(l.name)}Args`,
+    `${upperFirst(l.name)}OutputArgs`,
+    `${upperFirst(l.name)}Result`,
+    ...(l.many ? [l.many.type] : []),
+  ]);
+}
+
+const property = (f: { type: LookupType; doc: string }): Json => ({ ...SCHEMA[f.type], description: f.doc });
+
+function objectOf(fields: Array<{ name: string; type: LookupType; doc: string }>, description: string): Json {
+  const required = fields.filter((f) => ALWAYS.has(f.name)).map((f) => f.name);
+  return { type: "object", description, properties: Object.fromEntries(fields.map((f) => [f.name, property(f)])), required };
+}
+
+/** The schema's `functions` and the types of the list answers' items. */
+export function schemaFunctions(): { functions: Json; types: Json } {
+  const functions: Json = {};
+  const types: Json = {};
+  for (const l of LOOKUPS) {
+    const inputs = lookupInputs(l);
+    const inputsSchema = {
+      type: "object",
+      properties: Object.fromEntries(inputs.map((i) => [i.name, property(i)])),
+      required: l.required ?? [],
+    };
+    let outputs: Json;
+    if (l.many) {
+      types[`cims:index:${l.many.type}`] = objectOf(recordFields(l), `One ${l.many.field.replace(/s$/, "")} of what ${l.name} finds.`);
+      outputs = {
+        type: "object",
+        properties: {
+          [l.many.field]: { type: "array", items: { $ref: `#/types/cims:index:${l.many.type}` }, description: "Every match." },
+        },
+        required: [l.many.field],
+      };
+    } else outputs = objectOf(recordFields(l), `What ${l.name} finds.`);
+    functions[`cims:index:${l.name}`] = { description: l.doc, inputs: inputsSchema, outputs };
+  }
+  return { functions, types };
+}
+
+/** docs/functions/<name>.md: what the lookup reads, its arguments and its answer. */
+export function lookupDoc(l: Lookup): string {
+  const row = (f: { name: string; type: LookupType; doc: string }) => `| \`${f.name}\` | ${TS[f.type]} | ${f.doc.replace(/\|/g, "\\|")} |`;
+  const answer = l.many
+    ? `\`${l.many.field}\`: a list, each item with these fields:\n\n`
+    : "One record's fields (a field the record does not hold is absent; `id` and `name` always are there):\n\n";
+  return [
+    `# ${l.name}`,
+    "",
+    "<!-- Generated by `npm run gen` from api/lookups.ts: edit that, then run it. -->",
+    "",
+    l.doc,
+    "",
+    `Token \`cims:index:${l.name}\`: \`cims.${l.name}(args)\` (a Promise) and \`cims.${l.name}Output(args)\` (an Output) on the default face, \`cims.native.${l.name}\` and the generated SDKs on the plugin face, \`fn::invoke\` in YAML. It reads \`GET ${l.path}\` once per ${l.scope === "none" ? "run" : "project and region in a run"}, whichever filters the calls give, and filters the records (the vendor SDK's \`${l.model}\`) itself.`,
+    "",
+    l.many && !l.many.parts
+      ? "Every record the filters match is answered; none is an empty list."
+      : `Exactly one ${l.what} must match the filters: none or several fail the program before anything is deployed, naming the filters and the ${l.what}s (ids and names) to choose from.`,
+    "",
+    "## Arguments",
+    "",
+    "| Name | Type | Description |",
+    "| --- | --- | --- |",
+    ...lookupInputs(l).map(row),
+    "",
+    "## Answer",
+    "",
+    answer + "| Name | Type | Description |\n| --- | --- | --- |",
+    ...recordFields(l).map(row),
+    "",
+  ].join("\n");
+}
