@@ -18,5 +18,7 @@ test("an --out folder that does not exist is created before anything is measured
 test("an --out that is a file is refused at once, naming the flag and what to give", () => {
   const file = path.join(tmp, "results.json");
   fs.writeFileSync(file, "{}");
-  expect(() => readyOutDir(file)).toThrow(/^--out .*results\.json: cannot write the results there \(E\w+\): give a folder you can write to/);
+  expect(() => readyOutDir(file)).toThrow(
+    /^--out .*results\.json: cannot write the results there \(E\w+\): give a folder you can write to/,
+  );
 });
