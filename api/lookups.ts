@@ -4,6 +4,7 @@
 // answers, named as the vendor SDK's models name them (camelCased). The plugin's Invoke, the
 // default face's `cims.get<Name>()`, schema.json, the SDKs and docs/functions/ derive from it.
 import { PATHS } from "./paths";
+import type { TerraformName } from "./contract/types";
 import { Subnet } from "./contract/subnet";
 import { BaremetalImage } from "./contract/baremetal-image";
 import { LbPoolSettings } from "./contract/lb-pool-settings";
@@ -53,7 +54,15 @@ export interface Lookup {
   readonly many?: { readonly field: string; readonly type: string; readonly parts?: string };
   /** Filters the answer needs (a pool's members need the pool). */
   readonly required?: readonly string[];
+  /** The vendor's Terraform data sources that find the same record, by generation (none where it has none). */
+  readonly terraform?: readonly TerraformName[];
 }
+
+/** A data source of each generation of the vendor's Terraform provider (v1 `gcore_x`, v2 `gcore_cloud_y`). */
+const tf = (v1: string | undefined, v2: string | undefined): readonly TerraformName[] => [
+  ...(v1 ? [{ type: v1, generation: 1 as const }] : []),
+  ...(v2 ? [{ type: v2, generation: 2 as const }] : []),
+];
 
 const str = (wire: string, doc: string): LookupOutput => ({ wire, type: "string", doc });
 const int = (wire: string, doc: string): LookupOutput => ({ wire, type: "integer", doc });
@@ -97,6 +106,7 @@ const MEMBER_OUTPUTS = [
 const DEFINED = [
   {
     name: "getProject",
+    terraform: tf("gcore_project", "gcore_cloud_project"),
     what: "project",
     doc: "A project of the key's account, by id or by name (the vendor SDK's projects.list).",
     scope: "none",
@@ -115,6 +125,7 @@ const DEFINED = [
   },
   {
     name: "getRegion",
+    terraform: tf("gcore_region", "gcore_cloud_region"),
     what: "region",
     doc: "A region, by id or by its display name (the vendor SDK's regions.list).",
     scope: "none",
@@ -134,6 +145,7 @@ const DEFINED = [
   },
   {
     name: "getNetwork",
+    terraform: tf("gcore_network", "gcore_cloud_network"),
     what: "network",
     doc: "A network of a project and region, by id or by name (the vendor SDK's networks.list).",
     scope: "project-region",
@@ -155,6 +167,7 @@ const DEFINED = [
   },
   {
     name: "getSubnet",
+    terraform: tf("gcore_subnet", "gcore_cloud_network_subnet"),
     what: "subnet",
     doc: "A subnet of a project and region, by id, by name, by network or by CIDR (the vendor SDK's networks.subnets.list).",
     scope: "project-region",
@@ -165,6 +178,7 @@ const DEFINED = [
   },
   {
     name: "getSubnets",
+    terraform: tf(undefined, "gcore_cloud_network_subnets"),
     what: "subnet",
     doc: "Every subnet of a project and region that the filters match (a network's subnets: `networkId`); none is an empty list.",
     scope: "project-region",
@@ -176,6 +190,7 @@ const DEFINED = [
   },
   {
     name: "getImage",
+    terraform: tf("gcore_image", "gcore_cloud_instance_image"),
     what: "image",
     doc: "An image of a project and region, by id, by name, or by `isBaremetal`, `osDistro` and `osVersion` (the vendor SDK's instances.images.list).",
     scope: "project-region",
@@ -207,6 +222,7 @@ const DEFINED = [
   },
   {
     name: "getVolume",
+    terraform: tf("gcore_volume", "gcore_cloud_volume"),
     what: "volume",
     doc: "A volume of a project and region, by id or by name (the vendor SDK's volumes.list).",
     scope: "project-region",
@@ -231,6 +247,7 @@ const DEFINED = [
   },
   {
     name: "getPool",
+    terraform: tf("gcore_lbpool", "gcore_cloud_load_balancer_pool"),
     what: "pool",
     doc: "A load balancer pool of a project and region, by id or by name (the vendor SDK's load_balancers.pools.list).",
     scope: "project-region",

@@ -4,6 +4,7 @@
 // with what each of them lacks. A kind, a Terraform name or a lookup added elsewhere shows here
 // at the next `npm run gen`, with no edit of this file.
 import { operation } from "../api/contract";
+import { LOOKUPS } from "../api/lookups";
 import { toKebab } from "../api/names";
 import { KIND_NAMES, kind } from "../provider/kinds/registry";
 
@@ -29,10 +30,19 @@ function kindRow(name: (typeof KIND_NAMES)[number]): string {
   return `| ${cells.join(" | ")} | ${lacks.join("; ") || "none of them lacks it"} |\n`;
 }
 
-/** A lookup's row (schema.json `functions`): ours on both faces; the vendor's counterparts are not known to the contracts. */
+/** A lookup's row (schema.json `functions`): the vendor's data sources that find the same record (api/lookups.ts). */
 function functionRow(token: string): string {
   const name = token.split(":").pop() ?? token;
-  return `| ${code(name)} (lookup) | not mapped | not mapped | not mapped | compare by hand: the contracts name no Terraform data source |\n`;
+  const names = LOOKUPS.find((l) => l.name === name)?.terraform ?? [];
+  const of = (g: 1 | 2) => names.filter((t) => t.generation === g).map((t) => code(t.type));
+  const [v1, v2] = [of(1), of(2)];
+  const lacks = [
+    v1.length === 0 ? "Terraform v1 and the bridged package: no data source" : undefined,
+    v2.length === 0 ? "Terraform v2: no data source" : undefined,
+  ].filter((s): s is string => s !== undefined);
+  const ours = `[${code(name)}](functions/${toKebab(name)}.md) (lookup)`;
+  const cells = [ours, v1.join(", ") || "none", v2.join(", ") || "none", v1.length > 0 ? "v1's data source, bridged" : "none"];
+  return `| ${cells.join(" | ")} | ${lacks.join("; ") || "none of them lacks it"} |\n`;
 }
 
 /** The table between docs/features.md's `features` markers. */

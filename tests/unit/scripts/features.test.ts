@@ -1,5 +1,6 @@
 // docs/features.md's table: a row per kind of the registry with its contract's Terraform names,
-// and a row per function schema.json declares (the lookups), so neither needs an edit of the page.
+// and a row per function schema.json declares (the lookups) with the vendor's data sources, so neither
+// needs an edit of the page.
 import { featuresTable } from "../../../scripts/gen-features";
 import { KIND_NAMES } from "../../../provider/kinds/registry";
 
@@ -17,5 +18,21 @@ test("each function of the schema is a row, by name, after the kinds", () => {
   const rows = featuresTable({ functions: { "cims:index:getSubnet": {}, "cims:index:getPool": {} } })
     .trim()
     .split("\n");
-  expect(rows.slice(-2).map((r) => r.split(" | ")[0])).toEqual(["| `getPool` (lookup)", "| `getSubnet` (lookup)"]);
+  expect(rows.slice(-2).map((r) => r.split(" | ")[0])).toEqual([
+    "| [`getPool`](functions/get-pool.md) (lookup)",
+    "| [`getSubnet`](functions/get-subnet.md) (lookup)",
+  ]);
+});
+
+test("a lookup's row names the vendor's data source of each generation, and says where one has none", () => {
+  const rows = featuresTable({ functions: { "cims:index:getSubnets": {}, "cims:index:getSubnet": {} } })
+    .trim()
+    .split("\n");
+  const row = (name: string) => rows.find((r) => r.includes(`[\`${name}\`]`))!;
+  expect(row("getSubnet")).toContain(
+    "| `gcore_subnet` | `gcore_cloud_network_subnet` | v1's data source, bridged | none of them lacks it |",
+  );
+  expect(row("getSubnets")).toMatch(
+    /\| none \| `gcore_cloud_network_subnets` \| none \| Terraform v1 and the bridged package: no data source \|$/,
+  );
 });
