@@ -20,6 +20,19 @@ export async function lookupInProgram(name: string, args: object): Promise<Recor
   }
   // As the plugin's failures are: a service's answer quoted in a message never shows the key.
   return runLookup(name, given(args)).catch((err: unknown) => {
-    throw redactError(err);
+    throw asRunError(redactError(err));
   });
+}
+
+/**
+ * A failed lookup as the program's error: a RunError, which the Node SDK reports by its message
+ * alone, as it does a resource's failure, since the message says what to change and a stack
+ * says nothing to the program's author. It also keeps the failure from the SDK's stack printer:
+ * Node 20's util.inspect never returns on a stack frame in `node_modules/@pulumi/<file>.ts`
+ * (the SDK's source maps give its own frames such paths, and a `getXOutput` failure, thrown in
+ * an apply, has them), so a preview whose lookup failed spun until cancelled.
+ */
+function asRunError(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  return new pulumi.RunError(message);
 }

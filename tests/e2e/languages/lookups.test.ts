@@ -23,7 +23,7 @@ const app = new cims.Subnet("app", { name: "lookup-app", cidr: "10.180.0.0/24", 
 export const networkId = net.id;
 export const subnetNetwork = app.networkId;
 export const volumeSize = golden.size;
-export const volumeId = cims.getVolume({ name: config.get("volume") ?? "golden-root" }).then((v) => v.id);
+export const volumeId = cims.getVolumeOutput({ name: config.get("volume") ?? "golden-root" }).id;
 export const memberAddresses = members.members.apply((all) => all.map((m) => m.address));
 export const policyIds = policies.then((all) => [...new Set(all.map((p) => p.id))]);
 `;
