@@ -12,6 +12,7 @@ import { benchStack, type Mode } from "./stack-runs";
 
 export const SUBNET = "pulumi-nodejs:dynamic/cims:Subnet";
 export const FLOOR = "pulumi-nodejs:dynamic/bench:Floor";
+export const NATIVE_SUBNET = "cims:index:Subnet";
 export const NETWORK_ID = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01"; // examples/emulator-seed.json
 export const ENGINE_PARALLELISM = 8; // `pulumi up --help`: --parallel default on this machine
 /** The harness stops a command after 5 minutes; an up of 1,000 resources may take longer. */

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { REPO_ROOT } from "../tests/support/harness";
 import { median } from "./chart";
 import { RATE_LIMIT_PER_SECOND } from "./context";
+import type { StateShare } from "./stack-runs";
 
 // ---- the JSON files' shapes ----
 
@@ -24,6 +25,8 @@ export type Results = {
     floorProviderBytes: number;
     naiveProviderBytes: number;
     naiveOutcome: string;
+    /** Per resource, compact JSON of `stack export` (absent from runs made before it was measured). */
+    share?: Record<"cims" | "plugin" | "floor", StateShare>;
   };
   overhead: { previewMs: Record<string, number[]>; upMs: Record<string, number[]>; previewRatio: number; upRatio: number };
   lag: LagRow[];
@@ -50,6 +53,8 @@ export type FacesRun = {
   pluginUpRatio: number;
   peakRssBytes?: { cims: number; plugin: number };
   resources?: number;
+  /** Per resource, compact JSON of `stack export` (absent from runs made before it was measured). */
+  share?: Record<"cims" | "plugin" | "floor", StateShare>;
 };
 /** bench/hints.json (`verdicts`: what `verdicts()` makes of the rows, for a reader of the file). */
 export type HintsRun = { machine?: Machine; rows: HintsRow[]; verdicts?: HintsVerdict[] };
@@ -162,6 +167,19 @@ function fullRunMarkdown(r: Results, rateLimitedCount: number): string {
   ].join("\n");
 }
 
+/** One resource's share of the state, per face: what the provider writes against the whole (see docs/performance.md). */
+function shareMarkdown(share: FacesRun["share"]): string[] {
+  if (!share) return [];
+  const row = (what: string, x: StateShare, target?: string) =>
+    `| ${what}: inputs + outputs, of them \`__provider\`; \`stackTrace\`; the whole resource | ${x.inputsOutputs} B, ${x.provider} B; ${x.stackTrace} B; ${x.resource} B | ${target ?? "contrast"} | ${target ? met(x.inputsOutputs <= 1024) : ""} |`;
+  const target = "inputs + outputs <= 1024 B; whole <= 2560 B where the program's share is small";
+  return [
+    row("a Subnet, dynamic face", share.cims, target),
+    row("a Subnet, plugin face", share.plugin, target),
+    row("the floor resource", share.floor),
+  ];
+}
+
 /** The run's machine and sizes, then state sizes, preview/up against the floor, connections and memory. */
 function headlineMarkdown(r: Results): string[] {
   const m = r.machine;
@@ -172,6 +190,7 @@ function headlineMarkdown(r: Results): string[] {
     "|---|---|---|---|",
     `| \`__provider\` per Subnet | ${r.stateSize.providerBytesMax} B (${r.stateSize.providerTextsDistinct} distinct size) | <= 1024 B | ${met(r.stateSize.providerBytesMax <= 1024)} |`,
     `| whole state per Subnet | ${r.stateSize.stateBytesPerResource} B | | |`,
+    ...shareMarkdown(r.stateSize.share),
     `| \`__provider\` of a naive provider (undici at top level) | ${r.stateSize.naiveProviderBytes} B; deploying it ${r.stateSize.naiveOutcome} | contrast | |`,
     `| \`__provider\` of the no-op floor resource | ${r.stateSize.floorProviderBytes} B | contrast | |`,
     `| \`pulumi preview\`, ours / floor (median) | ${sec(median(r.overhead.previewMs.cims))} s / ${sec(median(r.overhead.previewMs.floor))} s = ${r.overhead.previewRatio.toFixed(2)}x | <= 1.15x | ${met(r.overhead.previewRatio <= 1.15)} |`,
@@ -414,6 +433,7 @@ export function facesRunMarkdown(f: FacesRun): string[] {
     "| what | measured | target | |",
     "|---|---|---|---|",
     `| \`__provider\` per Subnet | ${f.providerBytesMax} B | <= 1024 B | ${met(f.providerBytesMax <= 1024)} |`,
+    ...shareMarkdown(f.share),
     `| \`pulumi preview\`, dynamic face / floor | ${f.previewRatio.toFixed(2)}x | <= 1.15x | ${met(f.previewRatio <= 1.15)} |`,
     `| \`pulumi up\`, dynamic face / floor | ${f.upRatio.toFixed(2)}x | <= 1.15x | ${met(f.upRatio <= 1.15)} |`,
     `| \`pulumi up\`, plugin face / floor | ${f.pluginUpRatio.toFixed(2)}x | | |`,

@@ -81,23 +81,52 @@ export async function peakProviderRss(stack: TestStack, fn: () => Promise<unknow
   return peak;
 }
 
+/** What one resource's entry of `pulumi stack export` holds, in bytes of compact JSON. */
+export interface StateShare {
+  /** The whole entry. */
+  resource: number;
+  /** Its inputs and outputs: what the provider writes (`__provider` included). */
+  inputsOutputs: number;
+  /** The `__provider` texts among them (dynamic face: one in the inputs, one in the outputs). */
+  provider: number;
+  /** The engine's `stackTrace` of the registration: the program's call stack, as its SDK sends it. */
+  stackTrace: number;
+}
+
 export interface StateSizes {
   resources: number;
   providerBytes: number[];
   stateBytesPerResource: number;
+  /** The largest resource of `type` (each figure its largest). */
+  share: StateShare;
 }
 
-/** Bytes of `__provider` per resource of `type`, and of the whole exported state per resource. */
+type ExportedResource = { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; stackTrace?: unknown };
+
+const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+
+/** One resource's share of the state (see StateShare). */
+export function stateShare(r: ExportedResource): StateShare {
+  return {
+    resource: bytes(r),
+    inputsOutputs: bytes(r.inputs ?? {}) + bytes(r.outputs ?? {}),
+    provider: bytes(r.inputs?.__provider) + bytes(r.outputs?.__provider),
+    stackTrace: bytes(r.stackTrace),
+  };
+}
+
+/** Bytes of `__provider` per resource of `type`, of the whole exported state per resource, and its largest resource's share. */
 export async function stateSizes(stack: TestStack, type: string): Promise<StateSizes> {
   const { stdout } = await stack.run(["stack", "export", "--stack", stack.name]);
-  const resources =
-    (JSON.parse(stdout) as { deployment: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } }).deployment
-      .resources ?? [];
+  const resources = (JSON.parse(stdout) as { deployment: { resources?: ExportedResource[] } }).deployment.resources ?? [];
   const ours = resources.filter((r) => r.type === type);
+  const shares = ours.map(stateShare);
+  const most = (k: keyof StateShare) => Math.max(0, ...shares.map((x) => x[k]));
   return {
     resources: ours.length,
     providerBytes: ours.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))),
     stateBytesPerResource: ours.length ? Buffer.byteLength(stdout) / ours.length : 0,
+    share: { resource: most("resource"), inputsOutputs: most("inputsOutputs"), provider: most("provider"), stackTrace: most("stackTrace") },
   };
 }
 

@@ -241,27 +241,20 @@ function typesModule(nested: Map<string, ObjectType>): { text: string; names: st
 function shimModule(): string {
   let text =
     `${HEADER}\n` +
-    "// The serialized providers, kept thin: they capture nothing and require the implementation\n" +
-    "// at call time. Pulumi stores the text of each object in every resource's state and reloads\n" +
-    "// it in the provider process. Each object has one method, configure(), which the\n" +
-    "// dynamic-provider host calls once, right after loading it and before any other method: it\n" +
-    "// loads the implementation by package name, through the one frozen entry point\n" +
-    "// (install.ts), and installs check/diff/create/read/update/delete onto the object. So the\n" +
-    "// stored text is a few hundred bytes, captures nothing, is identical for every resource of\n" +
-    "// a type and across package versions (a changed text would make Pulumi replace every\n" +
-    "// resource), and never runs stale code. One object per type, because Pulumi caches\n" +
-    "// serialization per object; the methods are written out per type, not made by a factory,\n" +
-    "// whose parameter would be captured into the serialized text.\n" +
-    'import type * as pulumi from "@pulumi/pulumi";\n\n' +
-    "/** The configure-only object, typed as the provider it becomes once configure() has run. */\n" +
-    "const shim = (methods: { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> }) =>\n" +
-    "  methods as unknown as pulumi.dynamic.ResourceProvider;\n";
+    "// The dynamic face's serialized providers: Pulumi stores the text of a resource's provider\n" +
+    "// in its state twice (inputs and outputs), and the dynamic-provider host loads it as a module\n" +
+    "// and calls its handler() for the provider object. Each text is written out here rather than\n" +
+    "// serialized from a closure, whose wrapping would be four times its size. The object it makes\n" +
+    "// has one method, configure(), which the host calls once, right after loading it and before\n" +
+    "// any other method: it loads the implementation by package name, through the one frozen\n" +
+    "// entry point (install.ts), and installs check/diff/create/read/update/delete onto the object.\n" +
+    "// So the text captures nothing, is the same for every resource of a type and across package\n" +
+    "// versions, and never runs stale code. The host's diff never compares it (a state holding an\n" +
+    "// older text previews with no changes), but every resource an up writes takes the new one.\n";
   for (const type of KIND_NAMES) {
     text +=
-      `\nexport const ${lowerFirst(type)}Shim = shim({\n` +
-      "  configure(req: pulumi.dynamic.ConfigureRequest) {\n" +
-      `    return require("pulumi-cims/provider/resources/install").install(this, "${type}", req);\n` +
-      "  },\n});\n";
+      `\nexport const ${lowerFirst(type)}Shim =\n` +
+      `  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'${type}',q)}})";\n`;
   }
   return text;
 }

@@ -4,7 +4,7 @@
 // and state sizes.
 import type { TestStack } from "../../tests/support/harness";
 import { median } from "../chart";
-import { type BenchContext, FLOOR, LONG, machine, SUBNET } from "../context";
+import { type BenchContext, FLOOR, LONG, machine, NATIVE_SUBNET, SUBNET } from "../context";
 import type { FacesRun } from "../report";
 import { peakProviderRss, type StateSizes, stateSizes, timed } from "../stack-runs";
 
@@ -12,8 +12,9 @@ export type Face = "cims" | "plugin" | "floor";
 
 export interface FacesRounds {
   times: Record<Face, { preview: number[]; up: number[] }>;
-  /** The dynamic face's state in the first round, and the floor's. */
+  /** The dynamic face's state in the first round, the plugin face's and the floor's. */
   sizes: StateSizes;
+  pluginSizes: StateSizes;
   floorSizes: StateSizes;
   /** Connections opened, open at once at the most, and requests, in the dynamic face's first up. */
   connections: number;
@@ -35,6 +36,7 @@ export async function facesRounds(ctx: BenchContext): Promise<FacesRounds> {
   const times: FacesRounds["times"] = { cims: { preview: [], up: [] }, plugin: { preview: [], up: [] }, floor: { preview: [], up: [] } };
   const out = { connections: 0, peakOpen: 0, requests: 0, peakRss: 0, floorPeakRss: 0, pluginPeakRss: 0 };
   let sizes: StateSizes | undefined;
+  let pluginSizes: StateSizes | undefined;
   let floorSizes: StateSizes | undefined;
   const faces: Face[] = ["cims", "plugin", "floor"];
   for (let round = 0; round < rounds; round++) {
@@ -49,7 +51,10 @@ export async function facesRounds(ctx: BenchContext): Promise<FacesRounds> {
         Object.assign(out, { connections: m.connections, peakOpen: m.peak_open_connections, requests: m.total_requests, peakRss: rss });
         sizes = await stateSizes(s, SUBNET);
       }
-      if (round === 0 && which === "plugin") out.pluginPeakRss = rss;
+      if (round === 0 && which === "plugin") {
+        pluginSizes = await stateSizes(s, NATIVE_SUBNET);
+        out.pluginPeakRss = rss;
+      }
       if (round === 0 && which === "floor") {
         floorSizes = await stateSizes(s, FLOOR);
         out.floorPeakRss = rss;
@@ -57,7 +62,7 @@ export async function facesRounds(ctx: BenchContext): Promise<FacesRounds> {
       await ctx.clear(s);
     }
   }
-  return { times, sizes: sizes!, floorSizes: floorSizes!, ...out };
+  return { times, sizes: sizes!, pluginSizes: pluginSizes!, floorSizes: floorSizes!, ...out };
 }
 
 /** One face's turn: its preview and its up timed (metrics reset before the up); the up's provider peak RSS. */
@@ -83,5 +88,6 @@ export function facesRun(f: FacesRounds, resources: number): FacesRun {
     pluginUpRatio: median(t.plugin.up) / median(t.floor.up),
     peakRssBytes: { cims: f.peakRss, plugin: f.pluginPeakRss },
     resources,
+    share: { cims: f.sizes.share, plugin: f.pluginSizes.share, floor: f.floorSizes.share },
   };
 }

@@ -33,7 +33,7 @@ export async function fullRun(ctx: BenchContext): Promise<FullRun> {
   const probe = await probeRows(ctx);
   // Task-wait lag, in process: the same tasks watched by our waiter and by fixed polling.
   const { samples, lag } = await lagRows(ctx);
-  const { times, sizes, floorSizes } = faces;
+  const { times, sizes, pluginSizes, floorSizes } = faces;
   const { N, rounds, taskMs, lagSamples } = ctx.params;
   const results: Results = {
     machine: machine(),
@@ -44,6 +44,7 @@ export async function fullRun(ctx: BenchContext): Promise<FullRun> {
       providerTextsDistinct: new Set(sizes.providerBytes).size,
       stateBytesPerResource: Math.round(sizes.stateBytesPerResource),
       floorProviderBytes: floorSizes.providerBytes[0],
+      share: { cims: sizes.share, plugin: pluginSizes.share, floor: floorSizes.share },
       ...naive,
     },
     overhead: {

@@ -5,13 +5,13 @@ import * as pulumi from "@pulumi/pulumi";
 export type OutputsOf<State> = { readonly [K in keyof State]-?: pulumi.Output<State[K]> };
 
 type DynamicResourceClass<State> = new (
-  provider: pulumi.dynamic.ResourceProvider,
+  provider: string,
   name: string,
   props: pulumi.Inputs,
   opts?: pulumi.CustomResourceOptions,
   module?: string,
   type?: string,
-) => pulumi.dynamic.Resource & OutputsOf<State>;
+) => pulumi.CustomResource & OutputsOf<State>;
 
 /**
  * One cost taken out of a resource's construction, on both faces. The SDK wraps the promise of
@@ -36,12 +36,25 @@ function restore(limit: number, err?: unknown, from?: abstract new (...args: nev
   if (err instanceof Error) Error.captureStackTrace(err, from);
 }
 
-/** pulumi.dynamic.Resource, set up quietly (see quiet()). */
-class CimsDynamicResource extends pulumi.dynamic.Resource {
-  constructor(...args: ConstructorParameters<typeof pulumi.dynamic.Resource>) {
+/**
+ * A dynamic resource, set up quietly (see quiet()): what pulumi.dynamic.Resource registers (the
+ * type `pulumi-nodejs:dynamic/<module>:<type>`, served by the engine's dynamic-provider host,
+ * with the provider's text as `__provider`), but given the text of ../shim.ts instead of an
+ * object for the SDK to serialize, whose closure wrapping would be most of what a resource's
+ * state holds.
+ */
+class CimsDynamicResource extends pulumi.CustomResource {
+  constructor(
+    provider: string,
+    name: string,
+    props: pulumi.Inputs,
+    opts?: pulumi.CustomResourceOptions,
+    module?: string,
+    type = "Resource",
+  ) {
     const limit = quiet();
     try {
-      super(...args);
+      super(`pulumi-nodejs:dynamic${module ? `/${module}` : ""}:${type}`, name, { ...props, __provider: provider }, opts);
     } catch (err) {
       restore(limit, err, CimsDynamicResource);
       throw err;
