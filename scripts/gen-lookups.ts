@@ -126,7 +126,12 @@ const property = (f: { type: LookupType; doc: string }): Json => ({ ...SCHEMA[f.
 
 function objectOf(fields: Array<{ name: string; type: LookupType; doc: string }>, description: string): Json {
   const required = fields.filter((f) => ALWAYS.has(f.name)).map((f) => f.name);
-  return { type: "object", description, properties: Object.fromEntries(fields.map((f) => [f.name, property(f)])), required };
+  return {
+    type: "object",
+    description,
+    properties: Object.fromEntries(fields.map((f) => [f.name, property(f)])),
+    ...(required.length ? { required } : {}),
+  };
 }
 
 /** The schema's `functions` and the types of the list answers' items. */
@@ -138,7 +143,9 @@ export function schemaFunctions(): { functions: Json; types: Json } {
     const inputsSchema = {
       type: "object",
       properties: Object.fromEntries(inputs.map((i) => [i.name, property(i)])),
-      required: l.required ?? [],
+      // An empty list is left out, as the engine's own reading of the schema leaves it
+      // (`pulumi package get-schema` prints the plugin's schema without it).
+      ...(l.required?.length ? { required: l.required } : {}),
     };
     let outputs: Json;
     if (l.many) {

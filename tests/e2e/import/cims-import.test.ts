@@ -204,7 +204,7 @@ test(
     // the seeded one is written, adopted on purpose by its id.
     const poolStatement = source.slice(source.indexOf('new cims.LbPoolSettings("pool-web-pool"'));
     const poolArgs = poolStatement.slice(0, poolStatement.indexOf("});"));
-    expect(poolArgs).toContain('members: [{ address: "10.0.0.10", protocolPort: 8080, weight: 1 }]');
+    expect(poolArgs).toContain('members: [{ address: "10.0.0.10", protocolPort: 8080, weight: 1, adminStateUp: true, backup: false }]');
     expect(poolArgs).toContain(`adoptMembers: ["${SEED.keptMemberId}"]`);
     expect(poolArgs).not.toContain(alone);
     const comment = source.slice(

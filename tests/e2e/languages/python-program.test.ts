@@ -102,7 +102,13 @@ test(
     expect(sdkDifferences(generated, committedPythonSdk(REPO_ROOT))).toEqual([]);
     const { version } = JSON.parse(await fs.readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
     expect(generated.get("pyproject.toml")).toContain(`version = "${version}"`);
-    expect(JSON.parse(generated.get("pulumi_cims/pulumi-plugin.json") ?? "{}")).toEqual({ resource: true, name: "cims", version });
+    expect(JSON.parse(generated.get("pulumi_cims/pulumi-plugin.json") ?? "{}")).toEqual({
+      resource: true,
+      name: "cims",
+      version,
+      // The schema's pluginDownloadURL: where `pulumi plugin install` fetches the plugin from.
+      server: "github://api.github.com/pulumi-cims/pulumi-cims",
+    });
 
     await linkPythonVenv(env.stack, venv);
     const { stack, emulator } = env;
