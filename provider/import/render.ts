@@ -15,7 +15,16 @@ import type { FieldType, ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
 import { KIND_NAMES, type Kind, kind } from "../kinds/registry";
-import { ConfigValue, configValues, type Declaration, type ExampleProgram, OutputValue, referenced } from "../kinds/program-model";
+import {
+  ConfigValue,
+  configValues,
+  type Declaration,
+  type ExampleProgram,
+  LookupValue,
+  lookupValues,
+  OutputValue,
+  referenced,
+} from "../kinds/program-model";
 import type { AdoptionProgram } from "./program";
 import { goString, javaString, pyString, tsString, UnwritableTextError, visible, yamlString } from "./quote";
 
@@ -35,14 +44,17 @@ interface Renderer {
   comment: string;
   /** How the head spells an argument and the option that protects, when not as the schema and YAML do (Python). */
   spelling?: { argName: (name: string) => string; protectOption: string };
-  /** Between the head and the resources: the package's import (and the config the program reads), or YAML's `resources:`. */
-  opening: (config: readonly ConfigValue[]) => string;
+  /**
+   * Between the head and the resources: the package's import, the config the program reads and
+   * the lookups it makes (each bound to its variable), then YAML's `resources:`.
+   */
+  opening: (config: readonly ConfigValue[], lookups: readonly LookupValue[]) => string;
   /** The indentation of the resources' comments. */
   indent: string;
   /** A resource's statement; `variable`: the name it is bound to, when the program uses its outputs. */
   declaration: (d: Declaration<Kind>, protect: boolean, variable?: string) => string;
   /** The stack's outputs, after the resources. */
-  exports: (outputs: ReadonlyArray<[string, OutputValue]>) => string;
+  exports: (outputs: ReadonlyArray<[string, OutputValue | LookupValue]>) => string;
   /** After the resources (Go's end of its function). */
   closing?: string;
   /** The whole program made final (Java's imports, which name what the rest of it uses). */
@@ -91,6 +103,7 @@ const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : tsString(k));
 /** A value as a TypeScript expression; `indent` is the current line's indentation. */
 export function printValue(value: unknown, indent = ""): string {
   if (value instanceof ConfigValue) return camel(value.key);
+  if (value instanceof LookupValue) return camel(value.name);
   if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) return s;
@@ -100,14 +113,31 @@ export function printValue(value: unknown, indent = ""): string {
 
 const TS_CONFIG = { string: "require", integer: "requireNumber" } as const;
 
+/** A lookup's arguments as one line's fields: `name: "demo-net"`, `name="demo-net"`, ... */
+const lookupArgs = (l: LookupValue, field: (k: string, v: string) => string, literal: (v: LookupValue["args"][string]) => string) =>
+  Object.entries(l.args)
+    .map(([k, v]) => field(k, literal(v)))
+    .join(", ");
+
 const typescript: Renderer = {
   comment: "//",
-  opening: (config) =>
+  opening: (config, lookups) =>
     (config.length > 0 ? 'import * as pulumi from "@pulumi/pulumi";\n' : "") +
     'import * as cims from "pulumi-cims";\n' +
     (config.length > 0
       ? `\nconst config = new pulumi.Config();\n${config.map((c) => `const ${camel(c.key)} = config.${TS_CONFIG[c.type]}(${tsString(c.key)});\n`).join("")}`
-      : ""),
+      : "") +
+    (lookups.length > 0 ? "\n" : "") +
+    lookups
+      .map(
+        (l) =>
+          `const ${camel(l.name)} = cims.${l.fn}Output({ ${lookupArgs(
+            l,
+            (k, v) => `${tsKey(k)}: ${v}`,
+            (v) => printValue(v),
+          )} }).${l.field};\n`,
+      )
+      .join(""),
   indent: "",
   declaration: (d, protect, variable) => {
     const body = entries(d.args)
@@ -142,6 +172,7 @@ function yamlMapKey(k: string): string {
 /** A scalar, an empty list or an empty object on its key's line (a string's `$` doubled: yamlString). */
 function yamlFlat(value: unknown): string | undefined {
   if (value instanceof ConfigValue) return `\${${value.key}}`;
+  if (value instanceof LookupValue) return `\${${camel(value.name)}}`;
   if (value instanceof OutputValue) return `\${${value.resource}.${value.output}}`;
   const s = scalar(value, YAML_WORDS);
   if (s !== undefined) return s;
@@ -168,10 +199,20 @@ function yamlBlock(value: unknown, indent: string): string {
     .join("");
 }
 
+/** A lookup as a variable: `fn::invoke` of its function, with its arguments, answering its field. */
+const yamlLookup = (l: LookupValue) =>
+  `  ${camel(l.name)}:\n    fn::invoke:\n      function: cims:index:${l.fn}\n      arguments:\n` +
+  Object.entries(l.args)
+    .map(([k, v]) => `        ${yamlKey(k)}: ${scalar(v, YAML_WORDS)}\n`)
+    .join("") +
+  `      return: ${l.field}\n`;
+
 const yaml: Renderer = {
   comment: "#",
-  opening: (config) =>
-    (config.length > 0 ? `config:\n${config.map((c) => `  ${yamlKey(c.key)}:\n    type: ${c.type}\n`).join("")}` : "") + "resources:\n",
+  opening: (config, lookups) =>
+    (config.length > 0 ? `config:\n${config.map((c) => `  ${yamlKey(c.key)}:\n    type: ${c.type}\n`).join("")}` : "") +
+    (lookups.length > 0 ? `variables:\n${lookups.map(yamlLookup).join("")}` : "") +
+    "resources:\n",
   indent: "  ",
   declaration: (d, protect) =>
     `  ${yamlKey(d.name)}:\n    type: cims:index:${d.type}\n` +
@@ -179,6 +220,8 @@ const yaml: Renderer = {
     (protect ? "    options:\n      protect: true\n" : ""),
   exports: (outputs) =>
     outputs.length > 0 ? `outputs:\n${outputs.map(([name, o]) => `  ${yamlKey(name)}: ${yamlFlat(o) ?? ""}\n`).join("")}` : "",
+  // A program of lookups alone (a lookup's page) declares no resource: no empty `resources:`.
+  finish: (text) => text.replace(/^resources:\n\n(?=outputs:|$)/m, ""),
 };
 
 // ---------------------------------------------------------------------------------------
@@ -205,6 +248,7 @@ const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fiel
 /** A value as a Python expression; `type`: the contract's type of it, which names its Args class. */
 function pyValue(value: unknown, type: FieldType | undefined, indent: string): string {
   if (value instanceof ConfigValue) return toSnake(value.key);
+  if (value instanceof LookupValue) return toSnake(camel(value.name));
   if (value instanceof OutputValue) return `${toSnake(camel(value.resource))}.${toSnake(value.output)}`;
   const named = enumMember(value, type);
   // Python's enum members are the value's name in capitals: `cims.LbAlgorithm.ROUND_ROBIN`.
@@ -229,11 +273,22 @@ const PY_CONFIG = { string: "require", integer: "require_int" } as const;
 const python: Renderer = {
   comment: "#",
   spelling: { argName: toSnake, protectOption: "protect=True" },
-  opening: (config) =>
+  opening: (config, lookups) =>
     "import pulumi\nimport pulumi_cims as cims\n" +
     (config.length > 0
       ? `\nconfig = pulumi.Config()\n${config.map((c) => `${toSnake(c.key)} = config.${PY_CONFIG[c.type]}(${pyString(c.key)})\n`).join("")}`
-      : ""),
+      : "") +
+    (lookups.length > 0 ? "\n" : "") +
+    lookups
+      .map(
+        (l) =>
+          `${toSnake(camel(l.name))} = cims.${toSnake(l.fn)}_output(${lookupArgs(
+            l,
+            (k, v) => `${toSnake(k)}=${v}`,
+            (v) => pyValue(v, undefined, ""),
+          )}).${toSnake(l.field)}\n`,
+      )
+      .join(""),
   indent: "",
   declaration: (d, protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
@@ -267,6 +322,7 @@ function goArrayType(items: FieldType | undefined): string {
 /** A value as a Go input expression; `type`: the contract's type of it. */
 function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
   if (value instanceof ConfigValue) return `pulumi.${value.type === "integer" ? "Int" : "String"}(${camel(value.key)})`;
+  if (value instanceof LookupValue) return camel(value.name);
   if (value instanceof OutputValue)
     return value.output === "id" ? `${camel(value.resource)}.ID()` : `${camel(value.resource)}.${goField(value.output)}`;
   // An enum field takes the enum's type (`cims.LbAlgorithmInput`), which pulumi.String is not.
@@ -306,16 +362,39 @@ const GO_CONFIG = { string: "Require", integer: "RequireInt" } as const;
  */
 export const goResourceName = (type: string): string => (KIND_NAMES.some((k) => `${k}State` === type) ? `${type}Resource` : type);
 
+/**
+ * A lookup's function in the Go SDK: Go's generator names one whose name, less `get`, is a
+ * resource's (getSnapshotPolicy) `Lookup<Name>`, and its types after it.
+ */
+export const goLookupName = (fn: string): string => {
+  const rest = goField(fn.replace(/^get/, ""));
+  return KIND_NAMES.some((k) => k === rest) ? `Lookup${rest}` : goField(fn);
+};
+
+/** A lookup's argument in Go: the Output form's arguments are pointers (`pulumi.StringPtr`). */
+function goLookupArg(v: LookupValue["args"][string]): string {
+  if (typeof v === "boolean") return `pulumi.BoolPtr(${v})`;
+  if (typeof v === "number") return `pulumi.IntPtr(${v})`;
+  return `pulumi.StringPtr(${goString(v)})`;
+}
+
+const goLookup = (l: LookupValue) => {
+  const fn = goLookupName(l.fn);
+  const args = lookupArgs(l, (k, v) => `${goField(k)}: ${v}`, goLookupArg);
+  return `\t\t${camel(l.name)} := cims.${fn}Output(ctx, cims.${fn}OutputArgs{${args}}).${goField(l.field)}()\n`;
+};
+
 const go: Renderer = {
   comment: "//",
   spelling: { argName: goField, protectOption: "pulumi.Protect(true)" },
-  opening: (config) =>
+  opening: (config, lookups) =>
     `package main\n\nimport (\n\t"${GO_SDK_PACKAGE}"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n` +
     (config.length > 0 ? '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"\n' : "") +
     ")\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n" +
     (config.length > 0
       ? `\t\tcfg := config.New(ctx, "")\n${config.map((c) => `\t\t${camel(c.key)} := cfg.${GO_CONFIG[c.type]}(${goString(c.key)})\n`).join("")}`
-      : ""),
+      : "") +
+    lookups.map(goLookup).join(""),
   indent: "\t\t",
   declaration: (d, protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
@@ -378,6 +457,7 @@ function javaCall(
 /** A value as a Java expression from `column` on; `type`: the contract's type of it (an enum's, a builder's, a Double's). */
 function javaValue(value: unknown, type: FieldType | undefined, indent: string, column: number): string {
   if (value instanceof ConfigValue) return camel(value.key);
+  if (value instanceof LookupValue) return camel(value.name);
   if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}()`;
   const named = enumMember(value, type);
   if (named) return `${named.type}.${named.member}`;
@@ -403,6 +483,7 @@ const JAVA_CONFIG = { string: "require", integer: "requireInteger" } as const;
 /** Where each class a Java program names comes from, by its simple name; undefined for none (a local). */
 function javaImport(name: string, enumLike: boolean): string | undefined {
   if (name === "Context" || name === "Pulumi") return `com.pulumi.${name}`;
+  if (name === "CimsFunctions") return "com.pulumi.cims.CimsFunctions";
   if (name === "List" || name === "Map") return `java.util.${name}`;
   if (KIND_NAMES.some((k) => name === k || name === `${k}Args`)) return `com.pulumi.cims.${name}`;
   if (name.endsWith("Args")) return `com.pulumi.cims.inputs.${name}`;
@@ -421,12 +502,22 @@ function javaImports(text: string): string {
   return text.replace(/^package app;\n/, `package app;\n\n${imports.join("")}`);
 }
 
+/** A lookup in Java: the SDK's `CimsFunctions.get<Name>(args)` answers an Output of the whole record; its field from it. */
+const javaLookup = (l: LookupValue) => {
+  const Name = goField(l.fn);
+  const args = Object.entries(l.args)
+    .map(([k, v]) => `.${k}(${javaValue(v, undefined, "", 0)})`)
+    .join("");
+  return `        final var ${camel(l.name)} = CimsFunctions.${l.fn}(${Name}Args.builder()${args}.build()).applyValue(r -> r.${l.field}());\n`;
+};
+
 const java: Renderer = {
   comment: "//",
-  opening: (config) =>
+  opening: (config, lookups) =>
     "package app;\n\npublic class App {\n    public static void main(String[] args) {\n        Pulumi.run(App::stack);\n    }\n\n" +
     "    public static void stack(Context ctx) {\n" +
-    config.map((c) => `        final var ${camel(c.key)} = ctx.config().${JAVA_CONFIG[c.type]}(${javaString(c.key)});\n`).join(""),
+    config.map((c) => `        final var ${camel(c.key)} = ctx.config().${JAVA_CONFIG[c.type]}(${javaString(c.key)});\n`).join("") +
+    lookups.map(javaLookup).join(""),
   indent: "        ",
   declaration: (d, _protect, variable) => {
     const fields = kind(d.type).descriptor.contract.fields;
@@ -485,7 +576,7 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
     const comments = (d.comments ?? []).map((c) => `${commentLines(c, `${r.indent}${r.comment}`)}\n`).join("");
     sections.push(comments + r.declaration(d, program.protect));
   }
-  return `${head(r, program).join("\n")}\n${r.opening([])}${sections.join("")}${r.closing ?? ""}`;
+  return `${head(r, program).join("\n")}\n${r.opening([], [])}${sections.join("")}${r.closing ?? ""}`;
 }
 
 /**
@@ -498,6 +589,6 @@ export function renderExample(example: ExampleProgram<Kind>, language: ExampleLa
   const resources = example.declarations.map((d) => `\n${r.declaration(d, false, used.has(d.name) ? camel(d.name) : undefined)}`);
   const outputs = Object.entries(example.outputs);
   const exports = outputs.length > 0 ? `\n${r.exports(outputs)}` : "";
-  const text = `${r.opening(configValues(example.declarations))}${resources.join("")}${exports}${r.closing ?? ""}`;
+  const text = `${r.opening(configValues(example.declarations), lookupValues(example))}${resources.join("")}${exports}${r.closing ?? ""}`;
   return r.finish ? r.finish(text) : text;
 }

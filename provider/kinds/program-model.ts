@@ -35,18 +35,40 @@ export class OutputValue {
   ) {}
 }
 
+/**
+ * A field of what a lookup (`cims:index:<fn>`) finds, by its arguments: `getNetwork` by
+ * `{ name: "demo-net" }`, its `id`. The program finds the record each run, so a team names what
+ * it refers to instead of pasting an id per stack. `name`: the program's variable for it.
+ */
+export class LookupValue {
+  constructor(
+    readonly fn: string,
+    readonly args: Readonly<Record<string, string | number | boolean>>,
+    readonly field: string,
+    readonly name: string,
+  ) {}
+}
+
 /** `networkId: config("networkId")`: the argument is the stack's config value of that key. */
 export const config = (key: string, type: ConfigValue["type"] = "string"): ConfigValue => new ConfigValue(key, type);
 /** `subnetId: output("app-subnet", "id")`: the argument is that resource's output. */
 export const output = (resource: string, name: string): OutputValue => new OutputValue(resource, name);
+
+/**
+ * `networkId: lookup("getNetwork", { name: "demo-net" }, "id")`: the argument is that field of
+ * what the lookup finds; its variable is named after the name it looks up and the field
+ * (`demoNetId`) unless `name` says otherwise.
+ */
+export const lookup = (fn: string, args: LookupValue["args"], field: string, name?: string): LookupValue =>
+  new LookupValue(fn, args, field, name ?? `${String(args.name ?? fn.replace(/^get/, ""))}-${field}`);
 
 /** A kind's docs example: what it shows, its resources (arguments may be config values and outputs), the stack's outputs. */
 export interface ExampleProgram<K extends string = string> {
   /** A sentence or two for the docs page, above the code. */
   doc: string;
   declarations: Declaration<K>[];
-  /** The stack's outputs, by name. */
-  outputs: Record<string, OutputValue>;
+  /** The stack's outputs, by name (a lookup's field among them). */
+  outputs: Record<string, OutputValue | LookupValue>;
 }
 
 /** What a kind's registry entry carries beside its methods: its docs example. */
@@ -54,9 +76,9 @@ export interface WithExample {
   example: ExampleProgram;
 }
 
-/** Calls `seen` with each config value and output among a value's leaves. */
-function walk(value: unknown, seen: (v: ConfigValue | OutputValue) => void): void {
-  if (value instanceof ConfigValue || value instanceof OutputValue) seen(value);
+/** Calls `seen` with each config value, output and lookup among a value's leaves. */
+function walk(value: unknown, seen: (v: ConfigValue | OutputValue | LookupValue) => void): void {
+  if (value instanceof ConfigValue || value instanceof OutputValue || value instanceof LookupValue) seen(value);
   else if (Array.isArray(value)) value.forEach((v) => walk(v, seen));
   else if (typeof value === "object" && value !== null) Object.values(value).forEach((v) => walk(v, seen));
 }
@@ -74,9 +96,27 @@ export function configValues(declarations: readonly Declaration[]): ConfigValue[
   return [...found.values()];
 }
 
+/**
+ * The lookups a program reads (its resources' arguments, then its outputs), each once by its
+ * variable's name, in the order they are first used; one name for two different lookups is refused.
+ */
+export function lookupValues(example: Pick<ExampleProgram, "declarations" | "outputs">): LookupValue[] {
+  const found = new Map<string, LookupValue>();
+  const add = (v: unknown) => {
+    if (!(v instanceof LookupValue)) return;
+    const known = found.get(v.name);
+    if (known && JSON.stringify([known.fn, known.args, known.field]) !== JSON.stringify([v.fn, v.args, v.field]))
+      throw new Error(`two lookups are named ${v.name}: give one of them another name (lookup's fourth argument)`);
+    found.set(v.name, v);
+  };
+  for (const d of example.declarations) walk(d.args, add);
+  Object.values(example.outputs).forEach(add);
+  return [...found.values()];
+}
+
 /** The names of the resources whose outputs the program uses (in an argument or a stack output). */
 export function referenced(example: Pick<ExampleProgram, "declarations" | "outputs">): Set<string> {
-  const names = new Set<string>(Object.values(example.outputs).map((o) => o.resource));
+  const names = new Set<string>(Object.values(example.outputs).flatMap((o) => (o instanceof OutputValue ? [o.resource] : [])));
   for (const d of example.declarations) walk(d.args, (v) => v instanceof OutputValue && names.add(v.resource));
   return names;
 }
@@ -84,7 +124,7 @@ export function referenced(example: Pick<ExampleProgram, "declarations" | "outpu
 /** Several examples as one program (one stack runs every kind's): their resources and outputs, whose names must not clash. */
 export function combineExamples<K extends string>(examples: readonly ExampleProgram<K>[]): ExampleProgram<K> {
   const declarations = examples.flatMap((e) => e.declarations);
-  const outputs: Record<string, OutputValue> = {};
+  const outputs: ExampleProgram<K>["outputs"] = {};
   for (const [name, value] of examples.flatMap((e) => Object.entries(e.outputs))) {
     if (name in outputs) throw new Error(`two examples export ${name}`);
     outputs[name] = value;
@@ -93,5 +133,6 @@ export function combineExamples<K extends string>(examples: readonly ExampleProg
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) throw new Error(`two examples declare a resource named ${twice}`);
   configValues(declarations);
+  lookupValues({ declarations, outputs });
   return { doc: examples.map((e) => e.doc).join(" "), declarations, outputs };
 }

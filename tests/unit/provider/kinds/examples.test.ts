@@ -3,7 +3,7 @@
 // are used (Go refuses an unused one), the stack's outputs, and in Java, which only the examples
 // are written in; and the examples combined into one program only when their names do not
 // clash. tests/e2e/tools/docs-examples.test.ts runs them.
-import { combineExamples, config, type ExampleProgram, output } from "../../../../provider/kinds/program-model";
+import { combineExamples, config, type ExampleProgram, lookup, output } from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
 import { exampleOf, type Kind, KIND_NAMES, registeredExample } from "../../../../provider/kinds/registry";
 
@@ -101,6 +101,80 @@ test("Java: nested types' builders, enums, lists and maps as the SDK takes them,
   expect(java).toContain('.name("a \\"b\\"")');
   expect(java).toContain('.tags(Map.of("team", "web"))');
   expect(java).toContain(".dnsNameservers(List.of())");
+});
+
+const found: ExampleProgram<Kind> = {
+  doc: "A subnet on a network found by name, and a policy's state found by name.",
+  declarations: [
+    { type: "Subnet", name: "a", args: { name: "a", cidr: "10.9.0.0/24", networkId: lookup("getNetwork", { name: "demo-net" }, "id") } },
+    { type: "Subnet", name: "b", args: { name: "b", cidr: "10.8.0.0/24", networkId: lookup("getNetwork", { name: "demo-net" }, "id") } },
+    {
+      type: "SnapshotPolicyState",
+      name: "p",
+      args: { policyId: lookup("getSnapshotPolicy", { name: "nightly-snapshots" }, "id"), status: "paused" },
+    },
+  ],
+  outputs: { poolId: lookup("getPool", { name: "web-pool", projectId: 1 }, "id") },
+};
+
+test("a lookup is made once per program, as a variable named after what it finds, in every language", () => {
+  const ts = renderExample(found, "typescript");
+  expect(ts).not.toContain("pulumi.Config");
+  expect(ts.match(/cims\.getNetworkOutput/g)).toHaveLength(1);
+  expect(ts).toContain('\nconst demoNetId = cims.getNetworkOutput({ name: "demo-net" }).id;\n');
+  expect(ts).toContain('const webPoolId = cims.getPoolOutput({ name: "web-pool", projectId: 1 }).id;\n');
+  expect(ts).toContain("  networkId: demoNetId,\n");
+  expect(ts).toContain("export const poolId = webPoolId;\n");
+
+  const yaml = renderExample(found, "yaml");
+  expect(yaml).toMatch(
+    /^variables:\n {2}demoNetId:\n {4}fn::invoke:\n {6}function: cims:index:getNetwork\n {6}arguments:\n {8}name: "demo-net"\n {6}return: id\n/,
+  );
+  expect(yaml.match(/fn::invoke/g)).toHaveLength(3);
+  expect(yaml).toContain('        name: "web-pool"\n        projectId: 1\n');
+  expect(yaml).toContain("      networkId: ${demoNetId}\n");
+  expect(yaml).toContain("      policyId: ${nightlySnapshotsId}\n");
+  expect(yaml).toContain("outputs:\n  poolId: ${webPoolId}\n");
+
+  const py = renderExample(found, "python");
+  expect(py).toContain('\ndemo_net_id = cims.get_network_output(name="demo-net").id\n');
+  expect(py).toContain('web_pool_id = cims.get_pool_output(name="web-pool", project_id=1).id\n');
+  expect(py).toContain("    network_id=demo_net_id,\n");
+  expect(py).toContain('pulumi.export("poolId", web_pool_id)\n');
+
+  const go = renderExample(found, "go");
+  expect(go).not.toContain("pulumi/config");
+  expect(go).toContain('\t\tdemoNetId := cims.GetNetworkOutput(ctx, cims.GetNetworkOutputArgs{Name: pulumi.StringPtr("demo-net")}).Id()\n');
+  expect(go).toContain(
+    '\t\tnightlySnapshotsId := cims.LookupSnapshotPolicyOutput(ctx, cims.LookupSnapshotPolicyOutputArgs{Name: pulumi.StringPtr("nightly-snapshots")}).Id()\n',
+  );
+  expect(go).toContain('cims.GetPoolOutputArgs{Name: pulumi.StringPtr("web-pool"), ProjectId: pulumi.IntPtr(1)}');
+  expect(go).toContain("\t\t\tNetworkId: demoNetId,\n");
+  expect(go).toContain("\t\t\tPolicyId: nightlySnapshotsId,\n");
+  expect(go).toContain('\t\tctx.Export("poolId", webPoolId)\n');
+
+  const java = renderExample(found, "java");
+  expect(java).toContain("import com.pulumi.cims.CimsFunctions;\n");
+  expect(java).toContain("import com.pulumi.cims.inputs.GetNetworkArgs;\n");
+  expect(java).toContain(
+    '        final var demoNetId = CimsFunctions.getNetwork(GetNetworkArgs.builder().name("demo-net").build()).applyValue(r -> r.id());\n',
+  );
+  expect(java).toContain('GetPoolArgs.builder().name("web-pool").projectId(1).build()');
+  expect(java).toContain("            .networkId(demoNetId)\n");
+  expect(java).toContain('        ctx.export("poolId", webPoolId);\n');
+});
+
+test("a program of lookups alone: YAML has variables and outputs, no empty resources", () => {
+  const alone = { doc: "", declarations: [], outputs: { foundPoolId: lookup("getPool", { name: "web-pool" }, "id") } };
+  expect(renderExample(alone, "yaml")).toBe(
+    'variables:\n  webPoolId:\n    fn::invoke:\n      function: cims:index:getPool\n      arguments:\n        name: "web-pool"\n      return: id\n' +
+      "outputs:\n  foundPoolId: ${webPoolId}\n",
+  );
+});
+
+test("two different lookups under one variable's name are refused", () => {
+  const clash = { ...found, outputs: { other: lookup("getNetwork", { name: "prod-net" }, "id", "demo-net-id") } };
+  expect(() => renderExample(clash, "typescript")).toThrow("two lookups are named demo-net-id");
 });
 
 test("the kinds' examples combine into one program; clashing names or config types are refused", () => {
