@@ -2,8 +2,9 @@
 // (provider/resources/generated/lookups.ts: each lookup's Args and Result, and its functions on
 // both faces), the schema's `functions` and the types of their list answers, and each lookup's
 // reference page (docs/functions/<name>.md).
-import { LOOKUPS, type Lookup, type LookupType } from "../api/lookups";
+import { LOOKUPS, type Lookup, type LookupName, type LookupType } from "../api/lookups";
 import { toCamel, toKebab } from "../api/names";
+import { type ExampleProgram, lookup } from "../provider/kinds/program-model";
 
 type Json = Record<string, unknown>;
 
@@ -195,3 +196,43 @@ export function lookupDoc(l: Lookup): string {
     "",
   ].join("\n");
 }
+
+/**
+ * Each lookup's example on its page (docs/functions/<name>.md, in every language by the docs
+ * examples' renderers): it finds a record the emulator's seed holds, by name, and the stack
+ * exports what it found. tests/e2e/tools/docs-examples.test.ts deploys them beside the kinds'.
+ * The lookups of records no seed holds (a subnet, an image) and of lists have none yet.
+ */
+/** (`never`: they declare no resource, so they combine with any kind's.) */
+export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>> = {
+  getProject: {
+    doc: "The id of the project named `default`, exported.",
+    declarations: [],
+    outputs: { foundProjectId: lookup("getProject", { name: "default" }, "id") },
+  },
+  getRegion: {
+    doc: "The id of the region named `Luxembourg`, exported.",
+    declarations: [],
+    outputs: { foundRegionId: lookup("getRegion", { name: "Luxembourg" }, "id", "region-id") },
+  },
+  getNetwork: {
+    doc: "The id of the network named `demo-net` in the provider's project and region, exported (a subnet's `networkId` takes it the same way).",
+    declarations: [],
+    outputs: { foundNetworkId: lookup("getNetwork", { name: "demo-net" }, "id") },
+  },
+  getVolume: {
+    doc: "The id of the volume named `golden-root`, exported (a bare metal image's `volumeId` takes it the same way).",
+    declarations: [],
+    outputs: { foundVolumeId: lookup("getVolume", { name: "golden-root" }, "id") },
+  },
+  getPool: {
+    doc: "The id of the load balancer pool named `web-pool`, exported (a pool member's or the pool settings' `poolId` takes it the same way).",
+    declarations: [],
+    outputs: { foundPoolId: lookup("getPool", { name: "web-pool" }, "id") },
+  },
+  getSnapshotPolicy: {
+    doc: "The id of the snapshot policy named `nightly-snapshots`, exported (SnapshotPolicyState's and SnapshotPolicyVolume's `policyId` take it the same way).",
+    declarations: [],
+    outputs: { foundPolicyId: lookup("getSnapshotPolicy", { name: "nightly-snapshots" }, "id") },
+  },
+};

@@ -16,7 +16,7 @@ import type { Contract, FieldType, IntegerType, ObjectType, StringType } from ".
 import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
 import { exampleOf, type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
-import { configValues } from "../provider/kinds/program-model";
+import { configValues, lookupValues } from "../provider/kinds/program-model";
 import { type ExampleLanguage, renderExample } from "../provider/import/render";
 import { type Descriptor, isOwned } from "../provider/methods/descriptor";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
@@ -24,8 +24,8 @@ import { type InputShape, type KindShape, shapeOf } from "../provider/methods/sh
 import { apiTable } from "./gen-api-table";
 import { emulatorFiles } from "./gen-emulator";
 import { featuresTable } from "./gen-features";
-import { lookupDoc, lookupsModule, lookupTypeNames, nativeLookups } from "./gen-lookups";
-import { LOOKUPS } from "../api/lookups";
+import { LOOKUP_EXAMPLES, lookupDoc, lookupsModule, lookupTypeNames, nativeLookups } from "./gen-lookups";
+import { isLookupName, LOOKUPS } from "../api/lookups";
 import { kindProse, packageSchema, PROVIDER_CONFIG } from "./package-schema";
 import { JAVA_SDK_DIR, writeJavaSdk } from "./gen-sdk-java";
 import { committedSdk, PYTHON_SDK_DIR, writePythonSdk } from "./gen-sdk-python";
@@ -458,13 +458,29 @@ const EXAMPLE_BLOCKS: ReadonlyArray<[ExampleLanguage, string, string]> = [
 function exampleSection(type: Kind): string {
   const example = exampleOf(type);
   const keys = configValues(example.declarations).map((c) => `\`${c.key}\``);
+  const found = [...new Set(lookupValues(example).map((l) => `[\`${l.fn}\`](../functions/${toKebab(l.fn)}.md)`))];
   let md = `\n## Example\n\n${example.doc}\n\n`;
   md +=
     "One program in five languages: TypeScript on the dynamic face, YAML, Python (`pulumi_cims`), Go (the generated SDK) " +
     "and Java (`com.pulumi.cims`, the class `app.App` that [the pom.xml](../platform.md#java) builds) on the plugin face" +
+    (found.length > 0 ? `, finding the records it refers to with ${found.join(", ")} each run (by name, so no id is set per stack)` : "") +
     (keys.length > 0 ? `, reading ${keys.join(", ")} from the stack's config (\`pulumi config set <key> <value>\`)` : "") +
     ", with the provider's own config (`cims:apiUrl`, `cims:apiKey`, `cims:projectId`, `cims:regionId`) set as usual. " +
     "tests/e2e/tools/docs-examples.test.ts deploys every one against the emulator.\n";
+  for (const [language, title, fence] of EXAMPLE_BLOCKS)
+    md += `\n### ${title}\n\n\`\`\`${fence}\n${renderExample(example, language)}\`\`\`\n`;
+  return md;
+}
+
+/** A lookup's example (scripts/gen-lookups.ts's LOOKUP_EXAMPLES) in each language, by the same renderers; "" for none. */
+function lookupExampleSection(name: string): string {
+  const example = isLookupName(name) ? LOOKUP_EXAMPLES[name] : undefined;
+  if (!example) return "";
+  let md = `\n## Example\n\n${example.doc}\n\n`;
+  md +=
+    "One program in five languages, as the resources' examples are written: TypeScript on the default face, YAML " +
+    "(`fn::invoke`), Python, Go and Java on the generated SDKs, with the provider's config (`cims:apiUrl`, `cims:apiKey`, " +
+    "`cims:projectId`, `cims:regionId`) set as usual. tests/e2e/tools/docs-examples.test.ts deploys every one against the emulator.\n";
   for (const [language, title, fence] of EXAMPLE_BLOCKS)
     md += `\n### ${title}\n\n\`\`\`${fence}\n${renderExample(example, language)}\`\`\`\n`;
   return md;
@@ -566,7 +582,7 @@ export async function generate(root = ROOT): Promise<Map<string, string>> {
   const schema = packageSchema(version);
   files.set("schema.json", `${JSON.stringify(schema, null, 2)}\n`);
   for (const type of KIND_NAMES) files.set(`docs/resources/${toKebab(type)}.md`, resourceDoc(type));
-  for (const l of LOOKUPS) files.set(`docs/functions/${toKebab(l.name)}.md`, lookupDoc(l));
+  for (const l of LOOKUPS) files.set(`docs/functions/${toKebab(l.name)}.md`, lookupDoc(l) + lookupExampleSection(l.name));
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   files.set("README.md", betweenMarkers(betweenMarkers(readme, "resources", resourceTable()), "config", configTable()));
   const migrate = "docs/migrate-from-terraform.md";

@@ -1,7 +1,8 @@
 // Every kind's docs example (provider/kinds/<kind>.example.ts, rendered into
 // docs/resources/<kind>.md by cims-import's renderers) deployed in every language the page
 // shows: TypeScript on the dynamic face, YAML, Python, Go and Java on the plugin face. The
-// kinds' examples make one program per language (their names do not clash), so five stacks
+// kinds' examples, with each lookup's (scripts/gen-lookups.ts, docs/functions/<name>.md), whose
+// lookups find the seed's records by name, make one program per language (their names do not clash), so five stacks
 // cover them (Java's one Maven project, built with the docs' pom.xml): `up`, then the emulator holds what each example declares (its arguments, read back
 // from the records as cims-import reads them) and the stack exports what the examples say;
 // `preview --expect-no-changes`; `destroy`, then what the examples made is gone and what
@@ -9,7 +10,7 @@
 import * as path from "node:path";
 import type { ExampleLanguage } from "../../../provider/import/render";
 import { renderExample } from "../../../provider/import/render";
-import { combineExamples, ConfigValue, configValues, OutputValue } from "../../../provider/kinds/program-model";
+import { combineExamples, ConfigValue, configValues, LookupValue, lookupValues, OutputValue } from "../../../provider/kinds/program-model";
 import { argsOf } from "../../../provider/kinds/program-args";
 import { exampleOf, KIND_NAMES } from "../../../provider/kinds/registry";
 import { type CimsTestEnv, faceProject, linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT, SEED, useStacks } from "../../support/cims";
@@ -18,22 +19,28 @@ import { E2E_TIMEOUT_MS, REPO_ROOT, type StackExport } from "../../support/harne
 import { javaProject, MAVEN_OPTS } from "../../support/java";
 import { pythonSdkVenv } from "../../support/python-sdk";
 import { KITS } from "../../kits";
+import { LOOKUP_EXAMPLES } from "../../../scripts/gen-lookups";
 
 type ApiRecord = Record<string, unknown>;
 type StateResource = NonNullable<StackExport["deployment"]["resources"]>[number];
 
 const stacks = useStacks();
 
-const PROGRAM = combineExamples(KIND_NAMES.map(exampleOf));
+/** The kinds' examples and the lookups' (docs/functions/), one program. */
+const PROGRAM = combineExamples([...KIND_NAMES.map(exampleOf), ...Object.values(LOOKUP_EXAMPLES).filter((e) => e !== undefined)]);
 
 /** What the examples read from the stack's config: records the emulator's seed holds, as a team's stack would name its own. */
-const CONFIG: Record<string, string> = {
-  networkId: SEED.networkId,
-  volumeId: SEED.volumeId,
-  appVolumeId: SEED.appVolumeId,
-  poolId: SEED.poolId,
-  policyId: SEED.policyId,
-  clientId: SEED.clientId,
+const CONFIG: Record<string, string> = { clientId: SEED.clientId };
+
+/** What each of the examples' lookups finds, by its variable: the seed's records of those names. */
+const FOUND: Record<string, unknown> = {
+  "default-id": 1,
+  "region-id": 1,
+  "demo-net-id": SEED.networkId,
+  "golden-root-id": SEED.volumeId,
+  "app-data-id": SEED.appVolumeId,
+  "web-pool-id": SEED.poolId,
+  "nightly-snapshots-id": Number(SEED.policyId),
 };
 
 const SCOPE = { projectId: 1, regionId: 1 };
@@ -41,8 +48,9 @@ const configured = (c: ConfigValue) => (c.type === "integer" ? Number(CONFIG[c.k
 
 const byName = (resources: StateResource[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`));
 
-/** An output of a resource of the state, as a program reads it (`id` is the resource's id). */
-function outputOf(resources: StateResource[], o: OutputValue): unknown {
+/** An output of a resource of the state, as a program reads it (`id` is the resource's id), or what a lookup finds. */
+function outputOf(resources: StateResource[], o: OutputValue | LookupValue): unknown {
+  if (o instanceof LookupValue) return FOUND[o.name];
   const r = byName(resources, o.resource);
   return o.output === "id" ? r?.id : r?.outputs?.[o.output];
 }
@@ -50,7 +58,7 @@ function outputOf(resources: StateResource[], o: OutputValue): unknown {
 /** A declared argument as a matcher of what the record holds: config and outputs resolved, lists and objects as "containing". */
 function matcher(value: unknown, resources: StateResource[]): unknown {
   if (value instanceof ConfigValue) return configured(value);
-  if (value instanceof OutputValue) return outputOf(resources, value);
+  if (value instanceof OutputValue || value instanceof LookupValue) return outputOf(resources, value);
   if (Array.isArray(value)) return expect.arrayContaining(value.map((v) => matcher(v, resources)));
   if (typeof value === "object" && value !== null)
     return expect.objectContaining(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, matcher(v, resources)])));
@@ -79,7 +87,9 @@ async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
   expect((await stateResources(env)).filter((r) => r.type.includes("cims:"))).toEqual([]);
   for (const d of PROGRAM.declarations) {
     const r = byName(resources, d.name)!;
-    const resolved = Object.fromEntries(Object.entries(d.args).map(([k, v]) => [k, v instanceof ConfigValue ? configured(v) : v]));
+    const resolved = Object.fromEntries(
+      Object.entries(d.args).map(([k, v]) => [k, v instanceof ConfigValue ? configured(v) : v instanceof LookupValue ? FOUND[v.name] : v]),
+    );
     KITS[d.type].example.afterDestroy(KITS[d.type].example.record(env, r), resolved);
   }
 }
@@ -118,6 +128,14 @@ test("the examples read exactly the config this test gives", () => {
       .map((c) => c.key)
       .sort(),
   ).toEqual(Object.keys(CONFIG).sort());
+});
+
+test("the examples look up exactly the records this test expects them to find", () => {
+  expect(
+    lookupValues(PROGRAM)
+      .map((l) => l.name)
+      .sort(),
+  ).toEqual(Object.keys(FOUND).sort());
 });
 
 test.each<ExampleLanguage>(["typescript", "yaml", "python", "go", "java"])(
