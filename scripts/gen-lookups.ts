@@ -201,7 +201,7 @@ export function lookupDoc(l: Lookup): string {
  * Each lookup's example on its page (docs/functions/<name>.md, in every language by the docs
  * examples' renderers): it finds a record the emulator's seed holds, by name, and the stack
  * exports what it found. tests/e2e/tools/docs-examples.test.ts deploys them beside the kinds'.
- * The lookups of records no seed holds (a subnet, an image) and of lists have none yet.
+ * The lookups of records no seed holds (a subnet, an image, a network's subnets) have none yet.
  */
 /** (`never`: they declare no resource, so they combine with any kind's.) */
 export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>> = {
@@ -229,6 +229,11 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     doc: "The id of the load balancer pool named `web-pool`, exported (a pool member's or the pool settings' `poolId` takes it the same way).",
     declarations: [],
     outputs: { foundPoolId: lookup("getPool", { name: "web-pool" }, "id") },
+  },
+  getPoolMembers: {
+    doc: "Every member of the load balancer pool named `api-pool` in another project and region than the provider's (2 and 3), whichever stack added them, exported as a list (the emulator's seed holds none there, so it is empty).",
+    declarations: [],
+    outputs: { foundMembers: lookup("getPoolMembers", { poolName: "api-pool", projectId: 2, regionId: 3 }, "members") },
   },
   getSnapshotPolicy: {
     doc: "The id of the snapshot policy named `nightly-snapshots`, exported (SnapshotPolicyState's and SnapshotPolicyVolume's `policyId` take it the same way).",

@@ -56,11 +56,11 @@ export const output = (resource: string, name: string): OutputValue => new Outpu
 
 /**
  * `networkId: lookup("getNetwork", { name: "demo-net" }, "id")`: the argument is that field of
- * what the lookup finds; its variable is named after the name it looks up and the field
- * (`demoNetId`) unless `name` says otherwise.
+ * what the lookup finds; its variable is named after the name it looks up (else its first text
+ * argument) and the field (`demoNetId`, `apiPoolMembers`) unless `name` says otherwise.
  */
 export const lookup = (fn: string, args: LookupValue["args"], field: string, name?: string): LookupValue =>
-  new LookupValue(fn, args, field, name ?? `${String(args.name ?? fn.replace(/^get/, ""))}-${field}`);
+  new LookupValue(fn, args, field, name ?? `${String(args.name ?? Object.values(args).find((v) => typeof v === "string") ?? fn)}-${field}`);
 
 /** A kind's docs example: what it shows, its resources (arguments may be config values and outputs), the stack's outputs. */
 export interface ExampleProgram<K extends string = string> {

@@ -41,6 +41,7 @@ const FOUND: Record<string, unknown> = {
   "app-data-id": SEED.appVolumeId,
   "web-pool-id": SEED.poolId,
   "nightly-snapshots-id": Number(SEED.policyId),
+  "api-pool-members": [],
 };
 
 const SCOPE = { projectId: 1, regionId: 1 };

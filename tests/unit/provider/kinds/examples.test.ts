@@ -170,6 +170,8 @@ test("a program of lookups alone: YAML has variables and outputs, no empty resou
     'variables:\n  webPoolId:\n    fn::invoke:\n      function: cims:index:getPool\n      arguments:\n        name: "web-pool"\n      return: id\n' +
       "outputs:\n  foundPoolId: ${webPoolId}\n",
   );
+  // Without a `name` argument, the variable is named after the first text argument.
+  expect(lookup("getPoolMembers", { poolName: "api-pool" }, "members").name).toBe("api-pool-members");
 });
 
 test("two different lookups under one variable's name are refused", () => {
