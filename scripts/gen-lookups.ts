@@ -201,7 +201,7 @@ export function lookupDoc(l: Lookup): string {
  * Each lookup's example on its page (docs/functions/<name>.md, in every language by the docs
  * examples' renderers): it finds a record the emulator's seed holds, by name, and the stack
  * exports what it found. tests/e2e/tools/docs-examples.test.ts deploys them beside the kinds'.
- * The lookups of records no seed holds (a subnet, an image, a network's subnets) have none yet.
+ * getSubnet and getImage have none yet: no seed holds a subnet or an image to find.
  */
 /** (`never`: they declare no resource, so they combine with any kind's.) */
 export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>> = {
@@ -219,6 +219,11 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     doc: "The id of the network named `demo-net` in the provider's project and region, exported (a subnet's `networkId` takes it the same way).",
     declarations: [],
     outputs: { foundNetworkId: lookup("getNetwork", { name: "demo-net" }, "id") },
+  },
+  getSubnets: {
+    doc: "Every subnet named `db` in another project and region than the provider's (2 and 3), exported as a list (the emulator's seed holds none there, so it is empty: none is an empty list, not a failure).",
+    declarations: [],
+    outputs: { foundSubnets: lookup("getSubnets", { name: "db", projectId: 2, regionId: 3 }, "subnets") },
   },
   getVolume: {
     doc: "The id of the volume named `golden-root`, exported (a bare metal image's `volumeId` takes it the same way).",

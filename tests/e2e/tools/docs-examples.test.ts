@@ -42,6 +42,7 @@ const FOUND: Record<string, unknown> = {
   "web-pool-id": SEED.poolId,
   "nightly-snapshots-id": Number(SEED.policyId),
   "api-pool-members": [],
+  "db-subnets": [],
 };
 
 const SCOPE = { projectId: 1, regionId: 1 };
