@@ -12,7 +12,7 @@ import { MIN_REDACTED_KEY_LENGTH, tooShortToRedact } from "../client/redact";
 import { listAll } from "../client/list";
 import { apiPath } from "../client/path";
 import { closeAllPools } from "../client/transport";
-import { resolveSettings } from "../config";
+import { CONFIG_TABLE, type IgnoreTags, resolveSettings } from "../config";
 import { isOwned } from "../methods/descriptor";
 import { operation } from "../../api/contract";
 import { type Kind, KIND_NAMES, kind } from "../kinds/registry";
@@ -90,6 +90,10 @@ ${[...filterRows().map(({ filter }) => optionLine(`--${filter.flag} ${filter.val
                      __main__.py) or go (main.go, on the SDK \`pulumi package gen-sdk\` writes,
                      imported as ${GO_SDK_PACKAGE}); all but typescript use the
                      provider plugin
+  --ignore-tags <json>
+                     the stack's cims:ignoreTags ({"keys": [...], "keyPrefixes": [...]}):
+                     tags under it are left out of every resource's tags, as the stack
+                     refuses them there
   --out <file>       write the program to this file (default: standard output)
   --no-protect       write no \`protect: true\` (by default every resource has it, so
                      \`pulumi destroy\` fails rather than delete what predates the stack;
@@ -119,6 +123,8 @@ export interface Options {
   protect?: boolean;
   /** The program's language (--language; default typescript). */
   language?: Language;
+  /** --ignore-tags: the stack's `cims:ignoreTags`, whose tags the program leaves out. */
+  ignoreTags?: IgnoreTags;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -130,6 +136,7 @@ export interface TerraformOptions {
   out?: string;
   protect: boolean;
   language?: Language;
+  ignoreTags?: IgnoreTags;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -169,6 +176,7 @@ export function parseOptions(argv: string[]): Options | TerraformOptions | undef
         language: { type: "string" },
         "from-terraform": { type: "string" },
         "no-protect": { type: "boolean", default: false },
+        "ignore-tags": { type: "string" },
         "api-url": { type: "string" },
         "api-key": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
@@ -196,6 +204,7 @@ export function parseOptions(argv: string[]): Options | TerraformOptions | undef
     out: text("out"),
     protect: given.get("no-protect") !== true,
     language: language(text("language")),
+    ignoreTags: ignoreTagsFlag(text("ignore-tags")),
     apiUrl: text("api-url"),
     apiKey: text("api-key"),
   };
@@ -222,6 +231,16 @@ export function parseOptions(argv: string[]): Options | TerraformOptions | undef
     named: Object.fromEntries(namedRows().map(({ named: n }) => [n.flag, dedupe(texts(n.flag).map((v) => parse(n.value, n.flag, v)))])),
     ...common,
   };
+}
+
+/** --ignore-tags, read by the rules of `cims:ignoreTags` (the same JSON), its errors naming the flag. */
+function ignoreTagsFlag(value: string | undefined): IgnoreTags | undefined {
+  try {
+    return CONFIG_TABLE.ignoreTags.parse(value, "--ignore-tags");
+  } catch (err) {
+    if (err instanceof ConfigurationError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** The client, from the flags, else CIMS_API_URL / CIMS_API_KEY (provider/config.ts rules). */
@@ -466,7 +485,12 @@ async function fromTerraform(client: CimsClient, options: TerraformOptions, prog
     `${options.fromTerraform}: ${tf.adopted.length} resource(s) to adopt, ${tf.skipped.length} not adopted; reading them from ${client.apiUrl.href}`,
   );
   const header = [`cims-import --from-terraform ${options.fromTerraform}`];
-  const result = await importFromTerraform(client, tf, { header, protect: options.protect, language: options.language });
+  const result = await importFromTerraform(client, tf, {
+    header,
+    protect: options.protect,
+    language: options.language,
+    ignoreTags: options.ignoreTags,
+  });
   for (const s of result.skipped) progress(`not adopted: ${skippedLine(s)}`);
   for (const r of result.gone) progress(`gone: ${goneLine(r)}`);
   for (const note of result.notes) progress(`note: ${note}`);
@@ -505,10 +529,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       `cims-import --project ${options.scope.projectId} --region ${options.scope.regionId}` +
         Object.entries({ ...options.filters, ...options.named })
           .flatMap(([flag, values]) => values.map((v) => ` --${flag} ${v}`))
-          .join(""),
+          .join("") +
+        (options.ignoreTags ? ` --ignore-tags '${JSON.stringify(options.ignoreTags)}'` : ""),
     ];
     const omit = await prepareRecords(client, options.scope, records, progress);
-    const source = generateModule(records, options.scope, { header, protect: options.protect, omit, language: options.language }, notes);
+    const source = generateModule(
+      records,
+      options.scope,
+      { header, protect: options.protect, omit, language: options.language, ignoreTags: options.ignoreTags },
+      notes,
+    );
     for (const note of notes) progress(`note: ${note}`);
     const count = importedKinds()
       .map((type) => counted(type, records[type]?.length ?? 0))

@@ -14,6 +14,7 @@ import { NotFoundError } from "../client/errors";
 import type { CimsClient } from "../client/http";
 import { kind } from "../kinds/registry";
 import { generateModule, type ImportRecords, type Language, type Omission } from "./generate";
+import type { IgnoreTags } from "../config";
 import type { AdoptedRecord, Skipped, TerraformRecords } from "./terraform";
 import { shellWord, visible } from "./quote";
 
@@ -93,7 +94,7 @@ function poolMembers(pool: ApiRecord, r: AdoptedRecord, separate: Set<string>): 
 export async function importFromTerraform(
   client: CimsClient,
   tf: TerraformRecords,
-  options: { header: string[]; protect: boolean; language?: Language },
+  options: { header: string[]; protect: boolean; language?: Language; ignoreTags?: IgnoreTags },
 ): Promise<TerraformImport> {
   const found: Array<[AdoptedRecord, ApiRecord]> = [];
   const gone: AdoptedRecord[] = [];
@@ -140,6 +141,12 @@ export async function importFromTerraform(
     ...(skipped.length > 0 ? ["Not adopted:", ...skipped.map((s) => `  ${skippedLine(s)}`)] : []),
   ];
   const scope = adopted[0]?.scope ?? { projectId: 1, regionId: 1 };
-  const source = generateModule(records, scope, { header, protect: options.protect, omit, language: options.language });
+  const source = generateModule(records, scope, {
+    header,
+    protect: options.protect,
+    omit,
+    language: options.language,
+    ignoreTags: options.ignoreTags,
+  });
   return { source, adopted, gone, skipped, notes };
 }

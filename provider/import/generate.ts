@@ -16,6 +16,8 @@ import type { AdoptionProgram } from "./program";
 import { type Language, renderProgram } from "./render";
 import { compareIds, resourceNames } from "./names";
 import type { ApiRecord } from "../../api/guards";
+import type { IgnoreTags } from "../config";
+import { withoutIgnored } from "../methods/tag-rules";
 
 export type { Scope } from "../kinds/program-args";
 export type { AdoptionProgram } from "./program";
@@ -35,7 +37,13 @@ export interface Omission {
 }
 
 /** Every resource, named, in a fixed order: by kind, then by id. */
-export function declarations(records: ImportRecords, scope: Scope, notes: string[] = [], omit: Omission[] = []): Declaration<Kind>[] {
+export function declarations(
+  records: ImportRecords,
+  scope: Scope,
+  notes: string[] = [],
+  omit: Omission[] = [],
+  ignoreTags?: IgnoreTags,
+): Declaration<Kind>[] {
   const out: Declaration<Kind>[] = [];
   for (const type of KIND_NAMES) {
     const row = kind(type).descriptor.import;
@@ -48,6 +56,9 @@ export function declarations(records: ImportRecords, scope: Scope, notes: string
       const resourceName = names.get(row.id(r))!;
       const recordNotes: string[] = [];
       const args = argsOf(type, r, scope, recordNotes);
+      // Tags the stack leaves to others (its cims:ignoreTags) are not the program's: a stack
+      // with that setting refuses them in a resource's tags.
+      if (ignoreTags && args.tags !== undefined) args.tags = withoutIgnored(args.tags, ignoreTags);
       const omitted = omit.filter((o) => o.type === type && o.id === row.id(r));
       for (const o of omitted) if (o.arg !== undefined) delete args[o.arg];
       const comments = omitted.map((o) => (o.arg === undefined ? o.why : `${o.arg} left out: ${o.why}`));
@@ -70,13 +81,15 @@ export interface ModuleOptions {
   omit?: Omission[];
   /** The program's language (default: TypeScript, the dynamic face). */
   language?: Language;
+  /** The stack's `cims:ignoreTags` (--ignore-tags): such tags are left out of every resource's tags. */
+  ignoreTags?: IgnoreTags;
 }
 
 /** What the records come to, whatever language writes it. */
 export function adoptionProgram(records: ImportRecords, scope: Scope, options: ModuleOptions = {}, notes: string[] = []): AdoptionProgram {
   return {
     header: options.header ?? [],
-    declarations: declarations(records, scope, notes, options.omit),
+    declarations: declarations(records, scope, notes, options.omit, options.ignoreTags),
     protect: options.protect ?? true,
   };
 }

@@ -407,6 +407,41 @@ describe("the module", () => {
   }, 60_000);
 });
 
+test("--ignore-tags: the tags a stack leaves to others are not written, by key or by prefix; a bad value names the flag", () => {
+  const tagged = records({
+    Subnet: [subnet({ tags: { team: "net", "k8s.io/cluster": "a", owner: "ops" } })],
+    BaremetalImage: [
+      image({
+        tags_v2: [
+          { key: "owner", value: "ops", read_only: false },
+          { key: "os", value: "debian", read_only: false },
+        ],
+      }),
+    ],
+  });
+  const ignoreTags = parseOptions([
+    "--project",
+    "1",
+    "--region",
+    "1",
+    "--ignore-tags",
+    '{"keys": ["owner"], "keyPrefixes": ["k8s.io/"]}',
+  ])?.ignoreTags;
+  expect(ignoreTags).toEqual({ keys: ["owner"], keyPrefixes: ["k8s.io/"] });
+  const written = declarations(tagged, scope, [], [], ignoreTags);
+  expect(written.filter((d) => d.type === "Subnet").map((d) => d.args.tags)).toEqual([{ team: "net" }]);
+  expect(written.find((d) => d.type === "BaremetalImage")?.args.tags).toEqual({ os: "debian" });
+  // Without the flag every tag the record holds is written, as before.
+  expect(declarations(tagged, scope).find((d) => d.type === "Subnet")?.args.tags).toEqual({
+    team: "net",
+    "k8s.io/cluster": "a",
+    owner: "ops",
+  });
+  expect(() => parseOptions(["--project", "1", "--region", "1", "--ignore-tags", '{"prefixes": ["x"]}'])).toThrow(
+    "--ignore-tags takes `keys` and `keyPrefixes` only",
+  );
+});
+
 describe("command line", () => {
   test("repeatable flags, ids checked, --help", () => {
     const o = parseOptions([
