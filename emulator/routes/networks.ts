@@ -22,26 +22,21 @@ export function regionAnswer(region: ApiRecord): ApiRecord {
   return answer;
 }
 
+/** Each read-only collection: its list and item paths, its store, its id parameter, and how a record is answered. */
+const READ_ONLY = [
+  { list: PATHS.networks, item: PATHS.network, store: "networks", idParam: "network_id", what: "Network", answer: network },
+  { list: PATHS.volumes, item: PATHS.volume, store: "volumes", idParam: "volume_id", what: "Volume", answer: volume },
+] as const;
+
 export function registerNetworkRoutes(router: Router, services: Services): void {
   router.add("GET", PATHS.regions, (ctx) => listPage(ctx, services.store.list("regions").map(regionAnswer)));
-  router.add("GET", PATHS.networks, (ctx) =>
-    listPage(
-      ctx,
-      listScoped(services, ctx, "networks").map((n) => network(services, n)),
-    ),
-  );
-  router.add("GET", PATHS.network, (ctx) => ({
-    status: 200,
-    body: network(services, findScoped(services, ctx, "networks", "network_id", "Network")),
-  }));
-  router.add("GET", PATHS.volumes, (ctx) =>
-    listPage(
-      ctx,
-      listScoped(services, ctx, "volumes").map((v) => volume(services, v)),
-    ),
-  );
-  router.add("GET", PATHS.volume, (ctx) => ({
-    status: 200,
-    body: volume(services, findScoped(services, ctx, "volumes", "volume_id", "Volume")),
-  }));
+  for (const c of READ_ONLY) {
+    router.add("GET", c.list, (ctx) =>
+      listPage(
+        ctx,
+        listScoped(services, ctx, c.store).map((r) => c.answer(services, r)),
+      ),
+    );
+    router.add("GET", c.item, (ctx) => ({ status: 200, body: c.answer(services, findScoped(services, ctx, c.store, c.idParam, c.what)) }));
+  }
 }
