@@ -33,11 +33,15 @@ export function lookupInputs(l: Lookup): Array<{ name: string; type: LookupType;
   return [...l.filters, ...(l.scope === "project-region" ? SCOPE_INPUTS : [])];
 }
 
-/** The fields of what a lookup answers for one record, by their camelCase names. */
-const recordFields = (l: Lookup) => l.outputs.map((o) => ({ name: toCamel(o.wire), type: o.type, doc: o.doc }));
-
-/** Fields every record holds (Go's SDK gives them plain, not as pointers). */
+/** Fields every record holds (Go's SDK gives them plain, not as pointers), beside those a lookup marks `always`. */
 const ALWAYS = new Set(["id", "name"]);
+
+/** The fields of what a lookup answers for one record, by their camelCase names. */
+const recordFields = (l: Lookup) =>
+  l.outputs.map((o) => {
+    const name = toCamel(o.wire);
+    return { name, type: o.type, doc: o.doc, always: ALWAYS.has(name) || o.always === true };
+  });
 
 function interfaceOf(name: string, doc: string, fields: Array<{ name: string; type: string; doc: string; optional?: boolean }>): string {
   const lines = fields.map((f) => `  /** ${f.doc} */\n  readonly ${f.name}${f.optional ? "?" : ""}: ${f.type};\n`).join("");
@@ -57,7 +61,7 @@ function lookupTypes(l: Lookup): string {
     `The arguments of \`${l.name}Output\`: each may be an Output.`,
     inputs.map((i) => ({ ...i, type: `pulumi.Input<${TS[i.type]}>`, optional: true })),
   );
-  const fields = recordFields(l).map((f) => ({ ...f, type: TS[f.type], optional: !ALWAYS.has(f.name) }));
+  const fields = recordFields(l).map((f) => ({ ...f, type: TS[f.type], optional: !f.always }));
   if (!l.many) return text + interfaceOf(`${Name}Result`, `What \`${l.name}\` finds.`, fields);
   text += interfaceOf(l.many.type, `One ${l.many.field.replace(/s$/, "")} of what \`${l.name}\` finds.`, fields);
   return (
@@ -125,8 +129,8 @@ export function lookupTypeNames(): string[] {
 
 const property = (f: { type: LookupType; doc: string }): Json => ({ ...SCHEMA[f.type], description: f.doc });
 
-function objectOf(fields: Array<{ name: string; type: LookupType; doc: string }>, description: string): Json {
-  const required = fields.filter((f) => ALWAYS.has(f.name)).map((f) => f.name);
+function objectOf(fields: Array<{ name: string; type: LookupType; doc: string; always: boolean }>, description: string): Json {
+  const required = fields.filter((f) => f.always).map((f) => f.name);
   return {
     type: "object",
     description,
@@ -164,12 +168,21 @@ export function schemaFunctions(): { functions: Json; types: Json } {
   return { functions, types };
 }
 
+/** The fields every record of a lookup holds, for its page: "`id` always is", "`id`, `clientId` and `name` always are". */
+function alwaysThere(l: Lookup): string {
+  const names = recordFields(l)
+    .filter((f) => f.always)
+    .map((f) => `\`${f.name}\``);
+  if (names.length < 2) return `${names.join("")} always is`;
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} always are`;
+}
+
 /** docs/functions/<name>.md: what the lookup reads, its arguments and its answer. */
 export function lookupDoc(l: Lookup): string {
   const row = (f: { name: string; type: LookupType; doc: string }) => `| \`${f.name}\` | ${TS[f.type]} | ${f.doc.replace(/\|/g, "\\|")} |`;
   const answer = l.many
     ? `\`${l.many.field}\`: a list, each item with these fields:\n\n`
-    : "One record's fields (a field the record does not hold is absent; `id` and `name` always are there):\n\n";
+    : `One record's fields (a field the record does not hold is absent; ${alwaysThere(l)} there):\n\n`;
   return [
     `# ${l.name}`,
     "",

@@ -29,12 +29,13 @@ const stacks = useStacks();
 /** The kinds' examples and the lookups' (docs/functions/), one program. */
 const PROGRAM = combineExamples([...KIND_NAMES.map(exampleOf), ...Object.values(LOOKUP_EXAMPLES).filter((e) => e !== undefined)]);
 
-/** What the examples read from the stack's config: records the emulator's seed holds, as a team's stack would name its own. */
-const CONFIG: Record<string, string> = { clientId: SEED.clientId };
+/** What the examples read from the stack's config: nothing, as each finds the records it refers to by lookup. */
+const CONFIG: Record<string, string> = {};
 
 /** What each of the examples' lookups finds, by its variable: the seed's records of those names. */
 const FOUND: Record<string, unknown> = {
   "default-id": 1,
+  "default-clientId": Number(SEED.clientId),
   "region-id": 1,
   "demo-net-id": SEED.networkId,
   "golden-root-id": SEED.volumeId,

@@ -3,7 +3,7 @@
 // are used (Go refuses an unused one), the stack's outputs, and in Java, which only the examples
 // are written in; and the examples combined into one program only when their names do not
 // clash. tests/e2e/tools/docs-examples.test.ts runs them.
-import { combineExamples, config, type ExampleProgram, lookup, output } from "../../../../provider/kinds/program-model";
+import { combineExamples, config, configValues, type ExampleProgram, lookup, output } from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
 import { exampleOf, type Kind, KIND_NAMES, registeredExample } from "../../../../provider/kinds/registry";
 
@@ -197,4 +197,10 @@ test("each kind's example, attached to it in the registry, declares that kind; a
   expect(() => registeredExample("Subnet", typo)).toThrow(
     "Subnet's example declares a Subnett, which is no registered kind: set its type to one of Subnet, BaremetalImage",
   );
+});
+
+test("the kinds' examples read no stack config: each finds what it refers to by lookup (QuotaThreshold's client by getProject)", () => {
+  const all = combineExamples(KIND_NAMES.map(exampleOf));
+  expect(configValues(all.declarations)).toEqual([]);
+  expect(exampleOf("QuotaThreshold").declarations[0].args.clientId).toEqual(lookup("getProject", { name: "default" }, "clientId"));
 });
