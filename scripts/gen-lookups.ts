@@ -4,7 +4,7 @@
 // reference page (docs/functions/<name>.md).
 import { LOOKUPS, type Lookup, type LookupName, type LookupType } from "../api/lookups";
 import { toCamel, toKebab } from "../api/names";
-import { type ExampleProgram, lookup } from "../provider/kinds/program-model";
+import { type ExampleProgram, item, lookup } from "../provider/kinds/program-model";
 
 type Json = Record<string, unknown>;
 
@@ -212,11 +212,13 @@ export function lookupDoc(l: Lookup): string {
 
 /**
  * Each lookup's example on its page (docs/functions/<name>.md, in every language by the docs
- * examples' renderers): it finds a record the emulator's seed holds, by name, and the stack
- * exports what it found. tests/e2e/tools/docs-examples.test.ts deploys them beside the kinds'.
- * getSubnet and getImage have none yet: no seed holds a subnet or an image to find.
+ * examples' renderers): it finds a record by name (or a natural filter), and the stack exports
+ * what it found: a scalar, a list lookup's first record's field. tests/e2e/tools/docs-examples.test.ts
+ * deploys them beside the kinds', on the emulator's seed and, in project 2, region 3 (where the
+ * kinds' examples make nothing, so each lookup there finds what the page says), a subnet, an
+ * image and a pool member of its own.
+ * (`never`: they declare no resource, so they combine with any kind's.)
  */
-/** (`never`: they declare no resource, so they combine with any kind's.) */
 export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>> = {
   getProject: {
     doc: "The id of the project named `default`, exported.",
@@ -233,10 +235,22 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     declarations: [],
     outputs: { foundNetworkId: lookup("getNetwork", { name: "demo-net" }, "id") },
   },
-  getSubnets: {
-    doc: "Every subnet named `db` in another project and region than the provider's (2 and 3), exported as a list (the emulator's seed holds none there, so it is empty: none is an empty list, not a failure).",
+  getSubnet: {
+    doc: "The id of the subnet named `db` in another project and region than the provider's (2 and 3), exported (a pool member's `subnetId` takes it the same way).",
     declarations: [],
-    outputs: { foundSubnets: lookup("getSubnets", { name: "db", projectId: 2, regionId: 3 }, "subnets") },
+    outputs: { foundSubnetId: lookup("getSubnet", { name: "db", projectId: 2, regionId: 3 }, "id") },
+  },
+  getSubnets: {
+    doc: "The subnets named `db` in another project and region than the provider's (2 and 3), a list in the service's order; the stack exports the first one's CIDR. None is an empty list, not a failure: a program that may find none reads the list's length before an item.",
+    declarations: [],
+    outputs: { foundSubnetCidr: item(lookup("getSubnets", { name: "db", projectId: 2, regionId: 3 }, "subnets"), 0, "cidr") },
+  },
+  getImage: {
+    doc: "The id of the bare metal image of Ubuntu 24.04 in another project and region than the provider's (2 and 3), found by what it is rather than by its name, exported.",
+    declarations: [],
+    outputs: {
+      foundImageId: lookup("getImage", { isBaremetal: true, osDistro: "ubuntu", osVersion: "24.04", projectId: 2, regionId: 3 }, "id"),
+    },
   },
   getVolume: {
     doc: "The id of the volume named `golden-root`, exported (a bare metal image's `volumeId` takes it the same way).",
@@ -249,9 +263,11 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     outputs: { foundPoolId: lookup("getPool", { name: "web-pool" }, "id") },
   },
   getPoolMembers: {
-    doc: "Every member of the load balancer pool named `api-pool` in another project and region than the provider's (2 and 3), whichever stack added them, exported as a list (the emulator's seed holds none there, so it is empty).",
+    doc: "The members of the load balancer pool named `api-pool` in another project and region than the provider's (2 and 3), whichever stack added them, a list in the service's order (by address and port); the stack exports the first one's address.",
     declarations: [],
-    outputs: { foundMembers: lookup("getPoolMembers", { poolName: "api-pool", projectId: 2, regionId: 3 }, "members") },
+    outputs: {
+      foundMemberAddress: item(lookup("getPoolMembers", { poolName: "api-pool", projectId: 2, regionId: 3 }, "members"), 0, "address"),
+    },
   },
   getSnapshotPolicy: {
     doc: "The id of the snapshot policy named `nightly-snapshots`, exported (SnapshotPolicyState's and SnapshotPolicyVolume's `policyId` take it the same way).",
