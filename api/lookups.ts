@@ -26,6 +26,12 @@ export interface LookupOutput {
   readonly wire: string;
   readonly type: LookupType;
   readonly doc: string;
+  /**
+   * The vendor SDK's model requires it, so every record holds it: the schema marks it required
+   * and the SDKs give it as a plain value (Go's `int`, not `*int`; Java's `Integer`, not an
+   * `Optional`), which a resource's required input takes as it is. `id` and `name` always are.
+   */
+  readonly always?: true;
 }
 
 /**
@@ -115,7 +121,7 @@ const DEFINED = [
     filters: [byId("project", "integer"), byName("project")],
     outputs: [
       int("id", "The project's id."),
-      int("client_id", "The account it belongs to."),
+      { ...int("client_id", "The account (client) it belongs to: a QuotaThreshold's `clientId` takes it."), always: true },
       str("name", "The project's name."),
       str("description", "Its description; absent when it has none."),
       bool("is_default", "Whether it is the account's default project."),
