@@ -252,9 +252,7 @@ function shimModule(): string {
     "// versions, and never runs stale code. The host's diff never compares it (a state holding an\n" +
     "// older text previews with no changes), but every resource an up writes takes the new one.\n";
   for (const type of KIND_NAMES) {
-    text +=
-      `\nexport const ${lowerFirst(type)}Shim =\n` +
-      `  "exports.handler=()=>require('pulumi-cims/dynamic').${type}";\n`;
+    text += `\nexport const ${lowerFirst(type)}Shim =\n` + `  "exports.handler=()=>require('pulumi-cims/dynamic').${type}";\n`;
   }
   return text;
 }
