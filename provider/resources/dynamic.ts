@@ -24,9 +24,15 @@ function providerOf(kind: string): object {
   return provider;
 }
 
+/** A kind's name as the texts spell it; anything else (`__esModule`, `then`, `default`) is not a provider. */
+const KIND_NAME = /^[A-Z][A-Za-z0-9]*$/;
+
 // A proxy, not an object built from the kinds' registry: requiring the door loads no kind (the
 // provider process loads only what its resources use), and a kind it does not know still
 // reaches install(), whose error names the installed version and the kinds it knows.
-const providers: Record<string, object> = new Proxy({}, { get: (_, kind) => (typeof kind === "string" ? providerOf(kind) : undefined) });
+const providers: Record<string, object> = new Proxy(
+  {},
+  { get: (_, name) => (typeof name === "string" && KIND_NAME.test(name) ? providerOf(name) : undefined) },
+);
 
 export = providers;

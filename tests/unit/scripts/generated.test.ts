@@ -7,7 +7,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { toKebab } from "../../../api/names";
 import { KIND_NAMES } from "../../../provider/kinds/registry";
+import dynamicDoor from "../../../provider/resources/dynamic";
+import { install } from "../../../provider/resources/install";
 import * as shims from "../../../provider/resources/shim";
+
+// The first door, as the dynamic door's providers call it at configure().
+jest.mock("../../../provider/resources/install", () => ({ install: jest.fn(() => Promise.resolve()) }));
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -104,26 +109,47 @@ test("every file `npm run gen` writes is marked generated in .gitattributes, and
 }, 120_000);
 
 // The text of every shim is stored twice in the state of every resource of a stack that used
-// it, and loaded by the dynamic-provider host: module text whose handler() makes an object that,
-// configured, enters the frozen door with its own kind. Generating it must keep it to the byte.
+// it, and loaded by the dynamic-provider host: module text whose handler() gives the provider
+// object of its kind from the dynamic door, which, configured, enters the first door with that
+// kind. Generating it must keep it to the byte.
 test.each(KIND_NAMES)("the %s shim is the frozen text, and configuring what it makes enters the door with its kind", async (type) => {
   const text: unknown = Object.entries(shims).find(([name]) => name === `${type[0].toLowerCase()}${type.slice(1)}Shim`)?.[1];
-  expect(text).toBe(
-    `exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'${type}',q)}})`,
-  );
-  // Small: the closure serializer's text of the same object was 574 B.
-  expect(Buffer.byteLength(String(text))).toBeLessThanOrEqual(160);
-  // Loaded as the host loads it (a module's text), with require answering for the door.
-  const calls: unknown[][] = [];
-  const door = { install: (...args: unknown[]) => (calls.push(args), Promise.resolve()) };
+  expect(text).toBe(`exports.handler=()=>require('pulumi-cims/dynamic').${type}`);
+  // Small: the closure serializer's text of the same object was 574 B, the text before this one 119 B.
+  expect(Buffer.byteLength(String(text))).toBeLessThanOrEqual(80);
+  // Loaded as the host loads it (a module's text), with require answering for the dynamic door.
+  const installed = jest.mocked(install).mockClear();
   const required: string[] = [];
   const module = { exports: {} as { handler?: () => { configure(req: unknown): Promise<void> } } };
-  new Function("exports", "require", "module", String(text))(module.exports, (id: string) => (required.push(id), door), module);
-  expect(required).toEqual([]); // nothing is loaded until configure()
+  new Function("exports", "require", "module", String(text))(module.exports, (id: string) => (required.push(id), dynamicDoor), module);
+  expect(required).toEqual([]);
   const provider = module.exports.handler?.();
+  expect(required).toEqual(["pulumi-cims/dynamic"]);
   expect(Object.keys(provider ?? {})).toEqual(["configure"]);
+  // The host caches one provider per text: the same object again, one per kind.
+  expect(module.exports.handler?.()).toBe(provider);
+  const req = { config: {} };
+  await provider?.configure(req);
+  expect(installed.mock.calls).toEqual([[provider, type, req]]);
+});
+
+// The texts the version before wrote stay in states until an up rewrites each resource: they
+// enter the first door themselves, so its path and signature stay as they were.
+test.each(KIND_NAMES)("the %s text earlier versions wrote still enters the first door with its kind", async (type) => {
+  const text = `exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'${type}',q)}})`;
+  const door = jest.requireActual<typeof import("../../../provider/resources/install")>("../../../provider/resources/install");
+  expect(door.install).toHaveLength(3);
+  const calls: unknown[][] = [];
+  const required: string[] = [];
+  const module = { exports: {} as { handler?: () => { configure(req: unknown): Promise<void> } } };
+  const fake = { install: (...args: unknown[]) => (calls.push(args), Promise.resolve()) };
+  new Function("exports", "require", "module", text)(module.exports, (id: string) => (required.push(id), fake), module);
+  const provider = module.exports.handler?.();
   const req = { config: {} };
   await provider?.configure(req);
   expect(required).toEqual(["pulumi-cims/provider/resources/install"]);
   expect(calls).toEqual([[provider, type, req]]);
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  expect(manifest.exports["./provider/resources/install"]).toBe("./dist/provider/resources/install.js");
+  expect(manifest.exports["./dynamic"]).toBe("./dist/provider/resources/dynamic.js");
 });
