@@ -167,7 +167,8 @@ export class CimsClient {
     const board = this.#options.taskBoard;
     const listed =
       board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
-    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, ...rest }));
+    const listShowsEnd = board && scope ? (id: string) => board.showsEnd(scope, id) : undefined;
+    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, listShowsEnd, ...rest }));
   }
 
   /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
