@@ -91,6 +91,16 @@ export class TaskBoard {
     private readonly listsEnded = false,
   ) {}
 
+  /**
+   * What a read of our task by id found: one still running is followed from now on (a task
+   * created before the oldest one the lists reach back to is not in them until then), one ended
+   * no longer.
+   */
+  read(scope: TaskScope, task: Task): void {
+    if (ended(task.state)) this.#ours.get(scopeKey(scope))?.delete(task.id);
+    else this.#follow(scopeKey(scope), task);
+  }
+
   /** Whether the scope's next list will show this task, ended or not, so its end needs no read by id. */
   showsEnd(scope: TaskScope, id: string): boolean {
     return this.#ours.get(scopeKey(scope))?.has(id) ?? false;

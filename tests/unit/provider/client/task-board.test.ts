@@ -230,3 +230,32 @@ test("a list not sent yet that every look stopped waiting for is not sent; a loo
   expect(lists).toBe(3);
   await leaving;
 });
+
+test("a task created before the oldest one the lists reach back to is followed once a read by id has found it running", async () => {
+  const froms: Array<string | undefined> = [];
+  const running = (id: string, createdOn: string) => ({ id, state: "RUNNING", task_type: "create_subnet", created_on: createdOn });
+  const board = new TaskBoard(
+    async (_scope, from) => {
+      froms.push(from);
+      // Of the two, only the newer one is created at or after `from` once the lists reach back.
+      return [running("newer", "2026-12-05T10:00:01")];
+    },
+    clock,
+    () => undefined,
+    true,
+  );
+  // The newer task is seen running first: the lists reach back to it.
+  expect((await board.running(scope, "newer", clock.now()))?.task.id).toBe("newer");
+  await clock.sleep(300);
+  // The older one is not in a list that reaches back to the newer: its wait reads it by id.
+  expect(await board.running(scope, "older", clock.now())).toBeUndefined();
+  expect(board.showsEnd(scope, "older")).toBe(false);
+  board.read(scope, running("older", "2026-12-05T10:00:00"));
+  expect(board.showsEnd(scope, "older")).toBe(true);
+  await clock.sleep(300);
+  await board.running(scope, "newer", clock.now());
+  expect(froms).toEqual([undefined, "2026-12-05T10:00:01", "2026-12-05T10:00:00"]);
+  // A read that finds it ended ends its following.
+  board.read(scope, { ...running("older", "2026-12-05T10:00:00"), state: "FINISHED" });
+  expect(board.showsEnd(scope, "older")).toBe(false);
+});

@@ -1,7 +1,7 @@
 // What a burst of creates costs in requests, in process (the provider as the engine calls it,
 // on both faces, against the emulator on virtual time): 40 subnets created at once send a POST
 // and a PATCH each (the PATCH removes the create's mark and answers the record), and share
-// the scope's task lists, which show their tasks ended, so no task is read by id; what is
+// the scope's task lists, which show their tasks ended, so next to no task is read by id; what is
 // left is a list of the network's subnets before the POSTs and the key's proof. Under a
 // rate limit, requests are the wall time.
 import { randomBytes } from "node:crypto";
@@ -19,7 +19,7 @@ const TIMEOUT_MS = 60_000;
 
 describe.each(["dynamic", "native"] as const)("a burst of creates, %s face", (face: FaceName) => {
   test(
-    `${COUNT} subnets at once: a POST and a PATCH each, shared task lists, no task read by id, at most 2.5 requests a subnet`,
+    `${COUNT} subnets at once: a POST and a PATCH each, shared task lists, next to no task read by id, at most 2.5 requests a subnet`,
     () =>
       onVirtualTime(async (clock) => {
         const apiKey = `unit-requests-${randomBytes(8).toString("hex")}`;
@@ -41,7 +41,10 @@ describe.each(["dynamic", "native"] as const)("a burst of creates, %s face", (fa
           const count = (route: string) => requests[`${route} 200`] ?? 0;
           expect(count("POST /cloud/v1/subnets/:project_id/:region_id")).toBe(COUNT);
           expect(count("PATCH /cloud/v1/subnets/:project_id/:region_id/:subnet_id")).toBe(COUNT);
-          expect(count("GET /cloud/v1/tasks/:task_id")).toBe(0);
+          // None, but for a task whose first look came after a newer task's, in the second before
+          // it: the lists reach back to the newer one's created_on, so it is read by id once (the
+          // clock's start decides whether the burst straddles a second).
+          expect(count("GET /cloud/v1/tasks/:task_id")).toBeLessThanOrEqual(2);
           // A wave of 2 s tasks begun over 0.6 s: a list a look, each shared by the waits that look then (12 or 13).
           expect(count("GET /cloud/v1/tasks")).toBeLessThanOrEqual(16);
           expect(total / COUNT).toBeLessThanOrEqual(2.5);
