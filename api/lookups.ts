@@ -3,8 +3,9 @@
 // list call each reads, in which scope, what it filters on and which of the record's fields it
 // answers, named as the vendor SDK's models name them (camelCased). The plugin's Invoke, the
 // default face's `cims.get<Name>()`, schema.json, the SDKs and docs/functions/ derive from it.
-import { PATHS } from "./paths";
-import type { TerraformName } from "./contract/types";
+import type { CallContract, TerraformName } from "./contract/types";
+import { operationsOf, scopeParams } from "./contract/operations";
+import { Project, Region, Network, Volume } from "./contract/read-only";
 import { Subnet } from "./contract/subnet";
 import { BaremetalImage } from "./contract/baremetal-image";
 import { LbPoolSettings } from "./contract/lb-pool-settings";
@@ -26,6 +27,12 @@ export interface LookupOutput {
   readonly wire: string;
   readonly type: LookupType;
   readonly doc: string;
+  /**
+   * The vendor SDK's model requires it, so every record holds it: the schema marks it required
+   * and the SDKs give it as a plain value (Go's `int`, not `*int`; Java's `Integer`, not an
+   * `Optional`), which a resource's required input takes as it is. `id` and `name` always are.
+   */
+  readonly always?: true;
 }
 
 /**
@@ -41,9 +48,9 @@ export interface Lookup {
   readonly what: string;
   readonly doc: string;
   readonly scope: LookupScope;
-  /** The list call it reads (a template of PATHS or a contract's collection path). */
+  /** The list call it reads: the template of a contract's list operation. */
   readonly path: string;
-  /** The vendor SDK's model of a listed record. */
+  /** The vendor SDK's model of a listed record: that operation's response. */
   readonly model: string;
   readonly filters: readonly LookupFilter[];
   readonly outputs: readonly LookupOutput[];
@@ -63,6 +70,20 @@ const tf = (v1: string | undefined, v2: string | undefined): readonly TerraformN
   ...(v1 ? [{ type: v1, generation: 1 as const }] : []),
   ...(v2 ? [{ type: v2, generation: 2 as const }] : []),
 ];
+
+/**
+ * Where a lookup reads, all from a contract: its list operation's path and model, and the scope
+ * the record's path says (a record by id alone is the account's, `none`). A contract may list
+ * its records at more than one call: `operation` names the one read (images: `listImages`).
+ */
+function reads(contract: CallContract, name = "list"): { scope: LookupScope; path: string; model: string } {
+  const op = operationsOf(contract).find((o) => o.name === name);
+  if (!op?.response) throw new Error(`${contract.name}: no operation ${name} with a response model, which a lookup reads`);
+  const scope = scopeParams(contract).join("/");
+  if (scope !== "" && scope !== "project_id/region_id")
+    throw new Error(`${contract.name}: a lookup reads records of the account or of a project and region, not of ${scope}`);
+  return { scope: scope === "" ? "none" : "project-region", path: op.template, model: op.response };
+}
 
 const str = (wire: string, doc: string): LookupOutput => ({ wire, type: "string", doc });
 const int = (wire: string, doc: string): LookupOutput => ({ wire, type: "integer", doc });
@@ -109,13 +130,11 @@ const DEFINED = [
     terraform: tf("gcore_project", "gcore_cloud_project"),
     what: "project",
     doc: "A project of the key's account, by id or by name (the vendor SDK's projects.list).",
-    scope: "none",
-    path: PATHS.projects,
-    model: "gcore.types.cloud.project.Project",
+    ...reads(Project),
     filters: [byId("project", "integer"), byName("project")],
     outputs: [
       int("id", "The project's id."),
-      int("client_id", "The account it belongs to."),
+      { ...int("client_id", "The account (client) it belongs to: a QuotaThreshold's `clientId` takes it."), always: true },
       str("name", "The project's name."),
       str("description", "Its description; absent when it has none."),
       bool("is_default", "Whether it is the account's default project."),
@@ -128,9 +147,7 @@ const DEFINED = [
     terraform: tf("gcore_region", "gcore_cloud_region"),
     what: "region",
     doc: "A region, by id or by its display name (the vendor SDK's regions.list).",
-    scope: "none",
-    path: PATHS.regions,
-    model: "gcore.types.cloud.region.Region",
+    ...reads(Region),
     filters: [byId("region", "integer"), byName("region", "display_name")],
     outputs: [
       int("id", "The region's id."),
@@ -148,9 +165,7 @@ const DEFINED = [
     terraform: tf("gcore_network", "gcore_cloud_network"),
     what: "network",
     doc: "A network of a project and region, by id or by name (the vendor SDK's networks.list).",
-    scope: "project-region",
-    path: PATHS.networks,
-    model: "gcore.types.cloud.network.Network",
+    ...reads(Network),
     filters: [byId("network"), byName("network")],
     outputs: [
       str("id", "The network's id."),
@@ -170,9 +185,7 @@ const DEFINED = [
     terraform: tf("gcore_subnet", "gcore_cloud_network_subnet"),
     what: "subnet",
     doc: "A subnet of a project and region, by id, by name, by network or by CIDR (the vendor SDK's networks.subnets.list).",
-    scope: "project-region",
-    path: Subnet.paths.collection,
-    model: "gcore.types.cloud.subnet.Subnet",
+    ...reads(Subnet),
     filters: SUBNET_FILTERS,
     outputs: SUBNET_OUTPUTS,
   },
@@ -181,9 +194,7 @@ const DEFINED = [
     terraform: tf(undefined, "gcore_cloud_network_subnets"),
     what: "subnet",
     doc: "Every subnet of a project and region that the filters match (a network's subnets: `networkId`); none is an empty list.",
-    scope: "project-region",
-    path: Subnet.paths.collection,
-    model: "gcore.types.cloud.subnet.Subnet",
+    ...reads(Subnet),
     filters: SUBNET_FILTERS.slice(1),
     outputs: SUBNET_OUTPUTS,
     many: { field: "subnets", type: "GetSubnetsSubnet" },
@@ -193,9 +204,7 @@ const DEFINED = [
     terraform: tf("gcore_image", "gcore_cloud_instance_image"),
     what: "image",
     doc: "An image of a project and region, by id, by name, or by `isBaremetal`, `osDistro` and `osVersion` (the vendor SDK's instances.images.list).",
-    scope: "project-region",
-    path: BaremetalImage.paths.collection,
-    model: "gcore.types.cloud.instances.image.Image",
+    ...reads(BaremetalImage, "listImages"),
     filters: [
       byId("image"),
       byName("image"),
@@ -225,9 +234,7 @@ const DEFINED = [
     terraform: tf("gcore_volume", "gcore_cloud_volume"),
     what: "volume",
     doc: "A volume of a project and region, by id or by name (the vendor SDK's volumes.list).",
-    scope: "project-region",
-    path: PATHS.volumes,
-    model: "gcore.types.cloud.volume.Volume",
+    ...reads(Volume),
     filters: [
       byId("volume"),
       byName("volume"),
@@ -250,9 +257,7 @@ const DEFINED = [
     terraform: tf("gcore_lbpool", "gcore_cloud_load_balancer_pool"),
     what: "pool",
     doc: "A load balancer pool of a project and region, by id or by name (the vendor SDK's load_balancers.pools.list).",
-    scope: "project-region",
-    path: LbPoolSettings.paths.collection,
-    model: "gcore.types.cloud.load_balancer_pool.LoadBalancerPool",
+    ...reads(LbPoolSettings),
     filters: [byId("pool"), byName("pool")],
     outputs: [
       str("id", "The pool's id."),
@@ -268,9 +273,7 @@ const DEFINED = [
     name: "getPoolMembers",
     what: "pool",
     doc: "The members of a load balancer pool, every one the service holds, whichever stack added them (read from the pool's list: `poolId` or `name` names the pool).",
-    scope: "project-region",
-    path: LbPoolSettings.paths.collection,
-    model: "gcore.types.cloud.load_balancer_pool.LoadBalancerPool",
+    ...reads(LbPoolSettings),
     filters: [
       { name: "poolId", wire: "id", type: "string", doc: "The pool's id." },
       { name: "poolName", wire: "name", type: "string", doc: "The pool's name, exactly." },
@@ -282,9 +285,7 @@ const DEFINED = [
     name: "getSnapshotPolicy",
     what: "snapshot policy",
     doc: "A volume snapshot policy of a project and region, by id or by name (the vendor SDK's snapshot_schedules.list).",
-    scope: "project-region",
-    path: SnapshotPolicy.paths.collection,
-    model: "gcore.types.cloud.lifecycle_policy.LifecyclePolicy",
+    ...reads(SnapshotPolicy),
     filters: [
       byId("snapshot policy", "integer"),
       byName("snapshot policy"),

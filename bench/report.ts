@@ -146,6 +146,48 @@ export interface ParallelRow {
   ok: boolean;
 }
 
+/** `--only s3-scale`: the rows' commands (`drift`: `refresh --preview-only`; `change`: an `up` that renames a few). */
+export type S3ScaleOp = "up" | "preview" | "drift" | "change";
+/** What one command sent the S3-compatible server (tests/support/s3.ts's counting proxy). */
+export interface S3Upload {
+  requests: number;
+  puts: number;
+  /** PUT bodies: the bytes uploaded. */
+  bytesPut: number;
+  /** The largest PUT body: the checkpoint at its largest, as stored. */
+  largestPut: number;
+}
+export interface S3ScaleRow {
+  op: S3ScaleOp;
+  count: number;
+  /** The resources the command creates or updates: N for the first `up`, K for the change, 0 otherwise. */
+  changes: number;
+  ms: number;
+  /** The floor holding a Subnet's data, the same command on a stack of its own in the same bucket. */
+  floorMs: number;
+  /** The floor's `up`s: its resources' work, from the first's start to the last's end (the rest is the engine's). */
+  floorWorkMs?: number;
+  /** Requests the emulator answered (429s among them), the 429s, and the lists of a scope's subnets. */
+  requests: number;
+  refused: number;
+  lists: number;
+  scopes: number;
+  s3: S3Upload;
+  floorS3: S3Upload;
+  failed: number;
+  ok: boolean;
+}
+/** bench/s3-scale.json. `memory`: each provider's peak RSS in an `up` of `count` (the dynamic face's and the floor's). */
+export interface S3ScaleRun {
+  machine: Machine;
+  taskMs: number;
+  parallel: number;
+  rateLimit: number;
+  gzip: boolean;
+  rows: S3ScaleRow[];
+  memory: Array<{ count: number; cims: number; floor: number }>;
+}
+
 // ---- the tables ----
 
 export const met = (b: boolean) => (b ? "met" : "**not met**");
@@ -353,6 +395,7 @@ export async function renderResults(dir: string, rateLimitedCount: number): Prom
   const pluginScaleRun = await readJson<PluginScaleRun>(dir, "plugin-scale.json");
   const languagesRun = await readJson<LanguagesRun>(dir, "languages.json");
   const parallelRun = await readJson<ParallelRun>(dir, "parallel.json");
+  const s3ScaleRun = await readJson<S3ScaleRun>(dir, "s3-scale.json");
   const lines = [
     "# Bench results",
     "",
@@ -395,6 +438,15 @@ export async function renderResults(dir: string, rateLimitedCount: number): Prom
   if (parallelRun) {
     const heading = onlyHeading("Engine parallelism, with and without the rate limit", "parallel.json", "parallel", parallelRun.machine);
     lines.push("", ...heading, ...parallelMarkdown(parallelRun.rows, parallelRun.taskMs));
+  }
+  if (s3ScaleRun) {
+    const heading = onlyHeading(
+      "A large stack on an S3-compatible backend",
+      "s3-scale.json",
+      "s3-scale --size 200,2000",
+      s3ScaleRun.machine,
+    );
+    lines.push("", ...heading, ...s3ScaleMarkdown(s3ScaleRun));
   }
   const md = lines.join("\n").replace(/\n+$/, "\n");
   await writeFile(path.join(dir, "results.md"), md);
@@ -676,5 +728,155 @@ function unlimitedMarkdown(unlimited: ParallelRow[]): string[] {
     ...unlimited.map((r) =>
       row([r.count, r.parallel, sec(r.ms), sec(floorOf(r)), sec(like(r)), ratio(r.ms, floorOf(r)), ratio(r.ms, like(r)), ...common(r)]),
     ),
+  ];
+}
+
+// ---- the S3 backend at scale (s3-scale.json) ----
+
+/** Where the limit binds, the least an `up` could take: the floor's own start and finish, and the limit's time or its work. */
+export function s3LeastMs(r: S3ScaleRow, rateLimit: number): number {
+  const limitMs = (Math.max(0, r.requests - r.refused - rateLimit) * 1000) / rateLimit;
+  if (r.floorWorkMs === undefined) return r.floorMs;
+  return r.floorMs - r.floorWorkMs + Math.max(r.floorWorkMs, limitMs);
+}
+
+/** The row's targets: within 1.15x of the floor (of the least where the limit binds), a change of K at most 3 MB uploaded, a drift check at most 2 lists a scope, nothing failed. */
+export function s3Verdict(r: S3ScaleRow, rateLimit: number): { ratio: number; met: boolean } {
+  const ratio = r.ms / Math.max(r.floorMs, s3LeastMs(r, rateLimit));
+  const upload = r.op !== "change" || r.s3.bytesPut <= 3e6;
+  const lists = r.op !== "drift" || r.lists <= 2 * r.scopes;
+  return { ratio, met: ratio <= 1.15 && upload && lists && r.failed === 0 && r.ok };
+}
+
+/**
+ * The checkpoint model: the bytes an `up` uploads are its checkpoint writes times the
+ * checkpoint's size as stored. The size grows with the resources the stack holds (`perResource`
+ * bytes each, the largest PUT over the stack's size); the writes are `perStep` per resource the
+ * command creates or updates plus `fixed` of the whole (its start and end). While an `up` creates
+ * the stack, the checkpoint grows from nothing to its full size, so a write is on average half of
+ * it; an `up` that changes K of N writes the full one each time:
+ *
+ *     bytes = (perStep x K + fixed) x perResource x N x (1/2 when creating the N, else 1)
+ *
+ * Fitted by least squares of the relative errors to the rows that wrote (`up` and `change`);
+ * undefined with fewer than two.
+ */
+export interface CheckpointFit {
+  perResource: number;
+  perStep: number;
+  fixed: number;
+  /** The largest of |predicted - measured| / measured over the rows. */
+  worstRelError: number;
+}
+
+type Upload = { op: S3ScaleOp; count: number; changes: number; bytesPut: number; largestPut: number };
+
+const meanCheckpoint = (u: { op: S3ScaleOp; count: number }, perResource: number) => perResource * u.count * (u.op === "up" ? 0.5 : 1);
+
+export function fitCheckpoints(rows: Upload[]): CheckpointFit | undefined {
+  const writing = rows.filter((r) => (r.op === "up" || r.op === "change") && r.bytesPut > 0 && r.count > 0);
+  if (writing.length < 2) return undefined;
+  const perResource = median(writing.map((r) => r.largestPut / r.count));
+  // bytes = a * (K * S) + b * S, S the mean checkpoint: two unknowns, normal equations. Each
+  // row's equation is divided by its bytes, so the errors are relative: a change of 10 uploads
+  // a hundredth of a creating up, and its fit is what the 3 MB target asks of the model.
+  const x = writing.map((r) => [r.changes * meanCheckpoint(r, perResource), meanCheckpoint(r, perResource)].map((v) => v / r.bytesPut));
+  const dot = (i: number, j: number) => x.reduce((s, v) => s + v[i] * v[j], 0);
+  const xy = (i: number) => x.reduce((s, v) => s + v[i], 0);
+  const det = dot(0, 0) * dot(1, 1) - dot(0, 1) ** 2;
+  if (Math.abs(det) < 1e-9 * dot(0, 0) * dot(1, 1)) return undefined;
+  const perStep = (xy(0) * dot(1, 1) - xy(1) * dot(0, 1)) / det;
+  const fixed = (xy(1) * dot(0, 0) - xy(0) * dot(0, 1)) / det;
+  const worstRelError = Math.max(...x.map((v) => Math.abs(perStep * v[0] + fixed * v[1] - 1)));
+  return { perResource, perStep, fixed, worstRelError };
+}
+
+/** What the model says an `up` of `count` resources that creates (`op` up) or changes `changes` of them uploads. */
+export function predictUpload(fit: CheckpointFit, u: { op: S3ScaleOp; count: number; changes: number }): number {
+  return (fit.perStep * u.changes + fit.fixed) * meanCheckpoint(u, fit.perResource);
+}
+
+const megabytes = (b: number) => (b / 1e6).toFixed(b < 1e7 ? 2 : 0);
+
+export function s3ScaleMarkdown(run: Omit<S3ScaleRun, "machine">): string[] {
+  const { rateLimit } = run;
+  const what: Record<S3ScaleOp, string> = {
+    up: "`up` (creates all)",
+    preview: "`preview`, no change",
+    drift: "`refresh --preview-only`",
+    change: "`up` changing K",
+  };
+  const lines = [
+    "",
+    `The state in an S3-compatible bucket (scripts/s3-server), gzipped (\`PULUMI_DIY_BACKEND_GZIP=true\`), \`--parallel ${run.parallel}\`, ` +
+      `the emulator allowing ${rateLimit} requests a second, ${sec(run.taskMs)} s tasks. Each command beside the floor holding a Subnet's data ` +
+      "(the same command on its own stack in the same bucket). Where the limit binds, a row is judged against its least wall time: the floor's " +
+      "own start and finish plus the limit's time (accepted requests / rate) or the floor's work, whichever is longer. Uploaded: the PUT bodies " +
+      "the server received (MB = 10^6 bytes). Targets: each within 1.15x; the change of K uploads at most 3 MB; the drift check at most 2 list " +
+      "requests a scope; no resource failed.",
+    "",
+    "| subnets | command | K | wall (s) | floor (s) | least (s) | ours / floor | ours / least | uploaded (MB) | floor uploaded (MB) | checkpoint (KB, stored) | S3 requests | requests | 429s | lists / scope | failed | |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...run.rows.map((r) => {
+      const least = s3LeastMs(r, rateLimit);
+      const v = s3Verdict(r, rateLimit);
+      return row([
+        r.count,
+        what[r.op],
+        r.changes,
+        sec(r.ms),
+        sec(r.floorMs),
+        sec(least),
+        `${(r.ms / r.floorMs).toFixed(2)}x`,
+        `${v.ratio.toFixed(2)}x`,
+        megabytes(r.s3.bytesPut),
+        megabytes(r.floorS3.bytesPut),
+        (r.s3.largestPut / 1e3).toFixed(0),
+        r.s3.requests,
+        r.requests,
+        r.refused,
+        (r.lists / r.scopes).toFixed(0),
+        `${r.failed}${r.ok ? "" : " (exit non-zero)"}`,
+        met(v.met),
+      ]);
+    }),
+    "",
+    ...run.memory.map(
+      (m) =>
+        `Provider peak RSS in an \`up\` of ${m.count}: ours ${mb(m.cims)} MB, the floor's ${mb(m.floor)} MB, ` +
+        `${(m.cims / m.floor).toFixed(2)}x (target <= 1.2x: ${met(m.cims <= 1.2 * m.floor)}).`,
+    ),
+    ...checkpointModelMarkdown(run.rows),
+  ];
+  return lines;
+}
+
+/** The model fitted to ours and to the floor's uploads, and what it says of a stack of 2,000. */
+function checkpointModelMarkdown(rows: S3ScaleRow[]): string[] {
+  const ours = fitCheckpoints(rows.map((r) => ({ ...r, ...r.s3 })));
+  const floor = fitCheckpoints(rows.map((r) => ({ ...r, ...r.floorS3 })));
+  if (!ours || !floor) return [];
+  const said = (name: string, f: CheckpointFit) =>
+    row([
+      name,
+      f.perResource.toFixed(0),
+      f.perStep.toFixed(2),
+      f.fixed.toFixed(1),
+      `${(f.worstRelError * 100).toFixed(0)}%`,
+      megabytes(predictUpload(f, { op: "up", count: 2000, changes: 2000 })),
+      megabytes(predictUpload(f, { op: "change", count: 2000, changes: 10 })),
+    ]);
+  const writing = rows.filter((r) => r.op === "up" || r.op === "change").length;
+  return [
+    "",
+    "The checkpoint model, fitted to the rows that wrote (docs/performance.md): bytes = (writes a step x K + fixed writes) x stored bytes a resource x N, halved while the `up` creates the N." +
+      (writing <= 2
+        ? " One size's two rows for two unknowns: the fit is exact and its error says nothing; `--size` with two sizes tests it."
+        : ""),
+    "",
+    "| side | stored bytes / resource | writes / step | fixed writes | largest error | `up` of 2,000 (MB) | change of 10 in 2,000 (MB) |",
+    "|---|---|---|---|---|---|---|",
+    said("ours", ours),
+    said("floor with a Subnet's data", floor),
   ];
 }

@@ -17,7 +17,12 @@
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --only parallel (up of 50
 // and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, at 50 the medians of three
 // interleaved runs, then up, refresh and destroy on both faces under the emulator's rate limit;
-// with --quick, 50 at 8 and 64), --render-only (run nothing:
+// with --quick, 50 at 8 and 64), --only s3-scale (a stack of --size Subnets, default 2000, or
+// several sizes in turn, `--size 200,2000`, on an S3-compatible backend with gzip on, at
+// --parallel 64 under the emulator's limit of 10 requests a second: up, preview, refresh
+// --preview-only, an up that changes 10, each beside the floor holding a Subnet's data, with
+// the bytes uploaded to S3; and each provider's peak RSS at 50 and at each size),
+// --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
 // Every run writes its figures as JSON and then renders results.md from all the files, so the
 // markdown always holds every table and the docs link to it rather than copy numbers.
@@ -38,6 +43,8 @@ import {
   pluginScaleMarkdown,
   probeMarkdown,
   renderResults,
+  type S3ScaleRun,
+  s3ScaleMarkdown,
   verdicts,
 } from "./report";
 import { probeAlone, probeRows } from "./scenarios/credentials-probe";
@@ -47,6 +54,7 @@ import { hintsRows } from "./scenarios/hints-experiment";
 import { languageRows } from "./scenarios/languages";
 import { parallelRows } from "./scenarios/parallel";
 import { pluginScaleRows } from "./scenarios/plugin-scale";
+import { s3ScaleRun } from "./scenarios/s3-scale";
 
 const { values: flags } = parseArgs({
   options: {
@@ -57,6 +65,7 @@ const { values: flags } = parseArgs({
     out: { type: "string" },
     only: { type: "string" },
     "render-only": { type: "boolean", default: false },
+    size: { type: "string", default: "2000" },
   },
 });
 const params = benchParams(flags);
@@ -71,7 +80,26 @@ type Alone = (ctx: BenchContext) => Promise<{ file: string; json: unknown; markd
 /** The alone runs take at least 5 rounds of the steps they repeat (one with --smoke). */
 const aloneRounds = () => (params.smoke ? 1 : Math.max(5, params.rounds));
 
+/** --size: one count or several, comma-separated, each a positive whole number. */
+function sizes(text: string): number[] {
+  const counts = text.split(",").map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`--size takes whole numbers of subnets, comma-separated (--size 200 or --size 200,2000), not "${text}"`);
+  }
+  return counts;
+}
+
+// Checked before anything runs: a typo fails now, not after the emulator and the stacks are made.
+const s3Sizes = sizes(flags.size);
+
 const ONLY = new Map<string, Alone>([
+  [
+    "s3-scale",
+    async (ctx) => {
+      const run: S3ScaleRun = { machine: machine(), ...(await s3ScaleRun(ctx, s3Sizes)) };
+      return { file: "s3-scale.json", json: run, markdown: s3ScaleMarkdown(run) };
+    },
+  ],
   [
     "languages",
     async (ctx) => {

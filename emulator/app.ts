@@ -7,9 +7,8 @@ import { Metrics } from "./metrics";
 import { Router, type Services } from "./router";
 import * as RESOURCES from "./generated/collections";
 import { Collections } from "./store/collections";
-import { registerProjectRoutes } from "./routes/projects";
 import { registerTaskRoutes } from "./routes/tasks";
-import { registerNetworkRoutes } from "./routes/networks";
+import { READ_ONLY_SERVED } from "./routes/read-only";
 import { readSeedFile, type Seed } from "./store/files";
 import { Store } from "./store/store";
 import { TaskEngine } from "./tasks";
@@ -120,11 +119,14 @@ export function createApp(options: EmulatorOptions): App {
   };
 }
 
-/** Each resource's operations (./collections, one line per resource), as its contract names them, then the API's own. */
+/**
+ * Each resource's operations (./collections, one line per resource) and each read-only record's
+ * (./routes/read-only.ts), as their contracts name them, then the tasks'.
+ */
 function apiRouter(services: Services): Router {
   const api = new Router();
-  for (const resource of Object.values(RESOURCES)) serve(api, services, resource);
-  for (const register of [registerTaskRoutes, registerProjectRoutes, registerNetworkRoutes]) register(api, services);
+  for (const resource of [...Object.values(RESOURCES), ...Object.values(READ_ONLY_SERVED)]) serve(api, services, resource);
+  registerTaskRoutes(api, services);
   assertEachRouteOnce(api);
   return api;
 }

@@ -58,7 +58,7 @@ export type Match = { route: Route; params: Record<string, string> } | { methodN
 export class Router {
   private readonly routes: Route[] = [];
 
-  /** `pattern`: a path template of api/paths.ts (`{project_id}`) or `:project_id` style. */
+  /** `pattern`: a path template of a contract or api/paths.ts (`{project_id}`), or `:project_id` style. */
   add(method: string, template: string, handler: Handler): void {
     const pattern = template.replace(/\{([a-z_]+)\}/g, ":$1");
     this.routes.push({ method, pattern, segments: pattern.split("/"), handler });

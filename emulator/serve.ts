@@ -4,7 +4,14 @@
 // does; the method, the path, the task type and the key that lists what a task makes are the
 // contract's, and a handler the contract does not name, or an operation with no handler, stops
 // the emulator at startup rather than answering 404 or 405 to the first client that calls it.
-import { type BodyContract, type Contract, type ObjectType, operationsOf, type ResolvedOperation } from "../api/contract";
+import {
+  type BodyContract,
+  type CallContract,
+  type Contract,
+  type ObjectType,
+  operationsOf,
+  type ResolvedOperation,
+} from "../api/contract";
 import type { ApiRecord } from "../api/guards";
 import { type Call, checkedBody, type Reply, type RequestContext, type Router, type Services } from "./router";
 import { isResourceKind } from "./tasks";
@@ -29,9 +36,13 @@ export interface OperationHandlers {
  */
 export type BodyRule = BodyContract | ObjectType | ((body: unknown, services: Services, ctx: RequestContext) => InvalidFields);
 
-/** A resource as the emulator serves it: its contract, what the service does, and bodies not checked by the contract's table. */
-export interface Served {
-  readonly contract: Contract;
+/**
+ * A resource as the emulator serves it: its contract, what the service does, and bodies not
+ * checked by the contract's table. A read-only record's contract (`ReadOnlyContract`) has no body
+ * to check: its calls are GETs.
+ */
+export interface Served<C extends CallContract = Contract> {
+  readonly contract: C;
   readonly operations: OperationHandlers;
   /** By operation name; only operations with a body (POST, PATCH, PUT) have one. */
   readonly bodies?: Readonly<Record<string, BodyRule>>;
@@ -72,7 +83,7 @@ function handlerOf(handlers: OperationHandlers, name: string): OperationHandler 
 const callOf = (op: ResolvedOperation) => `${op.method} ${op.template}`;
 
 /** An operation with no handler here: served by `servedBy` when that kind has the same call, else a problem. */
-function unhandled(served: Served, op: ResolvedOperation): string | undefined {
+function unhandled(served: Served<CallContract>, op: ResolvedOperation): string | undefined {
   const by = served.servedBy;
   if (!by) return `operation ${op.name} (${callOf(op)}) has no handler`;
   if (operationsOf(by.contract).some((o) => callOf(o) === callOf(op))) return undefined;
@@ -83,7 +94,7 @@ function unhandled(served: Served, op: ResolvedOperation): string | undefined {
  * The resource whose handler answers one of `served`'s operations: its own, or, for a call it
  * shares, that of the kind its `servedBy` leads to (the docs' API table names it).
  */
-export function servingContract(served: Served, name: string): Contract | undefined {
+export function servingContract(served: Served<CallContract>, name: string): CallContract | undefined {
   if (handlerOf(served.operations, name)) return served.contract;
   const op = operationsOf(served.contract).find((o) => o.name === name);
   const by = served.servedBy;
@@ -92,7 +103,7 @@ export function servingContract(served: Served, name: string): Contract | undefi
 }
 
 /** Everything wrong between a contract's operations and what serves them, in words. */
-export function servingProblems(served: Served): string[] {
+export function servingProblems(served: Served<CallContract>): string[] {
   const { contract, operations, bodies = {} } = served;
   const ops = operationsOf(contract);
   const named = new Set(ops.map((op) => op.name));
@@ -103,6 +114,9 @@ export function servingProblems(served: Served): string[] {
     ...Object.keys(bodies)
       .filter((name) => !ops.some((op) => op.name === name && hasBody(op)))
       .map((name) => `a body check for ${name}, which is no operation of the contract with a body`),
+    ...ops
+      .filter((op) => hasBody(op) && !isKindContract(contract))
+      .map((op) => `operation ${op.name} (${callOf(op)}) has a body, which only a kind's contract (its fields) can check`),
     ...ops
       .filter((op) => op.created !== undefined && !isResourceKind(op.created))
       .map((op) => `operation ${op.name}'s created key "${String(op.created)}" is no kind the API reports in created_resources`),
@@ -116,7 +130,7 @@ export function assertEachRouteOnce(router: Router): void {
 }
 
 /** Routes every operation of the resource's contract to its handler; throws at startup on any mismatch. */
-export function serve(router: Router, services: Services, served: Served): void {
+export function serve(router: Router, services: Services, served: Served<CallContract>): void {
   const problems = servingProblems(served);
   if (problems.length > 0) throw new Error(`${served.contract.name}: ${problems.join("; ")}`);
   for (const op of operationsOf(served.contract)) {
@@ -127,9 +141,12 @@ export function serve(router: Router, services: Services, served: Served): void 
   }
 }
 
-function bodyOf(served: Served, op: ResolvedOperation, services: Services): (ctx: RequestContext) => ApiRecord {
+/** A kind's contract, with fields a body is checked by; a read-only record's has none. */
+const isKindContract = (contract: CallContract): contract is Contract => "fields" in contract && "record" in contract;
+
+function bodyOf(served: Served<CallContract>, op: ResolvedOperation, services: Services): (ctx: RequestContext) => ApiRecord {
   const { contract } = served;
-  if (!hasBody(op)) {
+  if (!hasBody(op) || !isKindContract(contract)) {
     return () => {
       throw new Error(`${contract.name}: operation ${op.name} (${op.method}) has no body to check`);
     };

@@ -1,11 +1,14 @@
-// docs/emulator.md's API table, from the contracts: each call a kind's contract names (its
-// method and path), the task type the service answers it with, the kinds whose contracts name
-// it and by which operation, and the kind whose emulator collection answers it (a kind that
-// shares another's calls is served by that one). What the contracts cannot say (where a call
-// comes from, its query parameters, what the provider does with it) is the page's prose.
-import { type Contract, operationsOf } from "../api/contract";
+// docs/emulator.md's API table, from the contracts: each call a kind's contract or a read-only
+// record's names (its method and path), the task type the service answers it with, the
+// contracts that name it and by which operation, and the contract whose emulator side answers
+// it (a kind that shares another's calls is served by that one). What the contracts cannot say
+// (where a call comes from, its query parameters, what the provider does with it) is the
+// page's prose.
+import { type CallContract, operationsOf } from "../api/contract";
+import { READ_ONLY } from "../api/contract/read-only";
 import * as SERVED from "../emulator/generated/collections";
-import { servingContract } from "../emulator/serve";
+import { READ_ONLY_SERVED } from "../emulator/routes/read-only";
+import { type Served, servingContract } from "../emulator/serve";
 import { KIND_NAMES, kind } from "../provider/kinds/registry";
 
 interface Row {
@@ -15,17 +18,24 @@ interface Row {
   readonly servedBy: Set<string>;
 }
 
-/** Every call of every kind's contract, once, in the registry's order and each contract's. */
+/** Each contract with what the emulator serves it by: the kinds' in the registry's order, then the read-only records'. */
+function contracts(): Array<[string, CallContract, Served<CallContract>]> {
+  return [
+    ...KIND_NAMES.map((type): [string, CallContract, Served<CallContract>] => [type, kind(type).descriptor.contract, SERVED[type]]),
+    ...Object.values(READ_ONLY).map((c): [string, CallContract, Served<CallContract>] => [c.name, c, READ_ONLY_SERVED[c.name]]),
+  ];
+}
+
+/** Every call of every contract, once, in the order of contracts() and each contract's. */
 function rows(): Row[] {
   const byCall = new Map<string, Row>();
-  for (const type of KIND_NAMES) {
-    const contract: Contract = kind(type).descriptor.contract;
+  for (const [type, contract, served] of contracts()) {
     for (const op of operationsOf(contract)) {
       const call = `${op.method} ${op.template}`;
       const row = byCall.get(call) ?? { call, task: op.task, named: [], servedBy: new Set<string>() };
       if (row.task !== op.task) throw new Error(`${call}: ${type}'s contract says task ${String(op.task)}, another's ${String(row.task)}`);
       row.named.push(`${type} \`${op.name}\``);
-      const by = servingContract(SERVED[type], op.name);
+      const by = servingContract(served, op.name);
       if (!by) throw new Error(`${call}: no emulator collection answers ${type}'s ${op.name}`);
       row.servedBy.add(by.name);
       byCall.set(call, row);

@@ -4,7 +4,7 @@
 // reference page (docs/functions/<name>.md).
 import { LOOKUPS, type Lookup, type LookupName, type LookupType } from "../api/lookups";
 import { toCamel, toKebab } from "../api/names";
-import { type ExampleProgram, lookup } from "../provider/kinds/program-model";
+import { type ExampleProgram, item, lookup } from "../provider/kinds/program-model";
 
 type Json = Record<string, unknown>;
 
@@ -33,11 +33,15 @@ export function lookupInputs(l: Lookup): Array<{ name: string; type: LookupType;
   return [...l.filters, ...(l.scope === "project-region" ? SCOPE_INPUTS : [])];
 }
 
-/** The fields of what a lookup answers for one record, by their camelCase names. */
-const recordFields = (l: Lookup) => l.outputs.map((o) => ({ name: toCamel(o.wire), type: o.type, doc: o.doc }));
-
-/** Fields every record holds (Go's SDK gives them plain, not as pointers). */
+/** Fields every record holds (Go's SDK gives them plain, not as pointers), beside those a lookup marks `always`. */
 const ALWAYS = new Set(["id", "name"]);
+
+/** The fields of what a lookup answers for one record, by their camelCase names. */
+const recordFields = (l: Lookup) =>
+  l.outputs.map((o) => {
+    const name = toCamel(o.wire);
+    return { name, type: o.type, doc: o.doc, always: ALWAYS.has(name) || o.always === true };
+  });
 
 function interfaceOf(name: string, doc: string, fields: Array<{ name: string; type: string; doc: string; optional?: boolean }>): string {
   const lines = fields.map((f) => `  /** ${f.doc} */\n  readonly ${f.name}${f.optional ? "?" : ""}: ${f.type};\n`).join("");
@@ -57,7 +61,7 @@ function lookupTypes(l: Lookup): string {
     `The arguments of \`${l.name}Output\`: each may be an Output.`,
     inputs.map((i) => ({ ...i, type: `pulumi.Input<${TS[i.type]}>`, optional: true })),
   );
-  const fields = recordFields(l).map((f) => ({ ...f, type: TS[f.type], optional: !ALWAYS.has(f.name) }));
+  const fields = recordFields(l).map((f) => ({ ...f, type: TS[f.type], optional: !f.always }));
   if (!l.many) return text + interfaceOf(`${Name}Result`, `What \`${l.name}\` finds.`, fields);
   text += interfaceOf(l.many.type, `One ${l.many.field.replace(/s$/, "")} of what \`${l.name}\` finds.`, fields);
   return (
@@ -125,8 +129,8 @@ export function lookupTypeNames(): string[] {
 
 const property = (f: { type: LookupType; doc: string }): Json => ({ ...SCHEMA[f.type], description: f.doc });
 
-function objectOf(fields: Array<{ name: string; type: LookupType; doc: string }>, description: string): Json {
-  const required = fields.filter((f) => ALWAYS.has(f.name)).map((f) => f.name);
+function objectOf(fields: Array<{ name: string; type: LookupType; doc: string; always: boolean }>, description: string): Json {
+  const required = fields.filter((f) => f.always).map((f) => f.name);
   return {
     type: "object",
     description,
@@ -164,12 +168,21 @@ export function schemaFunctions(): { functions: Json; types: Json } {
   return { functions, types };
 }
 
+/** The fields every record of a lookup holds, for its page: "`id` always is", "`id`, `clientId` and `name` always are". */
+function alwaysThere(l: Lookup): string {
+  const names = recordFields(l)
+    .filter((f) => f.always)
+    .map((f) => `\`${f.name}\``);
+  if (names.length < 2) return `${names.join("")} always is`;
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} always are`;
+}
+
 /** docs/functions/<name>.md: what the lookup reads, its arguments and its answer. */
 export function lookupDoc(l: Lookup): string {
   const row = (f: { name: string; type: LookupType; doc: string }) => `| \`${f.name}\` | ${TS[f.type]} | ${f.doc.replace(/\|/g, "\\|")} |`;
   const answer = l.many
     ? `\`${l.many.field}\`: a list, each item with these fields:\n\n`
-    : "One record's fields (a field the record does not hold is absent; `id` and `name` always are there):\n\n";
+    : `One record's fields (a field the record does not hold is absent; ${alwaysThere(l)} there):\n\n`;
   return [
     `# ${l.name}`,
     "",
@@ -199,11 +212,13 @@ export function lookupDoc(l: Lookup): string {
 
 /**
  * Each lookup's example on its page (docs/functions/<name>.md, in every language by the docs
- * examples' renderers): it finds a record the emulator's seed holds, by name, and the stack
- * exports what it found. tests/e2e/tools/docs-examples.test.ts deploys them beside the kinds'.
- * getSubnet and getImage have none yet: no seed holds a subnet or an image to find.
+ * examples' renderers): it finds a record by name (or a natural filter), and the stack exports
+ * what it found: a scalar, a list lookup's first record's field. tests/e2e/tools/docs-examples.test.ts
+ * deploys them beside the kinds', on the emulator's seed and, in project 2, region 3 (where the
+ * kinds' examples make nothing, so each lookup there finds what the page says), a subnet, an
+ * image and a pool member of its own.
+ * (`never`: they declare no resource, so they combine with any kind's.)
  */
-/** (`never`: they declare no resource, so they combine with any kind's.) */
 export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>> = {
   getProject: {
     doc: "The id of the project named `default`, exported.",
@@ -220,10 +235,22 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     declarations: [],
     outputs: { foundNetworkId: lookup("getNetwork", { name: "demo-net" }, "id") },
   },
-  getSubnets: {
-    doc: "Every subnet named `db` in another project and region than the provider's (2 and 3), exported as a list (the emulator's seed holds none there, so it is empty: none is an empty list, not a failure).",
+  getSubnet: {
+    doc: "The id of the subnet named `db` in another project and region than the provider's (2 and 3), exported (a pool member's `subnetId` takes it the same way).",
     declarations: [],
-    outputs: { foundSubnets: lookup("getSubnets", { name: "db", projectId: 2, regionId: 3 }, "subnets") },
+    outputs: { foundSubnetId: lookup("getSubnet", { name: "db", projectId: 2, regionId: 3 }, "id") },
+  },
+  getSubnets: {
+    doc: "The subnets named `db` in another project and region than the provider's (2 and 3), a list in the service's order; the stack exports the first one's CIDR. None is an empty list, not a failure: a program that may find none reads the list's length before an item.",
+    declarations: [],
+    outputs: { foundSubnetCidr: item(lookup("getSubnets", { name: "db", projectId: 2, regionId: 3 }, "subnets"), 0, "cidr") },
+  },
+  getImage: {
+    doc: "The id of the bare metal image of Ubuntu 24.04 in another project and region than the provider's (2 and 3), found by what it is rather than by its name, exported.",
+    declarations: [],
+    outputs: {
+      foundImageId: lookup("getImage", { isBaremetal: true, osDistro: "ubuntu", osVersion: "24.04", projectId: 2, regionId: 3 }, "id"),
+    },
   },
   getVolume: {
     doc: "The id of the volume named `golden-root`, exported (a bare metal image's `volumeId` takes it the same way).",
@@ -236,9 +263,11 @@ export const LOOKUP_EXAMPLES: Partial<Record<LookupName, ExampleProgram<never>>>
     outputs: { foundPoolId: lookup("getPool", { name: "web-pool" }, "id") },
   },
   getPoolMembers: {
-    doc: "Every member of the load balancer pool named `api-pool` in another project and region than the provider's (2 and 3), whichever stack added them, exported as a list (the emulator's seed holds none there, so it is empty).",
+    doc: "The members of the load balancer pool named `api-pool` in another project and region than the provider's (2 and 3), whichever stack added them, a list in the service's order (by address and port); the stack exports the first one's address.",
     declarations: [],
-    outputs: { foundMembers: lookup("getPoolMembers", { poolName: "api-pool", projectId: 2, regionId: 3 }, "members") },
+    outputs: {
+      foundMemberAddress: item(lookup("getPoolMembers", { poolName: "api-pool", projectId: 2, regionId: 3 }, "members"), 0, "address"),
+    },
   },
   getSnapshotPolicy: {
     doc: "The id of the snapshot policy named `nightly-snapshots`, exported (SnapshotPolicyState's and SnapshotPolicyVolume's `policyId` take it the same way).",

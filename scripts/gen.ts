@@ -246,15 +246,13 @@ function shimModule(): string {
     "// and calls its handler() for the provider object. Each text is written out here rather than\n" +
     "// serialized from a closure, whose wrapping would be four times its size. The object it makes\n" +
     "// has one method, configure(), which the host calls once, right after loading it and before\n" +
-    "// any other method: it loads the implementation by package name, through the one frozen\n" +
-    "// entry point (install.ts), and installs check/diff/create/read/update/delete onto the object.\n" +
+    "// any other method: it loads the implementation by package name, through the frozen door\n" +
+    "// (dynamic.ts), and installs check/diff/create/read/update/delete onto the object.\n" +
     "// So the text captures nothing, is the same for every resource of a type and across package\n" +
     "// versions, and never runs stale code. The host's diff never compares it (a state holding an\n" +
     "// older text previews with no changes), but every resource an up writes takes the new one.\n";
   for (const type of KIND_NAMES) {
-    text +=
-      `\nexport const ${lowerFirst(type)}Shim =\n` +
-      `  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'${type}',q)}})";\n`;
+    text += `\nexport const ${lowerFirst(type)}Shim =\n` + `  "exports.handler=()=>require('pulumi-cims/dynamic').${type}";\n`;
   }
   return text;
 }

@@ -207,16 +207,35 @@ export interface TerraformName {
   readonly generation: 1 | 2;
 }
 
-/** A resource of the API: its body, the service's own record fields, its words, paths and calls. */
-export interface Contract extends BodyContract {
+/**
+ * What every contract says of a record's calls, a kind's or a read-only record's: its name, its
+ * words, its paths and the calls on them, and the vendor SDK's fields it leaves out. The record's
+ * id and scope follow from `get`'s path (./operations.ts), the same way for both.
+ */
+export interface CallContract {
   /** The resource's name, as programs and the schema spell it. */
   readonly name: string;
   /** What one resource is, in a sentence or two. */
   readonly doc: string;
-  readonly record: RecordTable;
   /** Request paths, as templates with {snake_case} parameters, by name. */
   readonly paths: Readonly<Record<string, string>>;
   readonly operations: Operations;
+  /**
+   * The vendor SDK's model of one record where the record is a part of what `get` answers (a
+   * policy's volume: an entry of the policy's `volumes`); otherwise `get`'s response is the record's.
+   */
+  readonly recordModel?: string;
+  /**
+   * The vendor SDK's fields this contract's record neither takes nor shows, by wire name (a
+   * request's inner field as `members.instance_id`), each with the reason: the conformance test
+   * refuses any field of its request types and record model that is neither mapped nor here.
+   */
+  readonly vendorLeftOut?: Readonly<Record<string, string>>;
+}
+
+/** A resource of the API: its body, the service's own record fields, its words, paths and calls. */
+export interface Contract extends BodyContract, CallContract {
+  readonly record: RecordTable;
   /**
    * The inputs that name the record or the record it lives under, beside the scope: a path
    * parameter each, camelCased (`poolId` is `{pool_id}`). Set at creation; a change replaces.
@@ -224,17 +243,25 @@ export interface Contract extends BodyContract {
   readonly identity?: Readonly<Record<string, { readonly type: FieldType; readonly doc: string }>>;
   /** The vendor's Terraform resource types that are this kind (cims-import adopts them). */
   readonly terraform?: readonly TerraformName[];
-  /**
-   * The vendor SDK's model of one record where the record is a part of what `get` answers (a
-   * policy's volume: an entry of the policy's `volumes`); otherwise `get`'s response is the record's.
-   */
-  readonly recordModel?: string;
-  /**
-   * The vendor SDK's fields this kind neither takes nor shows, by wire name (a request's inner
-   * field as `members.instance_id`), each with the reason: the conformance test refuses any
-   * field of the kind's request types and record model that is neither mapped nor here.
-   */
-  readonly vendorLeftOut?: Readonly<Record<string, string>>;
+}
+
+/** A read of a record no stack writes: a GET, answered with no task, as the vendor SDK's model. */
+export interface ReadOperation extends Operation {
+  readonly method: "GET";
+  /** The vendor SDK's model of the record answered (each of a list's `results`). */
+  readonly response: string;
+  readonly task?: never;
+  readonly created?: never;
+  readonly request?: never;
+}
+
+/**
+ * A record the API serves and no stack writes (a project, a region, a network, a volume): what
+ * resources refer to and the lookups find. Its calls are a list and a read by id, nothing else;
+ * `vendorLeftOut` names the vendor model's fields no lookup answers or filters on.
+ */
+export interface ReadOnlyContract extends CallContract {
+  readonly operations: { readonly list: ReadOperation; readonly get: ReadOperation };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,7 +4,10 @@
 //           `pulumi-resource-cims`; bench/stack-runs.ts points the project at it)
 //   floor - `bench:count` no-op dynamic resources that sleep `bench:taskMs`: the engine's
 //           floor for the same work, with nothing of ours in it; with `bench:like` (a
-//           Subnet's recorded state, see below) each also holds the same data as a Subnet
+//           Subnet's recorded state, see below) each also holds the same data as a Subnet;
+//           with `bench:updates` true its provider also updates, sleeping as a create does
+// `bench:changed` K (both modes): the first K resources take another name, so an `up` after
+// the first updates K of them in place (a Subnet's name updates in place).
 //   naive - one dynamic resource whose provider closes over undici's `request` imported at
 //           module top level, as a first dynamic provider often does
 //   naive-size - the size of that provider's serialized `__provider`, as the engine's closure
@@ -40,7 +43,7 @@ function mark(began: number): void {
   if (file) appendFileSync(file, `${began} ${Date.now()}\n`);
 }
 
-const floorProvider: pulumi.dynamic.ResourceProvider = {
+const bareFloor: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
     const began = Date.now();
     await new Promise((resolve) => setTimeout(resolve, inputs.sleepMs));
@@ -58,6 +61,23 @@ const floorProvider: pulumi.dynamic.ResourceProvider = {
     mark(Date.now());
   },
 };
+
+/**
+ * With `bench:updates` the floor updates as it creates (a sleep of the task's length), for the
+ * `up` that changes K resources. Only then: the engine stores the provider's text with every
+ * resource, so the other rows' floor keeps the text, and the state size, it always had.
+ */
+const floorProvider: pulumi.dynamic.ResourceProvider = config.getBoolean("updates")
+  ? {
+      ...bareFloor,
+      async update(_id, _olds, news) {
+        const began = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, news.sleepMs));
+        mark(began);
+        return { outs: { ...outputsOnly, ...news } };
+      },
+    }
+  : bareFloor;
 
 const request = undici.request;
 const naiveProvider: pulumi.dynamic.ResourceProvider = {
@@ -87,14 +107,18 @@ const cidrOf = (i: number) => `10.${100 + Math.floor(i / 256)}.${i % 256}.0/24`;
 const scopes = config.getNumber("scopes") ?? 1;
 const SECOND_SCOPE = { networkId: "6f1c2a3b-8d4e-4f5a-b6c7-d8e9f0a1b2c3", projectId: 2, regionId: 3 };
 
+const changed = config.getNumber("changed") ?? 0;
+/** The name of resource i: the first `bench:changed` of them renamed. */
+const nameOf = (prefix: string, i: number) => (i < changed ? `${prefix}-${i}-changed` : `${prefix}-${i}`);
+
 export const ids: pulumi.Output<string>[] = [];
 for (let i = 0; i < count; i++) {
   if (mode === "cims" || mode === "plugin") {
     const where = scopes === 2 && i % 2 === 1 ? SECOND_SCOPE : { networkId: config.require("networkId") };
     const Subnet = mode === "cims" ? cims.Subnet : cims.native.Subnet;
-    ids.push(new Subnet(`s${i}`, { name: `bench-${i}`, cidr: cidrOf(i), ...where }).id);
+    ids.push(new Subnet(`s${i}`, { name: nameOf("bench", i), cidr: cidrOf(i), ...where }).id);
   } else if (mode === "floor") {
-    ids.push(new Floor(`f${i}`, { ...like?.inputs, name: `floor-${i}`, sleepMs: taskMs }).id);
+    ids.push(new Floor(`f${i}`, { ...like?.inputs, name: nameOf("floor", i), sleepMs: taskMs }).id);
   } else if (mode === "naive") {
     ids.push(new Naive(`n${i}`, { url: config.require("url") }).id);
   } else if (mode === "naive-size") {

@@ -158,7 +158,7 @@ interface EngineEnds {
 }
 
 /** Runs a floor command with its resources marking their work (bench/program, `BENCH_FLOOR_MARKS`). */
-async function engineEnds(floor: TestStack, run: () => Promise<unknown>): Promise<EngineEnds> {
+export async function engineEnds(floor: TestStack, run: () => Promise<unknown>): Promise<EngineEnds> {
   const file = path.join(floor.root, "floor-marks");
   await rm(file, { force: true });
   floor.env.BENCH_FLOOR_MARKS = file;
@@ -180,7 +180,7 @@ async function engineEnds(floor: TestStack, run: () => Promise<unknown>): Promis
 
 const describeEnds = (e: EngineEnds) => `its work from ${s(e.beforeFirstMs)} s to ${s(e.ms - e.afterLastMs)} s`;
 
-const sum = (requests: Record<string, number>, re: RegExp) =>
+export const sum = (requests: Record<string, number>, re: RegExp) =>
   Object.entries(requests)
     .filter(([k]) => re.test(k))
     .reduce((n, [, c]) => n + c, 0);

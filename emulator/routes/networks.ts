@@ -1,10 +1,37 @@
-// Networks, volumes and the regions' list (the vendor SDK's networks.list/get, volumes.list/get,
-// regions.list): records the resources refer to and the lookups read. Read-only here: the seed
-// holds them, completed as the vendor SDK's models require when answered (../store/complete.ts).
-import { PATHS } from "../../api/paths";
-import { findScoped, listPage, listScoped, type Router, type Services } from "../router";
-import { completeNetwork, completeVolume } from "../store/complete";
+// Networks and volumes (the vendor SDK's networks.list/get and volumes.list/get): records the
+// resources refer to and the lookups read, served from their read-only contracts as a kind's
+// calls are from its contract (../serve.ts). The seed holds them, completed as the vendor SDK's
+// models require when answered (../store/complete.ts).
+import { idParam, type ReadOnlyContract } from "../../api/contract";
+import { Network, Volume } from "../../api/contract/read-only";
 import type { ApiRecord } from "../../api/guards";
+import { findScoped, listPage, listScoped, type Services } from "../router";
+import type { Served } from "../serve";
+import { completeNetwork, completeVolume } from "../store/complete";
+import type { CollectionName } from "../store/store";
+
+/**
+ * A project and region's records of one store collection, listed and read by the contract's
+ * calls: the id's parameter and the name a 404 says are the contract's.
+ */
+function scopedReads(
+  contract: ReadOnlyContract,
+  store: CollectionName,
+  answer: (s: Services, r: ApiRecord) => ApiRecord,
+): Served<ReadOnlyContract> {
+  const id = idParam(contract);
+  return {
+    contract,
+    operations: {
+      list: (services, call) =>
+        listPage(
+          call,
+          listScoped(services, call, store).map((r) => answer(services, r)),
+        ),
+      get: (services, call) => ({ status: 200, body: answer(services, findScoped(services, call, store, id, contract.name)) }),
+    },
+  };
+}
 
 function network(services: Services, record: ApiRecord): ApiRecord {
   const subnets = services.store
@@ -16,27 +43,6 @@ function network(services: Services, record: ApiRecord): ApiRecord {
 
 const volume = (services: Services, record: ApiRecord): ApiRecord => completeVolume(record, services.store.regionName);
 
-/** The region as regions.get answers it: the seed's `name` is the emulator's own (records' `region`). */
-export function regionAnswer(region: ApiRecord): ApiRecord {
-  const { name: _name, ...answer } = region;
-  return answer;
-}
+export const NetworkReads = scopedReads(Network, "networks", network);
 
-/** Each read-only collection: its list and item paths, its store, its id parameter, and how a record is answered. */
-const READ_ONLY = [
-  { list: PATHS.networks, item: PATHS.network, store: "networks", idParam: "network_id", what: "Network", answer: network },
-  { list: PATHS.volumes, item: PATHS.volume, store: "volumes", idParam: "volume_id", what: "Volume", answer: volume },
-] as const;
-
-export function registerNetworkRoutes(router: Router, services: Services): void {
-  router.add("GET", PATHS.regions, (ctx) => listPage(ctx, services.store.list("regions").map(regionAnswer)));
-  for (const c of READ_ONLY) {
-    router.add("GET", c.list, (ctx) =>
-      listPage(
-        ctx,
-        listScoped(services, ctx, c.store).map((r) => c.answer(services, r)),
-      ),
-    );
-    router.add("GET", c.item, (ctx) => ({ status: 200, body: c.answer(services, findScoped(services, ctx, c.store, c.idParam, c.what)) }));
-  }
-}
+export const VolumeReads = scopedReads(Volume, "volumes", volume);

@@ -1,28 +1,47 @@
-// Projects and regions (the vendor SDK's projects.list, projects.get and regions.get): the
-// cheap authenticated reads a client makes to prove its key. Read-only here.
-import { PATHS } from "../../api/paths";
-import { notFound, validationError } from "../http-errors";
-import { intParam, listPage, type RequestContext, type Router, type Services } from "../router";
+// Projects and regions (the vendor SDK's projects.list/get and regions.list/get): the account's
+// records, read only, served from their read-only contracts as a kind's calls are from its
+// contract (../serve.ts). A project's record is the cheap authenticated read a client makes to
+// prove its key; the lookups read both lists.
+import { idParam, type ReadOnlyContract } from "../../api/contract";
+import { Project, Region } from "../../api/contract/read-only";
 import type { ApiRecord } from "../../api/guards";
-import { regionAnswer } from "./networks";
+import { notFound, validationError } from "../http-errors";
+import { intParam, listPage, type RequestContext, type Services } from "../router";
+import type { Served } from "../serve";
 
 const ORDERS = ["created_at.asc", "created_at.desc", "name.asc", "name.desc"];
 
-export function registerProjectRoutes(router: Router, services: Services): void {
-  router.add("GET", PATHS.projects, (ctx) => listProjects(services, ctx));
-  router.add("GET", PATHS.project, (ctx) => {
-    const id = intParam(ctx, "project_id");
-    const project = services.store.get("projects", id);
-    if (!project || project.deleted_at !== null) throw notFound("Project", id);
-    return { status: 200, body: project };
-  });
-  router.add("GET", PATHS.region, (ctx) => {
-    const id = intParam(ctx, "region_id");
-    const region = services.store.get("regions", id);
-    if (!region) throw notFound("Region", id);
-    return { status: 200, body: regionAnswer(region) };
-  });
+/** The region as regions.get answers it: the seed's `name` is the emulator's own (records' `region`). */
+function regionAnswer(region: ApiRecord): ApiRecord {
+  const { name: _name, ...answer } = region;
+  return answer;
 }
+
+export const ProjectReads: Served<ReadOnlyContract> = {
+  contract: Project,
+  operations: {
+    list: (services, call) => listProjects(services, call),
+    get: (services, call) => {
+      const id = intParam(call, idParam(Project));
+      const project = services.store.get("projects", id);
+      if (!project || project.deleted_at !== null) throw notFound("Project", id);
+      return { status: 200, body: project };
+    },
+  },
+};
+
+export const RegionReads: Served<ReadOnlyContract> = {
+  contract: Region,
+  operations: {
+    list: (services, call) => listPage(call, services.store.list("regions").map(regionAnswer)),
+    get: (services, call) => {
+      const id = intParam(call, idParam(Region));
+      const region = services.store.get("regions", id);
+      if (!region) throw notFound("Region", id);
+      return { status: 200, body: regionAnswer(region) };
+    },
+  },
+};
 
 function listProjects(services: Services, ctx: RequestContext) {
   const order = ctx.query.get("order_by") ?? "created_at.asc";

@@ -8,6 +8,7 @@ import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { PATHS } from "../../api/paths";
 import { RESOURCE_PATHS } from "../../api/generated/resource-paths";
+import { READ_ONLY } from "../../api/contract/read-only";
 import { stringifyJson } from "../../api/json";
 import { InvalidResponseError } from "./errors";
 
@@ -91,9 +92,11 @@ function kindOf(value: unknown): string {
   return "a JSON number";
 }
 
+const READ_ONLY_PATHS = Object.values(READ_ONLY).flatMap((c) => Object.values(c.paths));
+
 /** The template a request path was built from (ids are no help in a message about shapes), else the path. */
 export function templateOf(path: string, templates: readonly string[] = []): string {
-  return [...templates, ...RESOURCE_PATHS, ...Object.values(PATHS)].find((t) => patternOf(t).test(path)) ?? path;
+  return [...templates, ...RESOURCE_PATHS, ...READ_ONLY_PATHS, ...Object.values(PATHS)].find((t) => patternOf(t).test(path)) ?? path;
 }
 
 const patternOf = (template: string): RegExp =>

@@ -7,7 +7,7 @@
 // answers fails the preview within seconds, not after the request retries of a real call.
 import { z } from "zod";
 import { stringifyJson } from "../../api/json";
-import { PATHS } from "../../api/paths";
+import { Project } from "../../api/contract/project";
 import {
   ApiError,
   AuthenticationError,
@@ -35,8 +35,8 @@ export interface ProbeOptions extends Omit<ClientOptions, "ready" | "beforeWrite
 /** The read that proves the key: the project's record, else the first of the key's projects. */
 export function probeRequest(projectId?: number): { path: string; query?: Record<string, number> } {
   return projectId === undefined
-    ? { path: PATHS.projects, query: { limit: 1 } }
-    : { path: apiPath(PATHS.project, { project_id: projectId }) };
+    ? { path: Project.paths.collection, query: { limit: 1 } }
+    : { path: apiPath(Project.paths.item, { project_id: projectId }) };
 }
 
 /** Reads once; resolves when the key and the URL are proven, else rejects with a CredentialsCheckError. */

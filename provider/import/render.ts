@@ -20,6 +20,7 @@ import {
   configValues,
   type Declaration,
   type ExampleProgram,
+  ItemValue,
   LookupValue,
   lookupValues,
   OutputValue,
@@ -54,7 +55,7 @@ interface Renderer {
   /** A resource's statement; `variable`: the name it is bound to, when the program uses its outputs. */
   declaration: (d: Declaration<Kind>, protect: boolean, variable?: string) => string;
   /** The stack's outputs, after the resources. */
-  exports: (outputs: ReadonlyArray<[string, OutputValue | LookupValue]>) => string;
+  exports: (outputs: ReadonlyArray<[string, OutputValue | LookupValue | ItemValue]>) => string;
   /** After the resources (Go's end of its function). */
   closing?: string;
   /** The whole program made final (Java's imports, which name what the rest of it uses). */
@@ -104,6 +105,7 @@ const tsKey = (k: string) => (IDENTIFIER.test(k) ? k : tsString(k));
 export function printValue(value: unknown, indent = ""): string {
   if (value instanceof ConfigValue) return camel(value.key);
   if (value instanceof LookupValue) return camel(value.name);
+  if (value instanceof ItemValue) return `${camel(value.list.name)}[${value.index}].${value.field}`;
   if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}`;
   const s = scalar(value, TS_WORDS);
   if (s !== undefined) return s;
@@ -173,6 +175,7 @@ function yamlMapKey(k: string): string {
 function yamlFlat(value: unknown): string | undefined {
   if (value instanceof ConfigValue) return `\${${value.key}}`;
   if (value instanceof LookupValue) return `\${${camel(value.name)}}`;
+  if (value instanceof ItemValue) return `\${${camel(value.list.name)}[${value.index}].${value.field}}`;
   if (value instanceof OutputValue) return `\${${value.resource}.${value.output}}`;
   const s = scalar(value, YAML_WORDS);
   if (s !== undefined) return s;
@@ -249,6 +252,7 @@ const fieldType = (t: ObjectType, name: string): FieldType | undefined => t.fiel
 function pyValue(value: unknown, type: FieldType | undefined, indent: string): string {
   if (value instanceof ConfigValue) return toSnake(value.key);
   if (value instanceof LookupValue) return toSnake(camel(value.name));
+  if (value instanceof ItemValue) return `${toSnake(camel(value.list.name))}[${value.index}].${toSnake(value.field)}`;
   if (value instanceof OutputValue) return `${toSnake(camel(value.resource))}.${toSnake(value.output)}`;
   const named = enumMember(value, type);
   // Python's enum members are the value's name in capitals: `cims.LbAlgorithm.ROUND_ROBIN`.
@@ -323,6 +327,8 @@ function goArrayType(items: FieldType | undefined): string {
 function goValue(value: unknown, type: FieldType | undefined, indent: string): string {
   if (value instanceof ConfigValue) return `pulumi.${value.type === "integer" ? "Int" : "String"}(${camel(value.key)})`;
   if (value instanceof LookupValue) return camel(value.name);
+  // A list's `Index` answers the record's Output, whose methods are its fields.
+  if (value instanceof ItemValue) return `${camel(value.list.name)}.Index(pulumi.Int(${value.index})).${goField(value.field)}()`;
   if (value instanceof OutputValue)
     return value.output === "id" ? `${camel(value.resource)}.ID()` : `${camel(value.resource)}.${goField(value.output)}`;
   // An enum field takes the enum's type (`cims.LbAlgorithmInput`), which pulumi.String is not.
@@ -458,6 +464,7 @@ function javaCall(
 function javaValue(value: unknown, type: FieldType | undefined, indent: string, column: number): string {
   if (value instanceof ConfigValue) return camel(value.key);
   if (value instanceof LookupValue) return camel(value.name);
+  if (value instanceof ItemValue) return `${camel(value.list.name)}.applyValue(found -> found.get(${value.index}).${value.field}())`;
   if (value instanceof OutputValue) return `${camel(value.resource)}.${value.output}()`;
   const named = enumMember(value, type);
   if (named) return `${named.type}.${named.member}`;

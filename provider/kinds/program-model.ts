@@ -49,6 +49,19 @@ export class LookupValue {
   ) {}
 }
 
+/**
+ * A field of one record of a list a lookup found (`getSubnets`' `subnets`), by its place in the
+ * list: the program reads a scalar of it, which every language can export (a list of the SDKs'
+ * records is not: Java's serializer refuses its result types, Python's keeps their snake_case keys).
+ */
+export class ItemValue {
+  constructor(
+    readonly list: LookupValue,
+    readonly index: number,
+    readonly field: string,
+  ) {}
+}
+
 /** `networkId: config("networkId")`: the argument is the stack's config value of that key. */
 export const config = (key: string, type: ConfigValue["type"] = "string"): ConfigValue => new ConfigValue(key, type);
 /** `subnetId: output("app-subnet", "id")`: the argument is that resource's output. */
@@ -62,13 +75,16 @@ export const output = (resource: string, name: string): OutputValue => new Outpu
 export const lookup = (fn: string, args: LookupValue["args"], field: string, name?: string): LookupValue =>
   new LookupValue(fn, args, field, name ?? `${String(args.name ?? Object.values(args).find((v) => typeof v === "string") ?? fn)}-${field}`);
 
+/** `item(lookup("getSubnets", { name: "db" }, "subnets"), 0, "id")`: the id of the first subnet it found. */
+export const item = (list: LookupValue, index: number, field: string): ItemValue => new ItemValue(list, index, field);
+
 /** A kind's docs example: what it shows, its resources (arguments may be config values and outputs), the stack's outputs. */
 export interface ExampleProgram<K extends string = string> {
   /** A sentence or two for the docs page, above the code. */
   doc: string;
   declarations: Declaration<K>[];
-  /** The stack's outputs, by name (a lookup's field among them). */
-  outputs: Record<string, OutputValue | LookupValue>;
+  /** The stack's outputs, by name (a lookup's field, or a field of a record of a list it found, among them). */
+  outputs: Record<string, OutputValue | LookupValue | ItemValue>;
 }
 
 /** What a kind's registry entry carries beside its methods: its docs example. */
@@ -79,6 +95,7 @@ export interface WithExample {
 /** Calls `seen` with each config value, output and lookup among a value's leaves. */
 function walk(value: unknown, seen: (v: ConfigValue | OutputValue | LookupValue) => void): void {
   if (value instanceof ConfigValue || value instanceof OutputValue || value instanceof LookupValue) seen(value);
+  else if (value instanceof ItemValue) seen(value.list);
   else if (Array.isArray(value)) value.forEach((v) => walk(v, seen));
   else if (typeof value === "object" && value !== null) Object.values(value).forEach((v) => walk(v, seen));
 }
@@ -110,7 +127,7 @@ export function lookupValues(example: Pick<ExampleProgram, "declarations" | "out
     found.set(v.name, v);
   };
   for (const d of example.declarations) walk(d.args, add);
-  Object.values(example.outputs).forEach(add);
+  Object.values(example.outputs).forEach((o) => walk(o, add));
   return [...found.values()];
 }
 

@@ -27,12 +27,16 @@ export async function lookupInProgram(name: string, args: object): Promise<Recor
 /**
  * A failed lookup as the program's error: a RunError, which the Node SDK reports by its message
  * alone, as it does a resource's failure, since the message says what to change and a stack
- * says nothing to the program's author. It also keeps the failure from the SDK's stack printer:
- * Node 20's util.inspect never returns on a stack frame in `node_modules/@pulumi/<file>.ts`
- * (the SDK's source maps give its own frames such paths, and a `getXOutput` failure, thrown in
- * an apply, has them), so a preview whose lookup failed spun until cancelled.
+ * says nothing to the program's author. Its stack is that one line, no frames: the SDK's
+ * `cmd/run` still formats every uncaught error with util.inspect for its trace span (a RunError
+ * too), and Node 20's util.inspect spends seconds to minutes on frames it marks as
+ * `node_modules` code (the SDK's source maps give its own frames paths like
+ * `node_modules/@pulumi/<file>.ts`): a preview whose lookup failed spun until cancelled, and an
+ * `up` took 50 s and 30 s of CPU to report it.
  */
 function asRunError(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
-  return new pulumi.RunError(message);
+  const error = new pulumi.RunError(message);
+  error.stack = `${error.name}: ${message}`;
+  return error;
 }

@@ -1,8 +1,9 @@
-// THE FROZEN DOOR. Every resource's serialized provider (shim.ts) runs
+// THE FIRST FROZEN DOOR. The serialized providers that earlier versions wrote run
 // `require("pulumi-cims/provider/resources/install").install(this, "<Kind>", req)` in the
-// provider process, and that text is stored in the state of every stack that ever used this
-// package. So this file's path, its `install(target, kind, req)` signature and the kind
-// names must never change; package.json exports this path and no other internal one.
+// provider process, and those texts stay in the state of every stack they wrote until an up
+// rewrites each resource. So this file's path, its `install(target, kind, req)` signature and
+// the kind names must never change; package.json exports this path and, for today's shorter
+// texts (shim.ts), dynamic.ts, which comes through here too, and no other internal one.
 // It takes the stack config, then puts the real provider methods (../methods/) on the
 // deserialized shim object.
 import type * as pulumi from "@pulumi/pulumi";

@@ -4,32 +4,24 @@
 // and calls its handler() for the provider object. Each text is written out here rather than
 // serialized from a closure, whose wrapping would be four times its size. The object it makes
 // has one method, configure(), which the host calls once, right after loading it and before
-// any other method: it loads the implementation by package name, through the one frozen
-// entry point (install.ts), and installs check/diff/create/read/update/delete onto the object.
+// any other method: it loads the implementation by package name, through the frozen door
+// (dynamic.ts), and installs check/diff/create/read/update/delete onto the object.
 // So the text captures nothing, is the same for every resource of a type and across package
 // versions, and never runs stale code. The host's diff never compares it (a state holding an
 // older text previews with no changes), but every resource an up writes takes the new one.
 
-export const subnetShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'Subnet',q)}})";
+export const subnetShim = "exports.handler=()=>require('pulumi-cims/dynamic').Subnet";
 
-export const baremetalImageShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'BaremetalImage',q)}})";
+export const baremetalImageShim = "exports.handler=()=>require('pulumi-cims/dynamic').BaremetalImage";
 
-export const lbPoolSettingsShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'LbPoolSettings',q)}})";
+export const lbPoolSettingsShim = "exports.handler=()=>require('pulumi-cims/dynamic').LbPoolSettings";
 
-export const snapshotPolicyShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'SnapshotPolicy',q)}})";
+export const snapshotPolicyShim = "exports.handler=()=>require('pulumi-cims/dynamic').SnapshotPolicy";
 
-export const snapshotPolicyStateShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'SnapshotPolicyState',q)}})";
+export const snapshotPolicyStateShim = "exports.handler=()=>require('pulumi-cims/dynamic').SnapshotPolicyState";
 
-export const quotaThresholdShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'QuotaThreshold',q)}})";
+export const quotaThresholdShim = "exports.handler=()=>require('pulumi-cims/dynamic').QuotaThreshold";
 
-export const lbPoolMemberShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'LbPoolMember',q)}})";
+export const lbPoolMemberShim = "exports.handler=()=>require('pulumi-cims/dynamic').LbPoolMember";
 
-export const snapshotPolicyVolumeShim =
-  "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'SnapshotPolicyVolume',q)}})";
+export const snapshotPolicyVolumeShim = "exports.handler=()=>require('pulumi-cims/dynamic').SnapshotPolicyVolume";

@@ -2,6 +2,7 @@
 // response model requires and never holds as None: schema.json marks its output required, and
 // Go's SDK reads it as a plain value, so it must never be missing.
 import { responseModel } from "../../api/contract";
+import { READ_ONLY } from "../../api/contract/read-only";
 import { toSnake } from "../../api/names";
 import { KIND_NAMES, kind } from "../../provider/kinds/registry";
 import { runVendorScript } from "../support/vendor-sdk";
@@ -29,8 +30,10 @@ function claimed(): Array<[string, string]> {
   });
 }
 
-test("every kind's contract names the vendor SDK's response model of its record", () => {
+test("every kind's contract and every read-only record's names the vendor SDK's response model of its record", () => {
   expect(Object.entries(RESPONSE_MODELS).filter(([, model]) => !model?.startsWith("gcore.types."))).toEqual([]);
+  const readOnly = Object.values(READ_ONLY).map((c) => [c.name, responseModel(c)] as const);
+  expect(readOnly.filter(([, model]) => !model?.startsWith("gcore.types."))).toEqual([]);
 });
 
 test("every field a contract says every record carries, the vendor SDK's response model requires, never None", async () => {

@@ -5,7 +5,8 @@ emulator serves, with strict response validation: each answer must parse as the 
 usage: python sdk_calls.py BASE_URL API_KEY
 
 The emulator must hold examples/emulator-seed.json. Prints one JSON object per call to stdout
-({"call", "ok", "detail"}); calls that need an earlier call's result say so when it failed.
+({"call", "ok", "detail"}: the detail of an answered call is the SDK's type of its answer, by
+module path); calls that need an earlier call's result say so when it failed.
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ POOL = "3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
 POLICY = 101
 CLIENT = 1
 POLL = {"polling_interval_seconds": 1}
+
+
+def type_name(result: object) -> str:
+    """The SDK's type of an answer, by its module path (a list's: `list[<its items' types>]`)."""
+    if isinstance(result, list):
+        return f"list[{', '.join(sorted({type_name(r) for r in result}))}]"
+    return f"{type(result).__module__}.{type(result).__qualname__}"
 
 
 def main(base_url: str, api_key: str) -> None:
@@ -44,7 +52,7 @@ def main(base_url: str, api_key: str) -> None:
         try:
             result = fn()
             got[name] = result
-            detail = type(result).__name__
+            detail = type_name(result)
             print(json.dumps({"call": name, "ok": True, "detail": detail}), flush=True)
             return result
         except Exception as e:  # noqa: BLE001 - every failure is reported, with its cause

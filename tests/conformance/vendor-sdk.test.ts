@@ -4,6 +4,8 @@
 // parses as the SDK's model. A user of the vendor's SDK can point it at cims-emulator.
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
+import { operationsOf } from "../../api/contract";
+import { READ_ONLY } from "../../api/contract/read-only";
 import { runVendorScript } from "../support/vendor-sdk";
 
 const CALLS = [
@@ -102,6 +104,17 @@ test.each(CALLS)("%s: answered, and the answer passes the SDK's strict validatio
   const outcome = outcomes.get(call);
   if (!outcome) throw new Error(`the SDK script did not report ${call}; its stderr:\n${stderr.slice(-3000)}`);
   expect(outcome).toEqual({ call, ok: true, detail: expect.any(String) });
+});
+
+// A read-only record's calls are the SDK's `<records>.list` and `<records>.get` (projects.list).
+const READ_ONLY_CALLS = Object.values(READ_ONLY).flatMap((contract) =>
+  operationsOf(contract).map((op) => [`${contract.name.toLowerCase()}s.${op.name}`, op.name, op.response] as const),
+);
+
+test.each(READ_ONLY_CALLS)("%s answers the model its read-only contract's %s names (%s)", (call, name, model) => {
+  const outcome = outcomes.get(call);
+  if (!outcome) throw new Error(`the SDK script did not report ${call}; its stderr:\n${stderr.slice(-3000)}`);
+  expect(outcome.detail).toBe(name === "list" ? `list[${model}]` : model);
 });
 
 test("the SDK authenticated with its own spelling of the scheme, and every call it made was answered 2xx", () => {

@@ -19,6 +19,14 @@ export interface S3Traffic {
   requests: number;
   /** Request bodies sent to the server (the checkpoints written). */
   bytesIn: number;
+  /**
+   * The bodies of PUT requests alone: the objects uploaded (checkpoints, their history, locks).
+   * A copy (the backend's backup of the checkpoint before it writes the next) is a PUT with no
+   * body, so it adds nothing here: the server copies what it holds.
+   */
+  bytesPut: number;
+  /** The largest PUT body: the checkpoint at its largest, as stored (gzipped when the backend gzips). */
+  largestPut: number;
   /** Response bodies it sent back. */
   bytesOut: number;
   /** Requests per `METHOD` (GET, PUT, DELETE, HEAD...). */
@@ -100,10 +108,10 @@ async function waitUntilServing(port: number, server: ChildProcess, log: () => s
   }
 }
 
-const emptyTraffic = (): S3Traffic => ({ requests: 0, bytesIn: 0, bytesOut: 0, byMethod: {} });
+const emptyTraffic = (): S3Traffic => ({ requests: 0, bytesIn: 0, bytesPut: 0, largestPut: 0, bytesOut: 0, byMethod: {} });
 
 /** Forwards every request to the server on `target`, counting requests and body bytes. */
-async function countingProxy(target: number): Promise<{ server: http.Server; port: number; traffic: S3Traffic }> {
+export async function countingProxy(target: number): Promise<{ server: http.Server; port: number; traffic: S3Traffic }> {
   const traffic = emptyTraffic();
   const server = http.createServer((req, res) => {
     traffic.requests++;
@@ -117,7 +125,16 @@ async function countingProxy(target: number): Promise<{ server: http.Server; por
       },
     );
     upstream.on("error", () => res.destroy());
-    req.on("data", (d: Buffer) => (traffic.bytesIn += d.length));
+    let body = 0;
+    req.on("data", (d: Buffer) => {
+      traffic.bytesIn += d.length;
+      body += d.length;
+    });
+    req.on("end", () => {
+      if (req.method !== "PUT") return;
+      traffic.bytesPut += body;
+      traffic.largestPut = Math.max(traffic.largestPut, body);
+    });
     req.pipe(upstream);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -25,8 +25,8 @@ export interface GetProjectOutputArgs {
 export interface GetProjectResult {
   /** The project's id. */
   readonly id: number;
-  /** The account it belongs to. */
-  readonly clientId?: number;
+  /** The account (client) it belongs to: a QuotaThreshold's `clientId` takes it. */
+  readonly clientId: number;
   /** The project's name. */
   readonly name: string;
   /** Its description; absent when it has none. */

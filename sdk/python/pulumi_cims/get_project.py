@@ -51,9 +51,9 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="clientId")
-    def client_id(self) -> Optional[_builtins.int]:
+    def client_id(self) -> _builtins.int:
         """
-        The account it belongs to.
+        The account (client) it belongs to: a QuotaThreshold's `clientId` takes it.
         """
         return pulumi.get(self, "client_id")
 

@@ -23,6 +23,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { type CimsTestEnv, SEED, useStacks } from "../../support/cims";
+import { subnetShim } from "../../../provider/resources/shim";
 import { E2E_TIMEOUT_MS, REPO_ROOT, runCommand, type StackExport } from "../../support/harness";
 
 const FIXTURE_DIR = path.join(REPO_ROOT, "tests/fixtures/upgrade");
@@ -261,9 +262,7 @@ test(
     // The up recorded the program's inputs, the short text among them; the outputs keep the
     // text they were written with until an operation writes them.
     const subnet = after.find((x) => x.type === cimsType("Subnet"));
-    expect(subnet?.inputs?.__provider).toBe(
-      "exports.handler=()=>({configure(q){return require('pulumi-cims/provider/resources/install').install(this,'Subnet',q)}})",
-    );
+    expect(subnet?.inputs?.__provider).toBe(subnetShim);
     expect(subnet?.outputs?.__provider).toMatch(/^exports\.handler = __f0;/);
     await stack.preview(["--expect-no-changes"]);
     expect(store.list("subnets").map((x) => x.id)).toEqual([out.subnetId]);

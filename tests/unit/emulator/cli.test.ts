@@ -42,7 +42,7 @@ test.each([
   const stateFile = path.join(dir, "state.json");
   try {
     fs.writeFileSync(stateFile, text);
-    const res = spawnSync("node", [...CLI, "--api-key", KEY, "--state-file", stateFile], { encoding: "utf8", timeout: 30_000 });
+    const res = spawnSync("node", [...CLI, "--api-key", KEY, "--state-file", stateFile], { encoding: "utf8", timeout: 90_000 });
     expect(res.stdout).not.toContain("listening");
     expect(res.stderr).toContain(`cims-emulator: state file ${stateFile} `);
     expect(res.stderr).toContain(problem);
@@ -60,7 +60,8 @@ test("prints its URL, logs requests without the key, and stops on SIGTERM", asyn
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
+    // ts-node compiles the emulator's sources first: 2 s of CPU, more than 15 s on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
     child.stdout.on("data", () => {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
@@ -79,4 +80,4 @@ test("prints its URL, logs requests without the key, and stops on SIGTERM", asyn
   expect(out).toMatch(/GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 200 \d+ms/);
   expect(out).toContain("SIGTERM, stopping");
   expect(out).not.toContain(KEY);
-}, 30_000);
+}, 90_000);

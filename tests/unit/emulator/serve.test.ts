@@ -2,12 +2,15 @@
 // the contract's operations, a handler missing or one the contract does not name stops the
 // emulator at startup, and a task the contract does not name is never started
 // (emulator/tasks.ts, startTask in emulator/router.ts).
-import { operation, operationsOf, taskTypesOf } from "../../../api/contract";
+import { type CallContract, operation, operationsOf, taskTypesOf } from "../../../api/contract";
+import { Network } from "../../../api/contract/read-only";
 import { createApp } from "../../../emulator/app";
 import * as RESOURCES from "../../../emulator/generated/collections";
 import { Subnet } from "../../../emulator/collections/subnet";
 import { QuotaThreshold } from "../../../emulator/collections/quota-threshold";
 import { type Call, Router, type Services, startTask } from "../../../emulator/router";
+import { READ_ONLY_SERVED } from "../../../emulator/routes/read-only";
+import { NetworkReads } from "../../../emulator/routes/networks";
 import { assertEachRouteOnce, serve, type Served } from "../../../emulator/serve";
 
 const services = (): Services => {
@@ -15,21 +18,21 @@ const services = (): Services => {
   return { store, engine, faults };
 };
 
-const served = (resource: Served): string[] => {
+const served = (resource: Served<CallContract>): string[] => {
   const router = new Router();
   serve(router, services(), resource);
   return router.list();
 };
 
 const startup =
-  (resource: Served): (() => void) =>
+  (resource: Served<CallContract>): (() => void) =>
   () =>
     serve(new Router(), services(), resource);
 
-const routesOf = (resource: Served) =>
+const routesOf = (resource: Served<CallContract>) =>
   operationsOf(resource.contract).map((op) => `${op.method} ${op.template.replace(/\{([a-z_]+)\}/g, ":$1")}`);
 
-const ALL: ReadonlyArray<[string, Served]> = Object.entries(RESOURCES);
+const ALL: ReadonlyArray<[string, Served<CallContract>]> = [...Object.entries(RESOURCES), ...Object.entries(READ_ONLY_SERVED)];
 
 test.each(ALL)(
   "%s is served at exactly its contract's operations, those with no handler by the kind that serves them",
@@ -90,6 +93,17 @@ describe("a mismatch between a contract's operations and their handlers is an er
   test("a body check for an operation without a body", () => {
     expect(startup({ ...Subnet, bodies: { get: () => ({}) } })).toThrow(
       "Subnet: a body check for get, which is no operation of the contract with a body",
+    );
+  });
+
+  test("a call with a body in a contract with no fields to check it by (a read-only record's)", () => {
+    const contract = {
+      ...Network,
+      operations: { ...Network.operations, more: { post: { method: "POST", path: "collection" } } },
+    } as const;
+    const handler = NetworkReads.operations.get!;
+    expect(startup({ contract, operations: { ...NetworkReads.operations, more: { post: handler } } })).toThrow(
+      "Network: operation post (POST /cloud/v1/networks/{project_id}/{region_id}) has a body, which only a kind's contract (its fields) can check",
     );
   });
 

@@ -202,7 +202,8 @@ describe("a hostile Terraform state and hostile records, in every language cims-
       expect({ language, code, log: logs[language] }).toMatchObject({ code: 0 });
       sources[language] = fs.readFileSync(out, "utf8");
     }
-  });
+    // Four imports, each reading the service and a Terraform state: seconds on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await emulator.close();
     fs.rmSync(dir, { recursive: true, force: true });

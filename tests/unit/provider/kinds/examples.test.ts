@@ -3,7 +3,16 @@
 // are used (Go refuses an unused one), the stack's outputs, and in Java, which only the examples
 // are written in; and the examples combined into one program only when their names do not
 // clash. tests/e2e/tools/docs-examples.test.ts runs them.
-import { combineExamples, config, type ExampleProgram, lookup, output } from "../../../../provider/kinds/program-model";
+import {
+  combineExamples,
+  config,
+  configValues,
+  type ExampleProgram,
+  item,
+  lookup,
+  lookupValues,
+  output,
+} from "../../../../provider/kinds/program-model";
 import { renderExample } from "../../../../provider/import/render";
 import { exampleOf, type Kind, KIND_NAMES, registeredExample } from "../../../../provider/kinds/registry";
 
@@ -196,5 +205,33 @@ test("each kind's example, attached to it in the registry, declares that kind; a
   const typo = { ...example, declarations: [{ ...example.declarations[0], type: "Subnett" }] };
   expect(() => registeredExample("Subnet", typo)).toThrow(
     "Subnet's example declares a Subnett, which is no registered kind: set its type to one of Subnet, BaremetalImage",
+  );
+});
+
+test("the kinds' examples read no stack config: each finds what it refers to by lookup (QuotaThreshold's client by getProject)", () => {
+  const all = combineExamples(KIND_NAMES.map(exampleOf));
+  expect(configValues(all.declarations)).toEqual([]);
+  expect(exampleOf("QuotaThreshold").declarations[0].args.clientId).toEqual(lookup("getProject", { name: "default" }, "clientId"));
+});
+
+test("a field of a list's first record, as every language reads it: the list once as a variable, the record by its index", () => {
+  const members = lookup("getPoolMembers", { poolName: "api-pool" }, "members");
+  const first = {
+    doc: "",
+    declarations: [],
+    outputs: { firstAddress: item(members, 0, "address"), firstPort: item(members, 0, "protocolPort") },
+  };
+  expect(lookupValues(first)).toEqual([members]);
+  const ts = renderExample(first, "typescript");
+  expect(ts.match(/getPoolMembersOutput/g)).toHaveLength(1);
+  expect(ts).toContain('const apiPoolMembers = cims.getPoolMembersOutput({ poolName: "api-pool" }).members;\n');
+  expect(ts).toContain("export const firstAddress = apiPoolMembers[0].address;\n");
+  expect(renderExample(first, "yaml")).toContain(
+    "outputs:\n  firstAddress: ${apiPoolMembers[0].address}\n  firstPort: ${apiPoolMembers[0].protocolPort}\n",
+  );
+  expect(renderExample(first, "python")).toContain('pulumi.export("firstPort", api_pool_members[0].protocol_port)\n');
+  expect(renderExample(first, "go")).toContain('\t\tctx.Export("firstPort", apiPoolMembers.Index(pulumi.Int(0)).ProtocolPort())\n');
+  expect(renderExample(first, "java")).toContain(
+    '        ctx.export("firstPort", apiPoolMembers.applyValue(found -> found.get(0).protocolPort()));\n',
   );
 });

@@ -10,6 +10,7 @@ import { Collections } from "../../../../emulator/store/collections";
 import { toKebab } from "../../../../api/names";
 import { isKind, KIND_NAMES, kind } from "../../../../provider/kinds/registry";
 import { operationsOf, requestsOf } from "../../../../api/contract";
+import { READ_ONLY } from "../../../../api/contract/read-only";
 
 const ROOT = path.resolve(__dirname, "../../../..");
 
@@ -51,10 +52,15 @@ test("the emulator serves exactly the registry's kinds", () => {
   expect(Object.keys(collections).sort()).toEqual([...KIND_NAMES].sort());
 });
 
-test("api/contract/ holds the vocabulary and one file per kind; its index lists no kind", () => {
-  const shared = ["common.ts", "derive.ts", "index.ts", "operations.ts", "types.ts"];
+test("api/contract/ holds the vocabulary and one file per kind and per read-only record; its index lists no kind", () => {
+  const shared = ["common.ts", "derive.ts", "index.ts", "operations.ts", "types.ts", "read-only.ts"];
   const files = fs.readdirSync(path.join(ROOT, "api/contract")).filter((f) => !shared.includes(f));
-  expect(files.sort()).toEqual(KIND_NAMES.map((k) => `${toKebab(k)}.ts`).sort());
+  const named = [...KIND_NAMES, ...Object.keys(READ_ONLY)];
+  expect(files.sort()).toEqual(named.map((k) => `${toKebab(k)}.ts`).sort());
+  for (const [name, contract] of Object.entries(READ_ONLY)) {
+    expect(contract.name).toBe(name);
+    expect(exported(path.join(ROOT, `api/contract/${toKebab(name)}.ts`), name)).toBe(contract);
+  }
   expect(Object.keys(jest.requireActual<object>(path.join(ROOT, "api/contract/index.ts")))).not.toEqual(
     expect.arrayContaining([expect.stringMatching(new RegExp(`^(${KIND_NAMES.join("|")})$`))]),
   );

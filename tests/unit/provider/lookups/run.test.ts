@@ -198,11 +198,13 @@ describe("one list request per kind and scope in a run", () => {
     expect(cidr).toBe("10.0.2.0/24");
     expect(requests()[SUBNETS_ROUTE]).toBe(1);
     await expect(cims.getNetwork({ name: "nope" })).rejects.toThrow(/getNetwork found no network/);
-    // The program's error is a RunError: the SDK reports its message alone, with no stack to print
-    // (Node 20's printer never returns on the SDK's own source-mapped frames, so a getXOutput
-    // failure in an apply spun the preview until cancelled).
+    // The program's error is a RunError: the SDK reports its message alone, and its stack is that
+    // line, no frames (Node 20's printer, which the SDK's run still applies to every uncaught
+    // error, takes seconds to minutes on the SDK's own source-mapped frames: a getXOutput failure
+    // spun the preview until cancelled, and an up took 50 s to report it).
     const failure = await cims.getNetwork({ name: "nope" }).catch((e: unknown) => e);
     expect(pulumi.RunError.isInstance(failure)).toBe(true);
+    expect((failure as Error).stack).toBe(`Error: ${(failure as Error).message}`);
     // A filter that quotes the key (pasted into the wrong argument): the message never shows it.
     const quoted = await cims.getNetwork({ name: KEY }).catch((e: unknown) => String(e));
     expect(quoted).toMatch(/getNetwork found no network .* with name=/);

@@ -15,10 +15,10 @@ import javax.annotation.Nullable;
 @CustomType
 public final class GetProjectResult {
     /**
-     * @return The account it belongs to.
+     * @return The account (client) it belongs to: a QuotaThreshold&#39;s `clientId` takes it.
      * 
      */
-    private @Nullable Integer clientId;
+    private Integer clientId;
     /**
      * @return When it was created (ISO 8601).
      * 
@@ -52,11 +52,11 @@ public final class GetProjectResult {
 
     private GetProjectResult() {}
     /**
-     * @return The account it belongs to.
+     * @return The account (client) it belongs to: a QuotaThreshold&#39;s `clientId` takes it.
      * 
      */
-    public Optional<Integer> clientId() {
-        return Optional.ofNullable(this.clientId);
+    public Integer clientId() {
+        return this.clientId;
     }
     /**
      * @return When it was created (ISO 8601).
@@ -110,7 +110,7 @@ public final class GetProjectResult {
     }
     @CustomType.Builder
     public static final class Builder {
-        private @Nullable Integer clientId;
+        private Integer clientId;
         private @Nullable String createdAt;
         private @Nullable String description;
         private Integer id;
@@ -130,8 +130,10 @@ public final class GetProjectResult {
         }
 
         @CustomType.Setter
-        public Builder clientId(@Nullable Integer clientId) {
-
+        public Builder clientId(Integer clientId) {
+            if (clientId == null) {
+              throw new MissingRequiredPropertyException("GetProjectResult", "clientId");
+            }
             this.clientId = clientId;
             return this;
         }
