@@ -1,6 +1,7 @@
 // Task status, at /cloud/v1/tasks/{id} (public API reference) and /v1/tasks/{id} (the
 // spec's wording; its prefix is left open there), and the task list the vendor's SDK reads
-// (`project_id`, `region_id` and `state` filters, each repeatable; `task_type`; paging).
+// (`project_id`, `region_id` and `state` filters, each repeatable; `task_type`; `from_timestamp`,
+// the tasks created at or after it; paging).
 import { PATHS } from "../../api/paths";
 import { notFound, validationError } from "../http-errors";
 import { listPage, type RequestContext, type Router, type Services } from "../router";
@@ -30,11 +31,15 @@ function list(services: Services, ctx: RequestContext) {
   const bad = states.find((s) => !STATES.includes(s));
   if (bad !== undefined) throw validationError({ state: [`"${bad}" is not a valid choice.`] });
   const type = ctx.query.get("task_type");
+  const from = ctx.query.get("from_timestamp");
+  const since = from === null ? undefined : utc(from);
+  if (since !== undefined && Number.isNaN(since)) throw validationError({ from_timestamp: ["Enter a valid date/time."] });
   const tasks = Object.values(services.store.tasks)
     .filter((t) => projects.length === 0 || projects.includes(Number(t.project_id)))
     .filter((t) => regions.length === 0 || regions.includes(Number(t.region_id)))
     .filter((t) => states.length === 0 || states.includes(t.state))
     .filter((t) => type === null || t.task_type === type)
+    .filter((t) => since === undefined || utc(t.created_on) >= since)
     .sort((a, b) => a._emulator.createdAt - b._emulator.createdAt)
     .map((t) => {
       const { _emulator, ...visible } = t;
@@ -42,3 +47,6 @@ function list(services: Services, ctx: RequestContext) {
     });
   return listPage(ctx, tasks);
 }
+
+/** A time as the service writes it (UTC, its zone left out) or as a client sends it (with one). */
+const utc = (text: string): number => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);

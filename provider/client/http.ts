@@ -167,7 +167,13 @@ export class CimsClient {
     const board = this.#options.taskBoard;
     const listed =
       board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
-    return this.redacted(waitForTasks((id, o) => this.task(id, o), ids, { signal: this.#options.cancel, listed, ...rest }));
+    const listShowsEnd = board && scope ? (id: string) => board.showsEnd(scope, id) : undefined;
+    const getTask = async (id: string, o: RequestOptions): Promise<Task> => {
+      const task = await this.task(id, o);
+      if (board && scope && typeof task === "object" && task !== null) board.read(scope, task);
+      return task;
+    };
+    return this.redacted(waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, ...rest }));
   }
 
   /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */

@@ -2,9 +2,14 @@
 // (`state` NEW and RUNNING) answers every waiting task of the process in that scope, instead
 // of one status read per task per look. A task the list shows still running needs no read of
 // its own; one it does not show has ended (or is not listed yet, or in another scope) and is
-// read by id once, for its `created_resources` and `error`. The list holds other teams' tasks
-// too: only our own ids are looked up in it. A service without the list call (404, 405, 501)
-// is asked no more, and every task falls back to its own read.
+// read by id once, for its `created_resources` and `error`. Once the list has shown one of our
+// tasks running, the scope's next lists ask for every task created since the oldest such task
+// (`from_timestamp`, the service's own `created_on`, so no clock of ours is compared with the
+// service's): they show our tasks that ended too, with what they made or why they failed, and
+// such a task needs no read of its own (50 subnets at --parallel 8 read 50 tasks by id beside
+// 56 lists). A task the list does not show is read by id, as before. The list holds other
+// teams' tasks too: only our own ids are looked up in it. A service without the list call (404,
+// 405, 501) is asked no more, and every task falls back to its own read.
 import { fits, TASK } from "./answers";
 import { ApiError, NotFoundError } from "./errors";
 import { type Clock, processClock } from "./clock";
@@ -15,8 +20,11 @@ export interface TaskScope {
   regionId: number;
 }
 
-/** Reads every running task of a scope (NEW and RUNNING), every page. */
-export type ListRunning = (scope: TaskScope) => Promise<Array<Record<string, unknown>>>;
+/**
+ * Reads every running task of a scope (NEW and RUNNING), every page; given `from` (a task's
+ * `created_on` as the service wrote it), every task of the scope created since then, ended or not.
+ */
+export type ListRunning = (scope: TaskScope, from?: string) => Promise<Array<Record<string, unknown>>>;
 
 interface Snapshot {
   /** When its request was (or will be) sent: a task that began waiting after that may not be in it. */
@@ -49,8 +57,29 @@ export function listGapMs(pacedRate: number | undefined): number {
   return pacedRate === undefined ? LIST_GAP_MS : Math.max(LIST_GAP_MS, (LIST_TURNS_WHEN_PACED * 1000) / pacedRate);
 }
 
+/** A task's `created_on` as a time: the service writes UTC with no zone. */
+function createdAt(createdOn: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(createdOn) ? createdOn : `${createdOn}Z`);
+}
+
+const ended = (state: unknown) => state === "FINISHED" || state === "ERROR";
+
+/** A task of ours the lists reach back to: its `created_on`, and when a list first showed it ended (clock time). */
+interface Followed {
+  createdOn: string;
+  endedSeenAt?: number;
+}
+
+/**
+ * How long a task the lists showed ended stays followed, for its wait to take its end from a
+ * list: longer than the longest interval between two looks (tasks.ts caps it at 5 s by default).
+ */
+const KEEP_ENDED_MS = 10_000;
+
 export class TaskBoard {
   readonly #snapshots = new Map<string, Snapshot>();
+  /** Per scope: our tasks a list showed running, until their wait took their end, with their `created_on`. */
+  readonly #ours = new Map<string, Map<string, Followed>>();
   #unsupported = false;
 
   constructor(
@@ -58,17 +87,34 @@ export class TaskBoard {
     private readonly clock: Clock = processClock,
     /** The rate requests are paced to now (the pacer's), for the gap between lists. */
     private readonly pacedRate: () => number | undefined = () => undefined,
+    /** Whether `listRunning` honours `from` (lists ended tasks too): else every ended task is read by id. */
+    private readonly listsEnded = false,
   ) {}
 
   /**
-   * The task as the scope's newest list shows it while it runs, and when that list was asked
-   * for (`at`, epoch ms: what it shows is as of then); undefined when the list does not show it
-   * (it ended: read it by id) or cannot be had. `since`: a list asked for before then is not
+   * What a read of our task by id found: one still running is followed from now on (a task
+   * created before the oldest one the lists reach back to is not in them until then), one ended
+   * no longer.
+   */
+  read(scope: TaskScope, task: Task): void {
+    if (ended(task.state)) this.#ours.get(scopeKey(scope))?.delete(task.id);
+    else this.#follow(scopeKey(scope), task);
+  }
+
+  /** Whether the scope's next list will show this task, ended or not, so its end needs no read by id. */
+  showsEnd(scope: TaskScope, id: string): boolean {
+    return this.#ours.get(scopeKey(scope))?.has(id) ?? false;
+  }
+
+  /**
+   * The task as the scope's newest list shows it (running, or ended where the list reached back
+   * to it), and when that list was asked for (`at`, epoch ms: what it shows is as of then);
+   * undefined when the list does not show it (it ended: read it by id) or cannot be had. `since`: a list asked for before then is not
    * asked about it (when the wait began; after a look, just after the list that look used).
    */
   async running(scope: TaskScope, id: string, since: number, signal?: AbortSignal): Promise<Listed | undefined> {
     if (this.#unsupported) return undefined;
-    const key = `${scope.projectId}/${scope.regionId}`;
+    const key = scopeKey(scope);
     const now = this.clock.now();
     let snapshot = this.#snapshots.get(key);
     if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
@@ -86,6 +132,8 @@ export class TaskBoard {
     signal?.addEventListener("abort", leave, { once: true });
     try {
       const task = (await taken.running)?.get(id);
+      if (task && !ended(task.state)) this.#follow(key, task);
+      else if (task) this.#ours.get(key)?.delete(id);
       return task && { task, at: taken.sentAt };
     } finally {
       signal?.removeEventListener("abort", leave);
@@ -114,14 +162,37 @@ export class TaskBoard {
     return snapshot;
   }
 
+  /** Notes our task seen running, so the scope's lists from now on reach back to it. */
+  #follow(key: string, task: Task): void {
+    if (!this.listsEnded || typeof task.created_on !== "string" || Number.isNaN(createdAt(task.created_on))) return;
+    const ours = this.#ours.get(key) ?? new Map<string, Followed>();
+    this.#ours.set(key, ours);
+    ours.set(task.id, { createdOn: task.created_on });
+  }
+
+  /**
+   * The list's tasks by id: those running, and, when it reached back to our oldest task seen
+   * running (`from`), those ended since. A task followed stays so until its wait takes its end
+   * (running()), but no longer than KEEP_ENDED_MS after a list first showed it ended, nor once a
+   * list that reached back to it does not show it (a wait that gave up on it, a service that
+   * forgot it): no task keeps the lists reaching back when no wait will ask about it again.
+   */
   async #read(scope: TaskScope): Promise<Map<string, Task> | undefined> {
+    const ours = this.#ours.get(scopeKey(scope));
+    const asked = [...(ours?.entries() ?? [])];
+    const from = asked.length === 0 ? undefined : asked.map(([, f]) => f.createdOn).reduce((a, b) => (createdAt(b) < createdAt(a) ? b : a));
     try {
-      const records = await this.listRunning(scope);
-      const running = new Map<string, Task>();
+      const records = await this.listRunning(scope, from);
+      const shown = new Map<string, Task>();
       for (const r of records) {
-        if (fits(TASK, r) && (r.state === "NEW" || r.state === "RUNNING")) running.set(r.id, r);
+        if (fits(TASK, r) && (r.state === "NEW" || r.state === "RUNNING" || (from !== undefined && ended(r.state)))) shown.set(r.id, r);
       }
-      return running;
+      const now = this.clock.now();
+      for (const [id, followed] of from === undefined ? [] : asked) {
+        if (ended(shown.get(id)?.state)) followed.endedSeenAt ??= now;
+        if (!shown.has(id) || now - (followed.endedSeenAt ?? now) > KEEP_ENDED_MS) ours?.delete(id);
+      }
+      return shown;
     } catch (err) {
       // No list call here: every task is read by id from now on. Any other failure: this look
       // reads by id, and the next look asks the list again.
@@ -130,3 +201,5 @@ export class TaskBoard {
     }
   }
 }
+
+const scopeKey = (scope: TaskScope) => `${scope.projectId}/${scope.regionId}`;

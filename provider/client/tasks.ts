@@ -79,6 +79,8 @@ export interface WaitOptions {
    * `since` (epoch ms): only a list asked for at or after it may answer.
    */
   listed?: (id: string, since: number, signal?: AbortSignal) => Promise<Listed | undefined>;
+  /** Whether the next list will show the task once it has ended (task-board.ts): its end then needs no read by id. */
+  listShowsEnd?: (id: string) => boolean;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -209,6 +211,7 @@ interface Waiting {
   signal: AbortSignal;
   deadline: number;
   listed: WaitOptions["listed"];
+  listShowsEnd: WaitOptions["listShowsEnd"];
   onProgress: WaitOptions["onProgress"];
 }
 
@@ -286,6 +289,7 @@ function waitingOf(getTask: GetTask, opts: WaitOptions): Waiting {
     signal: opts.signal ?? new AbortController().signal,
     deadline: opts.deadline,
     listed: opts.listed,
+    listShowsEnd: opts.listShowsEnd,
     onProgress: opts.onProgress,
   };
 }
@@ -340,7 +344,10 @@ async function lookOnce(w: Watch, x: Waiting): Promise<Look> {
  */
 function probeAtHintEnd(w: Watch, x: Waiting): Probe {
   const taskType = w.last?.task_type;
-  const hint: Bracket | undefined = w.readAtHintEnd || w.woken || !x.hints.endTrusted(taskType) ? undefined : x.hints.get(taskType);
+  // A list that will show the task ended answers that look as well as a read, and serves every wait.
+  const byList = x.listShowsEnd?.(w.id) ?? false;
+  const hint: Bracket | undefined =
+    byList || w.readAtHintEnd || w.woken || !x.hints.endTrusted(taskType) ? undefined : x.hints.get(taskType);
   const hintEnd: number | undefined = hint && w.started + hint.by - MIN_PROBE_GAP_MS;
   const atEnd = hintEnd !== undefined && x.clock.now() >= hintEnd;
   return { taskType, hintEnd, atEnd, endRead: atEnd ? x.hints.claimEnd(taskType) : undefined };

@@ -28,9 +28,15 @@ const probes = new Map<string, Promise<void>>();
 const pacer = new Pacer();
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
 const taskBoard = new TaskBoard(
-  (scope) => listAll(apiClient(), PATHS.tasks, { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
+  (scope, from) =>
+    listAll(apiClient(), PATHS.tasks, {
+      project_id: scope.projectId,
+      region_id: scope.regionId,
+      ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
+    }),
   processClock,
   () => pacer.state.rate,
+  true,
 );
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();

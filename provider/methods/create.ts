@@ -132,6 +132,12 @@ export async function createViaTask(
  * The record with the create's mark removed (the PATCH answers the record), so no output or
  * later read shows it. Should that PATCH fail, the record stands as it is: the mark is
  * hidden from outputs and diffs, and the next update removes it.
+ * Removed at once rather than left on the record or to a later write: a record that still
+ * carries a mark is what a lost create left (owned.ts), so a mark left on a landed record would
+ * refuse the next create of its name where the mark names no resource (another stack's subnet
+ * of that name, this resource's own replacement created first) and, where it names the
+ * resource, have its replacement adopt the record it replaces. No write of the engine's follows
+ * a create to carry the removal, and the PATCH answers the record, so it costs the read back.
  */
 async function unmarked(what: string, call: CreateCall, record: ApiRecord, mark: string): Promise<ApiRecord> {
   if (markOf(record) !== mark) return record;

@@ -42,7 +42,7 @@ describe.each(["dynamic", "native"] as Face[])("%s face", (face) => {
       const seen = await subnetsSeen(env);
       expect(seen.names).toHaveLength(COUNT);
       expect(seen.stateIds).toEqual(seen.ids);
-      // The task list and one read of each ended task, in place of several reads per task.
+      // The task list, which shows our tasks ended once it has shown them running, in place of several reads per task.
       const taskRequests = count(up.requests, /^GET \/cloud\/v1\/tasks(\/:task_id)? 200$/);
       expect(taskRequests / COUNT).toBeLessThanOrEqual(1.5);
       // A create reads nothing back by id: the PATCH removing its mark answers the record.

@@ -1,4 +1,4 @@
-// Tasks: their faults (ERROR, hang, keepCreated, alongside) and their duration
+// Tasks: their faults (ERROR, hang, keepCreated, alongside), their duration and their list
 // (emulator/tasks.ts, emulator/routes/tasks.ts).
 import { call, control, NET, useEmulator, waitTask } from "./api";
 
@@ -76,5 +76,30 @@ describe("control API: faults, task duration, metrics, logs", () => {
     expect(task.duration_ms).toBe(50);
     expect(task.gets).toBeGreaterThanOrEqual(1);
     expect(task.lag_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  test("the list: by state, or (from_timestamp) every task created at or after a time, ended or not; a time it cannot read is refused", async () => {
+    const post = async (cidr: string) =>
+      (await call("POST", "/cloud/v1/subnets/1/1", { name: "s", cidr, network_id: NET })).body.tasks[0] as string;
+    const first = await post("10.5.0.0/24");
+    await waitTask(first);
+    jest.advanceTimersByTime(2_000); // the next task's created_on is seconds later
+    const second = await post("10.6.0.0/24");
+    const since = (await call("GET", `/cloud/v1/tasks/${second}`)).body.created_on as string;
+    const ids = async (query: string) =>
+      ((await call("GET", `/cloud/v1/tasks?project_id=1&region_id=1&${query}`)).body.results as Array<{ id: string }>).map((t) => t.id);
+    expect(await ids("state=NEW&state=RUNNING")).toEqual([second]);
+    expect(await ids("state=FINISHED")).toEqual([first]);
+    await waitTask(second);
+    // The service's own spelling (UTC, no zone) and a client's (with one) name the same time.
+    expect(await ids(`from_timestamp=${since}`)).toEqual([second]);
+    expect(await ids(`from_timestamp=${since}Z`)).toEqual([second]);
+    expect(await ids(`from_timestamp=${encodeURIComponent(new Date(Date.parse(`${since}Z`) - 60_000).toISOString())}`)).toEqual([
+      first,
+      second,
+    ]);
+    const bad = await call("GET", "/cloud/v1/tasks?from_timestamp=yesterday");
+    expect(bad.status).toBe(400);
+    expect(bad.body.invalid_fields).toHaveProperty("from_timestamp");
   });
 });

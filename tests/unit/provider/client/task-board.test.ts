@@ -1,6 +1,7 @@
 // Task waits through the task list: a scope's running tasks answered by one list request per
-// look, each ended task read once; other teams' tasks in the list are not ours; a service
-// without the list falls back to a read per task. On virtual time (tests/support/virtual-clock.ts):
+// look, each ended task read once, or none where the list reaches back to our tasks it saw
+// running (`from_timestamp`) and so shows them ended; other teams' tasks in the list are not
+// ours; a service without the list falls back to a read per task. On virtual time (tests/support/virtual-clock.ts):
 // a task's length, a read's latency and the gap between lists are exact, whatever the load.
 import { CimsClient, closeAllPools, listAll } from "../../../../provider/client";
 import { useClock } from "../../../../provider/client/clock";
@@ -28,9 +29,19 @@ afterEach(async () => {
  * A service whose tasks run until their end time; it counts the task list's and each task's
  * reads. `readMs`: how long a task's read takes to answer (what it answers is of when it came).
  */
-async function service(opts: { ends: Record<string, number>; others?: number; noList?: boolean; pacedRate?: number; readMs?: number }) {
+async function service(opts: {
+  ends: Record<string, number>;
+  others?: number;
+  noList?: boolean;
+  pacedRate?: number;
+  readMs?: number;
+  /** The list honours `from_timestamp` (tasks of every state created since), as the vendor's does; `starts`: each task's creation. */
+  from?: { starts: Record<string, number> };
+}) {
   const counts = { list: 0, gets: 0, listQueries: [] as string[], listTimes: [] as number[] };
   const stateOf = (id: string) => (clock.now() >= opts.ends[id] ? "FINISHED" : "RUNNING");
+  // As the service writes it: UTC to the second, no zone.
+  const createdOn = (id: string) => new Date(opts.from?.starts[id] ?? 0).toISOString().slice(0, 19);
   server = await startTestServer(async (req) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/cloud/v1/tasks") {
@@ -39,10 +50,21 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
       counts.listTimes.push(clock.now());
       if (opts.noList) return { status: 404, body: { exception_class: "NotFound", message: "Not found." } };
       const states = url.searchParams.getAll("state");
-      const ours = Object.keys(opts.ends).map((id) => ({ id, state: stateOf(id), task_type: "create_subnet" }));
+      const from = url.searchParams.get("from_timestamp");
+      const ours = Object.keys(opts.ends).map((id) => ({
+        id,
+        state: stateOf(id),
+        task_type: "create_subnet",
+        created_on: createdOn(id),
+        created_resources: stateOf(id) === "FINISHED" ? { subnets: [`s-${id}`] } : null,
+      }));
       // Other teams' tasks of the scope: always running, never ours.
       const theirs = Array.from({ length: opts.others ?? 0 }, (_, i) => ({ id: `theirs-${i}`, state: "RUNNING" }));
-      const results = [...ours, ...theirs].filter((t) => states.includes(t.state));
+      const results = [...ours, ...theirs].filter((t) =>
+        opts.from && from !== null
+          ? "created_on" in t && Date.parse(`${t.created_on}Z`) >= Date.parse(`${from}Z`)
+          : states.includes(t.state),
+      );
       return { body: { count: results.length, results } };
     }
     const id = url.pathname.split("/").pop()!;
@@ -51,6 +73,7 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
     if (opts.readMs) await clock.serving(opts.readMs);
     return { body: { id, state, task_type: "create_subnet", created_resources: { subnets: [`s-${id}`] } } };
   });
+  const board = boardOf(() => client, opts);
   const client: CimsClient = new CimsClient({
     apiUrl: new URL(server.url),
     apiKey: "k-board",
@@ -58,14 +81,23 @@ async function service(opts: { ends: Record<string, number>; others?: number; no
     connectTimeoutMs: 1_000,
     requestTimeoutMs: 5_000,
     taskPath: "/cloud/v1/tasks/{task_id}",
-    taskBoard: new TaskBoard(
-      (scope: TaskScope): Promise<Array<Record<string, unknown>>> =>
-        listAll(client, "/cloud/v1/tasks", { project_id: scope.projectId, region_id: scope.regionId, state: ["NEW", "RUNNING"] }),
-      clock,
-      () => opts.pacedRate,
-    ),
+    taskBoard: board,
   });
-  return { client, counts };
+  return { client, counts, board };
+}
+
+function boardOf(client: () => CimsClient, opts: { pacedRate?: number; from?: unknown }): TaskBoard {
+  return new TaskBoard(
+    (scope: TaskScope, from?: string): Promise<Array<Record<string, unknown>>> =>
+      listAll(client(), "/cloud/v1/tasks", {
+        project_id: scope.projectId,
+        region_id: scope.regionId,
+        ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
+      }),
+    clock,
+    () => opts.pacedRate,
+    opts.from !== undefined,
+  );
 }
 
 const scope = { projectId: 1, regionId: 2 };
@@ -86,6 +118,32 @@ test("30 tasks of 1.5 s: about one request per task, each ended task read once, 
   // jitter) and the wait for the scope's next list (200 ms) of its end.
   expect(clock.elapsed()).toBeGreaterThanOrEqual(1_790);
   expect(clock.elapsed()).toBeLessThanOrEqual(1_790 + 1_100 + 200);
+});
+
+test("a list that reaches back to our oldest task seen running shows its end: 50 waits of 2 s read no task by id", async () => {
+  const start = clock.now();
+  const starts = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, start + i * 10]));
+  const ends = Object.fromEntries(Object.entries(starts).map(([id, at], i) => [id, at + 1_800 + ((i * 37) % 50) * 8]));
+  const { client, counts, board } = await service({ ends, others: 20, from: { starts } });
+  // Hints learned already: without the list's ends, each wait would read its task by id at the hint's end.
+  const hints = new DurationHints();
+  hints.learn("create_subnet", { below: 1_700, by: 2_300 });
+  const waits = Object.keys(ends).map((id, i) =>
+    clock.sleep(i * 10).then(() => client.waitForTasks([id], { deadline: clock.now() + 20_000, timeoutSeconds: 20, scope, hints })),
+  );
+  const done = await Promise.all(waits);
+  expect(done.map(([t]) => t.created_resources?.subnets)).toEqual(Object.keys(ends).map((id) => [`s-${id}`]));
+  expect(counts.gets).toBe(0);
+  expect(counts.list).toBeLessThanOrEqual(20);
+  // The first list knows no task of ours; the next ones reach back to the oldest seen running, by the service's own time.
+  expect(counts.listQueries[0]).toBe("?project_id=1&region_id=2&state=NEW&state=RUNNING&limit=1000&offset=0");
+  expect(counts.listQueries[1]).toBe(
+    `?project_id=1&region_id=2&from_timestamp=${encodeURIComponent(new Date(start).toISOString().slice(0, 19))}&limit=1000&offset=0`,
+  );
+  // Every task seen ended: none is followed any more, so the lists reach back no longer.
+  expect(Object.keys(ends).filter((id) => board.showsEnd(scope, id))).toEqual([]);
+  // All within the last end (2.19 s) and a look's interval after it.
+  expect(clock.elapsed()).toBeLessThanOrEqual(2_190 + 1_100 + 200);
 });
 
 test("without a scope, or against a service without the list, each task is read by id, as before", async () => {
@@ -171,4 +229,33 @@ test("a list not sent yet that every look stopped waiting for is not sent; a loo
   expect((await staying)?.task.id).toBe("t");
   expect(lists).toBe(3);
   await leaving;
+});
+
+test("a task created before the oldest one the lists reach back to is followed once a read by id has found it running", async () => {
+  const froms: Array<string | undefined> = [];
+  const running = (id: string, createdOn: string) => ({ id, state: "RUNNING", task_type: "create_subnet", created_on: createdOn });
+  const board = new TaskBoard(
+    async (_scope, from) => {
+      froms.push(from);
+      // Of the two, only the newer one is created at or after `from` once the lists reach back.
+      return [running("newer", "2026-12-05T10:00:01")];
+    },
+    clock,
+    () => undefined,
+    true,
+  );
+  // The newer task is seen running first: the lists reach back to it.
+  expect((await board.running(scope, "newer", clock.now()))?.task.id).toBe("newer");
+  await clock.sleep(300);
+  // The older one is not in a list that reaches back to the newer: its wait reads it by id.
+  expect(await board.running(scope, "older", clock.now())).toBeUndefined();
+  expect(board.showsEnd(scope, "older")).toBe(false);
+  board.read(scope, running("older", "2026-12-05T10:00:00"));
+  expect(board.showsEnd(scope, "older")).toBe(true);
+  await clock.sleep(300);
+  await board.running(scope, "newer", clock.now());
+  expect(froms).toEqual([undefined, "2026-12-05T10:00:01", "2026-12-05T10:00:00"]);
+  // A read that finds it ended ends its following.
+  board.read(scope, { ...running("older", "2026-12-05T10:00:00"), state: "FINISHED" });
+  expect(board.showsEnd(scope, "older")).toBe(false);
 });
