@@ -10,6 +10,10 @@ import { DurationHints } from "../../../../provider/client/task-hints";
 import { startTestServer, type TestServer } from "../../../support/test-server";
 import { VirtualClock } from "../../../support/virtual-clock";
 
+// The waits run on the test's clock, but their requests go to a real server on loopback: tens of
+// them per test, which a loaded machine has taken past jest's default 5 s.
+jest.setTimeout(60_000);
+
 let server: TestServer | undefined;
 let clock: VirtualClock;
 let realClock: () => void;
