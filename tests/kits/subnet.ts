@@ -1,10 +1,32 @@
 import { SEED } from "../support/cims";
+import { byId, type SceneOf, tasksEnd } from "../support/scenes";
 import type { KindKit } from "./kit";
 
 /** Row `row`'s subnet under the fault matrix: a name of its own (a create's messages name it) and a CIDR of its own. */
 export const subnetOf = (row: number) => ({ name: `e2e-subnet-${row}`, cidr: `10.30.${row + 1}.0/24` });
 /** How a create's messages name row `row`'s subnet. */
 const subnetNamed = (row: number) => `Subnet "${subnetOf(row).name}"`;
+
+/** Each row's own subnet: create adds it, delete destroys it, refresh reads it. */
+const scene: SceneOf = async ({ env, state, op, row, program }) => {
+  const mine = subnetOf(row);
+  const inputs = { ...mine, networkId: SEED.networkId, tags: { owner: "e2e" }, timeouts: { create: Number(program.createTimeout ?? 600) } };
+  let wanted = op === "create" ? [] : [mine];
+  if (op !== "create") await state.up(mine.name, inputs);
+  const inService = () => env.emulator.store.list("subnets");
+  return {
+    async next() {
+      wanted = op === "delete" ? [] : [mine];
+    },
+    run: () => (op === "delete" ? state.destroy(mine.name) : op === "refresh" ? state.refresh(mine.name) : state.up(mine.name, inputs)),
+    async check(converged) {
+      expect(state.ids()).toEqual(byId(inService()));
+      if (converged)
+        expect(inService().map((s) => `${String(s.name)} ${String(s.cidr)}`)).toEqual(wanted.map((s) => `${s.name} ${s.cidr}`));
+    },
+    settle: () => tasksEnd(env),
+  };
+};
 
 export const Subnet: KindKit = {
   lifecycle: true,
@@ -27,6 +49,7 @@ export const Subnet: KindKit = {
         "response slower than the request timeout": { outcome: "recovers" },
       }),
     },
+    scene,
   },
   example: {
     record: (env, r) => env.emulator.store.get("subnets", r.id),
