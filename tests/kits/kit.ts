@@ -31,7 +31,9 @@ export interface KindKit {
   readonly base?: Readonly<Record<string, unknown>>;
   /**
    * The kind under the fault matrix (tests/support/faults.ts, matrixOf): what a lost create
-   * means and how its messages name it; its requests and task rows follow from its contract.
+   * means, how its messages name it, and the scenes that ready its rows (in process, and
+   * through the engine where tests/e2e/faults/ runs one); its requests and task rows follow
+   * from its contract.
    */
   readonly faults?: KindFaults;
   /**

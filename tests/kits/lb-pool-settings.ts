@@ -1,6 +1,6 @@
 import type { ApiRecord } from "../../api/guards";
-import { SEED } from "../support/cims";
-import { POOL_SETTINGS_INPUTS, type SceneOf, tasksEnd } from "../support/scenes";
+import { isKind, SEED } from "../support/cims";
+import { type EngineSceneOf, POOL_SETTINGS_INPUTS, type SceneOf, sleep, stackCommand, tasksEnd } from "../support/scenes";
 import type { KindKit } from "./kit";
 
 const key = (address: unknown, port: unknown) => `${String(address)}:${String(port)}`;
@@ -26,6 +26,26 @@ const scene: SceneOf = async ({ env, state, row }) => {
   };
 };
 
+/** Through the engine: the row sets a client timeout of its own, so its `up` is a real PATCH. */
+const engineScene: EngineSceneOf = async ({ stacks, op, face, config, row }) => {
+  const env = await stacks.program("pool", { poolId: SEED.poolId, ...config }, { face });
+  await env.stack.up();
+  const timeout = (row + 1) * 1000;
+  return {
+    env,
+    next: () => env.stack.setConfig("clientTimeout", String(timeout)),
+    run: (allowFailure) => stackCommand(env, op, allowFailure),
+    async check(converged) {
+      const pool = env.emulator.store.get("lbpools", SEED.poolId)!;
+      const state = (await env.stack.exportState()).deployment.resources?.find((r) => isKind(r.type, "LbPoolSettings"));
+      const service = { lbAlgorithm: pool.lb_algorithm, timeoutClientData: pool.timeout_client_data };
+      expect({ lbAlgorithm: state?.outputs?.lbAlgorithm, timeoutClientData: state?.outputs?.timeoutClientData }).toEqual(service);
+      if (converged) expect(service).toEqual({ lbAlgorithm: "ROUND_ROBIN", timeoutClientData: timeout });
+    },
+    settle: () => sleep(4500),
+  };
+};
+
 export const LbPoolSettings: KindKit = {
   lifecycle: true,
   values: {
@@ -34,7 +54,7 @@ export const LbPoolSettings: KindKit = {
     members: [{ address: "10.0.0.44", protocol_port: 8081, weight: 3 }],
   },
   // Its update (PATCH of the pool and its task) is safe to repeat; what it does with members is its own tests'.
-  faults: { ops: ["update"], scene },
+  faults: { ops: ["update"], scene, engineScene },
   example: {
     record: (env, r) => env.emulator.store.get("lbpools", r.outputs?.poolId),
     // The pool and its settings stay; the stack's members go.

@@ -1,5 +1,5 @@
-import { SEED } from "../support/cims";
-import { byId, type SceneOf, tasksEnd } from "../support/scenes";
+import { api, isKind, SEED } from "../support/cims";
+import { byId, type EngineSceneOf, type SceneOf, sleep, stackCommand, tasksEnd } from "../support/scenes";
 import type { KindKit } from "./kit";
 
 /** Row `row`'s subnet under the fault matrix: a name of its own (a create's messages name it) and a CIDR of its own. */
@@ -28,6 +28,39 @@ const scene: SceneOf = async ({ env, state, op, row, program }) => {
   };
 };
 
+/** Through the engine: create adds the row's subnet to the program; delete destroys it; refresh refreshes it. */
+const engineScene: EngineSceneOf = async ({ stacks, op, face, config, row }) => {
+  let program = op === "create" ? [] : [subnetOf(row)];
+  const env = await stacks.program("subnet", { networkId: SEED.networkId, subnets: JSON.stringify(program), ...config }, { face });
+  if (op !== "create") await env.stack.up();
+  const inService = () => env.emulator.store.list("subnets");
+  const inState = async () => byId(((await env.stack.exportState()).deployment.resources ?? []).filter((r) => isKind(r.type, "Subnet")));
+  return {
+    env,
+    async next() {
+      if (op === "create") await env.stack.setConfig("subnets", JSON.stringify((program = [subnetOf(row)])));
+      if (op === "delete") program = [];
+    },
+    run: (allowFailure) => stackCommand(env, op, allowFailure),
+    async check(converged) {
+      expect(await inState()).toEqual(byId(inService()));
+      if (converged)
+        expect(
+          inService()
+            .map((s) => `${String(s.name)} ${String(s.cidr)}`)
+            .sort(),
+        ).toEqual(program.map((s) => `${s.name} ${s.cidr}`).sort());
+    },
+    async settle() {
+      await sleep(4500);
+      if (op !== "create") return;
+      const recorded = await inState();
+      for (const id of byId(inService()).filter((id) => !recorded.includes(id))) await api(env, "DELETE", `/cloud/v1/subnets/1/1/${id}`);
+      await sleep(1000);
+    },
+  };
+};
+
 export const Subnet: KindKit = {
   lifecycle: true,
   create: async () => ({ name: "s", cidr: "10.123.0.0/24", network_id: SEED.networkId }),
@@ -50,6 +83,7 @@ export const Subnet: KindKit = {
       }),
     },
     scene,
+    engineScene,
   },
   example: {
     record: (env, r) => env.emulator.store.get("subnets", r.id),

@@ -12,7 +12,7 @@ import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
 import { type Kind, kind } from "../../provider/kinds/registry";
 import { KITS } from "../kits";
-import { type SceneOf, taskEnds } from "./scenes";
+import { type EngineSceneOf, type SceneOf, taskEnds } from "./scenes";
 
 // What the kits' scenes share, where the tests that use it beside the matrix have found it.
 export { MEMBER_SUBNET, type Member, memberAddress, POOL_SETTINGS_INPUTS, poolMembers, sleep, taskEnds } from "./scenes";
@@ -224,6 +224,8 @@ export interface KindFaults {
    * (tests/unit/provider/faults/) runs every row of every kit through it.
    */
   readonly scene: SceneOf;
+  /** The same through the engine, for the rows tests/e2e/faults/ runs of the kind (engineRow). */
+  readonly engineScene?: EngineSceneOf;
 }
 
 /** The faults after which the service may have acted on a create: its outcome is the kind's. */

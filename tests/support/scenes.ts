@@ -2,8 +2,9 @@
 // tests/kits/, readies its own resource for them: `faults.scene`) and what the kits' scenes
 // share. Nothing here reads the kits, so a kit can import it while the matrix imports the kits.
 import { processClock } from "../../provider/client/clock";
-import { api, SEED } from "./cims";
+import { api, type CimsTestEnv, type Face, SEED, type Stacks } from "./cims";
 import type { Emulated, Op } from "./faults";
+import type { RunResult } from "./harness";
 
 /** The properties of a resource as the engine hands them to a provider. */
 export type Props = Record<string, unknown>;
@@ -48,6 +49,40 @@ export interface SceneContext {
  * resource itself for all but a create) and says how the row runs and what must hold after it.
  */
 export type SceneOf = (ctx: SceneContext) => Promise<FaultScene>;
+
+/** A row of an operation of a kind through the engine (tests/e2e/faults/engine-rows.ts), on a stack of its own. */
+export interface EngineScene {
+  readonly env: CimsTestEnv;
+  /** Readies the row's change (a subnet to add, a timeout to set...), before its fault is installed. */
+  next(): Promise<void>;
+  /** The command under test. */
+  run(allowFailure: boolean): Promise<RunResult>;
+  /** The stack and the service agree; `converged`: the service also holds what the program says. */
+  check(converged: boolean): Promise<void>;
+  /** After a failure the service acts on later: does what the message tells the user to do with what it made. */
+  settle(): Promise<void>;
+}
+
+/** What a kit's engine scene is given: the test's stacks, the operation, the face, the row's stack config and the row. */
+export interface EngineSceneContext {
+  readonly stacks: Stacks;
+  readonly op: Op;
+  readonly face: Face;
+  /** The row's config: a delete runs with the settings its resource was created with. */
+  readonly config: Readonly<Record<string, string>>;
+  readonly row: number;
+}
+
+/** Makes the row's stack, deploys what the operation needs first, and says how the row runs and what must hold after it. */
+export type EngineSceneOf = (ctx: EngineSceneContext) => Promise<EngineScene>;
+
+/** The stack's command for an operation: destroy, refresh, or up (a create or an update). */
+export const stackCommand = (env: CimsTestEnv, op: Op, allowFailure: boolean): Promise<RunResult> =>
+  op === "delete"
+    ? env.stack.destroy([], { allowFailure })
+    : op === "refresh"
+      ? env.stack.refresh([], { allowFailure })
+      : env.stack.up([], { allowFailure });
 
 /** On the process's clock: a test on virtual time (virtual-clock.ts) waits none of it. */
 export const sleep = (ms: number): Promise<void> => processClock.sleep(ms);
