@@ -294,17 +294,7 @@ export function matrixOf(name: Kind): Matrix {
   };
 }
 
-// Subnet (create, delete, refresh), LbPoolSettings (update), LbPoolMember (all four).
-
-export const SUBNET = matrixOf("Subnet");
-export const SUBNET_PATH = SUBNET.requests.create!.path;
-/** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
-export { subnetOf } from "../kits/subnet";
-
-export const POOL_SETTINGS = matrixOf("LbPoolSettings");
-
-export const LB_POOL_MEMBER = matrixOf("LbPoolMember");
-export const SNAPSHOT_POLICY = matrixOf("SnapshotPolicy");
+/** The seeded pool's members, where a member's create goes (and another team's, outside Pulumi). */
 export const MEMBERS = seededPath(LbPoolMember, "create");
 /** A member another team adds to the seeded pool outside Pulumi (POST, then its task); its id. */
 export async function addMemberOutside(env: Emulated, address: string): Promise<string> {
