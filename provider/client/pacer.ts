@@ -84,6 +84,22 @@ export class Pacer {
     this.#cap = cap;
   }
 
+  /**
+   * Forgets what it learned, as a new provider process starts unlimited (tests that play many
+   * deployments in one process, each on a clock of its own, call it between them through
+   * forgetRun): times kept from another deployment's clock would pace this one by them.
+   */
+  forget(): void {
+    this.#learned = undefined;
+    this.#ceiling = Infinity;
+    this.#lastChange = 0;
+    this.#k = 0;
+    this.#pausedUntil = 0;
+    this.#lastTurn = -Infinity;
+    this.#accepted = [];
+    this.#limited = 0;
+  }
+
   get state(): PacerState {
     return { rate: this.#rate(), limited: this.#limited };
   }

@@ -12,6 +12,7 @@ import { PATHS } from "../../api/paths";
 import { listAll } from "../client/list";
 import { Pacer } from "../client/pacer";
 import { TaskBoard } from "../client/task-board";
+import { forgetWithRun } from "./run-memory";
 import { MIN_REDACTED_KEY_LENGTH, type Redactor, redactor, tooShortToRedact } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
 import { type ConfigLookup, type ProviderSettings, resolveScope, resolveSettings, resolveTags } from "../config";
@@ -26,6 +27,7 @@ const writeListeners: Array<() => void> = [];
 const probes = new Map<string, Promise<void>>();
 /** Every request of the process takes its turn here, whichever resource sends it (pacer.ts). */
 const pacer = new Pacer();
+forgetWithRun(() => pacer.forget());
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
 const taskBoard = new TaskBoard(
   (scope, from) =>

@@ -1,3 +1,4 @@
+import { byId, type SceneOf } from "../support/scenes";
 import type { KindKit } from "./kit";
 
 /** Row `row`'s policy name under the fault matrix (a create's messages name it). */
@@ -9,6 +10,24 @@ const policyMayExist = (policies: string, how: string) =>
     `SnapshotPolicy "e2e-policy-\\d+": POST ${policies}: ${how}.*The service may have created SnapshotPolicy "e2e-policy-\\d+"; ` +
       `it is not in the stack\\. GET ${policies} lists the scope's policies: it would be named "e2e-policy-\\d+ cims-create-[0-9a-f]{12}"`,
   );
+
+/** Each row creates a policy of its own name; the seed's policies are another team's, untouched. */
+const scene: SceneOf = async ({ env, state, row }) => {
+  const name = policyOf(row);
+  const inputs = { name, schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] };
+  const seeded = structuredClone(env.emulator.store.list("lifecycle_policies"));
+  const mine = () => env.emulator.store.list("lifecycle_policies").filter((p) => String(p.name).startsWith(name));
+  return {
+    async next() {},
+    run: () => state.up(name, inputs),
+    async check(converged) {
+      expect(state.ids()).toEqual(byId(mine()));
+      expect(env.emulator.store.list("lifecycle_policies").filter((p) => seeded.some((s) => s.id === p.id))).toEqual(seeded);
+      if (converged) expect(mine().map((p) => p.name)).toEqual([name]);
+    },
+    settle: async () => undefined,
+  };
+};
 
 export const SnapshotPolicy: KindKit = {
   create: async () => ({ name: "p", action: "volume_snapshot" }),
@@ -28,6 +47,7 @@ export const SnapshotPolicy: KindKit = {
         "response slower than the request timeout": { outcome: "recovers" },
       }),
     },
+    scene,
   },
   example: {
     record: (env, r) => env.emulator.store.get("lifecycle_policies", r.id),

@@ -23,6 +23,7 @@ import {
   VOLUMES,
 } from "./program";
 import { FAULTS } from "./faults";
+import { kitEdits } from "./kits";
 import { poolSharingCommands } from "./pool-sharing";
 import { policySharingCommands } from "./policy-sharing";
 import { type Drift, InvariantError, type Observed, checkAfterDestroy, checkAfterRefresh, checkAfterUp } from "./invariants";
@@ -241,37 +242,7 @@ const poolEdits: Array<fc.Arbitrary<Cmd>> = [
   fc.constant(new Edit("remove pool", hasPool, (p) => (p.pool = undefined))),
 ];
 
-const policyQuotaEdits: Array<fc.Arbitrary<Cmd>> = [
-  fc.constantFrom<"active" | "paused" | undefined>(undefined, "active", "paused").map(
-    (status) =>
-      new Edit(
-        `policy: status = ${show(status)}`,
-        (p) => p.policy !== undefined,
-        (p) => (p.policy!.status = status),
-      ),
-  ),
-  fc.constantFrom(undefined, "nightly-a", "nightly-b").map(
-    (name) =>
-      new Edit(
-        `policy: name = ${show(name)}`,
-        (p) => p.policy !== undefined,
-        (p) => (p.policy!.name = name),
-      ),
-  ),
-  fc.constant(
-    new Edit(
-      "add policy",
-      (p) => p.policy === undefined,
-      (p) => (p.policy = { status: "paused" }),
-    ),
-  ),
-  fc.constant(
-    new Edit(
-      "remove policy",
-      (p) => p.policy !== undefined,
-      (p) => (p.policy = undefined),
-    ),
-  ),
+const policyVolumeEdits: Array<fc.Arbitrary<Cmd>> = [
   fc.constant(
     new Edit(
       "attach the program's volume to the policy (SnapshotPolicyVolume)",
@@ -286,38 +257,19 @@ const policyQuotaEdits: Array<fc.Arbitrary<Cmd>> = [
       (p) => (p.policyVolume = false),
     ),
   ),
-  fc.integer({ min: 60, max: 100 }).map(
-    (t) =>
-      new Edit(
-        `quota: threshold = ${t}`,
-        (p) => p.quota !== undefined,
-        (p) => (p.quota!.threshold = t),
-      ),
-  ),
-  fc.constantFrom(undefined, { limit: "9223372036854775807", usage: "12" }, { limit: "100", usage: "9223372036854775806" }).map(
-    (keypair) =>
-      new Edit(
-        `quota: lastMessage.globalQuotas.keypairCountLimit = ${show(keypair)}`,
-        (p) => p.quota !== undefined,
-        (p) => (p.quota!.keypair = clone(keypair)),
-      ),
-  ),
-  fc.integer({ min: 60, max: 100 }).map(
-    (threshold) =>
-      new Edit(
-        `add quota (threshold ${threshold})`,
-        (p) => p.quota === undefined,
-        (p) => (p.quota = { threshold }),
-      ),
-  ),
-  fc.constant(
-    new Edit(
-      "remove quota",
-      (p) => p.quota !== undefined,
-      (p) => (p.quota = undefined),
-    ),
-  ),
 ];
+
+/** The edits of the kinds whose test kits give their lifecycle rows (./kits.ts), as the program's edits. */
+const kitModelEdits: Array<fc.Arbitrary<Cmd>> = kitEdits().map((arb) =>
+  arb.map(
+    (e) =>
+      new Edit(
+        e.label,
+        (p) => e.valid(p.kits),
+        (p) => e.apply(p.kits),
+      ),
+  ),
+);
 
 /** The id the state holds for the resource `name`, if any. */
 async function stateId(sys: System, name: string): Promise<string | undefined> {
@@ -721,7 +673,8 @@ export function commandArbitrary(): fc.Arbitrary<Cmd> {
     weighted(3, subnetEdits),
     weighted(1, imageEdits),
     weighted(1, poolEdits),
-    weighted(1, policyQuotaEdits),
+    weighted(1, policyVolumeEdits),
+    weighted(1, kitModelEdits),
     weighted(1, driftCommands),
     weighted(1, tagCommands),
     weighted(1, foreignCommands),

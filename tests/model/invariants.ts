@@ -24,6 +24,7 @@ import { overlaps } from "../../api/net";
 import { type CommandRecord, nameOf, recordText, type StateResource, type System } from "./system";
 import { CREATE_MARK_TAG } from "../../provider/methods/mark";
 import { toCamel } from "../../api/names";
+import { kitHoldsAfterDestroy, kitHoldsAfterRefresh, kitHoldsAfterUp, kitSlots } from "./kits";
 
 type ApiRecord = Record<string, unknown>;
 
@@ -216,13 +217,12 @@ export function checkAfterUp(
     ...program.subnets.flatMap((s, slot) => (s ? [`s${slot}`] : [])),
     ...program.images.flatMap((i, slot) => (i ? [`img${slot}`] : [])),
     ...(program.pool ? ["pool"] : []),
-    ...(program.policy ? ["policy"] : []),
     ...(program.policyVolume ? ["pvol"] : []),
-    ...(program.quota ? ["quota"] : []),
+    ...kitSlots(program.kits).flatMap((r) => (r.values ? [r.name] : [])),
   ];
   expectEqual("resources in the state", sorted([...ids.keys()]), sorted(declared));
   const store = sys.env.emulator.store;
-  const undeleted = (prefix: string) => declared.filter((n) => n.startsWith(prefix) && drift.get(n) !== "deleted").length;
+  const undeleted = (prefix: string) => declared.filter((n) => new RegExp(`^${prefix}\\d+$`).test(n) && drift.get(n) !== "deleted").length;
   expectEqual("subnets in the service (other teams' aside)", ours(sys, "subnets").length, undeleted("s"));
   expectEqual("images in the service (other teams' aside)", ours(sys, "images").length, undeleted("img"));
   for (let slot = 0; slot < SUBNET_SLOTS; slot++) {
@@ -250,21 +250,8 @@ export function checkAfterUp(
       expectEqual(`pool member ${memberAddress(m.host)}: subnet_id`, held?.subnet_id, ids.get(`s${m.subnet}`));
     }
   }
-  if (program.policy) {
-    const policy = store.get("lifecycle_policies", ids.get("policy"))!;
-    if (program.policy.name !== undefined) expectEqual("policy.name", policy.name, program.policy.name);
-    if (program.policy.status !== undefined) expectEqual("policy.status", policy.status, program.policy.status);
-  }
   expectEqual("policy holds the program's volume", policyVolumes(sys).includes(POLICY_VOLUME), program.policyVolume === true);
-  const quota = store.get("client_quotas", 1)!;
-  // No QuotaThreshold in the program: removing it (or never having it) leaves the service's default.
-  expectEqual("quota.threshold", text(quota.threshold), String(program.quota?.threshold ?? 80));
-  const keypair = program.quota?.keypair;
-  if (keypair) {
-    const entry = (quota.last_message as { global_quotas: Record<string, { limit: unknown; usage: unknown }> }).global_quotas
-      .keypair_count_limit;
-    expectEqual("quota.last_message.global_quotas.keypair_count_limit", { limit: text(entry?.limit), usage: text(entry?.usage) }, keypair);
-  }
+  for (const [what, actual, expected] of kitHoldsAfterUp(sys.env, program.kits, resources)) expectEqual(what, actual, expected);
 }
 
 /** After a successful refresh: every state resource exists in the service with the state's values. */
@@ -291,28 +278,23 @@ export function checkAfterRefresh(sys: System, resources: StateResource[]): void
       const recorded = new Set(((o.members ?? []) as ApiRecord[]).map((m) => `${String(m.address)}:${text(m.protocolPort)}`));
       expectEqual(`${where}: members`, memberKeys(o.members), memberKeys(withKeys(pool.members, recorded)));
       expectEqual(`${where}: lbAlgorithm`, o.lbAlgorithm, pool.lb_algorithm);
-    } else if (type === "SnapshotPolicyState") {
-      const policy = store.get("lifecycle_policies", res.id)!;
-      expectEqual(`${where}: name, status`, [o.name, o.status], [policy.name, policy.status]);
     } else if (type === "SnapshotPolicyVolume") {
       expectEqual(`${where}: the policy holds its volume`, policyVolumes(sys).includes(String(o.volumeId)), true);
-    } else if (type === "QuotaThreshold") {
-      expectEqual(`${where}: threshold`, text(o.threshold), text(store.get("client_quotas", res.id)?.threshold));
     }
   }
+  for (const [what, actual, expected] of kitHoldsAfterRefresh(sys.env, resources)) expectEqual(what, actual, expected);
 }
 
-/** After a successful destroy: no resource in the state, no subnet or image in the service, the quota at its default. */
+/** After a successful destroy: no resource in the state, no subnet or image in the service, what the kits' models say is left (the quota at its default). */
 export function checkAfterDestroy(sys: System, resources: StateResource[]): void {
   expectEqual("state resources after destroy", resources.map(nameOf), []);
-  const store = sys.env.emulator.store;
   expectEqual(
     "subnets and images after destroy (other teams' aside)",
     [...ours(sys, "subnets"), ...ours(sys, "images")].map((r) => r.id),
     [],
   );
-  expectEqual("quota threshold after destroy", text(store.get("client_quotas", 1)?.threshold), "80");
   expectEqual("policy holds the program's volume after destroy", policyVolumes(sys).includes(POLICY_VOLUME), false);
+  for (const [what, actual, expected] of kitHoldsAfterDestroy(sys.env)) expectEqual(what, actual, expected);
 }
 
 /** The volumes the shared policy holds, by id. */

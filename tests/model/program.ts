@@ -2,6 +2,7 @@
 // one JavaScript file generated from it. Slots give resources stable Pulumi names (s0, img1),
 // so an edit is the same resource and a replacement is Pulumi's, not a rename.
 import { SEED } from "../support/cims";
+import { initialKitResources, type KitResources, kitLines } from "./kits";
 
 export type Gateway = undefined | null | 1 | 5; // omitted, none, or the host number in the cidr
 export type Dns = undefined | null | string[];
@@ -53,25 +54,14 @@ export interface PoolModel {
   members: MemberModel[];
 }
 
-export interface PolicyModel {
-  name?: string;
-  status?: "active" | "paused";
-}
-
-export interface QuotaModel {
-  threshold: number;
-  /** keypairCountLimit of lastMessage.globalQuotas as int64 decimal strings; omitted: not managed. */
-  keypair?: { limit: string; usage: string };
-}
-
 export interface ProgramModel {
   subnets: Array<SubnetModel | undefined>; // 3 slots
   images: Array<ImageModel | undefined>; // 2 slots
   pool?: PoolModel;
-  policy?: PolicyModel;
   /** The program's own volume (POLICY_VOLUME) attached to the policy, as SnapshotPolicyVolume `pvol`. */
   policyVolume?: boolean;
-  quota?: QuotaModel;
+  /** The resources of the kinds whose test kits give their lifecycle rows (./kits.ts): the policy's state, the quota threshold... */
+  kits: KitResources;
 }
 
 export const SUBNET_SLOTS = 3;
@@ -80,7 +70,6 @@ export const IMAGE_SLOTS = 2;
 export const TASK_TIMEOUT_S = 8;
 export const POOL_ID = SEED.poolId;
 export const POLICY_ID = Number(SEED.policyId);
-export const CLIENT_ID = Number(SEED.clientId);
 /** The volume the program attaches to the policy; the policy holds the seed's `SEED.volumeId`, which no stack attached. */
 export const POLICY_VOLUME = SEED.appVolumeId;
 export const SEED_POLICY_VOLUME = SEED.volumeId;
@@ -106,8 +95,7 @@ export function initialProgram(): ProgramModel {
     subnets: [{ name: "net-0", gen: 0, tags: { slot: "s0" }, dns: undefined, routes: undefined, gateway: undefined, noRouter: false }],
     images: [undefined, undefined],
     pool: { lbAlgorithm: "ROUND_ROBIN", members: [{ host: 14, weight: 1 }] },
-    policy: undefined,
-    quota: { threshold: 80 },
+    kits: initialKitResources(),
   };
 }
 
@@ -154,14 +142,6 @@ export function poolArgs(p: PoolModel): Record<string, unknown> {
   };
 }
 
-export function quotaArgs(q: QuotaModel): Record<string, unknown> {
-  return {
-    clientId: CLIENT_ID,
-    threshold: q.threshold,
-    ...(q.keypair ? { lastMessage: { globalQuotas: { keypairCountLimit: q.keypair } } } : {}),
-  };
-}
-
 /** A value's stand-in for a reference to another resource's id in the program (`s0.id`). */
 const REF = "__programRef";
 
@@ -179,9 +159,8 @@ export function renderProgram(p: ProgramModel): string {
   });
   p.images.forEach((i, slot) => i && add("BaremetalImage", `img${slot}`, imageArgs(slot, i)));
   if (p.pool) add("LbPoolSettings", "pool", poolArgs(p.pool));
-  if (p.policy) add("SnapshotPolicyState", "policy", { policyId: POLICY_ID, ...p.policy });
   if (p.policyVolume) add("SnapshotPolicyVolume", "pvol", { policyId: POLICY_ID, volumeId: POLICY_VOLUME });
-  if (p.quota) add("QuotaThreshold", "quota", quotaArgs(p.quota));
+  lines.push(...kitLines(p.kits));
   return `${lines.join("\n")}\n`;
 }
 

@@ -7,12 +7,15 @@
 // every row in process against the kind's provider methods; tests/e2e/faults/ runs the rows
 // only the engine shows (what a failure leaves in the stack's state) through the CLI.
 // docs/reliability.md records the outcomes.
-import { processClock } from "../../provider/client/clock";
-import { api, type CimsTestEnv, SEED, SEEDED_PARAMS } from "./cims";
+import { api, type CimsTestEnv, SEEDED_PARAMS } from "./cims";
 import { type Contract, idParam, operation } from "../../api/contract";
 import { LbPoolMember } from "../../api/contract/lb-pool-member";
 import { type Kind, kind } from "../../provider/kinds/registry";
 import { KITS } from "../kits";
+import { type EngineSceneOf, type SceneOf, taskEnds } from "./scenes";
+
+// What the kits' scenes share, where the tests that use it beside the matrix have found it.
+export { MEMBER_SUBNET, type Member, memberAddress, POOL_SETTINGS_INPUTS, poolMembers, sleep, taskEnds } from "./scenes";
 
 export type Op = "create" | "update" | "delete" | "refresh";
 
@@ -215,6 +218,14 @@ export interface KindFaults {
   };
   /** How a failed update's or delete's task names the resource, before `task <id> (<type>) failed` (a RegExp source). */
   readonly taskNamed?: string;
+  /**
+   * Readies a row's resource for the operation (tests/support/scenes.ts): the records it needs
+   * first, what the row changes, and what must hold after it. The in-process tier
+   * (tests/unit/provider/faults/) runs every row of every kit through it.
+   */
+  readonly scene: SceneOf;
+  /** The same through the engine, for the rows tests/e2e/faults/ runs of the kind (engineRow). */
+  readonly engineScene?: EngineSceneOf;
 }
 
 /** The faults after which the service may have acted on a create: its outcome is the kind's. */
@@ -283,62 +294,8 @@ export function matrixOf(name: Kind): Matrix {
   };
 }
 
-// Subnet (create, delete, refresh), LbPoolSettings (update), LbPoolMember (all four).
-
-export const SUBNET = matrixOf("Subnet");
-export const SUBNET_PATH = SUBNET.requests.create!.path;
-/** Row `row`'s subnet: a name of its own (a create's messages name it) and a CIDR of its own. */
-export { subnetOf } from "../kits/subnet";
-
-/** The seeded pool's settings as tests/fixtures/programs/pool.ts declares them by default, as the provider's inputs. */
-export const POOL_SETTINGS_INPUTS = {
-  poolId: SEED.poolId,
-  name: "e2e-pool",
-  lbAlgorithm: "ROUND_ROBIN",
-  members: [{ address: "10.0.0.10", protocolPort: 8080 }],
-  // The seeded member, taken over on purpose (nothing shows a stack made it).
-  adoptMembers: [SEED.keptMemberId],
-  timeoutClientData: 0,
-  crlSecretId: null,
-};
-
-export const POOL_SETTINGS = matrixOf("LbPoolSettings");
-
-export const LB_POOL_MEMBER = matrixOf("LbPoolMember");
-export const SNAPSHOT_POLICY = matrixOf("SnapshotPolicy");
+/** The seeded pool's members, where a member's create goes (and another team's, outside Pulumi). */
 export const MEMBERS = seededPath(LbPoolMember, "create");
-/** The subnet the members are in, seeded (a member's subnet is not what is under test). */
-export const MEMBER_SUBNET = "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f";
-/** Row `row`'s member address for an operation (each its own /24). */
-export const memberAddress = (op: Op, row: number): string => `10.70.${{ create: 1, update: 2, delete: 3, refresh: 4 }[op]}.${10 + row}`;
-
-/** A member as the service answers it (the fields the checks read). */
-export interface Member {
-  id: string;
-  address: string;
-  protocol_port: number;
-  weight: number;
-}
-
-/** The pool's members but the seeded one (another team's), which must be untouched. */
-export async function poolMembers(env: Emulated): Promise<Member[]> {
-  const pool = (await api(env, "GET", `/cloud/v1/lbpools/1/1/${SEED.poolId}`)).body as { members: Member[] };
-  const kept = pool.members.filter((m) => m.id === SEED.keptMemberId);
-  expect(kept).toEqual([expect.objectContaining({ address: "10.0.0.10", protocol_port: 8080, weight: 1 })]);
-  return pool.members.filter((m) => m.id !== SEED.keptMemberId);
-}
-
-/** Waits for a task started outside the provider (drift made through the API) to finish. */
-export async function taskEnds(env: Emulated, taskId: string): Promise<void> {
-  for (let state = ""; state !== "FINISHED"; await sleep(100)) {
-    state = (await api(env, "GET", `/cloud/v1/tasks/${taskId}`)).body.state;
-    if (state === "ERROR") throw new Error(`task ${taskId} failed`);
-  }
-}
-
-/** On the process's clock: a test on virtual time (virtual-clock.ts) waits none of it. */
-export const sleep = (ms: number): Promise<void> => processClock.sleep(ms);
-
 /** A member another team adds to the seeded pool outside Pulumi (POST, then its task); its id. */
 export async function addMemberOutside(env: Emulated, address: string): Promise<string> {
   const task = (await api(env, "POST", MEMBERS, { address, protocol_port: 8080 })).body.tasks[0];

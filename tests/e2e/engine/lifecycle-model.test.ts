@@ -8,15 +8,13 @@
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { addImage, ArmFault, PreviewedUp, Pulumi, subnetEdit, TagOutside } from "../../model/commands";
 import { FAULTS } from "../../model/faults";
-import { runLifecycle, runSequence } from "../../model/run";
+import { FIXED_SEED, runLifecycle, runSequence } from "../../model/run";
 
 test(
   "lifecycle model, a fixed seed's sequence: every command keeps the service, the state and the program in agreement",
   async () => {
     const summary = await runLifecycle({
-      seed: 239,
-      runs: 1,
-      maxCommands: 10,
+      ...FIXED_SEED,
       taskDurationMs: 50,
       log: (line) => process.stdout.write(`${line}\n`),
     });

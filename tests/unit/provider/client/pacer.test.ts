@@ -97,6 +97,21 @@ describe("Pacer", () => {
     expect(clock.now() - started).toBe(200);
     expect(pacer.state.rate).toBe(50);
   });
+
+  test("forget() starts it afresh, as a new provider process: what a 429 taught it, and when, no longer paces a turn; the cap stays", async () => {
+    const pacer = new Pacer({ random: () => 0, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 5; i++) pacer.accepted();
+    pacer.limited(60_000);
+    expect(pacer.state).toEqual({ rate: expect.any(Number), limited: 1 });
+    pacer.forget();
+    expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
+    const started = clock.now();
+    await Promise.all(Array.from({ length: 20 }, () => pacer.turn()));
+    expect(clock.now() - started).toBe(0);
+    pacer.cap = 50;
+    pacer.forget();
+    expect(pacer.state.rate).toBe(50);
+  });
 });
 
 /** A seeded generator of numbers in [0, 1), so a simulated run can be replayed. */

@@ -10,30 +10,23 @@ import { randomBytes } from "node:crypto";
 import { startEmulator } from "pulumi-cims/emulator";
 import { processClock } from "../../../../provider/client/clock";
 import { closeAllPools } from "../../../../provider/client/transport";
-import type { Kind } from "../../../../provider/kinds/registry";
+import { KIND_NAMES, type Kind } from "../../../../provider/kinds/registry";
 import { forgetRun } from "../../../../provider/methods/run-memory";
-import { api, SEED, SEED_FILE } from "../../../support/cims";
+import { SEED_FILE } from "../../../support/cims";
+import { KITS } from "../../../kits";
 import {
   arm,
   clearFaults,
   type Emulated,
   type Expectation,
-  MEMBER_SUBNET,
-  memberAddress,
   matrixOf,
   messageOf,
   type Op,
-  POOL_SETTINGS_INPUTS,
-  poolMembers,
   type Row,
   rowsOf,
-  sleep,
-  subnetOf,
-  taskEnds,
   usesLeft,
 } from "../../../support/faults";
-import { subnetRecord } from "../../../support/records";
-import { policyOf } from "../../../kits/snapshot-policy";
+import type { SceneState } from "../../../support/scenes";
 import { onVirtualTime } from "../../../support/virtual-clock";
 import { type FaceName, failureOf, type Props, type Provider, providerOn } from "./faces";
 
@@ -55,7 +48,7 @@ function newCommand(): void {
 }
 
 /** What the engine records of each resource (by name), and how it calls the provider for each command. */
-export class State {
+export class State implements SceneState {
   readonly resources = new Map<string, Recorded>();
   constructor(private readonly provider: Provider) {}
 
@@ -120,182 +113,6 @@ export class State {
   }
 }
 
-/** An operation of a kind, readied for one row. */
-interface Scene {
-  /** Readies the row's change (a subnet to add, a weight to set...), before its fault is installed. */
-  next(): Promise<void>;
-  /** The operation under test, as the engine calls the provider for it. */
-  run(): Promise<void>;
-  /** State and service agree: nothing recorded that is not there, nothing there unrecorded, nothing twice. `converged`: as the program says. */
-  check(converged: boolean): Promise<void>;
-  /** After a failure the service acts on later: what the message tells the user to do. */
-  settle(): Promise<void>;
-}
-
-interface Target {
-  kind: Kind;
-  /** `program`: the row's settings of the program (a create timeout). */
-  scene(env: Emulated, state: State, op: Op, row: number, program: Record<string, string>): Promise<Scene>;
-}
-
-/** Every task the service runs has ended (a task let finish when the faults were cleared). */
-async function tasksEnd(env: Emulated): Promise<void> {
-  const running = () => Object.values(env.emulator.store.tasks).filter((t) => t.state === "NEW" || t.state === "RUNNING");
-  for (let i = 0; i < 150 && running().length > 0; i++, await sleep(100)) {
-    for (const task of running()) await api(env, "GET", `/cloud/v1/tasks/${task.id}`);
-  }
-  expect(running()).toEqual([]);
-}
-
-const byId = (list: Array<{ id?: unknown }>) => list.map((r) => String(r.id)).sort();
-
-/** Subnet: one per row (create, delete and refresh each of the row's own subnet). */
-const SUBNET_TARGET: Target = {
-  kind: "Subnet",
-  async scene(env, state, op, row, program) {
-    const mine = subnetOf(row);
-    const inputs = {
-      ...mine,
-      networkId: SEED.networkId,
-      tags: { owner: "e2e" },
-      timeouts: { create: Number(program.createTimeout ?? 600) },
-    };
-    let wanted = op === "create" ? [] : [mine];
-    if (op !== "create") await state.up(mine.name, inputs);
-    const inService = () => env.emulator.store.list("subnets");
-    return {
-      async next() {
-        wanted = op === "delete" ? [] : [mine];
-      },
-      run: () => (op === "delete" ? state.destroy(mine.name) : op === "refresh" ? state.refresh(mine.name) : state.up(mine.name, inputs)),
-      async check(converged) {
-        expect(state.ids()).toEqual(byId(inService()));
-        if (converged) {
-          expect(inService().map((s) => `${String(s.name)} ${String(s.cidr)}`)).toEqual(wanted.map((s) => `${s.name} ${s.cidr}`));
-        }
-      },
-      settle: () => tasksEnd(env),
-    };
-  },
-};
-
-/** LbPoolSettings of the seeded pool: each row sets a client timeout of its own, so its update is a real PATCH. */
-const POOL_SETTINGS_TARGET: Target = {
-  kind: "LbPoolSettings",
-  async scene(env, state, op, row) {
-    const settings = (timeout: number) => ({ ...POOL_SETTINGS_INPUTS, timeoutClientData: timeout });
-    await state.up("pool", settings(0));
-    let timeout = 0;
-    return {
-      async next() {
-        timeout = (row + 1) * 1000;
-      },
-      run: () => state.up("pool", settings(timeout)),
-      async check(converged) {
-        const pool = env.emulator.store.get("lbpools", SEED.poolId)!;
-        const outs = state.resources.get("pool")?.outs;
-        const service = { lbAlgorithm: pool.lb_algorithm, timeoutClientData: pool.timeout_client_data };
-        expect({ lbAlgorithm: outs?.lbAlgorithm, timeoutClientData: outs?.timeoutClientData }).toEqual(service);
-        if (converged) expect(service).toEqual({ lbAlgorithm: "ROUND_ROBIN", timeoutClientData: timeout });
-      },
-      settle: () => tasksEnd(env),
-    };
-  },
-};
-
-/**
- * LbPoolMember of the seeded pool (beside another team's member, which nothing may touch):
- * create adds the row's member; update sets its weight; delete removes it; refresh reads it
- * after its weight was changed outside the provider.
- */
-const MEMBER_TARGET: Target = {
-  kind: "LbPoolMember",
-  async scene(env, state, op, row) {
-    const seeded = await api(env, "POST", "/__emulator/seed", {
-      subnets: [subnetRecord({ id: MEMBER_SUBNET, name: "members", cidr: "10.70.0.0/16", gateway_ip: "10.70.0.1" })],
-    });
-    expect(seeded.status).toBe(204);
-    const address = memberAddress(op, row);
-    let weight = 1;
-    let importId: string | undefined;
-    const member = () => ({
-      poolId: SEED.poolId,
-      address,
-      protocolPort: 8080,
-      subnetId: MEMBER_SUBNET,
-      weight,
-      ...(importId ? { importId } : {}),
-    });
-    let wanted = op === "create" ? [] : [address];
-    if (op !== "create") await state.up(address, member());
-    return {
-      async next() {
-        if (op === "create") wanted = [address];
-        if (op === "update") weight = row + 2;
-        if (op === "delete") wanted = [];
-        if (op === "refresh") {
-          const changed = await api(env, "PATCH", `/cloud/v1/loadbalancers/1/1/pools/${SEED.poolId}/members/${state.ids()[0]}`, {
-            weight: row + 10,
-          });
-          await taskEnds(env, changed.body.tasks[0]);
-        }
-      },
-      run: () => (op === "delete" ? state.destroy(address) : op === "refresh" ? state.refresh(address) : state.up(address, member())),
-      async check(converged) {
-        const service = (await poolMembers(env)).sort((a, b) => a.id.localeCompare(b.id));
-        const recorded = [...state.resources.values()].sort((a, b) => a.id.localeCompare(b.id));
-        expect(recorded.map((r) => ({ id: r.id, address: r.outs.address, weight: r.outs.weight }))).toEqual(
-          service.map((m) => ({ id: m.id, address: m.address, weight: m.weight })),
-        );
-        // One member per address and port: nothing was made twice.
-        expect(new Set(service.map((m) => `${m.address}:${m.protocol_port}`)).size).toBe(service.length);
-        if (!converged) return;
-        expect(service.map((m) => m.address)).toEqual(wanted);
-        if (op === "update") expect(service.map((m) => m.weight)).toEqual([weight]);
-      },
-      async settle() {
-        await tasksEnd(env);
-        if (op !== "create") return;
-        // The POST whose answer was lost is acted on a little later: the member appears, not
-        // in the state. As the message says: find it in the pool's list, adopt it by importId.
-        let made: { id: string } | undefined;
-        for (let i = 0; i < 100 && !made; i++, await sleep(100))
-          made = (await poolMembers(env)).find((m) => m.address === address && m.protocol_port === 8080);
-        expect(made).toBeDefined();
-        importId = made?.id;
-      },
-    };
-  },
-};
-
-/** SnapshotPolicy: each row creates a policy of its own name (the seed's policies are another team's, untouched). */
-const POLICY_TARGET: Target = {
-  kind: "SnapshotPolicy",
-  async scene(env, state, _op, row) {
-    const name = policyOf(row);
-    const inputs = { name, schedules: [{ type: "interval", hours: 6, maxQuantity: 4 }] };
-    const seeded = structuredClone(env.emulator.store.list("lifecycle_policies"));
-    const mine = () => env.emulator.store.list("lifecycle_policies").filter((p) => String(p.name).startsWith(name));
-    return {
-      async next() {},
-      run: () => state.up(name, inputs),
-      async check(converged) {
-        expect(state.ids()).toEqual(byId(mine()));
-        expect(env.emulator.store.list("lifecycle_policies").filter((p) => seeded.some((s) => s.id === p.id))).toEqual(seeded);
-        if (converged) expect(mine().map((p) => p.name)).toEqual([name]);
-      },
-      settle: async () => undefined,
-    };
-  },
-};
-
-export const TARGETS = {
-  Subnet: SUBNET_TARGET,
-  LbPoolSettings: POOL_SETTINGS_TARGET,
-  LbPoolMember: MEMBER_TARGET,
-  SnapshotPolicy: POLICY_TARGET,
-};
-
 /** The row's settings: the provider's (`cims:`) and the program's. */
 function settingsOf(config: Record<string, string> = {}) {
   const entries = Object.entries(config);
@@ -343,23 +160,23 @@ export async function withEmulatedState(
   });
 }
 
-async function runRow(target: Target, op: Op, face: FaceName, row: Row): Promise<void> {
+async function runRow(kind: Kind, op: Op, face: FaceName, row: Row): Promise<void> {
   const { provider: settings, program } = settingsOf(row.fault.config);
-  await withEmulatedState(target.kind, face, (env, state) => playRow(env, state, target, op, program, row), settings);
+  await withEmulatedState(kind, face, (env, state) => playRow(env, state, kind, op, program, row), settings);
 }
 
 /** A row's scene: readied, its fault armed, the operation run, its outcome checked, and converged once the fault is cleared. */
 async function playRow(
   env: Emulated,
   state: State,
-  target: Target,
+  kind: Kind,
   op: Op,
   program: Record<string, string>,
   { fault, expected, row }: Row,
 ): Promise<void> {
-  const scene = await target.scene(env, state, op, row, program);
+  const scene = await KITS[kind].faults!.scene({ env, state, op, row, program });
   await scene.next();
-  const armed = await arm(env, matrixOf(target.kind), op, fault);
+  const armed = await arm(env, matrixOf(kind), op, fault);
   const began = processClock.now();
   const failure = await scene.run().then(() => undefined, failureOf);
   expect(usesLeft(env)).toBeLessThan(armed);
@@ -389,14 +206,24 @@ async function playRow(
 }
 
 /**
- * One test per fault for an operation of a kind on a face, with its expected outcome;
- * `only`: just the faults with that outcome (the plugin face's run of the request faults).
+ * One test per fault for an operation of a kind on a face, with its expected outcome, in the
+ * scene its test kit readies (`faults.scene`); `only`: just the faults with that outcome (the
+ * plugin face's run of the request faults).
  */
-export function matrix(kind: keyof typeof TARGETS, op: Op, face: FaceName = "dynamic", only?: Expectation["outcome"]): void {
-  const target = TARGETS[kind];
+export function matrix(kind: Kind, op: Op, face: FaceName = "dynamic", only?: Expectation["outcome"]): void {
   describe(`fault matrix in process: ${kind} ${op}${face === "dynamic" ? "" : ` (${face} face)`}`, () => {
-    for (const row of rowsOf(matrixOf(target.kind), op, only)) {
-      test(`${op} + ${row.fault.name}: ${row.expected.outcome}`, () => runRow(target, op, face, row), 90_000);
+    for (const row of rowsOf(matrixOf(kind), op, only)) {
+      test(`${op} + ${row.fault.name}: ${row.expected.outcome}`, () => runRow(kind, op, face, row), 90_000);
     }
   });
+}
+
+/** The kinds whose test kits put them under the fault matrix (`faults`), in the registry's order. */
+export const FAULT_KINDS = KIND_NAMES.filter((k) => KITS[k].faults !== undefined);
+
+/** Every row of an operation, of every kind under the matrix whose operations include it: a kind's kit brings its rows. */
+export function matrixOfEveryKit(op: Op): void {
+  const kinds = FAULT_KINDS.filter((k) => matrixOf(k).expected[op] !== undefined);
+  test(`some kit runs ${op} under the fault matrix`, () => expect(kinds.length).toBeGreaterThan(0));
+  for (const kind of kinds) matrix(kind, op);
 }

@@ -1,0 +1,6 @@
+// Fault matrix in process, every kind's create: each kind whose test kit puts it under the matrix
+// (`faults`) and whose operations include create, in the scene its kit readies. Outcomes and why:
+// tests/support/faults.ts (matrixOf) and each kit's `faults`.
+import { matrixOfEveryKit } from "./matrix";
+
+matrixOfEveryKit("create");

@@ -1,5 +1,0 @@
-// Fault matrix in process, LbPoolMember delete: outcomes and why in tests/support/faults.ts
-// (LB_POOL_MEMBER).
-import { matrix } from "./matrix";
-
-matrix("LbPoolMember", "delete");
