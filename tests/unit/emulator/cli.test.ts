@@ -57,27 +57,35 @@ test("prints its URL, logs requests without the key, and stops on SIGTERM", asyn
   const child = spawn("node", [...CLI, "--api-key", KEY, "--seed", path.join(ROOT, "examples/emulator-seed.json")], {
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A failure before the SIGTERM below must not leave the emulator running after the test.
+  const killIfRunning = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    // ts-node compiles the emulator's sources first: 2 s of CPU, more than 15 s on a loaded machine.
-    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
-    child.stdout.on("data", () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      // ts-node compiles the emulator's sources first: 2 s of CPU, more than 15 s on a loaded machine.
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
+      child.stdout.on("data", () => {
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
     });
-  });
-  const res = await fetch(`${url}/cloud/v1/lifecycle_policy/1/1/101`, { headers: { authorization: `apikey ${KEY}` } });
-  expect(res.status).toBe(200);
-  const code = await new Promise<number | null>((resolve) => {
-    child.on("exit", resolve);
-    child.kill("SIGTERM");
-  });
-  expect(code).toBe(0);
-  expect(out).toMatch(/GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 200 \d+ms/);
-  expect(out).toContain("SIGTERM, stopping");
-  expect(out).not.toContain(KEY);
+    const res = await fetch(`${url}/cloud/v1/lifecycle_policy/1/1/101`, { headers: { authorization: `apikey ${KEY}` } });
+    expect(res.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on("exit", resolve);
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+    expect(out).toMatch(/GET \/cloud\/v1\/lifecycle_policy\/1\/1\/101 200 \d+ms/);
+    expect(out).toContain("SIGTERM, stopping");
+    expect(out).not.toContain(KEY);
+  } finally {
+    killIfRunning();
+  }
 }, 90_000);
