@@ -24,15 +24,19 @@ export interface SceneState {
 }
 
 /** A row of an operation of a kind, readied: what it changes, runs and checks. */
-export interface FaultScene {
-  /** Readies the row's change (a subnet to add, a weight to set...), before its fault is installed. */
+/** What a row's scene does on either tier: ready the change, check what holds after it, settle what the service acts on later. */
+interface SceneSteps {
+  /** Readies the row's change (a subnet to add, a weight to set, a timeout to set...), before its fault is installed. */
   next(): Promise<void>;
-  /** The operation under test, as the engine calls the provider for it. */
-  run(): Promise<void>;
-  /** State and service agree: nothing recorded that is not there, nothing there unrecorded, nothing twice. `converged`: as the program says. */
+  /** State and service agree: nothing recorded that is not there, nothing there unrecorded, nothing twice. `converged`: the service also holds what the program says. */
   check(converged: boolean): Promise<void>;
-  /** After a failure the service acts on later: what the message tells the user to do. */
+  /** After a failure the service acts on later: does what the message tells the user to do with what it made. */
   settle(): Promise<void>;
+}
+
+/** In process: the operation runs as the engine calls the provider for it. */
+export interface FaultScene extends SceneSteps {
+  run(): Promise<void>;
 }
 
 /** What a kit's scene is given: the row's emulator, the engine's record, the operation, the row and its program settings (a create timeout). */
@@ -51,16 +55,10 @@ export interface SceneContext {
 export type SceneOf = (ctx: SceneContext) => Promise<FaultScene>;
 
 /** A row of an operation of a kind through the engine (tests/e2e/faults/engine-rows.ts), on a stack of its own. */
-export interface EngineScene {
+/** Under the engine: the command under test runs on the row's stack. */
+export interface EngineScene extends SceneSteps {
   readonly env: CimsTestEnv;
-  /** Readies the row's change (a subnet to add, a timeout to set...), before its fault is installed. */
-  next(): Promise<void>;
-  /** The command under test. */
   run(allowFailure: boolean): Promise<RunResult>;
-  /** The stack and the service agree; `converged`: the service also holds what the program says. */
-  check(converged: boolean): Promise<void>;
-  /** After a failure the service acts on later: does what the message tells the user to do with what it made. */
-  settle(): Promise<void>;
 }
 
 /** What a kit's engine scene is given: the test's stacks, the operation, the face, the row's stack config and the row. */
