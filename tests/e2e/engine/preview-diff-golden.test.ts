@@ -51,8 +51,8 @@ export const subnetId = renamed.id;
 const EXPORTED = "export const subnet = renamed;\nexport const poolSettings = pool;\n";
 
 /**
- * A subnet whose tags are under ignoreChanges, added once the cases above are done (their
- * golden files stay as they are): the program renames it and changes its tag.
+ * A subnet whose tags are under ignoreChanges, added by the up after the changes' preview (the
+ * golden files before it stay as they are): the program renames it and changes its tag.
  */
 const IGNORED = `new cims.Subnet("kept", { name: c.get("keptName") ?? "kept", cidr: "10.75.0.0/24", networkId: "${SEED.networkId}", tags: { team: c.get("keptTeam") ?? "net" } }, { ignoreChanges: ["tags"] });\n`;
 
@@ -135,14 +135,14 @@ test.each<Face>(["dynamic", "native"])(
     await env.stack.setConfigs({ name: "renamed-2", team: "apps", cidr: "10.74.0.0/24", weight: "5" });
     await golden(`changes.${face}`, await diff());
 
+    // The up that applies the changes also makes the subnet whose tags are under ignoreChanges.
+    await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), onFace(IGNORED, face));
     const up = await env.stack.up(["--diff", "--color", "never"]);
     expect(up.stdout).toMatch(/\+-\s*1 replaced/);
     expect(up.stdout).not.toMatch(BOOKKEEPING);
 
     // ignoreChanges: ["tags"], a tag added outside Pulumi, then a rename and a tag change in
     // the program: the preview shows the name alone, and the up writes nothing else.
-    await fs.appendFile(path.join(env.stack.projectDir, "index.ts"), onFace(IGNORED, face));
-    await env.stack.up();
     const kept = () => env.emulator.store.list("subnets").find((s) => s.cidr === "10.75.0.0/24")!;
     expect((await api(env, "PATCH", `/cloud/v1/subnets/1/1/${String(kept().id)}`, { tags: { "cost-center": "cc-42" } })).status).toBe(200);
     await env.stack.setConfigs({ keptName: "kept-2", keptTeam: "apps" });
