@@ -4,7 +4,7 @@
 // (checkForeignUntouched) that team's volume and the one the policy held before any stack are in
 // the policy: neither stack's adds, removes or destroys touch a volume the other attached.
 import fc from "fast-check";
-import { api } from "../support/cims";
+import { api, faceProject, onFace } from "../support/cims";
 import { createStack, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkForeignUntouched, InvariantError } from "./invariants";
@@ -28,10 +28,13 @@ async function otherPolicyStack(sys: System): Promise<TestStack> {
   };
   const seeded = await api(sys.env, "POST", "/__emulator/seed", { volumes: [{ id: OTHER_VOLUME, ...volume }] });
   if (seeded.status !== 204) throw new Error(`seeding the other team's volume failed: ${JSON.stringify(seeded.body)}`);
-  const program = `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.SnapshotPolicyVolume("theirs", ${JSON.stringify({ policyId: POLICY_ID, volumeId: OTHER_VOLUME })});\n`;
+  const program = onFace(
+    `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.SnapshotPolicyVolume("theirs", ${JSON.stringify({ policyId: POLICY_ID, volumeId: OTHER_VOLUME })});\n`,
+    sys.face,
+  );
   const stack = await createStack({
     typeCheck: false,
-    files: { "Pulumi.yaml": "name: lifecycle-model-policy-other\nruntime: nodejs\n", "index.js": program },
+    files: { "Pulumi.yaml": faceProject("lifecycle-model-policy-other", sys.face), "index.js": program },
     config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
     secrets: { "cims:apiKey": sys.env.apiKey },
   });

@@ -10,7 +10,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
-import { api, PLUGIN_PROJECT } from "../support/cims";
+import { api, faceProject, onFace } from "../support/cims";
 import { createStack, type RunResult, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkAfterDestroy, checkForeignUntouched, InvariantError } from "./invariants";
@@ -35,13 +35,13 @@ async function otherStack(sys: System, hosts: number[]): Promise<TestStack> {
   if (!stack) {
     stack = await createStack({
       typeCheck: false,
-      files: { "Pulumi.yaml": "name: lifecycle-model-other\nruntime: nodejs\n", "index.js": "" },
+      files: { "Pulumi.yaml": faceProject("lifecycle-model-other", sys.face), "index.js": "" },
       config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
       secrets: { "cims:apiKey": sys.env.apiKey },
     });
     sys.otherStack = stack;
   }
-  await fs.writeFile(path.join(stack.projectDir, "index.js"), otherProgram(hosts));
+  await fs.writeFile(path.join(stack.projectDir, "index.js"), onFace(otherProgram(hosts), sys.face));
   return stack;
 }
 
@@ -133,18 +133,22 @@ async function poolMembers(sys: System): Promise<string[]> {
   return pool.members.map((m) => `${m.id} ${m.address} ${m.weight}`).sort();
 }
 
-/** A third team's stack on `face`, made once per system: its program is written by each command. */
-async function thirdStack(sys: System, face: "dynamic" | "plugin"): Promise<TestStack> {
-  const known = sys.thirdStacks.get(face) as TestStack | undefined;
+/**
+ * A third team's stack, made once per system for each use: its LbPoolSettings and Subnet on the
+ * system's face (each command writes its program), its `pulumi import` of the pool on the plugin
+ * face, the one `pulumi import` reaches.
+ */
+async function thirdStack(sys: System, use: "program" | "import"): Promise<TestStack> {
+  const known = sys.thirdStacks.get(use) as TestStack | undefined;
   if (known) return known;
-  const name = `lifecycle-model-third-${face}`;
+  const name = `lifecycle-model-third-${use}`;
   const stack = await createStack({
     typeCheck: false,
-    files: { "Pulumi.yaml": face === "plugin" ? PLUGIN_PROJECT(name) : `name: ${name}\nruntime: nodejs\n`, "index.js": "" },
+    files: { "Pulumi.yaml": faceProject(name, use === "import" ? "native" : sys.face), "index.js": "" },
     config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
     secrets: { "cims:apiKey": sys.env.apiKey },
   });
-  sys.thirdStacks.set(face, stack);
+  sys.thirdStacks.set(use, stack);
   return stack;
 }
 
@@ -173,13 +177,16 @@ class ThirdStackListsMember implements Cmd {
     const target = pool.members.find((x) => declared.has(x.address));
     if (!target) return;
     const before = await poolMembers(sys);
-    const stack = await thirdStack(sys, "dynamic");
+    const stack = await thirdStack(sys, "program");
     const program = (adopt: boolean) =>
-      `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.LbPoolSettings("theirs", ${JSON.stringify({
-        poolId: POOL_ID,
-        members: [{ address: target.address, protocolPort: 8080 }],
-        ...(adopt ? { adoptMembers: [target.id] } : {}),
-      })});\n`;
+      onFace(
+        `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.LbPoolSettings("theirs", ${JSON.stringify({
+          poolId: POOL_ID,
+          members: [{ address: target.address, protocolPort: 8080 }],
+          ...(adopt ? { adoptMembers: [target.id] } : {}),
+        })});\n`,
+        sys.face,
+      );
     await fs.writeFile(path.join(stack.projectDir, "index.js"), program(false));
     const refused = await thirdRun(sys, `third stack up (lists ${target.address}:8080)`, stack.up([], { allowFailure: true }), "fails");
     if (!refused.includes(`already holds member ${target.address}:8080 (id ${target.id}`))
@@ -210,7 +217,7 @@ class ThirdStackImportsPool implements Cmd {
   }
   async run(_m: Model, sys: System): Promise<void> {
     const before = await poolMembers(sys);
-    const stack = await thirdStack(sys, "plugin");
+    const stack = await thirdStack(sys, "import");
     const args = ["import", "cims:index:LbPoolSettings", "pool", `1/1/${POOL_ID}`, "--yes", "--protect=false", "--generate-code=false"];
     await thirdRun(sys, "third stack pulumi import of the pool", stack.run([...args, "--stack", stack.name], { allowFailure: true }), "ok");
     await thirdRun(sys, "third stack destroy", stack.destroy([], { allowFailure: true }), "ok");
@@ -258,10 +265,10 @@ class ThirdStackAdoptsSubnet implements Cmd {
       tags,
       importId: own.id,
     };
-    const stack = await thirdStack(sys, "dynamic");
+    const stack = await thirdStack(sys, "program");
     await fs.writeFile(
       path.join(stack.projectDir, "index.js"),
-      `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.Subnet("adopted", ${JSON.stringify(args)});\n`,
+      onFace(`"use strict";\nconst cims = require("pulumi-cims");\nnew cims.Subnet("adopted", ${JSON.stringify(args)});\n`, sys.face),
     );
     await thirdRun(sys, `third stack up (adopts subnet ${own.id} by importId)`, stack.up([], { allowFailure: true }), "ok");
     const destroyed = await thirdRun(sys, "third stack destroy", stack.destroy([], { allowFailure: true }), "ok");

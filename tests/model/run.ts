@@ -2,6 +2,7 @@
 // emulator and stack, and a failing sequence is shrunk to the shortest that still fails.
 import fc from "fast-check";
 import { type Cmd, commandArbitrary, initialModel } from "./commands";
+import type { Face } from "../support/cims";
 import { System } from "./system";
 
 export interface RunOptions {
@@ -71,10 +72,11 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
 /**
  * Runs one given command sequence (a soak's shrunk failure, kept as a test) against a fresh
  * emulator and stack; throws what an invariant throws. Returns the pulumi commands run, with
- * their exit codes (each `up` is followed by the model's `preview --expect-no-changes`).
+ * their exit codes (each `up` is followed by the model's `preview --expect-no-changes`). The
+ * program's resources are on the dynamic face unless `face` says.
  */
-export async function runSequence(cmds: Cmd[], taskDurationMs = 50, rateLimit?: number): Promise<string[]> {
-  const sys = await System.start(taskDurationMs, rateLimit);
+export async function runSequence(cmds: Cmd[], taskDurationMs = 50, rateLimit?: number, face: Face = "dynamic"): Promise<string[]> {
+  const sys = await System.start(taskDurationMs, rateLimit, face);
   try {
     await fc.asyncModelRun(() => ({ model: initialModel(), real: sys }), cmds);
     return sys.history;

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import * as os from "node:os";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { api, cimsStack, type CimsTestEnv, requestLogFile, SEED } from "../support/cims";
+import { api, cimsStack, type CimsTestEnv, type Face, faceProject, isKind, onFace, requestLogFile, SEED } from "../support/cims";
 import { PULUMI, type RunResult, type StackExport } from "../support/harness";
 import { IGNORE_TAGS, type ProgramModel, renderProgram, TASK_TIMEOUT_S, VOLUMES } from "./program";
 
@@ -67,7 +67,7 @@ export class System {
   readonly otherPolicyVolumes = new Set<string>();
   /** That other stack, once a command made it (disposed with the system). */
   otherStack: { dispose(): Promise<void> } | undefined;
-  /** A third team's stacks, by face: its own LbPoolSettings of the pool, its `pulumi import` of it (disposed with the system). */
+  /** Other teams' stacks, by use: a third team's program and its `pulumi import` of the pool, the policy's other team (disposed with the system). */
   readonly thirdStacks = new Map<string, { dispose(): Promise<void> }>();
   private foreignMade = 0;
   /** Every pulumi command run, for the failure report. */
@@ -79,15 +79,19 @@ export class System {
    */
   private exported: Promise<StateResource[]> | undefined;
 
-  private constructor(readonly env: CimsTestEnv) {}
+  private constructor(
+    readonly env: CimsTestEnv,
+    /** The face the program's resources are on; the other teams' stacks use it too. */
+    readonly face: Face,
+  ) {}
 
   /** The emulator's rate limit (requests a second per key) for the whole sequence, if any. */
   private rateLimit: number | undefined;
 
-  static async start(taskDurationMs: number, rateLimit?: number): Promise<System> {
+  static async start(taskDurationMs: number, rateLimit?: number, face: Face = "dynamic"): Promise<System> {
     const env = await cimsStack({
       taskDurationMs,
-      files: { "Pulumi.yaml": "name: lifecycle-model\nruntime: nodejs\n", "index.js": "" },
+      files: { "Pulumi.yaml": faceProject("lifecycle-model", face), "index.js": "" },
       // A slow answer (6 s) outlasts the request timeout; an ordinary one never comes close.
       config: {
         "cims:requestTimeoutSeconds": "3",
@@ -97,7 +101,7 @@ export class System {
       // The writes an up sends (PreviewedUp), outside the e2e run's log directory too (a soak).
       emulator: { requestLog: requestLogFile() ?? path.join(os.tmpdir(), `lifecycle-model-${randomBytes(6).toString("hex")}.jsonl`) },
     });
-    const system = new System(env);
+    const system = new System(env, face);
     const volume = {
       name: "second-root",
       size: 20,
@@ -121,7 +125,7 @@ export class System {
   }
 
   async writeProgram(program: ProgramModel): Promise<void> {
-    await fs.writeFile(path.join(this.env.stack.projectDir, "index.js"), renderProgram(program));
+    await fs.writeFile(path.join(this.env.stack.projectDir, "index.js"), onFace(renderProgram(program), this.face));
   }
 
   /** Runs `pulumi <command>` with the armed fault (then cleared, releasing hung tasks). */
@@ -282,9 +286,7 @@ export class System {
   }
 
   async resources(): Promise<StateResource[]> {
-    this.exported ??= this.env.stack
-      .exportState()
-      .then((state) => (state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cims:")));
+    this.exported ??= this.env.stack.exportState().then((state) => (state.deployment.resources ?? []).filter((r) => isCims(r.type)));
     const exported = this.exported;
     // A failed export is not kept; a copy for each caller, so none sees another's edits.
     return structuredClone(
@@ -305,6 +307,9 @@ export class System {
     throw new Error(`task ${taskId} did not end`);
   }
 }
+
+/** Whether a state type token is one of this package's kinds, on either face. */
+const isCims = (type: string) => isKind(type, type.split(":").pop() ?? "");
 
 /** The Pulumi resource name of a state resource (`s0`, `img1`, `pool`...). */
 export const nameOf = (r: StateResource) => r.urn.split("::").pop() ?? "";
