@@ -1,4 +1,4 @@
-// Splitting a stack, on both faces: a team's monolith holds 100 subnets (10 on the dynamic face), the LbPoolSettings whose
+// Splitting a stack, on both faces: a team's monolith holds 100 subnets, the LbPoolSettings whose
 // member is on the first of them, and a subnet that stays. `pulumi state move` takes them to a
 // new stack of another project (its own secrets salt, API key and project config, on the same
 // backend) in two batches, as a team moves a large stack: the subnets no resource uses, then the
@@ -14,19 +14,13 @@ import { E2E_TIMEOUT_MS, type RunResult, type StackExport, type TestStack } from
 
 const stacks = useStacks();
 
-/**
- * The monolith's subnets on each face. The move is the CLI's, the same for every resource of
- * either face; what the faces make differently is the provider the moved resources use (the
- * dynamic face's carries the whole stack config), which both faces check with any number of
- * subnets: the large stack is the plugin face's, and the dynamic face moves ten.
- */
-const SUBNETS: Record<Face, number> = { dynamic: 10, native: 100 };
+const SUBNETS = 100;
 /** The first batch: the subnets from here on, which no other resource uses. */
-const firstBatchFrom = (face: Face) => SUBNETS[face] / 2;
+const FIRST_BATCH_FROM = 50;
 const NETWORK_KEY = "e2e-network-team-key";
 
 /** The subnets net-<from> to net-<to - 1>, and the pool settings whose member is on net-0 where they include it. */
-const moved = (from: number, to: number): string[] => [
+const moved = (from: number, to = SUBNETS): string[] => [
   `const subnets = Array.from({ length: ${to - from} }, (_, i) =>`,
   `  new cims.Subnet(\`net-\${i + ${from}}\`, { name: \`net-\${i + ${from}}\`, cidr: \`10.30.\${i + ${from}}.0/24\`, networkId: "${SEED.networkId}" }),`,
   ");",
@@ -71,14 +65,13 @@ const said = (move: RunResult) => ({
 });
 
 test.each<Face>(["dynamic", "native"])(
-  "%s face: state move of the subnets (100 on the plugin face, 10 on the dynamic face) and their pool settings to a new stack in two batches; both preview no changes and nothing is written",
+  "%s face: state move of 100 subnets and their pool settings to a new stack in two batches; both preview no changes and nothing is written",
   async (face) => {
-    const [subnets, from] = [SUBNETS[face], firstBatchFrom(face)];
     const env = await stacks.stack({
       stackName: "monolith",
       taskDurationMs: 20,
       config: { "monolith:owner": "payments" },
-      files: { "Pulumi.yaml": faceProject("monolith", face), "index.ts": program([...moved(0, subnets), KEPT], face) },
+      files: { "Pulumi.yaml": faceProject("monolith", face), "index.ts": program([...moved(0), KEPT], face) },
     });
     const monolith = env.stack;
     await monolith.up();
@@ -87,7 +80,7 @@ test.each<Face>(["dynamic", "native"])(
       stackName: "network",
       typeCheck: false,
       env: { PULUMI_BACKEND_URL: monolith.env.PULUMI_BACKEND_URL! },
-      files: { "Pulumi.yaml": faceProject("network", face), "index.ts": program(moved(from, subnets), face) },
+      files: { "Pulumi.yaml": faceProject("network", face), "index.ts": program(moved(FIRST_BATCH_FROM), face) },
       config: { "cims:apiUrl": env.emulator.url, "cims:projectId": "1", "cims:regionId": "1", "network:owner": "netops" },
       secrets: { "cims:apiKey": NETWORK_KEY },
     });
@@ -100,7 +93,7 @@ test.each<Face>(["dynamic", "native"])(
     const move = (urns: string[]) =>
       network.run(["state", "move", "--yes", "--source", "organization/monolith/monolith", "--dest", "network", ...urns]);
 
-    const first = await move(urnsOf((name) => index(name) >= from));
+    const first = await move(urnsOf((name) => index(name) >= FIRST_BATCH_FROM));
     const arrived = await entries(network);
     expect({
       said: said(first),
@@ -109,9 +102,9 @@ test.each<Face>(["dynamic", "native"])(
       renamed: arrived.every((r) => r.urn.startsWith("urn:pulumi:network::network::")),
       provider: await providerOf(network, face),
     }).toEqual({
-      said: { planned: true, listed: subnets - from, brokenDependencies: false, done: true },
+      said: { planned: true, listed: SUBNETS - FIRST_BATCH_FROM, brokenDependencies: false, done: true },
       saltsDiffer: true,
-      arrived: subnets - from,
+      arrived: SUBNETS - FIRST_BATCH_FROM,
       renamed: true,
       // The monolith's provider, re-encrypted for the new stack.
       provider: { id: source.id, monolithConfig: face === "dynamic", key: JSON.stringify(env.apiKey) },
@@ -121,8 +114,8 @@ test.each<Face>(["dynamic", "native"])(
     const deployed = await providerOf(network, face);
     expect(deployed).toEqual({ id: source.id, monolithConfig: false, key: JSON.stringify(NETWORK_KEY) });
 
-    const second = await move(urnsOf((name) => name === "web" || (index(name) >= 0 && index(name) < from)));
-    await fs.writeFile(path.join(network.projectDir, "index.ts"), program(moved(0, subnets), face));
+    const second = await move(urnsOf((name) => name === "web" || (index(name) >= 0 && index(name) < FIRST_BATCH_FROM)));
+    await fs.writeFile(path.join(network.projectDir, "index.ts"), program(moved(0), face));
     await fs.writeFile(path.join(monolith.projectDir, "index.ts"), program([KEPT], face));
     await monolith.preview(["--expect-no-changes"]);
     await network.preview(["--expect-no-changes"]);
@@ -134,9 +127,9 @@ test.each<Face>(["dynamic", "native"])(
       provider: await providerOf(network, face),
       writes: writes(env),
     }).toEqual({
-      said: { planned: true, listed: from + 1, brokenDependencies: false, done: true },
+      said: { planned: true, listed: FIRST_BATCH_FROM + 1, brokenDependencies: false, done: true },
       left: ["pulumi:pulumi:Stack::monolith-monolith", ...before.filter((r) => isProvider(r) || r.urn.endsWith("::keep")).map(typeAndName)],
-      network: subnets + 1,
+      network: SUBNETS + 1,
       provider: deployed,
       writes: [],
     });
