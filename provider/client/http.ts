@@ -60,6 +60,8 @@ export interface RequestOptions {
   /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
   deadline?: number;
   signal?: AbortSignal;
+  /** Called as the request first leaves, after its turn (a create's tasks were made after it: task-board.ts). */
+  sent?: () => void;
 }
 
 export { InvalidResponseError } from "./errors";
@@ -105,6 +107,7 @@ export class CimsClient {
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
       await this.#options.pacer?.turn(opts.signal ?? this.#options.cancel);
+      if (retry === 0) opts.sent?.();
       const result = await this.attempt(method, path, body, opts, deadline);
       this.paced(result);
       if (result.ok) return result.value;
@@ -161,19 +164,27 @@ export class CimsClient {
     return this.read(TASK, "GET", apiPath(this.#options.taskPath, { task_id: id }), opts);
   }
 
-  /** Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task list can be watched. */
-  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope }): Promise<Task[]> {
-    const { scope, ...rest } = opts;
+  /**
+   * Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task
+   * list can be watched; `postedAt`: when the request that started them was sent (task-board.ts).
+   */
+  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope; postedAt?: number }): Promise<Task[]> {
+    const { scope, postedAt, ...rest } = opts;
     const board = this.#options.taskBoard;
+    if (board && scope && postedAt !== undefined) for (const id of ids) board.expect(scope, id, postedAt);
     const listed =
       board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
     const listShowsEnd = board && scope ? (id: string) => board.showsEnd(scope, id) : undefined;
+    const onEndListed = board && scope ? (id: string, wake: () => void) => board.onEnded(scope, id, wake) : undefined;
+    const planLook = board && scope ? (id: string, at: number | undefined) => board.plan(scope, id, at) : undefined;
     const getTask = async (id: string, o: RequestOptions): Promise<Task> => {
       const task = await this.task(id, o);
       if (board && scope && typeof task === "object" && task !== null) board.read(scope, task);
       return task;
     };
-    return this.redacted(waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, ...rest }));
+    return this.redacted(
+      waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, onEndListed, planLook, ...rest }),
+    );
   }
 
   /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */

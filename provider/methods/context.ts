@@ -12,6 +12,7 @@ import { PATHS } from "../../api/paths";
 import { listAll } from "../client/list";
 import { Pacer } from "../client/pacer";
 import { TaskBoard } from "../client/task-board";
+import { processHints } from "../client/task-hints";
 import { forgetWithRun } from "./run-memory";
 import { MIN_REDACTED_KEY_LENGTH, type Redactor, redactor, tooShortToRedact } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
@@ -40,6 +41,8 @@ const taskBoard = new TaskBoard(
   () => pacer.state.rate,
   true,
 );
+forgetWithRun(() => taskBoard.forget());
+forgetWithRun(() => processHints.forget());
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
 // Every wait of the process listens to it (50 subnets at once wait together): no leak warning.
