@@ -60,6 +60,8 @@ export interface RequestOptions {
   /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
   deadline?: number;
   signal?: AbortSignal;
+  /** Takes its turn before the requests already waiting for theirs (pacer.ts): a scope's task list, which many waits share. */
+  ahead?: boolean;
   /** Called as the request first leaves, after its turn (a create's tasks were made after it: task-board.ts). */
   sent?: () => void;
 }
@@ -106,10 +108,11 @@ export class CimsClient {
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
-      await this.#options.pacer?.turn(opts.signal ?? this.#options.cancel);
+      const pacer = this.#options.pacer;
+      const turn = await pacer?.turn(opts.signal ?? this.#options.cancel, opts.ahead);
       if (retry === 0) opts.sent?.();
-      const result = await this.attempt(method, path, body, opts, deadline);
-      this.paced(result);
+      const result = await this.attempt(method, path, body, opts, deadline).finally(() => pacer?.done());
+      this.paced(result, turn);
       if (result.ok) return result.value;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
@@ -187,14 +190,14 @@ export class CimsClient {
     );
   }
 
-  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
-  private paced(result: AttemptResult): void {
+  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer; `turn`: when the request was sent. */
+  private paced(result: AttemptResult, turn: number | undefined): void {
     const pacer = this.#options.pacer;
     if (!pacer) return;
     if (result.ok) return pacer.accepted();
     const { outcome, header } = result;
     if (outcome.kind !== "status") return;
-    if (outcome.status === 429) pacer.limited(serverDelayMs(header));
+    if (outcome.status === 429) pacer.limited(serverDelayMs(header), turn);
     else pacer.accepted();
   }
 

@@ -32,11 +32,18 @@ forgetWithRun(() => pacer.forget());
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
 const taskBoard = new TaskBoard(
   (scope, from) =>
-    listAll(apiClient(), PATHS.tasks, {
-      project_id: scope.projectId,
-      region_id: scope.regionId,
-      ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
-    }),
+    listAll(
+      apiClient(),
+      PATHS.tasks,
+      {
+        project_id: scope.projectId,
+        region_id: scope.regionId,
+        ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
+      },
+      undefined,
+      // Every wait of the scope looks through it: it goes before the creates queued for their turns.
+      { ahead: true },
+    ),
   processClock,
   () => pacer.state.rate,
   true,
