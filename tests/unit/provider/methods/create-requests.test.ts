@@ -80,6 +80,26 @@ describe.each(["dynamic", "native"] as const)("creates as the engine starts them
   );
 });
 
+test("creates of one network within 5 s share the list of its subnets taken before the first one's POST", () =>
+  onVirtualTime(async (clock) => {
+    const apiKey = `unit-requests-${randomBytes(8).toString("hex")}`;
+    const emulator = await startEmulator({ apiKey, seed: SEED_FILE, taskDurationMs: 300, clock: clock.forEmulator });
+    try {
+      forgetRun();
+      const provider = await providerOn("dynamic", "Subnet", configFor({ emulator, apiKey }));
+      const started = clock.now();
+      for (const i of [0, 1, 2]) {
+        // A create every 2.4 s (a wave of tasks at --parallel 8 and the engine's steps): the last starts 4.8 s after the first.
+        await clock.sleep(started + i * 2_400 - clock.now());
+        await provider.create(await provider.check({}, { name: `w-${i}`, cidr: `10.92.${i}.0/24`, networkId: SEED.networkId }));
+      }
+      expect(emulator.metrics.snapshot().requests["GET /cloud/v1/subnets/:project_id/:region_id 200"]).toBe(1);
+    } finally {
+      await closeAllPools();
+      await emulator.close();
+    }
+  }));
+
 describe.each(["dynamic", "native"] as const)("a burst of creates, %s face", (face: FaceName) => {
   test(
     `${COUNT} subnets at once: a POST and a PATCH each, shared task lists, next to no task read by id, at most 2.5 requests a subnet`,
