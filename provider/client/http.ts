@@ -60,6 +60,10 @@ export interface RequestOptions {
   /** Epoch ms after which no retry starts; defaults to now + 10 minutes. */
   deadline?: number;
   signal?: AbortSignal;
+  /** Takes its turn before the requests already waiting for theirs (pacer.ts): a scope's task list, which many waits share. */
+  ahead?: boolean;
+  /** Called as the request first leaves, after its turn (a create's tasks were made after it: task-board.ts). */
+  sent?: () => void;
 }
 
 export { InvalidResponseError } from "./errors";
@@ -104,9 +108,11 @@ export class CimsClient {
     await this.#options.ready?.();
     if (method !== "GET") this.#options.beforeWrite?.();
     for (let retry = 0; ; retry++) {
-      await this.#options.pacer?.turn(opts.signal ?? this.#options.cancel);
-      const result = await this.attempt(method, path, body, opts, deadline);
-      this.paced(result);
+      const pacer = this.#options.pacer;
+      const turn = await pacer?.turn(opts.signal ?? this.#options.cancel, opts.ahead);
+      if (retry === 0) opts.sent?.();
+      const result = await this.attempt(method, path, body, opts, deadline).finally(() => pacer?.done());
+      this.paced(result, turn);
       if (result.ok) return result.value;
       const { error, outcome } = result;
       const withinBudget = retry < this.#options.maxRetries || retriesUntilDeadline(outcome);
@@ -161,29 +167,37 @@ export class CimsClient {
     return this.read(TASK, "GET", apiPath(this.#options.taskPath, { task_id: id }), opts);
   }
 
-  /** Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task list can be watched. */
-  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope }): Promise<Task[]> {
-    const { scope, ...rest } = opts;
+  /**
+   * Waits for every task to reach FINISHED; see tasks.ts. `scope`: where they run, so their task
+   * list can be watched; `postedAt`: when the request that started them was sent (task-board.ts).
+   */
+  waitForTasks(ids: string[], opts: WaitOptions & { scope?: TaskScope; postedAt?: number }): Promise<Task[]> {
+    const { scope, postedAt, ...rest } = opts;
     const board = this.#options.taskBoard;
+    if (board && scope && postedAt !== undefined) for (const id of ids) board.expect(scope, id, postedAt);
     const listed =
       board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
     const listShowsEnd = board && scope ? (id: string) => board.showsEnd(scope, id) : undefined;
+    const onEndListed = board && scope ? (id: string, wake: () => void) => board.onEnded(scope, id, wake) : undefined;
+    const planLook = board && scope ? (id: string, at: number | undefined) => board.plan(scope, id, at) : undefined;
     const getTask = async (id: string, o: RequestOptions): Promise<Task> => {
       const task = await this.task(id, o);
       if (board && scope && typeof task === "object" && task !== null) board.read(scope, task);
       return task;
     };
-    return this.redacted(waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, ...rest }));
+    return this.redacted(
+      waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, onEndListed, planLook, ...rest }),
+    );
   }
 
-  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer. */
-  private paced(result: AttemptResult): void {
+  /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer; `turn`: when the request was sent. */
+  private paced(result: AttemptResult, turn: number | undefined): void {
     const pacer = this.#options.pacer;
     if (!pacer) return;
     if (result.ok) return pacer.accepted();
     const { outcome, header } = result;
     if (outcome.kind !== "status") return;
-    if (outcome.status === 429) pacer.limited(serverDelayMs(header));
+    if (outcome.status === 429) pacer.limited(serverDelayMs(header), turn);
     else pacer.accepted();
   }
 

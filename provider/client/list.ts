@@ -15,10 +15,11 @@ export async function listAll(
   path: string,
   query: RequestOptions["query"] = {},
   pageSize = LIST_PAGE_MAX,
+  opts: Omit<RequestOptions, "query"> = {},
 ): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
   for (;;) {
-    const page = await client.page(path, { query: { ...query, limit: pageSize, offset: out.length } });
+    const page = await client.page(path, { ...opts, query: { ...query, limit: pageSize, offset: out.length } });
     out.push(...page.results);
     if (page.results.length === 0 || out.length >= page.count) return out;
   }

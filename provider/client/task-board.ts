@@ -57,12 +57,32 @@ export function listGapMs(pacedRate: number | undefined): number {
   return pacedRate === undefined ? LIST_GAP_MS : Math.max(LIST_GAP_MS, (LIST_TURNS_WHEN_PACED * 1000) / pacedRate);
 }
 
+/**
+ * How long a list due now waits for the looks that waits of the scope plan shortly after
+ * (plan()), so that one list answers them all: alike tasks begun a little apart (the engine
+ * starting creates one by one as slots free) end a little apart, and each end seen by a list
+ * of its own cost a list a task (50 subnets at --parallel 8: three or four lists a wave).
+ */
+export const LIST_BATCH_MS = 250;
+
 /** A task's `created_on` as a time: the service writes UTC with no zone. */
 function createdAt(createdOn: string): number {
   return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(createdOn) ? createdOn : `${createdOn}Z`);
 }
 
 const ended = (state: unknown) => state === "FINISHED" || state === "ERROR";
+
+/**
+ * A `created_on` the service showed in a scope, and when (clock time) its answer came: a task
+ * whose create was sent after then was created at or after it, by the service's own time.
+ */
+interface Shown {
+  at: number;
+  createdOn: string;
+}
+
+/** How many of a scope's newest `created_on` are kept (one a second at most: the service writes whole seconds). */
+const SHOWN_KEPT = 16;
 
 /** A task of ours the lists reach back to: its `created_on`, and when a list first showed it ended (clock time). */
 interface Followed {
@@ -80,6 +100,12 @@ export class TaskBoard {
   readonly #snapshots = new Map<string, Snapshot>();
   /** Per scope: our tasks a list showed running, until their wait took their end, with their `created_on`. */
   readonly #ours = new Map<string, Map<string, Followed>>();
+  /** Per scope and task: the waits asleep that a list showing the task ended wakes. */
+  readonly #endListeners = new Map<string, Set<() => void>>();
+  /** Per scope and task: when its wait plans its next look (clock time). */
+  readonly #plans = new Map<string, Map<string, number>>();
+  /** Per scope: the newest `created_on` its lists and reads showed, oldest first. */
+  readonly #shown = new Map<string, Shown[]>();
   #unsupported = false;
 
   constructor(
@@ -92,13 +118,93 @@ export class TaskBoard {
   ) {}
 
   /**
+   * Forgets the scopes' lists and the tasks they follow, as a new provider process knows none
+   * (forgetRun: tests that play many deployments in one process, each on an emulator and a
+   * clock of its own).
+   */
+  forget(): void {
+    this.#snapshots.clear();
+    this.#ours.clear();
+    this.#shown.clear();
+    this.#unsupported = false;
+  }
+
+  /**
    * What a read of our task by id found: one still running is followed from now on (a task
    * created before the oldest one the lists reach back to is not in them until then), one ended
    * no longer.
    */
   read(scope: TaskScope, task: Task): void {
+    this.#note(scopeKey(scope), task.created_on);
     if (ended(task.state)) this.#ours.get(scopeKey(scope))?.delete(task.id);
     else this.#follow(scopeKey(scope), task);
+  }
+
+  /**
+   * Our task, whose create was sent at `postedAt` (clock time, before the request took its
+   * turn): the service made it at or after any task it had already shown us in the scope, so
+   * the scope's lists reach back to the newest such task's `created_on` from its first look
+   * and show its end with no read by id, whether or not a list ever shows it running (a wait
+   * that first looks when alike tasks ended, tasks.ts, never sees it run). With nothing shown
+   * before then, it is followed once a list shows it, as before.
+   */
+  expect(scope: TaskScope, id: string, postedAt: number): void {
+    const key = scopeKey(scope);
+    const before = this.#shown
+      .get(key)
+      ?.filter((s) => s.at < postedAt)
+      .pop();
+    if (before) this.#follow(key, { id, state: "NEW", created_on: before.createdOn });
+  }
+
+  /** Keeps a `created_on` the service showed now, when it is the scope's newest. */
+  #note(key: string, createdOn: unknown): void {
+    if (typeof createdOn !== "string" || Number.isNaN(createdAt(createdOn))) return;
+    const shown = this.#shown.get(key) ?? [];
+    this.#shown.set(key, shown);
+    const newest = shown.at(-1);
+    if (newest && createdAt(newest.createdOn) >= createdAt(createdOn)) return;
+    // Several newer in one list: the newest replaces those noted at the same moment.
+    while (shown.at(-1)?.at === this.clock.now()) shown.pop();
+    shown.push({ at: this.clock.now(), createdOn });
+    if (shown.length > SHOWN_KEPT) shown.shift();
+  }
+
+  /** When the wait of a task of the scope plans its next look (clock time); undefined: it looks no more. */
+  plan(scope: TaskScope, id: string, at: number | undefined): void {
+    const key = scopeKey(scope);
+    const plans = this.#plans.get(key) ?? new Map<string, number>();
+    this.#plans.set(key, plans);
+    if (at === undefined) plans.delete(id);
+    else plans.set(id, at);
+    if (plans.size === 0) this.#plans.delete(key);
+  }
+
+  /** The latest look planned within LIST_BATCH_MS after `now`, or `now`: when a list due now is sent. */
+  #batched(key: string, now: number): number {
+    let at = now;
+    for (const planned of this.#plans.get(key)?.values() ?? []) if (planned > at && planned <= now + LIST_BATCH_MS) at = planned;
+    return at;
+  }
+
+  /** Wakes the waits asleep whose task a list of the scope showed ended: they take their end from it now. */
+  #wakeEnded(scope: TaskScope, shown: Map<string, Task>): void {
+    for (const [id, task] of shown) {
+      if (!ended(task.state)) continue;
+      for (const wake of [...(this.#endListeners.get(`${scopeKey(scope)} ${id}`) ?? [])]) wake();
+    }
+  }
+
+  /** Calls `wake` when a list of the scope shows the task ended; answers what stops it. */
+  onEnded(scope: TaskScope, id: string, wake: () => void): () => void {
+    const key = `${scopeKey(scope)} ${id}`;
+    const listeners = this.#endListeners.get(key) ?? new Set<() => void>();
+    this.#endListeners.set(key, listeners);
+    listeners.add(wake);
+    return () => {
+      listeners.delete(wake);
+      if (listeners.size === 0 && this.#endListeners.get(key) === listeners) this.#endListeners.delete(key);
+    };
   }
 
   /** Whether the scope's next list will show this task, ended or not, so its end needs no read by id. */
@@ -118,8 +224,9 @@ export class TaskBoard {
     const now = this.clock.now();
     let snapshot = this.#snapshots.get(key);
     if (!snapshot || snapshot.sentAt < since || now - snapshot.sentAt > LIST_FRESH_MS) {
-      const sentAt = snapshot ? Math.max(now, snapshot.sentAt + listGapMs(this.pacedRate())) : now;
-      snapshot = sentAt > now ? this.#later(key, scope, sentAt - now, snapshot!) : { sentAt, running: this.#read(scope), waiting: 0 };
+      const due = this.#batched(key, now);
+      const sentAt = snapshot ? Math.max(due, snapshot.sentAt + listGapMs(this.pacedRate())) : due;
+      snapshot = sentAt > now ? this.#later(key, scope, sentAt - now, snapshot) : { sentAt, running: this.#read(scope), waiting: 0 };
       this.#snapshots.set(key, snapshot);
     }
     // A look that stops waiting (its wait read the task by id instead, or was cancelled) leaves
@@ -141,7 +248,7 @@ export class TaskBoard {
   }
 
   /** A list to send `inMs` from now, after `last` (sent), unless every look waiting for it leaves first. */
-  #later(key: string, scope: TaskScope, inMs: number, last: Snapshot): Snapshot {
+  #later(key: string, scope: TaskScope, inMs: number, last: Snapshot | undefined): Snapshot {
     const stop = new AbortController();
     const snapshot: Snapshot = {
       sentAt: this.clock.now() + inMs,
@@ -156,7 +263,9 @@ export class TaskBoard {
       cancel: () => {
         stop.abort();
         // The next look asks for a list of its own, a gap after the last one sent.
-        if (this.#snapshots.get(key) === snapshot) this.#snapshots.set(key, last);
+        if (this.#snapshots.get(key) !== snapshot) return;
+        if (last) this.#snapshots.set(key, last);
+        else this.#snapshots.delete(key);
       },
     };
     return snapshot;
@@ -185,6 +294,7 @@ export class TaskBoard {
       const records = await this.listRunning(scope, from);
       const shown = new Map<string, Task>();
       for (const r of records) {
+        if (typeof r.created_on === "string") this.#note(scopeKey(scope), r.created_on);
         if (fits(TASK, r) && (r.state === "NEW" || r.state === "RUNNING" || (from !== undefined && ended(r.state)))) shown.set(r.id, r);
       }
       const now = this.clock.now();
@@ -192,6 +302,7 @@ export class TaskBoard {
         if (ended(shown.get(id)?.state)) followed.endedSeenAt ??= now;
         if (!shown.has(id) || now - (followed.endedSeenAt ?? now) > KEEP_ENDED_MS) ours?.delete(id);
       }
+      this.#wakeEnded(scope, shown);
       return shown;
     } catch (err) {
       // No list call here: every task is read by id from now on. Any other failure: this look

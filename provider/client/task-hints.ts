@@ -84,6 +84,14 @@ export class DurationHints {
     };
   }
 
+  /** Forgets every type's durations, as a new provider process knows none (forgetRun, for tests that play many deployments). */
+  forget(): void {
+    this.byType.clear();
+    this.endVerdict.clear();
+    this.onTrial.clear();
+    this.resets.clear();
+  }
+
   /** Records a finished task; overlapping brackets are intersected, a disjoint one replaces. */
   learn(taskType: string | undefined, seen: Bracket): void {
     if (taskType === undefined || !(seen.below < seen.by)) return;

@@ -74,6 +74,11 @@ export interface WaitOptions {
   /** What earlier tasks taught about durations per task type; the process-wide one by default. */
   hints?: DurationHints;
   /**
+   * The type the caller's tasks are (its operation's), for what alike tasks took to plan the
+   * wait's looks before any look has shown the task's own type.
+   */
+  taskType?: string;
+  /**
    * The task as its scope's task list shows it while it runs (task-board.ts), so a look costs
    * no read of its own, and when that list was asked for (`at`); undefined: read it by id.
    * `since` (epoch ms): only a list asked for at or after it may answer.
@@ -81,6 +86,14 @@ export interface WaitOptions {
   listed?: (id: string, since: number, signal?: AbortSignal) => Promise<Listed | undefined>;
   /** Whether the next list will show the task once it has ended (task-board.ts): its end then needs no read by id. */
   listShowsEnd?: (id: string) => boolean;
+  /**
+   * Calls `wake` when a list of the task's scope shows it ended (task-board.ts), so that a wait
+   * asleep takes its end from that list at once rather than at its own next look (a list asked
+   * for another wait's look shows every task of ours that ended); answers what stops it.
+   */
+  onEndListed?: (id: string, wake: () => void) => () => void;
+  /** Told when the wait next looks at the task (clock time; undefined: it looks no more), so that a list due shortly before waits for it (task-board.ts). */
+  planLook?: (id: string, at: number | undefined) => void;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -113,7 +126,7 @@ type Settled =
  */
 export async function waitForTasks(getTask: GetTask, ids: string[], opts: WaitOptions): Promise<Task[]> {
   if (ids.length === 0) return [];
-  const results = await Promise.all(ids.map((id) => pollOne(getTask, id, opts)));
+  const results = await Promise.all(ids.map((id) => pollOne(getTask, id, opts).finally(() => opts.planLook?.(id, undefined))));
   const seen = results.map((r) => r.task ?? { id: r.id });
   const fail = (err: CimsError): never => {
     err.taskIds = ids;
@@ -208,10 +221,13 @@ interface Waiting {
   firstPollMs: number;
   pollCapMs: number;
   hints: DurationHints;
+  taskType: string | undefined;
   signal: AbortSignal;
   deadline: number;
   listed: WaitOptions["listed"];
   listShowsEnd: WaitOptions["listShowsEnd"];
+  onEndListed: WaitOptions["onEndListed"];
+  planLook: WaitOptions["planLook"];
   onProgress: WaitOptions["onProgress"];
 }
 
@@ -286,13 +302,19 @@ function waitingOf(getTask: GetTask, opts: WaitOptions): Waiting {
     firstPollMs: opts.firstPollMs ?? 200,
     pollCapMs: opts.pollCapMs ?? 5_000,
     hints: opts.hints ?? processHints,
+    taskType: opts.taskType,
     signal: opts.signal ?? new AbortController().signal,
     deadline: opts.deadline,
     listed: opts.listed,
     listShowsEnd: opts.listShowsEnd,
+    onEndListed: opts.onEndListed,
+    planLook: opts.planLook,
     onProgress: opts.onProgress,
   };
 }
+
+/** The task's type as its last look showed it, or as the caller expects it before any look. */
+const typeOf = (w: Watch, x: Waiting): string | undefined => w.last?.task_type ?? x.taskType;
 
 /**
  * Sleeps until the next look is due on the schedule (nextDelay, from what the last look saw):
@@ -300,12 +322,16 @@ function waitingOf(getTask: GetTask, opts: WaitOptions): Waiting {
  * meanwhile (another wait's task of the type ended) may bring the look forward.
  */
 async function untilNextLook(w: Watch, x: Waiting): Promise<"look" | "deadline" | "replan"> {
-  const hint = x.hints.get(w.last?.task_type);
-  const due = nextDelay(w.lookedAt, { firstMs: x.firstPollMs, capMs: x.pollCapMs, hint, random: x.random });
+  const type = typeOf(w, x);
+  const hint = x.hints.get(type);
+  const trusted = x.hints.endTrusted(type);
+  const due = nextDelay(w.lookedAt, { firstMs: x.firstPollMs, capMs: x.pollCapMs, hint, trusted, random: x.random });
   const wait = Math.min(due - (x.clock.now() - w.started - w.lookedAt), x.deadline - x.clock.now());
   if (wait <= 0) return x.clock.now() >= x.deadline ? "deadline" : "look";
-  w.woken = await sleepUnlessLearned(x.clock, wait, x.signal, x.hints, w.last?.task_type);
-  return w.woken ? "replan" : "look";
+  x.planLook?.(w.id, x.clock.now() + wait);
+  const woke = await sleepUntilLook(w, x, wait);
+  w.woken = woke !== "slept";
+  return woke === "learned" ? "replan" : "look";
 }
 
 /**
@@ -343,7 +369,7 @@ async function lookOnce(w: Watch, x: Waiting): Promise<Look> {
  * wake: the waits of a wave woken together share one list, as before.
  */
 function probeAtHintEnd(w: Watch, x: Waiting): Probe {
-  const taskType = w.last?.task_type;
+  const taskType = typeOf(w, x);
   // A list that will show the task ended answers that look as well as a read, and serves every wait.
   const byList = x.listShowsEnd?.(w.id) ?? false;
   const hint: Bracket | undefined =
@@ -407,40 +433,35 @@ function afterRead(w: Watch, x: Waiting, task: Task): Settled | undefined {
 }
 
 /**
- * Sleeps `ms`, or less: until `signal` aborts, or until the hints learn something new of
- * `taskType` (another wait of that type saw its task end), which answers true: the caller
- * plans its next look again. A hand-made signal rather than AbortSignal.any, whose dependants
- * of a long-lived signal (the process's cancellation) Node 20 keeps until it is collected.
+ * Sleeps `ms`, or less: until `signal` aborts ("slept"), until the hints learn something new of
+ * the task's type (another wait of that type saw its task end: "learned", the caller plans its
+ * next look again), or until a scope's list shows the task ended ("shown": the caller looks at
+ * once, and the list answers it). A hand-made signal rather than AbortSignal.any, whose
+ * dependants of a long-lived signal (the process's cancellation) Node 20 keeps until it is collected.
  */
-async function sleepUnlessLearned(
-  clock: Clock,
-  ms: number,
-  signal: AbortSignal,
-  hints: DurationHints,
-  taskType: string | undefined,
-): Promise<boolean> {
-  if (signal.aborted) return false;
+async function sleepUntilLook(w: Watch, x: Waiting, ms: number): Promise<"slept" | "learned" | "shown"> {
+  if (x.signal.aborted) return "slept";
+  const taskType = typeOf(w, x);
   const wake = new AbortController();
-  let learned = false;
-  const onAbort = () => wake.abort(signal.reason);
-  signal.addEventListener("abort", onAbort, { once: true });
-  const stop =
-    taskType === undefined
-      ? undefined
-      : hints.onLearn((type) => {
-          if (type !== taskType) return;
-          learned = true;
-          wake.abort();
-        });
+  let why: "slept" | "learned" | "shown" = "slept";
+  const onAbort = () => wake.abort(x.signal.reason);
+  x.signal.addEventListener("abort", onAbort, { once: true });
+  const wakeFor = (reason: "learned" | "shown") => {
+    why = reason;
+    wake.abort();
+  };
+  const stopLearn = taskType === undefined ? undefined : x.hints.onLearn((type) => (type === taskType ? wakeFor("learned") : undefined));
+  const stopShown = x.onEndListed?.(w.id, () => wakeFor("shown"));
   try {
-    await clock.sleep(ms, wake.signal);
+    await x.clock.sleep(ms, wake.signal);
   } catch (err) {
     if (!wake.signal.aborted) throw err;
   } finally {
-    signal.removeEventListener("abort", onAbort);
-    stop?.();
+    x.signal.removeEventListener("abort", onAbort);
+    stopLearn?.();
+    stopShown?.();
   }
-  return learned && !signal.aborted;
+  return x.signal.aborted ? "slept" : why;
 }
 
 /**
@@ -485,16 +506,21 @@ function errorText(error: unknown): string | undefined {
  * that has been waited on for `elapsedMs` (0: the first look). The ordinary look comes after
  * `firstMs`, then after 60% of the elapsed time (at most 1 s) until 10% of it is longer,
  * never over `capMs`, +/-10% jitter from `random` (0.5: none). A duration hint's probe due
- * within two ordinary intervals replaces the ordinary look (see task-hints.ts).
+ * within two ordinary intervals replaces the ordinary look (see task-hints.ts). While the task
+ * has run less than alike tasks all ran (the hint's `below`) and its end is `trusted` (no read
+ * there found a task still running), the probe is the only look: the ordinary looks before it
+ * would find the task running, each a request (50 subnets at --parallel 8 spent a task list a
+ * subnet on them).
  */
 export function nextDelay(
   elapsedMs: number,
-  opts: { firstMs?: number; capMs?: number; hint?: Bracket; random?: () => number } = {},
+  opts: { firstMs?: number; capMs?: number; hint?: Bracket; trusted?: boolean; random?: () => number } = {},
 ): number {
   const cap = opts.capMs ?? 5_000;
   const base = elapsedMs <= 0 ? (opts.firstMs ?? 200) : Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
   const ordinary = Math.min(cap, Math.max(base, 1) * jitter(opts.random ?? (() => 0.5)));
   const probe = probeIn(opts.hint, elapsedMs);
+  if (probe !== undefined && opts.trusted && elapsedMs < (opts.hint?.below ?? 0)) return Math.min(probe, cap);
   return probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
 }
 

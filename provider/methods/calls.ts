@@ -3,6 +3,7 @@
 // the wait for a create recorded while it still ran. Errors leave here in the resource's
 // context (errors.ts).
 import type * as pulumi from "@pulumi/pulumi";
+import { processClock as clock } from "../client/clock";
 import { CimsError, NotFoundError } from "../client/errors";
 import type { RequestOptions } from "../client/http";
 import type { TaskScope } from "../client/task-board";
@@ -35,18 +36,23 @@ export function scopeOf(props: object): TaskScope | undefined {
   return typeof projectId === "number" && typeof regionId === "number" ? { projectId, regionId } : undefined;
 }
 
-/** Calls an operation answering {tasks: [...]} and waits for every task to finish. */
+/**
+ * Calls an operation answering {tasks: [...]} and waits for every task to finish. `taskType`:
+ * the type of the tasks it starts (its contract's), so their waits first look when alike tasks
+ * ended (tasks.ts).
+ */
 export async function callAndWait(
   method: string,
   path: string,
   what: string,
   op: Operation,
   props: { timeouts?: Partial<Record<Operation, number>> },
-  opts: RequestOptions = {},
+  { taskType, ...opts }: RequestOptions & { taskType?: string } = {},
 ): Promise<TaskOutcome> {
   const { deadline, timeoutSeconds, raise } = deadlineFor(op, props);
   const client = apiClient();
-  const taskIds = await client.taskIds(method, path, { ...opts, deadline });
+  let postedAt: number | undefined;
+  const taskIds = await client.taskIds(method, path, { ...opts, deadline, sent: () => (postedAt = clock.now()) });
   try {
     const tasks = await client.waitForTasks(taskIds, {
       deadline,
@@ -54,6 +60,8 @@ export async function callAndWait(
       raise,
       onProgress: progress(what),
       scope: scopeOf(props),
+      postedAt,
+      taskType,
     });
     return { taskIds, tasks };
   } catch (err) {

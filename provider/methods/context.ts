@@ -12,6 +12,7 @@ import { PATHS } from "../../api/paths";
 import { listAll } from "../client/list";
 import { Pacer } from "../client/pacer";
 import { TaskBoard } from "../client/task-board";
+import { processHints } from "../client/task-hints";
 import { forgetWithRun } from "./run-memory";
 import { MIN_REDACTED_KEY_LENGTH, type Redactor, redactor, tooShortToRedact } from "../client/redact";
 import type { TaskProgress } from "../client/tasks";
@@ -31,15 +32,24 @@ forgetWithRun(() => pacer.forget());
 /** Every task wait of the process looks at its scope's task list here (task-board.ts). */
 const taskBoard = new TaskBoard(
   (scope, from) =>
-    listAll(apiClient(), PATHS.tasks, {
-      project_id: scope.projectId,
-      region_id: scope.regionId,
-      ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
-    }),
+    listAll(
+      apiClient(),
+      PATHS.tasks,
+      {
+        project_id: scope.projectId,
+        region_id: scope.regionId,
+        ...(from === undefined ? { state: ["NEW", "RUNNING"] } : { from_timestamp: from }),
+      },
+      undefined,
+      // Every wait of the scope looks through it: it goes before the creates queued for their turns.
+      { ahead: true },
+    ),
   processClock,
   () => pacer.state.rate,
   true,
 );
+forgetWithRun(() => taskBoard.forget());
+forgetWithRun(() => processHints.forget());
 /** Aborted by cancelOperations(): for good, as the engine cancels a run only to end it. */
 const cancellation = new AbortController();
 // Every wait of the process listens to it (50 subnets at once wait together): no leak warning.

@@ -79,7 +79,7 @@ export async function createViaTask(
     const { deadline } = deadlineFor("create", inputs);
     let outcome: TaskOutcome;
     try {
-      outcome = await callAndWait("POST", call.path, what, "create", inputs, { body });
+      outcome = await callAndWait("POST", call.path, what, "create", inputs, { body, taskType: call.taskType });
     } catch (err) {
       if (!(err instanceof CimsError)) throw err;
       const known = createdIdIn(err.tasks, call.kind);

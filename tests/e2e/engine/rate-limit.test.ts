@@ -2,9 +2,10 @@
 // `refresh` and `destroy` of 40 subnets at `--parallel 40` succeed on each face: the pacer
 // slows every request of the provider process instead of letting one fail, and task waits go
 // through the scope's task list (about one request per task). Each command is a new provider
-// process, which learns the limit again: until the first 429 its requests go as they come,
-// so the requests already sent then may be refused too (at most one per resource); after it,
-// 429s are rare probes of a limit that may have risen.
+// process, which learns the limit again: until the first 429 its requests go as they come, a
+// window in flight that grows with every answer, so the requests already sent then may be
+// refused too (at most one per resource); after it, 429s are rare probes of a limit that may
+// have risen.
 import { type Face, faceProject, onFace, SEED, subnetsSeen, useStacks } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 

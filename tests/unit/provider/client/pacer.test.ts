@@ -22,15 +22,31 @@ function fakeClock() {
 }
 
 describe("Pacer", () => {
-  test("nothing limits yet: every turn is at once", async () => {
+  test("nothing limits yet: turns are at once, four in flight at first and one more with each answer (slow start)", async () => {
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
     const started = clock.now();
-    await Promise.all(Array.from({ length: 200 }, () => pacer.turn()));
+    const granted: number[] = [];
+    const turns = Array.from({ length: 20 }, (_, i) => pacer.turn().then(() => granted.push(i)));
+    await clock.sleep(0);
+    expect(granted).toEqual([0, 1, 2, 3]);
+    // Each answer frees its place and widens the window by one: two more go for each.
+    for (let i = 0; i < 4; i++) {
+      pacer.accepted();
+      pacer.done();
+    }
+    await clock.sleep(0);
+    expect(granted).toHaveLength(12);
+    // A request that failed without an answer frees its place, and widens nothing.
+    pacer.done();
+    await clock.sleep(0);
+    expect(granted).toHaveLength(13);
+    for (let i = 0; i < 13; i++) pacer.done();
+    await Promise.all(turns);
     expect(clock.now() - started).toBe(0);
     expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
   });
 
-  test("the first 429 sets the rate to what the service accepted in the last second; while none comes it climbs back on a cubic, flat near that rate, then faster", () => {
+  test("the first 429 sets the rate to what the service accepted in the last second; while none comes it holds there, then climbs back on a cubic, faster and faster", () => {
     const clock = fakeClock();
     const pacer = new Pacer({ now: clock.now, random: () => 0 });
     for (let i = 0; i < 12; i++) {
@@ -47,13 +63,17 @@ describe("Pacer", () => {
         pacer.accepted();
       }
     };
-    acceptFor(1_000, 50); // the service taking all that is sent
-    expect(pacer.state.rate).toBeCloseTo(learned + 0.4, 5); // 0.4 x 1^3
+    // Flat for as long as the cubic takes back from 15% under it (1.6 s): the limit was just found.
+    const flat = Math.cbrt((learned * 0.15) / 0.4) * 1_000;
+    acceptFor(1_500, 50); // the service taking all that is sent
+    expect(pacer.state.rate).toBe(learned);
+    acceptFor(1_000, 50);
+    expect(pacer.state.rate).toBeCloseTo(learned + 0.4 * ((2_500 - flat) / 1_000) ** 3, 5);
     acceptFor(2_000, 50);
-    expect(pacer.state.rate).toBeCloseTo(learned + 0.4 * 27, 5); // 0.4 x 3^3
+    expect(pacer.state.rate).toBeCloseTo(learned + 0.4 * ((4_500 - flat) / 1_000) ** 3, 5);
   });
 
-  test("a later 429 lowers the rate to what the service accepted, once a second; the rate climbs back from there, never past twice what the service took", () => {
+  test("a later 429 lowers the rate to 15% under what the service accepted, once for the requests sent at one rate; the rate climbs back from there, never past twice what the service took", () => {
     const clock = fakeClock();
     const pacer = new Pacer({ now: clock.now, random: () => 0 });
     const acceptFor = (ms: number, every: number) => {
@@ -66,17 +86,36 @@ describe("Pacer", () => {
     pacer.limited(1_000);
     expect(pacer.state.rate).toBe(20);
     clock.advance(1_000);
+    const sentBefore = clock.now();
+    clock.advance(1);
     acceptFor(1_000, 100); // the service took 10 a second
-    pacer.limited(1_000);
-    pacer.limited(1_000); // the same burst: one signal
-    expect(pacer.state.rate).toBe(10);
-    acceptFor(1_000, 100); // the last one 0.9 s after the 429
-    const climbed = 10 + 0.4 * 0.9 ** 3;
-    expect(pacer.state.rate).toBeCloseTo(climbed, 5);
+    pacer.limited(1_000, clock.now() - 50);
+    expect(pacer.state.rate).toBe(8.5);
+    // Refused too, but sent before that lowering, at the old rate: no signal of the new one.
+    pacer.limited(1_000, sentBefore);
+    expect(pacer.state.rate).toBe(8.5);
+    // Sent at the new rate and refused: lowered again, at once.
+    clock.advance(100);
+    pacer.limited(1_000, clock.now() - 10);
+    expect(pacer.state.rate).toBeCloseTo(7.225, 5);
+    acceptFor(1_000, 100);
+    const climbed = pacer.state.rate!;
+    expect(climbed).toBeGreaterThan(7.225);
     // One request in the next 4 s: a rate not used proves nothing, so none is raised past twice that one.
     clock.advance(4_000);
     pacer.accepted();
     expect(pacer.state.rate).toBeCloseTo(climbed, 5);
+  });
+
+  test("a turn asked for `ahead` goes before the turns already waiting, after those ahead themselves", async () => {
+    const pacer = new Pacer({ cap: 10, now: clock.now, sleep: clock.sleep });
+    const order: string[] = [];
+    const turns = ["a", "b", "c"].map((name) => pacer.turn().then(() => order.push(name)));
+    turns.push(pacer.turn(undefined, true).then(() => order.push("list")));
+    turns.push(pacer.turn(undefined, true).then(() => order.push("list2")));
+    await Promise.all(turns);
+    // The first turn went at once; the lists took the next ones.
+    expect(order).toEqual(["a", "list", "list2", "b", "c"]);
   });
 
   test("a 429's Retry-After pauses every later turn, with up to a fifth more at random", async () => {
@@ -106,7 +145,7 @@ describe("Pacer", () => {
     pacer.forget();
     expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
     const started = clock.now();
-    await Promise.all(Array.from({ length: 20 }, () => pacer.turn()));
+    await Promise.all(Array.from({ length: 4 }, () => pacer.turn()));
     expect(clock.now() - started).toBe(0);
     pacer.cap = 50;
     pacer.forget();
@@ -149,14 +188,19 @@ async function simulate(P: number, total: number, perSecond: number, refusedAtRa
     while (next < total) {
       next++;
       for (;;) {
-        await pacer.turn();
-        if (random() >= refusedAtRandom && take()) {
+        const sentAt = await pacer.turn();
+        // The round trip: 30 ms to the service, 30 ms back.
+        await sleep(30);
+        const taken = random() >= refusedAtRandom && take();
+        await sleep(30);
+        if (taken) {
           pacer.accepted();
-          await sleep(60); // the answer's round trip
+          pacer.done();
           break;
         }
         refused++;
-        pacer.limited(1000);
+        pacer.limited(1000, sentAt);
+        pacer.done();
         await sleep(1000 * (1 + 0.2 * random()));
       }
     }
@@ -186,6 +230,25 @@ describe("simulated: a token bucket of 10 a second", () => {
     // The first wave meets the limit unknown: P less the bucket's 10 are refused.
     expect(refused - Math.max(0, P - 10)).toBeLessThan(total / 5);
   });
+
+  // A wave of P requests sent at once met the limit unknown: all but the bucket's 10 were refused
+  // (54 at P 64), and each 429 is a request the service counts. Once the rate was found, the cubic
+  // climbed back past it within seconds and met it with a run of 429s (one a turn, lowered once
+  // a second): 67 refusals in all of 125 requests at P 64, 13 at P 8.
+  test.each([
+    [125, 64, 22],
+    [250, 64, 28],
+    [1000, 200, 60],
+  ])(
+    "%i requests at P %i: at most %i 429s (a window in flight until the first, one lowering for a rate's refusals)",
+    async (total, P, most) => {
+      for (const seed of [1, 2, 3]) {
+        const { seconds, refused } = await simulate(P, total, 10, 0, seed);
+        expect(seconds / (total / 10)).toBeLessThanOrEqual(1.1);
+        expect(refused).toBeLessThanOrEqual(most);
+      }
+    },
+  );
 });
 
 // A 429 that says nothing of the rate (a gateway's stray refusal, a neighbour's burst) once

@@ -263,3 +263,78 @@ test("a task created before the oldest one the lists reach back to is followed o
   board.read(scope, { ...running("older", "2026-12-05T10:00:00"), state: "FINISHED" });
   expect(board.showsEnd(scope, "older")).toBe(false);
 });
+
+describe("waits that share a scope's lists", () => {
+  // Hints of their own unless told: the process's learned what earlier tests' tasks took.
+  const opts = (extra: Record<string, unknown> = {}) => ({
+    deadline: clock.now() + 20_000,
+    timeoutSeconds: 20,
+    scope,
+    random: () => 0.5,
+    hints: new DurationHints(),
+    ...extra,
+  });
+  const hintsOf = (below: number, by: number) => {
+    const hints = new DurationHints();
+    hints.learn("create_subnet", { below, by });
+    return hints;
+  };
+
+  test("a task whose create was sent after a list showed a task of the scope is followed from its first look: its end comes from a list, with no read by id", async () => {
+    const start = clock.now();
+    const starts = { a: start, b: start + 1_000 };
+    const ends = { a: start + 500, b: start + 2_950 };
+    const { client, counts } = await service({ ends, from: { starts } });
+    // A list shows `a` running (200 ms): the service's time of its creation is known from then.
+    await client.waitForTasks(["a"], opts());
+    await clock.sleep(starts.b - clock.now());
+    const gets = counts.gets;
+    // `b` is created after: its first look (at the middle of what alike tasks took) is a list that
+    // reaches back to `a`'s creation and shows `b` ended, though no list showed it running.
+    const [b] = await client.waitForTasks(["b"], opts({ hints: hintsOf(1_900, 2_100), taskType: "create_subnet", postedAt: clock.now() }));
+    expect(b.created_resources?.subnets).toEqual(["s-b"]);
+    expect(counts.gets - gets).toBe(0);
+    expect(counts.listQueries.at(-1)).toContain("from_timestamp=");
+  });
+
+  test("a list asked for one wait's look that shows another's task ended wakes that wait: it ends then, not at its own next look", async () => {
+    const start = clock.now();
+    const starts = { b: start, a: start + 1_400 };
+    const ends = { b: start + 1_500, a: start + 5_000 };
+    const { client, counts } = await service({ ends, from: { starts } });
+    let bEnded = 0;
+    // `b` looks at 0.2, 0.32, 0.51, 0.82, 1.31 s (running), then would look at 2.10 s.
+    const b = client.waitForTasks(["b"], opts()).then(() => (bEnded = clock.now() - start));
+    await clock.sleep(starts.a - clock.now());
+    // `a`'s first look (1.6 s) asks for a list, which shows `b` ended.
+    const a = client.waitForTasks(["a"], opts());
+    await b;
+    expect(bEnded).toBe(1_600);
+    expect(counts.gets).toBe(0);
+    await a;
+  });
+
+  test("a list due now waits for the looks waits of the scope plan within 250 ms, and answers them all", async () => {
+    const first = clock.now();
+    const start = first + 1_000;
+    const starts = { seen: first, a: start, b: start + 100 };
+    const ends = { seen: first + 300, a: start + 1_990, b: start + 2_090 };
+    const { client, counts } = await service({ ends, from: { starts } });
+    const hints = hintsOf(1_950, 2_000);
+    const done: Record<string, number> = {};
+    const waitFor = (id: "a" | "b") =>
+      client
+        .waitForTasks([id], opts({ hints, taskType: "create_subnet", postedAt: clock.now() }))
+        .then(() => (done[id] = clock.now() - start));
+    // A list shows a task of the scope first, so that both are followed from their first look.
+    await client.waitForTasks(["seen"], opts());
+    await clock.sleep(start - clock.now());
+    const lists = counts.list;
+    const a = waitFor("a");
+    await clock.sleep(100);
+    await Promise.all([a, waitFor("b")]);
+    // `a` looks at 2.0 s, `b` at 2.1 s: one list, at 2.1 s, shows both ended.
+    expect(counts.list - lists).toBe(1);
+    expect(done).toEqual({ a: 2_100, b: 2_100 });
+  });
+});

@@ -389,6 +389,28 @@ describe("learning task durations", () => {
     expect(gets.at(-1)!).toBeLessThanOrEqual(gets[0]); // once learned, no GET more than without
   });
 
+  test("a task of a type whose tasks all ran past a time is first looked at then: no look before alike tasks ended", async () => {
+    const hints = new DurationHints();
+    hints.learn("create_subnet", { below: 1_980, by: 2_020 });
+    const clock = fakeClock();
+    const finishAt = clock.now() + 2_000;
+    const { gets, getTask } = simulatedTask(clock, finishAt);
+    const opts = { deadline: clock.now() + 60_000, timeoutSeconds: 60, clock, random: () => 0.5, hints };
+    // The caller says the type (its operation's): the first look is at the bracket's end, and finds it ended.
+    await waitForTasks(getTask, ["t"], { ...opts, taskType: "create_subnet" });
+    expect(gets.map((at) => Math.round(at - (finishAt - 2_000)))).toEqual([2_020]);
+    // Not told, the first look (200 ms) shows the type; from then on, none until the bracket's end.
+    const second = simulatedTask(clock, clock.now() + 2_000);
+    const began = clock.now();
+    await waitForTasks(second.getTask, ["t"], opts);
+    expect(second.gets.map((at) => Math.round(at - began))).toEqual([200, 2_020]);
+    // A type whose end a read found too early (not trusted) keeps the ordinary looks before it.
+    hints.claimEnd("create_subnet")!(false);
+    const third = simulatedTask(clock, clock.now() + 2_000);
+    await waitForTasks(third.getTask, ["t"], { ...opts, taskType: "create_subnet" });
+    expect(third.gets.length).toBeGreaterThan(4);
+  });
+
   test("alike tasks started together: once one is seen finished, a wait asleep past its own task's end looks at once", async () => {
     // Two waits of one task type in one virtual time.
     const { clock, elapsed, run } = virtualTime();
@@ -547,7 +569,7 @@ describe("looks answered by a shared task list", () => {
    * newer list than the last waits for the next one, a second after the last. Alike tasks took
    * 1,950-2,050 ms; this one runs until `finishMs`.
    */
-  async function pacedWait(finishMs: number, hints = hintsOf2s()) {
+  async function pacedWait(finishMs: number, hints = hintsOf2s(), gapMs = 1_000) {
     const { clock, elapsed, run } = virtualTime();
     const gets: number[] = [];
     const lists: number[] = [];
@@ -561,9 +583,9 @@ describe("looks answered by a shared task list", () => {
     const left: number[] = []; // when a look stopped waiting for a list not sent yet
     const listed = async (id: string, since: number, signal?: AbortSignal) => {
       if (last < since) {
-        if (last + 1_000 > clock.now()) {
+        if (last + gapMs > clock.now()) {
           try {
-            await clock.sleep(last + 1_000 - clock.now(), signal);
+            await clock.sleep(last + gapMs - clock.now(), signal);
           } catch {
             left.push(elapsed());
             return undefined;
@@ -586,13 +608,21 @@ describe("looks answered by a shared task list", () => {
   }
 
   test("a look at a hint's end reads the task by id at once, not after the next list (a second away when paced)", async () => {
-    const { task, gets, lists, left } = await pacedWait(2_000);
+    const { task, gets, lists } = await pacedWait(2_030);
     expect(task.state).toBe("FINISHED");
-    // Read once, at the bracket's end (2,040 ms), not after the list of 2,200 ms.
-    expect(gets).toEqual([2_040]);
-    expect(lists).toEqual([200, 1_200]);
-    // And the look says it no longer waits for that list, so a list nobody waits for is not sent.
-    expect(left).toEqual([2_040]);
+    // The first look shows its type; the next is the bracket's middle (2,000 ms, no look
+    // between: alike tasks all ran past 1,950 ms), whose list shows it running. Read once, at
+    // the bracket's end (2,050 ms), not after the list of 3,000 ms.
+    expect(lists).toEqual([200, 2_000]);
+    expect(gets).toEqual([2_050]);
+  });
+
+  test("a look waiting for the next list stops waiting at the hint's end and reads the task by id", async () => {
+    // Lists 2 s apart: the look at the bracket's middle (2,000 ms) waits for the list of 2,200 ms.
+    const { task, gets, lists, left } = await pacedWait(2_000, hintsOf2s(), 2_000);
+    expect(task.state).toBe("FINISHED");
+    // It stops waiting at the bracket's end (2,040 ms) and reads the task then; the list nobody waits for is not sent.
+    expect({ gets, lists, left }).toEqual({ gets: [2_040], lists: [200], left: [2_040] });
   });
 
   test("a hint that was wrong costs one read by id; later looks go through the list again", async () => {
@@ -600,7 +630,7 @@ describe("looks answered by a shared task list", () => {
     expect(task.state).toBe("FINISHED");
     // The read at the bracket's end found it running; the next read is the one after the list stopped showing it.
     expect(gets).toHaveLength(2);
-    expect(gets[0]).toBe(2_040);
+    expect(gets[0]).toBe(2_050);
     expect(gets[1]).toBeGreaterThanOrEqual(4_000);
     expect(lists.filter((at) => at > 2_040).length).toBeGreaterThan(0);
   });
@@ -617,10 +647,13 @@ describe("looks answered by a shared task list", () => {
     expect((await pacedWait(2_000, hints)).gets).toEqual([2_200]);
     hints.learn("create_subnet", { below: 2_500, by: 2_600 }); // a longer one: its end is worth a read again
     expect(hints.endTrusted("create_subnet")).toBe(true);
-    expect((await pacedWait(2_550, hints)).gets).toEqual([2_590]);
-    // That wait narrowed the bracket to 2,500-2,590 ms; a 4 s task is read at its end in vain,
-    // then when the list stops showing it, and its end (4,200 ms, later) restores the trust.
-    expect((await pacedWait(4_000, hints)).gets).toEqual([2_580, 4_200]);
+    // Its look after the one that showed its type is the bracket's middle (2,550 ms), whose
+    // list no longer shows it: read then.
+    expect((await pacedWait(2_550, hints)).gets).toEqual([2_550]);
+    // That wait narrowed the bracket to 2,500-2,550 ms; a 4 s task is read at its end in vain,
+    // then when the list stops showing it (looks a second apart by then: 3,550 and 4,550 ms),
+    // and its end (later) restores the trust.
+    expect((await pacedWait(4_000, hints)).gets).toEqual([2_550, 4_550]);
     expect(hints.endTrusted("create_subnet")).toBe(true);
   });
 
