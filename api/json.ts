@@ -19,29 +19,6 @@ export function parseJson(text: string): unknown {
   return parse(text, null, parseNumber);
 }
 
-/**
- * Where a number JSON.parse could round may start: a number token (after `:`, `,`, `[` or at
- * the start) with 16 digits before any fraction, or with an exponent. Matched in a string's
- * text too, which only sends that text to parseJson.
- */
-const MAY_ROUND = /(?:^|[:,[])\s*-?(?:\d{16}|\d+(?:\.\d+)?[eE])/;
-
-/**
- * parseJson for the service's answers, read many times a second and up to a megabyte each (a
- * network's list at 2,000 subnets): JSON.parse, native and allocating a fraction of what
- * parseJson's parser does, where no number in the text can round (every other number reads
- * the same either way); parseJson where one may, and for the error of a text that is not JSON.
- * A key written twice takes its last value, as the service's own SDKs read it.
- */
-export function parseAnswerJson(text: string): unknown {
-  if (MAY_ROUND.test(text)) return parseJson(text);
-  try {
-    return JSON.parse(text);
-  } catch {
-    return parseJson(text);
-  }
-}
-
 /** Writes wire JSON; bigints are written as exact integers. */
 export function stringifyJson(value: unknown, space?: number): string {
   const text = stringify(value, null, space);

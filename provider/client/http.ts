@@ -8,9 +8,9 @@
 // or of retrying 409 until it. Transport, pooling and timeouts: transport.ts, on Node's http.
 import { inspect } from "node:util";
 import type { z } from "zod";
-import { checked, ERROR_BODY, fits, PAGE, type Page, RECORD, recordAnswer, TASK, TASK_IDS } from "./answers";
+import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_IDS } from "./answers";
 import { ApiError, type ApiErrorBody, CimsError, InvalidResponseError } from "./errors";
-import { parseAnswerJson, stringifyJson } from "../../api/json";
+import { parseJson, stringifyJson } from "../../api/json";
 import { apiPath, joinUrl } from "./path";
 import { isLockConflict, type Outcome, retriesUntilDeadline, retryDelayMs, serverDelayMs, shouldRetry } from "./retry";
 import type { Pacer } from "./pacer";
@@ -64,6 +64,7 @@ export interface RequestOptions {
 export { InvalidResponseError } from "./errors";
 
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
+const ID_RECORD = recordAnswer();
 const USER_AGENT = `pulumi-cims/${VERSION}`;
 
 type AttemptResult =
@@ -141,7 +142,7 @@ export class CimsClient {
 
   /** A record: a JSON object whose `key` (`id` unless said) is a string or an integer. */
   record(method: string, path: string, opts: RequestOptions = {}, key = "id"): Promise<Record<string, unknown>> {
-    return this.read(key === "id" ? RECORD : recordAnswer(key), method, path, opts);
+    return this.read(key === "id" ? ID_RECORD : recordAnswer(key), method, path, opts);
   }
 
   /** One page of a list call: `{count, results: [records]}`. */
@@ -247,7 +248,7 @@ export class CimsClient {
 function parseSuccess(method: string, path: string, text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
-    return parseAnswerJson(text);
+    return parseJson(text);
   } catch {
     throw new InvalidResponseError(`${method} ${path}: the service answered with a body that is not JSON: ${text.slice(0, 200)}`);
   }
@@ -256,7 +257,7 @@ function parseSuccess(method: string, path: string, text: string): unknown {
 function parseErrorBody(text: string): ApiErrorBody | string | undefined {
   if (text.trim() === "") return undefined;
   try {
-    const parsed = parseAnswerJson(text);
+    const parsed = parseJson(text);
     return fits(ERROR_BODY, parsed) ? parsed : text;
   } catch {
     return text;

@@ -1,7 +1,6 @@
 import { inspect } from "node:util";
 // Pure pieces of the client: the retry policy, exact-integer JSON, and settings.
 import { ConfigurationError, parseJson, stringifyJson } from "../../../../provider/client";
-import { parseAnswerJson } from "../../../../api/json";
 import { retryDelayMs, shouldRetry, type Outcome } from "../../../../provider/client/retry";
 import { resolveSettings } from "../../../../provider/config";
 
@@ -68,33 +67,6 @@ describe("exact-integer JSON", () => {
   test("9007199254740993 (2^53 + 1) is not rounded", () => {
     expect(parseJson("9007199254740993")).toBe(9007199254740993n);
     expect(stringifyJson({ n: 9007199254740993n })).toBe('{"n":9007199254740993}');
-  });
-  test("an answer reads as parseJson reads it, wherever a number that would round stands", () => {
-    const texts = [
-      "9007199254740993",
-      " -9223372036854775808",
-      "[1, 9007199254740993,\n 9223372036854775807]",
-      '{"id":"0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01","limit": 9223372036854775807,"usage":0}',
-      '{"a":[{"b":{"c":[9007199254740993]}}]}',
-      '{"x":9007199254740993.0,"y":9.007199254740993e15,"z":-1E400,"w":1e2}',
-      '{"id":"9e4","cidr":"10.0.0.0/24","count":500,"ratio":0.5,"neg":-0,"s":"1234567890123456789"}',
-    ];
-    for (const text of texts) expect(parseAnswerJson(text)).toStrictEqual(parseJson(text));
-    expect(parseAnswerJson('{"id":"9e4","count":500}')).toStrictEqual({ id: "9e4", count: 500 });
-  });
-  test("an answer that is not JSON fails as parseJson fails", () => {
-    const failure = (parse: (t: string) => unknown, text: string) => {
-      try {
-        parse(text);
-        return "no error";
-      } catch (err) {
-        return String(err);
-      }
-    };
-    for (const text of ["{", '{"a":1,}', "[9007199254740993", "nul"]) {
-      expect(failure(parseAnswerJson, text)).not.toBe("no error");
-      expect(failure(parseAnswerJson, text)).toBe(failure(parseJson, text));
-    }
   });
 });
 
