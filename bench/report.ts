@@ -188,6 +188,16 @@ export interface S3ScaleRun {
   memory: Array<{ count: number; cims: number; floor: number }>;
 }
 
+/**
+ * bench/memory.json (`--only memory`): the S3 run's memory figures on the file backend, at 50
+ * and at each `--size` (`limited`: ours under the emulator's limit), with the load averages before each.
+ */
+export interface MemoryRun {
+  machine: Machine;
+  taskMs: number;
+  pairs: Array<{ count: number; cims: number; floor: number; limited: boolean; load: number[] }>;
+}
+
 // ---- the tables ----
 
 export const met = (b: boolean) => (b ? "met" : "**not met**");
@@ -797,6 +807,15 @@ export function predictUpload(fit: CheckpointFit, u: { op: S3ScaleOp; count: num
 }
 
 const megabytes = (b: number) => (b / 1e6).toFixed(b < 1e7 ? 2 : 0);
+
+export function memoryMarkdown(run: Omit<MemoryRun, "machine">): string[] {
+  return run.pairs.map(
+    (m) =>
+      `Provider peak RSS in an \`up\` of ${m.count} (file backend, ${m.limited ? "ours under the limit" : "no limit"}, ${sec(run.taskMs)} s tasks): ours ${mb(m.cims)} MB, ` +
+      `the floor's ${mb(m.floor)} MB, ${(m.cims / m.floor).toFixed(2)}x (target <= 1.2x: ${met(m.cims <= 1.2 * m.floor)}; ` +
+      `load before it ${m.load.map((l) => l.toFixed(2)).join(", ")}).`,
+  );
+}
 
 export function s3ScaleMarkdown(run: Omit<S3ScaleRun, "machine">): string[] {
   const { rateLimit } = run;

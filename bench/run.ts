@@ -21,7 +21,9 @@
 // several sizes in turn, `--size 200,2000`, on an S3-compatible backend with gzip on, at
 // --parallel 64 under the emulator's limit of 10 requests a second: up, preview, refresh
 // --preview-only, an up that changes 10, each beside the floor holding a Subnet's data, with
-// the bytes uploaded to S3; and each provider's peak RSS at 50 and at each size),
+// the bytes uploaded to S3; and each provider's peak RSS at 50 and at each size), --only memory
+// (just those peaks, on the file backend: an `up` of ours and of the floor at 50, then at each
+// --size with ours under the limit, `--size 500`),
 // --render-only (run nothing:
 // rebuild bench/results.md from the JSON files of earlier runs; `npm run bench:render`).
 // Every run writes its figures as JSON and then renders results.md from all the files, so the
@@ -39,6 +41,7 @@ import {
   facesRunMarkdown,
   hintsMarkdown,
   languagesMarkdown,
+  memoryMarkdown,
   parallelMarkdown,
   pluginScaleMarkdown,
   probeMarkdown,
@@ -54,7 +57,7 @@ import { hintsRows } from "./scenarios/hints-experiment";
 import { languageRows } from "./scenarios/languages";
 import { parallelRows } from "./scenarios/parallel";
 import { pluginScaleRows } from "./scenarios/plugin-scale";
-import { s3ScaleRun } from "./scenarios/s3-scale";
+import { memoryRun, s3ScaleRun } from "./scenarios/s3-scale";
 
 const { values: flags } = parseArgs({
   options: {
@@ -98,6 +101,13 @@ const ONLY = new Map<string, Alone>([
     async (ctx) => {
       const run: S3ScaleRun = { machine: machine(), ...(await s3ScaleRun(ctx, s3Sizes)) };
       return { file: "s3-scale.json", json: run, markdown: s3ScaleMarkdown(run) };
+    },
+  ],
+  [
+    "memory",
+    async (ctx) => {
+      const run = { taskMs: params.taskMs, pairs: await memoryRun(ctx, s3Sizes) };
+      return { file: "memory.json", json: { machine: machine(), ...run }, markdown: memoryMarkdown(run) };
     },
   ],
   [

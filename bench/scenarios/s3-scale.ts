@@ -8,8 +8,9 @@
 // requests the emulator accepted and refused, its list requests (the drift check's cost per
 // scope) and failed resources. The creating `up`s also give each provider's peak RSS, and a
 // pair of 50-resource `up`s before them the same at 50, so memory is compared in one run.
+import * as os from "node:os";
 import { type BenchContext, LONG, RATE_LIMIT_PER_SECOND, SUBNET } from "../context";
-import type { S3ScaleOp, S3ScaleRow, S3ScaleRun, S3Upload } from "../report";
+import type { MemoryRun, S3ScaleOp, S3ScaleRow, S3ScaleRun, S3Upload } from "../report";
 import { peakProviderRss, subnetState, timed } from "../stack-runs";
 import { type S3Server, startS3Server } from "../../tests/support/s3";
 import type { RunResult, TestStack } from "../../tests/support/harness";
@@ -25,13 +26,18 @@ const FAILING = { ...LONG, allowFailure: true };
 /** A list of a scope's subnets (not one subnet's GET), in the emulator's metrics. */
 const SUBNET_LIST = /^GET \/cloud\/v1\/subnets\/:project_id\/:region_id \d+$/;
 
-/** The rows at each of `counts` in turn (a fresh bucket each), after the memory pair at 50. */
-export async function s3ScaleRun(ctx: BenchContext, counts: number[]): Promise<Omit<S3ScaleRun, "machine">> {
-  // One Subnet's state on the dynamic face, for the floor to hold.
+/** One Subnet's state on the dynamic face, for the floor to hold (JSON). */
+async function subnetLike(ctx: BenchContext): Promise<string> {
   const one = await ctx.stack("cims", ctx.cimsConfig(1));
   await one.up([], LONG);
   const like = JSON.stringify(await subnetState(one, SUBNET));
   await ctx.clear(one);
+  return like;
+}
+
+/** The rows at each of `counts` in turn (a fresh bucket each), after the memory pair at 50. */
+export async function s3ScaleRun(ctx: BenchContext, counts: number[]): Promise<Omit<S3ScaleRun, "machine">> {
+  const like = await subnetLike(ctx);
   const memory = [await memoryPair(ctx, MEMORY_SMALL, like)];
   const rows: S3ScaleRow[] = [];
   for (const [i, count] of counts.entries()) {
@@ -70,16 +76,39 @@ async function s3Rows(ctx: BenchContext, count: number, like: string, clear: boo
   }
 }
 
-/** Each provider's peak RSS in an `up` of `count` on the file backend, no limit: ours, then the floor with a Subnet's data. */
-async function memoryPair(ctx: BenchContext, count: number, like: string): Promise<S3ScaleRun["memory"][number]> {
+/**
+ * `--only memory`: the S3 run's memory figures in minutes where that run takes an hour, on the
+ * file backend: the pair at 50 with no limit, then at each of `counts` (`--size 500`) ours
+ * under the emulator's limit as the S3 rows' creating `up` runs; each pair with the machine's
+ * load averages before it.
+ */
+export async function memoryRun(ctx: BenchContext, counts: number[]): Promise<MemoryRun["pairs"]> {
+  const like = await subnetLike(ctx);
+  const pairs: MemoryRun["pairs"] = [];
+  for (const [count, limited] of [[MEMORY_SMALL, false] as const, ...counts.map((n) => [n, true] as const)]) {
+    const load = os.loadavg();
+    pairs.push({ ...(await memoryPair(ctx, count, like, limited)), limited, load });
+  }
+  return pairs;
+}
+
+/**
+ * Each provider's peak RSS in an `up` of `count` on the file backend: ours (`limited`: under the
+ * emulator's limit), then the floor with a Subnet's data.
+ */
+async function memoryPair(ctx: BenchContext, count: number, like: string, limited = false): Promise<S3ScaleRun["memory"][number]> {
   const args = ["--parallel", String(S3_PARALLEL)];
   const ours = await ctx.stack("cims", ctx.cimsConfig(count));
   const floor = await ctx.stack("floor", { ...ctx.floorConfig(count), "bench:like": like });
-  const cims = await peakProviderRss(ours, () => ours.up(args, LONG));
+  ctx.emulator.faults.setRateLimit(limited ? RATE_LIMIT_PER_SECOND : null);
+  const cims = await peakProviderRss(ours, () => ours.up(args, LONG)).finally(() => ctx.emulator.faults.setRateLimit(null));
   const floorRss = await peakProviderRss(floor, () => floor.up(args, LONG));
   await ctx.clear(ours);
   await ctx.clear(floor);
-  ctx.log(`memory at ${count}: provider peak RSS ${mb(cims)} MB, floor's ${mb(floorRss)} MB`);
+  const load = os.loadavg().map((l) => l.toFixed(2));
+  ctx.log(
+    `memory at ${count}${limited ? " (limited)" : ""}: provider peak RSS ${mb(cims)} MB, floor's ${mb(floorRss)} MB (load ${load.join(" ")})`,
+  );
   return { count, cims, floor: floorRss };
 }
 

@@ -1,12 +1,11 @@
 // The HTTP client every resource calls: auth, exact-integer JSON, errors, retries, tasks.
 //
-// Retries are our own small loop rather than undici's RetryAgent/interceptors.retry,
-// because that handler (a) drops the response body when it gives up on a retryable
-// status, so the final error would lose the service's message and request_id; (b) does
-// not read `retry-after-ms`; (c) cannot tell "connection refused" (safe to repeat a
-// POST) from "connection reset after sending" (not safe) in its method list; and (d) has
-// no notion of our per-operation deadline or of retrying 409 until it. Transport,
-// pooling and timeouts are undici's.
+// Retries are our own small loop, as a library's retry handler (undici's RetryAgent, say)
+// (a) drops the response body when it gives up on a retryable status, so the final error
+// would lose the service's message and request_id; (b) does not read `retry-after-ms`; (c)
+// cannot tell "connection refused" (safe to repeat a POST) from "connection reset after
+// sending" (not safe) in its method list; and (d) has no notion of our per-operation deadline
+// or of retrying 409 until it. Transport, pooling and timeouts: transport.ts, on Node's http.
 import { inspect } from "node:util";
 import type { z } from "zod";
 import { checked, ERROR_BODY, fits, PAGE, type Page, recordAnswer, TASK, TASK_IDS } from "./answers";
@@ -18,7 +17,7 @@ import type { Pacer } from "./pacer";
 import type { TaskBoard, TaskScope } from "./task-board";
 import { processClock as clock } from "./clock";
 import { type Redactor, redactor } from "./redact";
-import { poolFor, transportFailure } from "./transport";
+import { exchange, transportFailure } from "./transport";
 import { type Task, type WaitOptions, waitForTasks } from "./tasks";
 import { VERSION } from "../version";
 
@@ -235,26 +234,14 @@ export class CimsClient {
     };
     if (body !== undefined) headers["content-type"] = "application/json";
     try {
-      const res = await poolFor(url.origin, this.#options.connectTimeoutMs).request({
-        method,
-        path: url.pathname + url.search,
-        headers,
-        body,
-        signal: opts.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      const { connectTimeoutMs } = this.#options;
+      const { status, header, text } = await exchange({ method, url, headers, body, signal: opts.signal, connectTimeoutMs, timeoutMs });
       // Parsed as it came: a key's text in a record is the record's (redact.ts keeps it out of messages).
-      const text = await res.body.text();
-      const header = (name: string) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v[0] : v;
-      };
-      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: parseSuccess(method, path, text) };
-      const error = ApiError.from(res.statusCode, method, path, parseErrorBody(text));
-      const lock = isLockConflict(res.statusCode, error.serverMessage);
+      if (status >= 200 && status < 300) return { ok: true, value: parseSuccess(method, path, text) };
+      const error = ApiError.from(status, method, path, parseErrorBody(text));
+      const lock = isLockConflict(status, error.serverMessage);
       const service = error.exceptionClass !== undefined;
-      return { ok: false, error, outcome: { kind: "status", status: res.statusCode, lock, service }, header };
+      return { ok: false, error, outcome: { kind: "status", status, lock, service }, header };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       const failure = transportFailure(err, method, path);

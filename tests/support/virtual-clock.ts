@@ -1,13 +1,15 @@
 // Time a test drives, for code that takes a Clock (provider/client/clock.ts) and an emulator
 // started with its `now`: a sleep costs no real time, yet everything waits in the order and
 // for the spans it would on the real clock. Sleepers wake in time order, and time moves on to
-// the next one only once the process is quiet: no HTTP request in flight (undici reports each
-// one on its diagnostics channels, the provider's and fetch's alike) and nothing else run for
+// the next one only once the process is quiet: no HTTP request in flight (Node's http reports
+// each of the provider's on its diagnostics channel, until the request closes; fetch's undici
+// reports each of its own on undici's channels) and nothing else run for
 // a few turns of the event loop. So a task of 300 ms ends after 300 ms of this time whatever
 // the machine's load, a read in flight is answered before the next poll, and a wait's polls
 // can be counted and timed exactly. What still runs on real time is what the kernel times: a
-// request timeout (undici's own timer) and an emulator fault that delays an answer.
+// request timeout (the client's own timer) and an emulator fault that delays an answer.
 import diagnostics from "node:diagnostics_channel";
+import type * as http from "node:http";
 import { type Clock, useClock } from "../../provider/client/clock";
 
 interface Sleeper {
@@ -22,6 +24,8 @@ const QUIET_TURNS = 5;
 const STALE_MS = 30_000;
 
 const CHANNELS = ["undici:request:create", "undici:request:trailers", "undici:request:error"] as const;
+/** Node's http client: a request from its start until it closes (answered, failed or cancelled). */
+const HTTP_START = "http.client.request.start";
 
 /**
  * The latest time any clock of the process reached. A clock starts there at the earliest, as
@@ -50,6 +54,14 @@ export class VirtualClock implements Clock {
       [CHANNELS[0], (m) => this.#inFlight.set(requestOf(m), Date.now())],
       [CHANNELS[1], (m) => this.#inFlight.delete(requestOf(m))],
       [CHANNELS[2], (m) => this.#inFlight.delete(requestOf(m))],
+      [
+        HTTP_START,
+        (m) => {
+          const request = (m as { request: http.ClientRequest }).request;
+          this.#inFlight.set(request, Date.now());
+          request.once("close", () => this.#inFlight.delete(request));
+        },
+      ],
     ];
     for (const [name, listener] of this.#listeners) diagnostics.subscribe(name, listener);
   }
@@ -60,7 +72,7 @@ export class VirtualClock implements Clock {
   /**
    * For an emulator (its `clock` option): this time, and a delaying fault's pause. While the
    * client still waits for the answer the pause is real and holds this time still, as a request
-   * in flight does: the request timeout the fault is there to trip is undici's own timer. Once
+   * in flight does: the request timeout the fault is there to trip is the client's own timer. Once
    * no request is in flight (the client gave up), the rest of the pause is in this time, so what
    * the service does late comes after the client's next steps as it would, at no real cost.
    */
