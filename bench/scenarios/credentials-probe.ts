@@ -24,6 +24,7 @@ export function probeRows(ctx: BenchContext): Promise<ProbeRow[]> {
     destroy: ctx.clear,
     log: ctx.log,
     warm: !smoke,
+    deploy: !smoke,
   });
 }
 
@@ -67,12 +68,20 @@ export async function probeExperiment(opts: {
   log: (line: string) => void;
   /** false: no warming preview before the rounds (a smoke run, whose figures mean nothing). */
   warm?: boolean;
+  /**
+   * false: the rounds preview the stack's creates, with no up before them and nothing to
+   * destroy after (a smoke run: a preview of creates proves the key as an unchanged stack's
+   * does, so every line of the row runs, and each face's up cost the smoke an engine command
+   * for a figure that means nothing there).
+   */
+  deploy?: boolean;
 }): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
+  const deploy = opts.deploy !== false;
   for (const face of opts.faces) {
     const s = await opts.stack(face);
-    await s.up();
-    if (opts.warm !== false) await s.preview(); // warm: the first preview after an up compiles nothing new, but fills caches
+    if (deploy) await s.up();
+    if (deploy && opts.warm !== false) await s.preview(); // warm: the first preview after an up compiles nothing new, but fills caches
     const row: ProbeRow = { face, count: opts.count, previewMs: { probe: [], skip: [] }, probesPerPreview: { probe: [], skip: [] } };
     for (let round = 0; round < opts.rounds; round++) {
       const order: ProbeMode[] = round % 2 === 0 ? ["probe", "skip"] : ["skip", "probe"];
@@ -86,7 +95,7 @@ export async function probeExperiment(opts: {
       }
     }
     rows.push(row);
-    await opts.destroy(s);
+    if (deploy) await opts.destroy(s);
   }
   return rows;
 }

@@ -163,7 +163,8 @@ test(
     await stack.preview(["--expect-no-changes"]);
 
     // Drift outside Pulumi on every kind: refresh records it, the preview shows each, and up
-    // sets it back; in the same up a pool member's weight is one PATCH of it, in place.
+    // sets it back; in the same up a pool member's weight is one PATCH of it, in place (said
+    // by an info message, which `up --diff` does not print: so a preview and an up here).
     await api(env, "PATCH", subnet(first.subnetId), { name: "renamed-by-hand" });
     await api(env, "PATCH", image(first.imageId), { ssh_key: "required" });
     await settle((await api(env, "PATCH", `/cloud/v1/lbpools/1/1/${SEED.poolId}`, { lb_algorithm: "SOURCE_IP" })).body.tasks[0]);
@@ -220,8 +221,7 @@ test(
       memberMoved: "true",
       memberForced: "false",
     });
-    expect((await stack.preview(["--diff"])).stdout).toMatch(/\+-.*Subnet.*replace/);
-    await stack.up();
+    expect((await stack.up(["--diff"])).stdout).toMatch(/\+-.*Subnet.*replace/);
     const replaced = await stack.outputs();
     expect(replaced).toMatchObject({ poolId: OTHER_POOL, policyId: "202", quotaId: "77" });
     expect(replaced.subnetId).not.toBe(first.subnetId);

@@ -54,10 +54,10 @@ test.each<Face>(["dynamic", "native"])(
     expect(warningLines(quiet.stdout + quiet.stderr)).not.toContain("LbPoolSettings");
 
     // Update: a new weight lands in place (one member PATCH: the same member, no re-add to warn of).
+    // The up runs the check and diff a preview does, which say what a preview would warn of.
     await stack.setConfig("weight", "5");
-    const reweigh = await stack.preview();
+    const reweigh = await stack.up();
     expect(warningLines(reweigh.stdout + reweigh.stderr)).not.toContain("LbPoolSettings");
-    await stack.up();
     p = await pool(env);
     expect(p.members).toEqual([
       expect.objectContaining({ id: SEED.keptMemberId }),

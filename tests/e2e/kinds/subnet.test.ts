@@ -6,9 +6,9 @@
 // since (the engine asks the provider nothing there, so the program sets
 // `deleteBeforeReplace`), from TypeScript on both faces and from YAML. Two subnets of the
 // program that overlap fail the preview naming both, with no write; a new CIDR another team's
-// subnet holds is still refused. The Subnet's lifecycle (create, update in place, a
-// replacement with a null gateway, drift, deleted outside Pulumi, destroy) runs with every
-// other kind's in tests/e2e/kinds/lifecycle.test.ts; a create task in ERROR (a plain failure,
+// subnet holds is still refused (both on the plugin face). The Subnet's lifecycle (create,
+// update in place, a replacement with a null gateway, drift, deleted outside Pulumi, destroy)
+// runs with every other kind's in tests/e2e/kinds/lifecycle.test.ts; a create task in ERROR (a plain failure,
 // no advice) runs in process on both faces: tests/unit/provider/faults/subnet-create-orphans.test.ts.
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
@@ -44,7 +44,7 @@ const replaced = [
 ].join("\n");
 
 test.each<Face>(["dynamic", "native"])(
-  "%s face: up --replace (of a drifted subnet, with deleteBeforeReplace) and replaceOnChanges (the diff's order) delete the old subnet first; an overlap within the program or with another team's subnet fails the preview, with no write",
+  "%s face: up --replace (of a drifted subnet, with deleteBeforeReplace) and replaceOnChanges (the diff's order) delete the old subnet first; on the plugin face an overlap within the program or with another team's subnet fails the preview, with no write",
   async (face) => {
     const requestLog = requestLogFile() ?? path.join(os.tmpdir(), `pulumi-cims-subnet-replace-${process.pid}-${face}.jsonl`);
     const env = await stacks.stack({
@@ -91,6 +91,14 @@ test.each<Face>(["dynamic", "native"])(
     }
     expect((await api(env, "GET", subnet(renamed.after))).body.name).toBe("rep-a2");
     await stack.preview(["--expect-no-changes"]);
+
+    // The overlaps below are check() failures, which the preview shows as it shows any (the
+    // dynamic face's: tests/e2e/failures/bad-inputs.test.ts), decided by one provider process
+    // remembering the run's subnets, alike on both faces (in process:
+    // tests/unit/provider/kinds/subnet-recover.test.ts): they run on the cheaper face, as
+    // does the destroy that leaves another team's subnet (the dynamic face's destroy of a
+    // subnet: tests/e2e/kinds/lifecycle.test.ts).
+    if (face === "dynamic") return;
 
     // Two new subnets of the program that overlap (each list shows neither): the preview names
     // both (in the order the engine checks them), and nothing is written.

@@ -4,9 +4,9 @@
 // options. One stack: the committed SDK is what
 // `pulumi package gen-sdk --language python` writes from schema.json; a Python program
 // deploys all six kinds (a subnet inside a `pulumi.ComponentResource`, a legacy subnet adopted
-// with the `import_` resource option, an image of a volume found by `get_volume`), then preview and refresh show no changes; a changed
+// with the `import_` resource option, an image of a volume found by `get_volume`), then refresh shows no changes; a changed
 // threshold is an update in place; `pulumi import` writes Python for another subnet, which
-// appended to the program has no changes; a bad port fails at preview naming the property
+// appended to the program previews with no changes; a bad port fails at preview naming the property
 // (the schema's camelCase name, not the argument's snake_case one); a program that raises shows
 // its traceback once; a toolchain the host does not know fails with the ones it does; destroy
 // removes what the stack made.
@@ -140,7 +140,9 @@ test(
     const resources = (await stack.exportState()).deployment.resources ?? [];
     expect(resources.map((r) => r.urn)).toContainEqual(expect.stringMatching(/::cims-e2e:index:Network\$cims:index:Subnet::net$/));
 
-    await stack.preview(["--expect-no-changes"]);
+    // No preview here: that the program's inputs equal what the state records is what the
+    // preview below shows, the same program (and the subnet `pulumi import` wrote) after an
+    // update that records them as a create does.
     await stack.refresh(["--expect-no-changes"]);
     // `pulumi about` names the venv's interpreter and the program's packages.
     const about = await stack.run(["about", "--stack", stack.name]);
@@ -149,12 +151,13 @@ test(
     expect(about.stdout + about.stderr).not.toMatch(/not implemented/);
 
     // A new threshold: an update in place, nothing replaced.
+    // `up --diff` prints the step's diff as `preview --diff` does: one Python run where a
+    // preview and an up were two.
     await stack.setConfig("step", "update");
-    const diff = await stack.preview(["--diff"]);
+    const diff = await stack.up(["--diff"]);
     expect(diff.stdout).toMatch(/~ cims:index:QuotaThreshold: \(update\)[\s\S]*~ threshold: 85 => 90/);
-    expect(diff.stdout).toMatch(/1 to update/);
+    expect(diff.stdout).toMatch(/~ 1 updated/);
     expect(diff.stdout).not.toMatch(/replace/);
-    await stack.up();
     expect(store.get("client_quotas", Number(SEED.clientId))?.threshold).toBe(90);
 
     // `pulumi import` writes Python for another subnet; appended to the program, no changes.

@@ -56,9 +56,9 @@ test(
 
     const second = { name: "plug-2", weight: 3, threshold: 90, status: "active", tag: "prod" };
     await fs.writeFile(path.join(env.stack.projectDir, "index.ts"), program(second));
-    const diff = await env.stack.preview(["--diff"]);
-    expect(diff.stdout).toMatch(/~ name\s*: "plug" => "plug-2"/); // a detailed diff, field by field
-    const changed = await env.stack.up();
+    // `up --diff` prints each step's diff as `preview --diff` does (the same Diff call).
+    const changed = await env.stack.up(["--diff"]);
+    expect(changed.stdout).toMatch(/~ name\s*: "plug" => "plug-2"/); // a detailed diff, field by field
     artifacts.push(changed.stdout);
     expect(changed.stdout).not.toMatch(/replac/);
     expect(store.get("subnets", outputs.subnetId)).toMatchObject({ name: "plug-2" });

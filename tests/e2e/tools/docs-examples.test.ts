@@ -6,8 +6,9 @@
 // docsSeed below), make one program per language (their names do not clash), so five stacks
 // cover them (Java's one Maven project, built with the docs' pom.xml): `up`, then the emulator holds what each example declares (its arguments, read back
 // from the records as cims-import reads them) and the stack exports what the examples say;
-// `preview --expect-no-changes`; `destroy`, then what the examples made is gone and what
-// they only set is as their kinds' docs say destroy leaves it.
+// `preview --expect-no-changes`; `destroy` (once a face: TypeScript's and YAML's stacks), then
+// what the examples made is gone and what they only set is as their kinds' docs say destroy
+// leaves it.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ExampleLanguage } from "../../../provider/import/render";
@@ -140,7 +141,12 @@ function matcher(value: unknown, resources: StateResource[]): unknown {
 
 const stateResources = async (env: CimsTestEnv) => (await env.stack.exportState()).deployment.resources ?? [];
 
-async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
+/**
+ * `destroy`: false where another language's stack on the same face destroys the same kinds:
+ * destroy runs no program, only the provider over the state, whose records the up's checks
+ * above hold to the examples' arguments in every language.
+ */
+async function deploysAsDocumented(env: CimsTestEnv, destroy = true): Promise<void> {
   await env.stack.up();
   const resources = await stateResources(env);
   const records = new Map<string, ApiRecord | undefined>();
@@ -155,6 +161,7 @@ async function deploysAsDocumented(env: CimsTestEnv): Promise<void> {
   for (const [name, o] of Object.entries(PROGRAM.outputs)) expect({ [name]: outputs[name] }).toEqual({ [name]: outputOf(resources, o) });
 
   await env.stack.preview(["--expect-no-changes"]);
+  if (!destroy) return;
 
   await env.stack.destroy();
   expect((await stateResources(env)).filter((r) => r.type.includes("cims:"))).toEqual([]);
@@ -219,7 +226,8 @@ test("the examples look up exactly the records this test expects them to find", 
 test.each<ExampleLanguage>(["typescript", "yaml", "python", "go", "java"])(
   "%s: every kind's docs example deploys as it says, then no changes, then destroy leaves what its kind's docs say",
   async (language) => {
-    await deploysAsDocumented(await exampleStack(language));
+    // The plugin face's destroy runs once, in YAML's stack (the dynamic face's in TypeScript's).
+    await deploysAsDocumented(await exampleStack(language), language === "typescript" || language === "yaml");
   },
   E2E_TIMEOUT_MS,
 );

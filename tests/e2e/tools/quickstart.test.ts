@@ -41,10 +41,11 @@ test(
 
     // An in-place update of the subnet (a tag) and of the pool (a member).
     await stack.setConfigs({ team: "networking", memberAddress: "10.20.0.11" });
-    const preview = await stack.preview(["--diff"]);
-    expect(preview.stdout).toContain('team: "platform" => "networking"');
-    expect(preview.stdout).not.toMatch(/__provider/);
-    await stack.up();
+    // `up --diff` prints each step's diff as `preview --diff` does (the same Diff call): the
+    // change, and no provider text.
+    const update = await stack.up(["--diff"]);
+    expect(update.stdout).toContain('team: "platform" => "networking"');
+    expect(update.stdout).not.toMatch(/__provider/);
     const after = await stack.outputs();
     expect(after.subnetId).toBe(out.subnetId);
     const subnet = (await api(env, "GET", `/cloud/v1/subnets/1/1/${String(out.subnetId)}`)).body;

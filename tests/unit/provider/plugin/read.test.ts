@@ -71,3 +71,10 @@ test("a get with no scope anywhere says how to give one", async () => {
     `id "${ID}" names no project and region, and cims:projectId/cims:regionId are not set: give it as <project>/<region>/${ID}, or set them`,
   );
 });
+
+test("an import of a pool member by its id alone is refused naming both forms it takes, before any request", async () => {
+  const urn = "urn:pulumi:dev::infra::cims:index:LbPoolMember::web-7";
+  const bare = `import id "${ID}" is neither <poolId>/<id> nor <project>/<region>/<poolId>/<id>`;
+  // No cims:apiUrl is configured: a request would fail otherwise, naming it.
+  await expect(read(urn)).rejects.toThrow(`cims:index:LbPoolMember: ${bare}`);
+});
