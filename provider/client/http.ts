@@ -174,19 +174,22 @@ export class CimsClient {
     const { scope, postedAt, ...rest } = opts;
     const board = this.#options.taskBoard;
     if (board && scope && postedAt !== undefined) for (const id of ids) board.expect(scope, id, postedAt);
-    const listed =
-      board && scope ? (id: string, since: number, signal?: AbortSignal) => board.running(scope, id, since, signal) : undefined;
-    const listShowsEnd = board && scope ? (id: string) => board.showsEnd(scope, id) : undefined;
-    const onEndListed = board && scope ? (id: string, wake: () => void) => board.onEnded(scope, id, wake) : undefined;
-    const planLook = board && scope ? (id: string, at: number | undefined) => board.plan(scope, id, at) : undefined;
+    // The scope's task list answers the waits' looks, when there is a board and a scope to watch.
+    const watched: Pick<WaitOptions, "listed" | "listShowsEnd" | "onEndListed" | "planLook"> =
+      board && scope
+        ? {
+            listed: (id, since, signal) => board.running(scope, id, since, signal),
+            listShowsEnd: (id) => board.showsEnd(scope, id),
+            onEndListed: (id, wake) => board.onEnded(scope, id, wake),
+            planLook: (id, at) => board.plan(scope, id, at),
+          }
+        : {};
     const getTask = async (id: string, o: RequestOptions): Promise<Task> => {
       const task = await this.task(id, o);
       if (board && scope && typeof task === "object" && task !== null) board.read(scope, task);
       return task;
     };
-    return this.redacted(
-      waitForTasks(getTask, ids, { signal: this.#options.cancel, listed, listShowsEnd, onEndListed, planLook, ...rest }),
-    );
+    return this.redacted(waitForTasks(getTask, ids, { signal: this.#options.cancel, ...watched, ...rest }));
   }
 
   /** Tells the pacer what the service said: a 429 (and its Retry-After), or any other answer; `turn`: when the request was sent. */

@@ -48,7 +48,6 @@ export async function closeAllPools(): Promise<void> {
   const all = [...agents.values()];
   agents.clear();
   for (const agent of all) agent.destroy();
-  await Promise.resolve();
 }
 
 export interface Exchange {
