@@ -36,11 +36,31 @@ function addressValue(address: string): bigint {
 }
 
 /**
+ * Networks parsed before, by their text. A program's overlap check compares each new subnet
+ * with every one noted before it, and a create's with every record of its network's list, so
+ * the same few thousand CIDRs are asked for again and again: parsed each time, 1,000 subnets of
+ * one network cost seconds of CPU, 2,000 four times that. Bounded, so that a long-lived process
+ * (the plugin, the emulator) holds at most PARSED_MAX of them; the oldest go first. Entries are
+ * frozen: every caller shares them.
+ */
+const parsed = new Map<string, Readonly<Network> | undefined>();
+const PARSED_MAX = 20_000;
+
+/**
  * A network written as `address/prefix` with all host bits zero (`10.0.0.0/24`, not
  * `10.0.0.1/24`): the service refuses an address posing as a network.
  */
-export function parseCidr(value: unknown): Network | undefined {
+export function parseCidr(value: unknown): Readonly<Network> | undefined {
   if (typeof value !== "string") return undefined;
+  const known = parsed.get(value);
+  if (known !== undefined || parsed.has(value)) return known;
+  const network = parseNew(value);
+  if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(value, network);
+  return network;
+}
+
+function parseNew(value: string): Readonly<Network> | undefined {
   const match = /^([^/]+)\/(0|[1-9]\d{0,2})$/.exec(value);
   if (!match) return undefined;
   const version = isIpAddress(match[1]);
@@ -50,7 +70,7 @@ export function parseCidr(value: unknown): Network | undefined {
   if (prefix > bits) return undefined;
   const size = 1n << BigInt(bits - prefix);
   const first = addressValue(match[1]);
-  return (first & (size - 1n)) === 0n ? { version, prefix, first, last: first + size - 1n } : undefined;
+  return (first & (size - 1n)) === 0n ? Object.freeze({ version, prefix, first, last: first + size - 1n }) : undefined;
 }
 
 /** One spelling per address, so `2001:DB8::1` and `2001:db8:0::1` count as the same. */
