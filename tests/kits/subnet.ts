@@ -28,17 +28,21 @@ const scene: SceneOf = async ({ env, state, op, row, program }) => {
   };
 };
 
-/** Through the engine: create adds the row's subnet to the program; delete destroys it; refresh refreshes it. */
-const engineScene: EngineSceneOf = async ({ stacks, op, face, config, row }) => {
+/**
+ * Through the engine: create adds the row's subnet to the program; delete destroys it; refresh
+ * refreshes it. On the stack an earlier row left (`on`), the program is the subnets it deployed.
+ */
+const engineScene: EngineSceneOf = async ({ stacks, op, face, config, row, on }) => {
   let program = op === "create" ? [] : [subnetOf(row)];
-  const env = await stacks.program("subnet", { networkId: SEED.networkId, subnets: JSON.stringify(program), ...config }, { face });
-  if (op !== "create") await env.stack.up();
+  const env = on ?? (await stacks.program("subnet", { networkId: SEED.networkId, subnets: JSON.stringify(program), ...config }, { face }));
   const inService = () => env.emulator.store.list("subnets");
+  if (on) program = inService().map((s) => ({ name: String(s.name), cidr: String(s.cidr) }));
+  else if (op !== "create") await env.stack.up();
   const inState = async () => byId(((await env.stack.exportState()).deployment.resources ?? []).filter((r) => isKind(r.type, "Subnet")));
   return {
     env,
     async next() {
-      if (op === "create") await env.stack.setConfig("subnets", JSON.stringify((program = [subnetOf(row)])));
+      if (op === "create") await env.stack.setConfig("subnets", JSON.stringify((program = [...program, subnetOf(row)])));
       if (op === "delete") program = [];
     },
     run: (allowFailure) => stackCommand(env, op, allowFailure),

@@ -69,6 +69,12 @@ export interface EngineSceneContext {
   /** The row's config: a delete runs with the settings its resource was created with. */
   readonly config: Readonly<Record<string, string>>;
   readonly row: number;
+  /**
+   * The stack an earlier row walked and left converged (its service holding what its program
+   * declares), for a row that does not need a fresh one: the scene readies its change there,
+   * with no stack and no first `up` of its own. A kit whose scene cannot leaves it unset.
+   */
+  readonly on?: CimsTestEnv;
 }
 
 /** Makes the row's stack, deploys what the operation needs first, and says how the row runs and what must hold after it. */

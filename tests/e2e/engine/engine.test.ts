@@ -37,8 +37,8 @@ describe("pulumi CLI + dynamic provider", () => {
       });
       await env.stack.up();
       expect(await env.stack.outputs()).toMatchObject({ policyStatus: "paused", quotaThreshold: 75 });
-      await env.stack.destroy();
-      expect((await env.stack.exportState()).deployment.resources ?? []).toHaveLength(0);
+      // No destroy: it runs no program, so it proves nothing of which one the project runs; the
+      // same program's destroy, and what it leaves in the service, is quickstart.test.ts's.
     },
     E2E_TIMEOUT_MS,
   );

@@ -49,8 +49,12 @@ import { runSequence } from "../../model/run";
 // is refused (nothing shows it made it), adopts it on purpose with no write, and its destroy
 // leaves it; a `pulumi import` of the pool by the third team takes neither stack's member, and
 // its destroy removes nothing. The third team then adopts the program's subnet by importId and
-// destroys its stack: the subnet is left as it was. The program's stack then previews and ups
-// with no change.
+// destroys its stack: the subnet is left as it was. No preview and up of the program's stack
+// follows them: each third team's command checks that the pool's members and the adopted
+// subnet's record are as they were (and no other team's record touched), and the program's
+// state is its own, so such a preview would compare the state and program the last up's
+// `preview --expect-no-changes` did, against the same records; the next up checks every record
+// against the program, the other stack's member kept.
 //
 // The shared pool: another stack's LbPoolMember beside the program's LbPoolSettings, its weight
 // changed outside either stack, the program's pool updated (an unrelated setting, then a member
@@ -91,7 +95,6 @@ test(
         thirdStackListsMember(),
         thirdStackImportsPool(),
         thirdStackAdoptsSubnet(0),
-        new PreviewedUp(),
         // The other stack's members through the program's updates, refresh and destroy.
         otherMemberWeight(4),
         algorithm,
@@ -129,7 +132,6 @@ test(
     ]);
     const pool = history.slice(history.lastIndexOf("third stack destroy -> exit 0") + 1);
     expect(pool.filter((line) => /^(up|refresh|destroy) -> exit 0$/.test(line))).toEqual([
-      "up -> exit 0",
       "up -> exit 0",
       "up -> exit 0",
       "refresh -> exit 0",

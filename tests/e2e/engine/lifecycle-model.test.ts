@@ -48,23 +48,34 @@ test(
 // Beside the subnet, a tagged image deployed and refreshed: the soak of seeds 8000-8001
 // (2026-11-24) failed on it, as the model read an image's tags from `tags`, while the service
 // (and so the emulator) records them as `tags_v2`.
+// On the plugin face, where a command costs a second less: which tags an up writes, keeps and
+// removes is the provider's code behind either face (tests/unit/provider/methods/tag-rules.test.ts
+// runs cims:ignoreTags and cims:defaultTags on both). The dynamic face's display of tags is
+// preview-diff-golden.test.ts's: its changes.dynamic golden shows a tag changed and a default tag
+// added, its ignore-changes.dynamic one a subnet under `ignoreChanges: ["tags"]`, with a tag added
+// outside Pulumi, showing its rename alone.
 test(
-  "a tag added outside Pulumi (and one under cims:ignoreTags), tags under ignoreChanges, then a refresh, beside a tagged image: no up writes what its preview did not show, and the model reads the image's tags where the service records them (tags_v2)",
+  "on the plugin face, a tag added outside Pulumi (and one under cims:ignoreTags), tags under ignoreChanges, then a refresh, beside a tagged image: no up writes what its preview did not show, and the model reads the image's tags where the service records them (tags_v2)",
   async () => {
-    const history = await runSequence([
-      addImage(0),
-      new Pulumi("up"),
-      new TagOutside("s0"),
-      subnetEdit(0, "name", "net-0-alpha"),
-      new PreviewedUp(),
-      subnetEdit(0, "ignoreTags", true),
-      subnetEdit(0, "tags", { env: "prod", slot: "s0" }),
-      subnetEdit(0, "name", "net-0-beta"),
-      new PreviewedUp(),
-      new Pulumi("refresh"),
-      subnetEdit(0, "ignoreTags", false),
-      new PreviewedUp(),
-    ]);
+    const history = await runSequence(
+      [
+        addImage(0),
+        new Pulumi("up"),
+        new TagOutside("s0"),
+        subnetEdit(0, "name", "net-0-alpha"),
+        new PreviewedUp(),
+        subnetEdit(0, "ignoreTags", true),
+        subnetEdit(0, "tags", { env: "prod", slot: "s0" }),
+        subnetEdit(0, "name", "net-0-beta"),
+        new PreviewedUp(),
+        new Pulumi("refresh"),
+        subnetEdit(0, "ignoreTags", false),
+        new PreviewedUp(),
+      ],
+      50,
+      undefined,
+      "native",
+    );
     expect(history.filter((line) => /^(up|refresh) -> exit 0$/.test(line))).toEqual([
       "up -> exit 0",
       "up -> exit 0",
