@@ -57,8 +57,8 @@ async function startInstalledEmulator(projectDir: string, args: string[]): Promi
  * the package by name, at the up and again from the state at the destroy. The rest of the Echo
  * lifecycle (a no-op preview and refresh, an update in place) runs in tests/e2e/engine/engine.test.ts
  * on the files this tarball packs: the up has loaded every module those steps run (the Echo's
- * methods and the methods' door import all they use), so here they would run nothing new, at
- * about 4 s of CPU each (this project's programs are type-checked as they run).
+ * methods and the methods' door import all they use), so here they would run nothing new, for
+ * 5 s of CPU together.
  */
 async function expectEchoDeploysAndGoes(stack: TestStack, message: string): Promise<void> {
   await stack.setConfig("message", message);
