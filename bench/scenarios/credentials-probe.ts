@@ -12,14 +12,18 @@ import type { BenchContext } from "../context";
 import type { ProbeAlone, ProbeFace, ProbeMode, ProbeRow } from "../report";
 import { timed } from "../stack-runs";
 
-/** The experiment at the run's size: N subnets, both faces, at least 5 rounds (one with --smoke, unwarmed). */
+/**
+ * The experiment at the run's size: N subnets, both faces, at least 5 rounds (one with --smoke,
+ * unwarmed, on the plugin face alone: each face runs the same lines and makes a row of the same
+ * table, so a second face's two previews run nothing more).
+ */
 export function probeRows(ctx: BenchContext): Promise<ProbeRow[]> {
   const { smoke, N, rounds } = ctx.params;
   return probeExperiment({
     emulator: ctx.emulator,
     count: N,
     rounds: smoke ? 1 : Math.max(5, rounds),
-    faces: ["cims", "plugin"],
+    faces: smoke ? ["plugin"] : ["cims", "plugin"],
     stack: (face) => ctx.stack(face, ctx.cimsConfig(N)),
     destroy: ctx.clear,
     log: ctx.log,

@@ -411,7 +411,8 @@ class LbPoolSettings(pulumi.CustomResource):
         versions hold `declaredMembers` (`address:port`) without ids, or only their `members`: those
         members, and no other, are found by address and port at the first update or destroy. The stack's subnets can then be deleted: the
         service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
-        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern under the engine (on the plugin face; on
+        both faces in process: `tests/unit/provider/kinds/lb-pool-settings-shared-pool.test.ts`). A replacement whose create
         runs first on the same pool (`up --replace`, for which the engine asks the provider no diff and
         names no old resource; a renamed resource without an alias) cannot show the old resource's
         members are its own: its preview refuses them as another stack's, and says to give that run
@@ -511,7 +512,8 @@ class LbPoolSettings(pulumi.CustomResource):
         versions hold `declaredMembers` (`address:port`) without ids, or only their `members`: those
         members, and no other, are found by address and port at the first update or destroy. The stack's subnets can then be deleted: the
         service refuses to delete a subnet that a pool member still uses (409 `ConflictError`);
-        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern on both faces. A replacement whose create
+        `tests/e2e/kinds/pool-shared.test.ts` runs this pattern under the engine (on the plugin face; on
+        both faces in process: `tests/unit/provider/kinds/lb-pool-settings-shared-pool.test.ts`). A replacement whose create
         runs first on the same pool (`up --replace`, for which the engine asks the provider no diff and
         names no old resource; a renamed resource without an alias) cannot show the old resource's
         members are its own: its preview refuses them as another stack's, and says to give that run

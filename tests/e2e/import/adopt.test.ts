@@ -5,9 +5,12 @@
 // faces: the check that refuses, before any write, a record that is missing or differs where
 // it cannot change (tests/unit/provider/kinds/adopt-check.test.ts), and a create whose answer
 // was lost finding its own record (tests/unit/provider/faults/creates-ours-only.test.ts), and
-// what a delete leaves (tests/unit/provider/kinds/adopt-delete.test.ts).
+// what a delete leaves (tests/unit/provider/kinds/adopt-delete.test.ts). The stack is on the plugin
+// face, the cheaper one: adoption is the provider's, the same behind either face, and the
+// engine's part (retainOnDelete, a replacement's order) is the engine's alone; the dynamic face
+// adopts with importId, with no write and then no change, in tests/e2e/import/cims-import.test.ts.
 import * as fs from "node:fs/promises";
-import { api, type CimsTestEnv, SEED, useStacks, writes } from "../../support/cims";
+import { api, type CimsTestEnv, onFace, PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
 import { E2E_TIMEOUT_MS } from "../../support/harness";
 import { imageRecord, subnetRecord } from "../../support/records";
 
@@ -20,7 +23,7 @@ const seed = {
   images: [imageRecord({ id: IMAGE_ID })],
 };
 
-const program = (o: {
+const dynamicProgram = (o: {
   team?: string;
   cidr?: string;
   subnetImport?: string | null;
@@ -39,11 +42,12 @@ new cims.BaremetalImage("golden", {
   ${o.imageImport === null ? "" : `importId: "${o.imageImport ?? IMAGE_ID}",`}
 }, { retainOnDelete: ${o.retainImage ?? false} });
 `;
+const program = (o: Parameters<typeof dynamicProgram>[0]) => onFace(dynamicProgram(o), "native");
 
 const stacks = useStacks();
 
 async function seeded(source: string): Promise<CimsTestEnv> {
-  const e = await stacks.stack({ files: { "Pulumi.yaml": "name: adopt\nruntime: nodejs\n", "index.ts": source } });
+  const e = await stacks.stack({ files: { "Pulumi.yaml": PLUGIN_PROJECT("adopt"), "index.ts": source } });
   expect((await api(e, "POST", "/__emulator/seed", seed)).status).toBe(204);
   e.emulator.metrics.reset();
   return e;
@@ -76,7 +80,7 @@ test(
     await env.stack.refresh(["--expect-no-changes"]);
 
     // A replacement that adopts the same record does not then delete it.
-    const subnetUrn = ((await env.stack.exportState()).deployment.resources ?? []).find((r) => r.type.endsWith("cims:Subnet"))!.urn;
+    const subnetUrn = ((await env.stack.exportState()).deployment.resources ?? []).find((r) => r.type === "cims:index:Subnet")!.urn;
     const replaced = await env.stack.up(["--replace", subnetUrn]);
     expect(replaced.stdout).toContain("left as it is: its replacement in this run adopted the same record");
     expect(env.emulator.store.get("subnets", SUBNET_ID)).toBeDefined();

@@ -4,7 +4,7 @@
 // `go vet`, the lookups' functions in both; then a Go program using the Go SDK looks up a network
 // (the plugin's Invoke), deploys a subnet on it (a required output) and pauses a
 // policy (an enum) through the plugin against the emulator,
-// previews with no changes and destroys. Go runs offline (support/go.ts).
+// previews with no changes. Go runs offline (support/go.ts).
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { PLUGIN_PROJECT, SEED, useStacks } from "../../support/cims";
@@ -78,7 +78,7 @@ func main() {
 `;
 
 test(
-  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build and go vet pass, functions and all; a Go program on it (a lookup, an enum, a required output) deploys, has no changes, destroys",
+  "gen-sdk writes a Node.js SDK that tsc compiles and a Go SDK that go build and go vet pass, functions and all; a Go program on it (a lookup, an enum, a required output) deploys and has no changes",
   async () => {
     const env = await stacks.stack({
       files: { "Pulumi.yaml": PLUGIN_PROJECT("go-program", "go") },
@@ -152,8 +152,8 @@ test(
         { name: SDK_MODULE, version: "" },
       ]),
     );
-    await env.stack.destroy();
-    expect(store.list("subnets").filter((s) => s.name === "go-net")).toEqual([]);
+    // No destroy: it runs no Go, only the plugin over the state, whose destroy of a Subnet and
+    // a SnapshotPolicyState the other plugin-face stacks run (plugin-face.test.ts).
   },
   E2E_TIMEOUT_MS,
 );

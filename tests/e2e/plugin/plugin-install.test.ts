@@ -1,7 +1,7 @@
 // The plugin installs like any Pulumi plugin: `npm run plugin:tarball` writes a self-contained
 // tarball, `pulumi plugin install resource cims <version> -f` puts it into a fresh PULUMI_HOME,
 // and a YAML program and a Python program (the pulumi_cims SDK), each with no `plugins.providers`
-// and no node_modules, use it: preview and up of one subnet against the emulator, then destroy.
+// and no node_modules, use it: up of one subnet against the emulator, then destroy.
 // No pulumi-resource-cims is on PATH. And
 // the same plugin as a `runtime: nodejs` directory (PulumiPlugin.yaml) starts through the
 // Node language host's RunPlugin. `pulumi package add` takes the installed plugin by name and
@@ -43,16 +43,19 @@ const pathWithoutPlugin = (process.env.PATH ?? "")
   .filter((dir) => !fs.existsSync(path.join(dir, "pulumi-resource-cims")))
   .join(path.delimiter);
 
-/** Installed from the tarball into the stack's fresh PULUMI_HOME, then preview, up and destroy. */
+/**
+ * Installed from the tarball into the stack's fresh PULUMI_HOME, then up and destroy. No
+ * preview first: the up finds and starts the installed plugin as a preview would, and shows
+ * the same step, made.
+ */
 async function fromTarball(env: CimsTestEnv, tarball: string): Promise<void> {
   await env.stack.run(["plugin", "install", "resource", "cims", version, "-f", tarball]);
   const installed = path.join(String(env.stack.env.PULUMI_HOME), "plugins", `resource-cims-v${version}`);
   expect(fs.readdirSync(installed)).toEqual(expect.arrayContaining(["pulumi-resource-cims", "pulumi-resource-cims.js"]));
   expect((await env.stack.run(["plugin", "ls"])).stdout).toMatch(new RegExp(`cims +resource +${version.replace(/\./g, "\\.")}`));
 
-  const preview = await env.stack.preview();
-  expect(preview.stdout).toMatch(/\+ +cims:index:Subnet +net +create/);
-  await env.stack.up();
+  const up = await env.stack.up();
+  expect(up.stdout).toMatch(/\+ +cims:index:Subnet +net +created/);
   const { subnetId } = await env.stack.outputs();
   expect(env.emulator.store.get("subnets", String(subnetId))).toMatchObject({ name: "installed-net", cidr: "10.174.0.0/24" });
 
@@ -81,7 +84,7 @@ async function packageAdd(env: CimsTestEnv, tarball: string): Promise<void> {
 }
 
 test(
-  "`pulumi plugin install resource cims -f <tarball>`, then a YAML and a Python program without plugins.providers each preview, deploy and destroy a subnet, and `pulumi package add cims@<version>` adds the installed package; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
+  "`pulumi plugin install resource cims -f <tarball>`, then a YAML and a Python program without plugins.providers each deploy and destroy a subnet, and `pulumi package add cims@<version>` adds the installed package; a `runtime: nodejs` plugin directory starts through the Node host's RunPlugin",
   async () => {
     const [installed, python, pluginDir, venv] = await Promise.all([
       stacks.stack({ files: { "Pulumi.yaml": program }, nodeModules: null, env: { PATH: pathWithoutPlugin } }),

@@ -15,12 +15,18 @@
 // --expect-no-changes` again, and `destroy`. The emulator's own records and request counts
 // show that nothing was created twice and that preview and refresh wrote nothing.
 //
+// Both releases come from one `npm install` of their tarballs (the second under another name),
+// and each stack's project holds a copy of its own release beside links to the rest of that
+// install: the Pulumi SDK and the compiler are the same for both, and an install is about 8 s
+// of CPU.
+//
 // The second test does the same from the package at 69506b3 (pulumi-cims-0.1.0-69506b3.tgz:
 // its dist/api and dist/provider, as npm installs them), whose resources hold a serialized
 // closure as their provider where the current package writes a short text: the engine's
 // dynamic-provider host never compares the two, so the state it wrote ups with no changes and
 // no write, and previews with none after.
 import * as fs from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
 import { type CimsTestEnv, SEED, useStacks } from "../../support/cims";
 import { subnetShim } from "../../../provider/resources/shim";
@@ -63,7 +69,47 @@ async function installDoor(projectDir: string): Promise<string> {
   return stdout.trim();
 }
 
-/** A user's project of the fixture program (`edit` applied) on the release in `tarball`, with the Pulumi SDK and TypeScript. */
+/** The name each release is installed under in the shared install: the key of its tarball's dependency. */
+const RELEASES = new Map([
+  [OLD_TARBALL, "pulumi-cims"],
+  [CLOSURE_TARBALL, "pulumi-cims-closure"],
+]);
+
+let shared: Promise<string> | undefined;
+
+/**
+ * One `npm install` of both releases, from their tarballs as a user installs them, with the
+ * Pulumi SDK and TypeScript: an install costs about 8 s of CPU, and the two projects need the
+ * same SDK and compiler, so they share them (the second release under another name).
+ */
+function sharedInstall(): Promise<string> {
+  shared ??= (async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-upgrade-"));
+    const pkg = {
+      name: "upgrade-consumers",
+      private: true,
+      dependencies: {
+        ...Object.fromEntries([...RELEASES].map(([tarball, name]) => [name, `file:${tarball}`])),
+        "@pulumi/pulumi": "3.248.0",
+      },
+      devDependencies: { typescript: "5.9.3", "@types/node": "20.19.43" },
+    };
+    await fs.writeFile(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+    await runCommand("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], process.env, { cwd: dir });
+    return dir;
+  })();
+  return shared;
+}
+
+afterAll(async () => {
+  if (shared) await fs.rm(await shared, { recursive: true, force: true });
+});
+
+/**
+ * A user's project of the fixture program (`edit` applied) on the release in `tarball`: that
+ * release's installed package copied in as `node_modules/pulumi-cims` (a directory of its own,
+ * which the upgrade replaces), everything else of the shared install linked.
+ */
 async function consumer(tarball: string, edit = (program: string) => program): Promise<CimsTestEnv> {
   const env = await stacks.stack({
     nodeModules: null,
@@ -73,14 +119,13 @@ async function consumer(tarball: string, edit = (program: string) => program): P
     },
     config: { networkId: SEED.networkId, volumeId: SEED.volumeId, poolId: SEED.poolId, policyId: SEED.policyId, clientId: SEED.clientId },
   });
-  const pkg = {
-    name: "upgrade-consumer",
-    private: true,
-    dependencies: { "pulumi-cims": `file:${tarball}`, "@pulumi/pulumi": "3.248.0" },
-    devDependencies: { typescript: "5.9.3", "@types/node": "20.19.43" },
-  };
-  await fs.writeFile(path.join(env.stack.projectDir, "package.json"), JSON.stringify(pkg, null, 2));
-  await runCommand("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], process.env, { cwd: env.stack.projectDir });
+  const from = path.join(await sharedInstall(), "node_modules");
+  const to = path.join(env.stack.projectDir, "node_modules");
+  await fs.mkdir(to);
+  for (const entry of await fs.readdir(from)) {
+    if (![...RELEASES.values()].includes(entry)) await fs.symlink(path.join(from, entry), path.join(to, entry), "dir");
+  }
+  await fs.cp(path.join(from, RELEASES.get(tarball) ?? tarball), path.join(to, "pulumi-cims"), { recursive: true });
   return env;
 }
 
