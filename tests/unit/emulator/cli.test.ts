@@ -3,24 +3,29 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { messageOf } from "../../../api/messages";
+import { cliRequest, USAGE } from "../../../emulator/cli-options";
+import { startEmulator } from "../../../emulator/server";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const CLI = [path.join(ROOT, "node_modules/ts-node/dist/bin.js"), "--transpile-only", path.join(ROOT, "emulator/cli.ts")];
 const KEY = "cli-key-9d2f";
 
+// The flags' rules in process (cliRequest); the command itself is spawned twice below, for
+// what only a process shows: its exit code on a bad state file, its start-up line, request
+// log and stop. Each spawn compiles the emulator's sources first (about 2 s of CPU).
 test("--help prints the flags", () => {
-  const res = spawnSync("node", [...CLI, "--help"], { encoding: "utf8" });
-  expect(res.status).toBe(0);
-  for (const flag of ["--port", "--host", "--api-key", "--seed", "--state-file", "--task-duration-ms"]) expect(res.stdout).toContain(flag);
+  const res = cliRequest(["--help"], {});
+  expect(res).toEqual({ help: USAGE });
+  for (const flag of ["--port", "--host", "--api-key", "--seed", "--state-file", "--task-duration-ms"]) expect(USAGE).toContain(flag);
 });
 
 test("an unknown flag or a missing key is a usage error", () => {
-  const unknown = spawnSync("node", [...CLI, "--bogus"], { encoding: "utf8", env: { ...process.env, CIMS_API_KEY: KEY } });
-  expect(unknown.status).toBe(2);
-  expect(unknown.stderr).toContain("--bogus");
-  const noKey = spawnSync("node", [...CLI], { encoding: "utf8", env: { PATH: process.env.PATH } });
-  expect(noKey.status).toBe(2);
-  expect(noKey.stderr).toContain("--api-key");
+  const unknown = cliRequest(["--bogus"], { CIMS_API_KEY: KEY });
+  expect("usage" in unknown && unknown.usage).toContain("--bogus");
+  const noKey = cliRequest([], {});
+  expect("usage" in noKey && noKey.usage).toContain("--api-key");
+  expect(cliRequest([], { CIMS_API_KEY: KEY })).toMatchObject({ options: { apiKey: KEY, port: 0, taskDurationMs: 1000 } });
 });
 
 // Each run names every flag it refuses, so two runs check the four values.
@@ -28,26 +33,41 @@ test.each([
   ["", "1e3"],
   ["0x10", "-5"],
 ])("--port %p and --task-duration-ms %p are usage errors, not silent Number() coercions", (port, duration) => {
-  const res = spawnSync("node", [...CLI, "--api-key", KEY, `--port=${port}`, `--task-duration-ms=${duration}`], { encoding: "utf8" });
-  expect(res.status).toBe(2);
-  expect(res.stderr).toContain(`--port must be 0..65535, got ${port};`);
-  expect(res.stderr).toContain(`--task-duration-ms must be an integer >= 0, got ${duration}\n`);
+  const res = cliRequest(["--api-key", KEY, `--port=${port}`, `--task-duration-ms=${duration}`], {});
+  const usage = "usage" in res ? res.usage : "";
+  expect(usage).toContain(`--port must be 0..65535, got ${port};`);
+  expect(usage).toContain(`--task-duration-ms must be an integer >= 0, got ${duration}\n`);
 });
 
 test.each([
-  ["of another shape", JSON.stringify({ collections: { subnets: [] }, tasks: {} }), "collections.subnets must be a record, got []"],
-  ["cut short", '{"collections": {', "is not valid JSON"],
-])("a state file %s is refused at start: exit 1, naming the file and what to do", (_what, text, problem) => {
+  ["of another shape", JSON.stringify({ collections: { subnets: [] }, tasks: {} }), "collections.subnets must be a record, got []", false],
+  ["cut short", '{"collections": {', "is not valid JSON", true],
+])("a state file %s is refused at start: exit 1, naming the file and what to do", async (_what, text, problem, spawned) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cims-emu-cli-"));
   const stateFile = path.join(dir, "state.json");
   try {
     fs.writeFileSync(stateFile, text);
-    const res = spawnSync("node", [...CLI, "--api-key", KEY, "--state-file", stateFile], { encoding: "utf8", timeout: 90_000 });
-    expect(res.stdout).not.toContain("listening");
-    expect(res.stderr).toContain(`cims-emulator: state file ${stateFile} `);
-    expect(res.stderr).toContain(problem);
-    expect(res.stderr).toContain("Delete it (or pass another --state-file)");
-    expect(res.status).toBe(1);
+    if (spawned) {
+      const res = spawnSync("node", [...CLI, "--api-key", KEY, "--state-file", stateFile], { encoding: "utf8", timeout: 90_000 });
+      expect(res.stdout).not.toContain("listening");
+      expect(res.stderr).toContain(`cims-emulator: state file ${stateFile} `);
+      expect(res.stderr).toContain(problem);
+      expect(res.stderr).toContain("Delete it (or pass another --state-file)");
+      expect(res.status).toBe(1);
+    } else {
+      const request = cliRequest(["--api-key", KEY, "--state-file", stateFile], {});
+      if (!("options" in request)) throw new Error(`refused: ${JSON.stringify(request)}`);
+      const refusal = await startEmulator(request.options).then(
+        async (emulator) => {
+          await emulator.close();
+          return "started";
+        },
+        (err: unknown) => messageOf(err),
+      );
+      expect(refusal).toContain(`state file ${stateFile} `);
+      expect(refusal).toContain(problem);
+      expect(refusal).toContain("Delete it (or pass another --state-file)");
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
