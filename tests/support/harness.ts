@@ -362,8 +362,19 @@ export interface StackTemplate {
   secureApiKey: string;
 }
 
+/** This process's StackTemplate, as its first ask made or found it: stacks made at once ask together. */
+let asked: Promise<StackTemplate | undefined> | undefined;
+
 /** The run's StackTemplate, made by the CLI for the first test that asks; undefined outside e2e runs. */
-export async function stackTemplate(): Promise<StackTemplate | undefined> {
+export function stackTemplate(): Promise<StackTemplate | undefined> {
+  asked ??= keptOrNewTemplate().catch((err: unknown) => {
+    asked = undefined;
+    throw err;
+  });
+  return asked;
+}
+
+async function keptOrNewTemplate(): Promise<StackTemplate | undefined> {
   const file = process.env[STACK_TEMPLATE_ENV];
   if (!file) return undefined;
   const kept = await fs.readFile(file, "utf8").catch(() => undefined);
@@ -380,9 +391,11 @@ export async function stackTemplate(): Promise<StackTemplate | undefined> {
     const secureApiKey = /^ {2}cims:apiKey:\n {4}secure: (\S+)$/m.exec(text)?.[1];
     if (!encryptionsalt || !secureApiKey) throw new Error(`the CLI's stack config file is not as expected:\n${text}`);
     const template: StackTemplate = { apiKey, encryptionsalt, secureApiKey };
-    // Written aside and renamed, so a reader finds it whole (two first tests at once each make one).
-    await fs.writeFile(`${file}.${process.pid}`, JSON.stringify(template));
-    await fs.rename(`${file}.${process.pid}`, file);
+    // Written aside and renamed, so a reader finds it whole (two first tests of two workers at
+    // once each make one, each under a name of its own).
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    await fs.writeFile(aside, JSON.stringify(template));
+    await fs.rename(aside, file);
     return template;
   } finally {
     await stack.dispose();

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
 import { keepProgram, runAsJavaScript, typeCheckPrograms } from "../../support/programs";
-import { REPO_ROOT, TestStack } from "../../support/harness";
+import { REPO_ROOT, stackTemplate, TestStack } from "../../support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
@@ -224,4 +224,28 @@ describe("TestStack.outputs", () => {
     await checkpoint(stack, { key: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" } });
     expect(await stack.outputs()).toEqual({ from: "the CLI" });
   });
+});
+
+describe("the run's stack template", () => {
+  const saved = process.env.CIMS_E2E_STACK_TEMPLATE;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.CIMS_E2E_STACK_TEMPLATE;
+    else process.env.CIMS_E2E_STACK_TEMPLATE = saved;
+  });
+
+  // Three stacks made at once (a test's Promise.all) each made a template, and each wrote it
+  // aside under the process's one name before renaming it: the second rename found nothing.
+  test("stacks made at once in one process share one template, made once", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stack-template-"));
+    try {
+      process.env.CIMS_E2E_STACK_TEMPLATE = path.join(dir, "stack-template.json");
+      const three = await Promise.all([stackTemplate(), stackTemplate(), stackTemplate()]);
+      expect(three[0]?.apiKey).toMatch(/^e2e-key-/);
+      expect(three.map((t) => t?.apiKey)).toEqual([three[0]?.apiKey, three[0]?.apiKey, three[0]?.apiKey]);
+      expect(JSON.parse(await fs.readFile(path.join(dir, "stack-template.json"), "utf8"))).toEqual(three[0]);
+      expect(await fs.readdir(dir)).toEqual(["stack-template.json"]);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
