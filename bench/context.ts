@@ -27,12 +27,16 @@ export interface SizeFlags {
   "task-ms"?: string;
   quick: boolean;
   smoke: boolean;
+  /** --limited: the parallel experiment's rows under the rate limit only. */
+  limited?: boolean;
 }
 
 export interface BenchParams {
   smoke: boolean;
   /** --quick, or --smoke (which implies it). */
   quick: boolean;
+  /** --limited: the parallel experiment's rows under the rate limit only (no floor, no row without a limit). */
+  limitedOnly: boolean;
   rounds: number;
   taskMs: number;
   /** Resources of the overhead rows, the languages and the probe. */
@@ -52,6 +56,7 @@ export function benchParams(flags: SizeFlags): BenchParams {
   return {
     smoke,
     quick,
+    limitedOnly: flags.limited ?? false,
     rounds: smoke ? 1 : quick ? 2 : Number(flags.rounds),
     taskMs: Number(flags["task-ms"] ?? (smoke ? 300 : 2000)),
     N: smoke ? 3 : quick ? 10 : 50,

@@ -17,7 +17,8 @@
 // faces, at least 5 interleaved rounds; with --quick, 10 subnets), --only parallel (up of 50
 // and 200 subnets at --parallel 8, 16, 64 and 200 against the floor, at 50 the medians of three
 // interleaved runs, then up, refresh and destroy on both faces under the emulator's rate limit;
-// with --quick, 50 at 8 and 64), --only s3-scale (a stack of --size Subnets, default 2000, or
+// with --quick, 50 at 8 and 64; --limited: only the rows under the limit, a quicker look at
+// them, to write with --out as the file holds no other row), --only s3-scale (a stack of --size Subnets, default 2000, or
 // several sizes in turn, `--size 200,2000`, on an S3-compatible backend with gzip on, at
 // --parallel 64 under the emulator's limit of 10 requests a second: up, preview, refresh
 // --preview-only, an up that changes 10, each beside the floor holding a Subnet's data, with
@@ -65,6 +66,7 @@ const { values: flags } = parseArgs({
     "task-ms": { type: "string" },
     quick: { type: "boolean", default: false },
     smoke: { type: "boolean", default: false },
+    limited: { type: "boolean", default: false },
     out: { type: "string" },
     only: { type: "string" },
     "render-only": { type: "boolean", default: false },

@@ -34,6 +34,7 @@ export async function parallelRows(ctx: BenchContext): Promise<ParallelRow[]> {
           { count: 200, parallel: [8, 16, 64, 200] },
         ],
     rateLimit: RATE_LIMIT_PER_SECOND,
+    limitedOnly: ctx.params.limitedOnly,
     stack: (mode, count) =>
       mode === "floorLike"
         ? ctx.stack("floor", { ...ctx.floorConfig(count), "bench:like": like })
@@ -51,6 +52,8 @@ export async function parallelExperiment(opts: {
   seen: RequestTimes;
   runs: Array<{ count: number; parallel: number[] }>;
   rateLimit: number;
+  /** Only the rows under the limit: no floor, no row without a limit (their engine's ends are then not known). */
+  limitedOnly?: boolean;
   stack: (mode: "cims" | "plugin" | "floor" | "floorLike", count: number) => Promise<TestStack>;
   clear: (stack: TestStack) => Promise<void>;
   log: (line: string) => void;
@@ -95,7 +98,7 @@ export async function parallelExperiment(opts: {
     const floor = await opts.stack("floor", count);
     const floorLike = await opts.stack("floorLike", count);
     const engineOf = new Map<number, Record<"up" | "destroy", EngineEnds>>();
-    for (const p of parallel) {
+    for (const p of opts.limitedOnly ? [] : parallel) {
       const args = ["--parallel", String(p)];
       const samples: Array<{ ours: ParallelRow; floorMs: number; up: EngineEnds; destroy: EngineEnds }> = [];
       for (let round = 0; round < roundsOf(count); round++) {

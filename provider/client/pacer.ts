@@ -54,6 +54,13 @@ export interface PacerState {
   rate: number | undefined;
   /** How many 429 answers it has been told of. */
   limited: number;
+  /**
+   * The rate the service was last found to limit the key at (what it accepted in the second
+   * before its last 429), or the cap where lower; undefined while nothing limits. `rate` climbs
+   * past it while no 429 comes, to find a limit raised (up to twice what the service took in the
+   * last second); it is the budget, a request that is not needed is a turn of it spent.
+   */
+  limit: number | undefined;
 }
 
 interface Waiter {
@@ -117,7 +124,12 @@ export class Pacer {
   }
 
   get state(): PacerState {
-    return { rate: this.#rate(), limited: this.#limited };
+    const rate = this.#rate();
+    return {
+      rate,
+      limited: this.#limited,
+      limit: rate === undefined || this.#learned === undefined ? rate : Math.min(rate, this.#ceiling),
+    };
   }
 
   /**

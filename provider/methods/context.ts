@@ -45,7 +45,8 @@ const taskBoard = new TaskBoard(
       { ahead: true },
     ),
   processClock,
-  () => pacer.state.rate,
+  // Lists are spaced by the limit the service showed, not by the rate the pacer climbs to past it.
+  () => pacer.state.limit,
   true,
 );
 forgetWithRun(() => taskBoard.forget());

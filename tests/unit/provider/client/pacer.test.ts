@@ -71,6 +71,10 @@ describe("Pacer", () => {
     expect(pacer.state.rate).toBeCloseTo(learned + 0.4 * ((2_500 - flat) / 1_000) ** 3, 5);
     acceptFor(2_000, 50);
     expect(pacer.state.rate).toBeCloseTo(learned + 0.4 * ((4_500 - flat) / 1_000) ** 3, 5);
+    // The limit found stays where the 429 found it, for what spends turns only when it must (a
+    // scope's task lists): the climb is the pacer looking for a higher one.
+    expect(pacer.state.rate).toBeGreaterThan(learned);
+    expect(pacer.state.limit).toBe(learned);
   });
 
   test("a later 429 lowers the rate to 15% under what the service accepted, once for the requests sent at one rate; the rate climbs back from there, never past twice what the service took", () => {
@@ -91,6 +95,7 @@ describe("Pacer", () => {
     acceptFor(1_000, 100); // the service took 10 a second
     pacer.limited(1_000, clock.now() - 50);
     expect(pacer.state.rate).toBe(8.5);
+    expect(pacer.state.limit).toBe(8.5);
     // Refused too, but sent before that lowering, at the old rate: no signal of the new one.
     pacer.limited(1_000, sentBefore);
     expect(pacer.state.rate).toBe(8.5);
@@ -141,7 +146,7 @@ describe("Pacer", () => {
     const pacer = new Pacer({ random: () => 0, now: clock.now, sleep: clock.sleep });
     for (let i = 0; i < 5; i++) pacer.accepted();
     pacer.limited(60_000);
-    expect(pacer.state).toEqual({ rate: expect.any(Number), limited: 1 });
+    expect(pacer.state).toEqual({ rate: expect.any(Number), limited: 1, limit: expect.any(Number) });
     pacer.forget();
     expect(pacer.state).toEqual({ rate: undefined, limited: 0 });
     const started = clock.now();
