@@ -142,9 +142,21 @@ export function describeOwned(b: OwnedBehaviour): OwnedDescriptor {
   };
 }
 
-/** Where a record an owned kind's create made is listed: its list, narrowed to the place `listedBy` names. */
+/**
+ * Where a record an owned kind's create made is listed: its list, narrowed to the place
+ * `listedBy` names. What a create reads of a record there, besides its id, name and mark: the
+ * fields only a replacement changes, which hold what a place holds (a subnet's cidr, a member's
+ * address and port) and tell a twin (owned.ts).
+ */
 function surveyOf(contract: Contract, listedBy: string | undefined): OwnedDescriptor["survey"] {
-  return (i) => ({ path: callPath(contract, "list", i), ...(listedBy ? { query: { [toSnake(listedBy)]: String(i[listedBy]) } } : {}) });
+  const reads = Object.entries(contract.fields)
+    .filter(([, f]) => f.set === "create" && !f.notInRecord)
+    .map(([name, f]) => recordName(name, f));
+  return (i) => ({
+    path: callPath(contract, "list", i),
+    ...(listedBy ? { query: { [toSnake(listedBy)]: String(i[listedBy]) } } : {}),
+    reads,
+  });
 }
 
 /** What a place input names (`networkId`: a network), in messages and flags. */

@@ -17,11 +17,19 @@ import type { Inputs } from "./schema";
 import type { ApiRecord } from "../../api/guards";
 import { messageOf } from "../../api/messages";
 import { perClientMemory } from "./run-memory";
+import { flatStrings } from "../../api/json";
 
 /** The list call where a create's record appears (a network's subnets, a scope's images). */
 export interface Survey {
   path: string;
   query?: Record<string, string>;
+  /**
+   * The fields besides `id` and `name` that a reader of the list taken for creates (listNow)
+   * reads: what a record of the place holds (a subnet's cidr) and what a twin is compared on
+   * (the fields only a replacement changes). Only these are kept of a record that carries no
+   * create mark; every field when undefined.
+   */
+  reads?: readonly string[];
 }
 
 /**
@@ -45,10 +53,28 @@ export async function listNow(survey: Survey): Promise<ApiRecord[]> {
   const key = listKey(survey);
   const hit = recent.get(key);
   if (hit && clock.now() - hit.at < REUSE_MS) return hit.records;
-  const records = listAll(client, survey.path, survey.query);
+  const records = listAll(client, survey.path, survey.query, undefined, { keep: keptOf(survey) });
   recent.set(key, { at: clock.now(), records });
   records.catch(() => recent.delete(key));
   return records;
+}
+
+/**
+ * What the list keeps of each record while it is reused: at 2,000 subnets a network's list
+ * is a megabyte of JSON, and a new one every REUSE_MS outlives the young generation's
+ * collections, so what it holds waits in the old generation for a full collection. A
+ * record is read whole only when it carries a create mark (markedNamesakes, and the
+ * adoption of a record a lost create left): it is kept whole, the rest as `reads` says.
+ */
+function keptOf(survey: Survey): ((record: ApiRecord) => ApiRecord) | undefined {
+  if (survey.reads === undefined) return undefined;
+  const fields = ["id", "name", ...survey.reads];
+  return (record) => {
+    if (markOf(record) !== undefined) return flatStrings(record);
+    const kept: ApiRecord = {};
+    for (const field of fields) if (Object.hasOwn(record, field)) kept[field] = flatStrings(record[field]);
+    return kept;
+  };
 }
 
 const listKey = (survey: Survey) => `${survey.path}?${new URLSearchParams(survey.query ?? {}).toString()}`;

@@ -1,5 +1,6 @@
 // What the engine derives for an owned kind from a line of its file: a list narrowed to a
-// place (`listedBy`: where its create is looked for, cims-import's filter flag), arguments a
+// place (`listedBy`: where its create is looked for, cims-import's filter flag, and what it
+// reads there), arguments a
 // record implies after a field (`argsAfter`), and what it holds alone in a place (`exclusiveIn`).
 import { Subnet as contract } from "../../../../api/contract/subnet";
 import { overlaps } from "../../../../api/net";
@@ -19,6 +20,8 @@ test("listedBy: the create is looked for in the list narrowed by the input's wir
   expect(described.survey({ projectId: 1, regionId: 2, networkId: NETWORK })).toEqual({
     path: "/cloud/v1/subnets/1/2",
     query: { network_id: NETWORK },
+    // What a create reads there besides id, name and mark: the record's fields only a replacement changes.
+    reads: ["cidr", "network_id", "ip_version"],
   });
   expect(described.import.filter).toEqual({
     flag: "network",
