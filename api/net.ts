@@ -91,28 +91,11 @@ export function canonical(kind: "ip" | "cidr" | "uuid4", value: unknown): unknow
   return isUuid4(value) ? value.toLowerCase() : value;
 }
 
-/** How many networks overlaps() keeps parsed; past it, it starts again from none. */
-const PARSED_KEPT = 10_000;
-const parsed = new Map<string, Network | undefined>();
-
-/**
- * A CIDR as overlaps() reads it, parsed once: a subnet's check and create compare its CIDR
- * with each subnet of its network and each of the program, so an `up` of N subnets asks about
- * N^2 pairs, and each parse allocates (ipaddr.js's arrays, a bigint per byte).
- */
-function networkOf(cidr: string): Network | undefined {
-  if (parsed.has(cidr)) return parsed.get(cidr);
-  if (parsed.size >= PARSED_KEPT) parsed.clear();
-  const network = parseCidr(cidr);
-  parsed.set(cidr, network);
-  return network;
-}
-
 export function overlaps(a: string, b: string): boolean {
-  const x = networkOf(a);
+  const x = parseCidr(a);
   // A network overlaps itself (a subnet's diff asks this of every unchanged subnet).
   if (a === b) return x !== undefined;
-  const y = networkOf(b);
+  const y = parseCidr(b);
   return x !== undefined && y !== undefined && x.version === y.version && x.first <= y.last && y.first <= x.last;
 }
 
