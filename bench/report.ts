@@ -320,7 +320,7 @@ export function pluginScaleMarkdown(rows: PluginScaleRow[] | undefined): string[
     "",
     "| subnets | preview | up | refresh |",
     "|---|---|---|---|",
-    ...rows.map((x) => `| ${x.count} | ${cell(x.previewMs)} | ${cell(x.upMs, 1.05)} | ${cell(x.refreshMs, 1.1)} |`),
+    ...rows.map((x) => `| ${x.count} | ${cell(x.previewMs, 1.1)} | ${cell(x.upMs, 1.05)} | ${cell(x.refreshMs, 1.1)} |`),
   ];
 }
 
