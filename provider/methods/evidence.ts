@@ -33,30 +33,54 @@ export interface Survey {
 }
 
 /**
- * How long a list taken for one create is good for another that starts soon after: a wave of
+ * How long a list taken for one create is good for another that starts after it: a wave of
  * creates at --parallel 8 (2 s tasks) each took a list of its own at 2 s, 7 of the 50 subnets'
- * requests. What it answers is checked again where it counts: the service refuses a CIDR taken
- * meanwhile, and a record a lost create left is one made before.
+ * requests, and with a list good for 5 s, 50 subnets at --parallel 8 under 10 a second (about
+ * 20 s) still took four. What it answers is checked again where it counts: what it shows in
+ * the way is looked for in a list taken then before a create is refused or adopts it
+ * (foundNow: a record may have gone since), the service refuses a CIDR taken since, and a
+ * record a lost create left is one made before the run (a create of this process under way is
+ * no such record, issuedHere). A minute, so that a run's creates of a network share a list or
+ * a few, where a list of 2,000 subnets is two pages.
  */
-const REUSE_MS = 5_000;
+const REUSE_MS = 60_000;
 /** Per client (a new configuration makes a new one): the lists taken, by path and query. */
 const recentByClient = perClientMemory<Map<string, { at: number; records: Promise<ApiRecord[]> }>>();
 
 /**
  * The survey's records as they are now: a list in flight, or taken within REUSE_MS (check()
- * and create() of one resource, or a burst of creates, share one), else a new list.
+ * and create() of one resource, or a burst of creates, share one), else a new list. `since`:
+ * a list asked for before then is not reused (foundNow).
  */
-export async function listNow(survey: Survey): Promise<ApiRecord[]> {
+export async function listNow(survey: Survey, since = -Infinity): Promise<ApiRecord[]> {
   const client = apiClient();
   const recent = recentByClient.get(client) ?? new Map<string, { at: number; records: Promise<ApiRecord[]> }>();
   recentByClient.set(client, recent);
   const key = listKey(survey);
   const hit = recent.get(key);
-  if (hit && clock.now() - hit.at < REUSE_MS) return hit.records;
+  if (hit && hit.at >= since && clock.now() - hit.at < REUSE_MS) return hit.records;
   const records = listAll(client, survey.path, survey.query, undefined, { keep: keptOf(survey) });
-  recent.set(key, { at: clock.now(), records });
-  records.catch(() => recent.delete(key));
+  const taken = { at: clock.now(), records };
+  recent.set(key, taken);
+  records.catch(() => {
+    if (recent.get(key) === taken) recent.delete(key);
+  });
   return records;
+}
+
+/**
+ * What `find` finds in the survey's records (listNow): where it finds something in a list asked
+ * for before this call, what it finds in a list asked for now. A list is reused for REUSE_MS,
+ * and a record in its way (a CIDR held, a create's mark left) may have gone since: a create is
+ * refused, or adopts a record, only on what the service holds now. What a reused list does not
+ * show is checked again where it counts (REUSE_MS).
+ */
+export async function foundNow<T>(survey: Survey, find: (records: ApiRecord[]) => T, found: (t: T) => boolean): Promise<T> {
+  const asked = clock.now();
+  const recent = recentByClient.get(apiClient())?.get(listKey(survey));
+  const reused = recent !== undefined && recent.at < asked && asked - recent.at < REUSE_MS;
+  const first = find(await listNow(survey));
+  return reused && found(first) ? find(await listNow(survey, asked)) : first;
 }
 
 /**
@@ -128,11 +152,12 @@ const none = (): ApiRecord[] => [];
  */
 export async function markedNamesakes(survey: Survey, name: unknown): Promise<ApiRecord[]> {
   if (typeof name !== "string") return [];
-  const records = await listNow(survey).catch(none);
-  return records.filter((rec) => {
-    const mark = markOf(rec);
-    return rec.name === name && mark !== undefined && !issuedHere(mark) && !claimed(rec);
-  });
+  const namesakes = (records: ApiRecord[]) =>
+    records.filter((rec) => {
+      const mark = markOf(rec);
+      return rec.name === name && mark !== undefined && !issuedHere(mark) && !claimed(rec);
+    });
+  return foundNow(survey, namesakes, (marked) => marked.length > 0).catch(none);
 }
 
 /** How often a create whose answer was lost looks again for the record it may have made. */

@@ -24,7 +24,7 @@ import { differences } from "./drift";
 import { CimsError } from "../client/errors";
 import { CREATE_MARK_TAG, markOf, markOwner, ownerKey } from "./mark";
 import { clashMessage, type Holding, hold, noteDiffed, takeDiffed } from "./holdings";
-import { forgetList, listNow, markedNamesakes } from "./evidence";
+import { forgetList, foundNow, markedNamesakes } from "./evidence";
 import type { CheckFailure, Inputs } from "./schema";
 import { resourceTable, type Table } from "./table";
 import type { ApiRecord } from "../../api/guards";
@@ -173,6 +173,8 @@ function holder(
   });
 }
 
+const isHeld = (record: ApiRecord | undefined) => record !== undefined;
+
 /**
  * The record as the program declares it, with no create's mark: what a `pulumi up --replace`
  * (or a taint) replaces. Its in-place fields may have drifted (a tag another team added), its
@@ -194,10 +196,9 @@ async function holdingFailure({ d, ex, table }: Parts, creating: boolean, inputs
   const other = hold(d.noun, d.label(inputs), holding, ex.clash, replaced !== undefined);
   if (other) return { property: holding.property, reason: clashMessage(d.label(inputs), holding, other, ex.rule) };
   if (!creating || inputs.importId !== undefined) return undefined;
-  const records = await listNow(d.survey(inputs)).catch(() => []);
   // The id the diff saw is the old record; with none (`up --replace`), any twin may be.
   const own = (r: ApiRecord) => (replaced === undefined ? twin(table, r, inputs) : String(r.id).toLowerCase() === replaced.toLowerCase());
-  const taken = holder(ex, records, holding, own);
+  const taken = await foundNow(d.survey(inputs), (records) => holder(ex, records, holding, own), isHeld).catch(() => undefined);
   return taken && { property: holding.property, reason: ex.taken(inputs, taken) };
 }
 
@@ -267,10 +268,9 @@ async function create(p: Parts, inputs: Scoped): Promise<pulumi.dynamic.CreateRe
     const survey = d.survey(inputs);
     const holding = ex?.holds(inputs);
     if (ex && holding) {
-      const existing = await listNow(survey).catch((err: unknown) => {
+      const taken = await foundNow(survey, (records) => holder(ex, records, holding), isHeld).catch((err: unknown) => {
         throw new CimsError(`could not list what exists before creating a ${d.noun}, so nothing was created: ${messageOf(err)}`);
       });
-      const taken = holder(ex, existing, holding);
       if (taken) throw new CimsError(ex.taken(inputs, taken) + (twin(table, taken, inputs) ? TWIN_HINT : ""));
     }
     const call = {
