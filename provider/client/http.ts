@@ -61,7 +61,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Takes its turn before the requests already waiting for theirs (pacer.ts): a scope's task list, which many waits share. */
   ahead?: boolean;
-  /** Called as the request first leaves, after its turn (a create's tasks were made after it: task-board.ts). */
+  /**
+   * Called as the request leaves, after its turn, at every attempt: a create's tasks were made
+   * after the last call (task-board.ts), as the attempts before it were refused unacted (a POST
+   * is retried only so, retry.ts).
+   */
   sent?: () => void;
 }
 
@@ -109,7 +113,7 @@ export class CimsClient {
     for (let retry = 0; ; retry++) {
       const pacer = this.#options.pacer;
       const turn = await pacer?.turn(opts.signal ?? this.#options.cancel, opts.ahead);
-      if (retry === 0) opts.sent?.();
+      opts.sent?.();
       const result = await this.attempt(method, path, body, opts, deadline).finally(() => pacer?.done());
       this.paced(result, turn);
       if (result.ok) return result.value;

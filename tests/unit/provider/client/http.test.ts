@@ -498,6 +498,16 @@ describe("retries", () => {
     server = undefined;
   });
 
+  test("a POST retried after a 429 is told sent at each attempt: its last is the attempt the service took", async () => {
+    const client = await clientFor((_r, i) =>
+      i === 0 ? { status: 429, headers: { "retry-after-ms": "10" } } : { body: { tasks: ["t"] } },
+    );
+    // What the server had received when each attempt left: the tasks a create makes come after the last.
+    const receivedWhenSent: number[] = [];
+    await client.request("POST", "/cloud/v1/bmimages/1/1", { body: {}, sent: () => receivedWhenSent.push(server!.requests.length) });
+    expect(receivedWhenSent).toEqual([0, 1]);
+  });
+
   test("a GET is retried after a dropped connection", () =>
     onVirtualTime(async () => {
       const client = await clientFor((_r, i) => (i === 0 ? { destroy: true } : { body: { state: "RUNNING" } }));
