@@ -179,13 +179,14 @@ export class CimsClient {
     const board = this.#options.taskBoard;
     if (board && scope && postedAt !== undefined) for (const id of ids) board.expect(scope, id, postedAt);
     // The scope's task list answers the waits' looks, when there is a board and a scope to watch.
-    const watched: Pick<WaitOptions, "listed" | "listShowsEnd" | "onEndListed" | "planLook"> =
+    const watched: Pick<WaitOptions, "listed" | "listShowsEnd" | "onEndListed" | "planLook" | "relookMs"> =
       board && scope
         ? {
             listed: (id, since, signal) => board.running(scope, id, since, signal),
             listShowsEnd: (id) => board.showsEnd(scope, id),
             onEndListed: (id, wake) => board.onEnded(scope, id, wake),
             planLook: (id, at) => board.plan(scope, id, at),
+            relookMs: () => board.pacedGapMs(),
           }
         : {};
     const getTask = async (id: string, o: RequestOptions): Promise<Task> => {

@@ -170,6 +170,12 @@ export class TaskBoard {
     if (shown.length > SHOWN_KEPT) shown.shift();
   }
 
+  /** While requests are paced, the least time between two lists of a scope (a look that misses an end waits that long for the next); undefined while not. */
+  pacedGapMs(): number | undefined {
+    const rate = this.pacedRate();
+    return rate === undefined ? undefined : listGapMs(rate);
+  }
+
   /** When the wait of a task of the scope plans its next look (clock time); undefined: it looks no more. */
   plan(scope: TaskScope, id: string, at: number | undefined): void {
     const key = scopeKey(scope);
@@ -189,17 +195,21 @@ export class TaskBoard {
 
   /**
    * While paced: when a list that may go at `from` (now, or a gap after the last) is sent: at
-   * the last look of the first burst planned within a gap of then (looks each within
-   * LIST_BATCH_MS of the one before), or at `from` when none is. The pacer spreads a wave's
-   * creates a turn apart, so their tasks end a turn apart: lists a gap apart saw a wave's ends
-   * in two or three pieces (50 subnets at --parallel 8 under 10 a second: 23 to 28 lists), one at
-   * a burst's end sees it whole. A look waits at most a gap longer for it.
+   * the last look of the first burst planned after then that begins within a gap of `from`, or
+   * at `from` when none does. The pacer spreads a wave's creates a turn apart, so their tasks
+   * end a turn apart: lists a gap apart saw a wave's ends in two or three pieces (50 subnets at
+   * --parallel 8 under 10 a second: 23 to 28 lists), one at a burst's end sees it whole. Looks
+   * each within a gap of the one before are one burst, up to two gaps after `from`: a look left
+   * out would wait for a list of its own, a gap after this one (8 creates a turn apart end over
+   * 0.8 s, about a gap, and a create the engine began a few tenths of a second after its wave
+   * ends as far after it; each cost a list a wave). A look waits at most two gaps longer for it.
    */
   #afterBurst(key: string, from: number, gap: number): number {
-    const planned = [...(this.#plans.get(key)?.values() ?? [])].filter((p) => p > from && p <= from + gap).sort((a, b) => a - b);
+    const planned = [...(this.#plans.get(key)?.values() ?? [])].filter((p) => p > from && p <= from + 2 * gap).sort((a, b) => a - b);
     let at = planned[0] ?? from;
+    if (at > from + gap) return from;
     for (const p of planned) {
-      if (p - at > LIST_BATCH_MS) break;
+      if (p - at > gap) break;
       at = p;
     }
     return at;

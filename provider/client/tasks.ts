@@ -94,6 +94,11 @@ export interface WaitOptions {
   onEndListed?: (id: string, wake: () => void) => () => void;
   /** Told when the wait next looks at the task (clock time; undefined: it looks no more), so that a list due shortly before waits for it (task-board.ts). */
   planLook?: (id: string, at: number | undefined) => void;
+  /**
+   * How long a look that finds the task still running waits for the next list now (task-board.ts:
+   * a second while requests are paced); undefined or 0: looks are cheap, probe as task-hints.ts says.
+   */
+  relookMs?: () => number | undefined;
 }
 
 export type GetTask = (id: string, opts: { deadline: number; signal: AbortSignal }) => Promise<Task>;
@@ -228,6 +233,7 @@ interface Waiting {
   listShowsEnd: WaitOptions["listShowsEnd"];
   onEndListed: WaitOptions["onEndListed"];
   planLook: WaitOptions["planLook"];
+  relookMs: WaitOptions["relookMs"];
   onProgress: WaitOptions["onProgress"];
 }
 
@@ -309,6 +315,7 @@ function waitingOf(getTask: GetTask, opts: WaitOptions): Waiting {
     listShowsEnd: opts.listShowsEnd,
     onEndListed: opts.onEndListed,
     planLook: opts.planLook,
+    relookMs: opts.relookMs,
     onProgress: opts.onProgress,
   };
 }
@@ -325,7 +332,8 @@ async function untilNextLook(w: Watch, x: Waiting): Promise<"look" | "deadline" 
   const type = typeOf(w, x);
   const hint = x.hints.get(type);
   const trusted = x.hints.endTrusted(type);
-  const due = nextDelay(w.lookedAt, { firstMs: x.firstPollMs, capMs: x.pollCapMs, hint, trusted, random: x.random });
+  const relookMs = x.relookMs?.();
+  const due = nextDelay(w.lookedAt, { firstMs: x.firstPollMs, capMs: x.pollCapMs, hint, trusted, random: x.random, relookMs });
   const wait = Math.min(due - (x.clock.now() - w.started - w.lookedAt), x.deadline - x.clock.now());
   if (wait <= 0) return x.clock.now() >= x.deadline ? "deadline" : "look";
   x.planLook?.(w.id, x.clock.now() + wait);
@@ -510,16 +518,16 @@ function errorText(error: unknown): string | undefined {
  * has run less than alike tasks all ran (the hint's `below`) and its end is `trusted` (no read
  * there found a task still running), the probe is the only look: the ordinary looks before it
  * would find the task running, each a request (50 subnets at --parallel 8 spent a task list a
- * subnet on them).
+ * subnet on them). `relookMs`: how long a look that misses the end waits for the next (probeIn).
  */
 export function nextDelay(
   elapsedMs: number,
-  opts: { firstMs?: number; capMs?: number; hint?: Bracket; trusted?: boolean; random?: () => number } = {},
+  opts: { firstMs?: number; capMs?: number; hint?: Bracket; trusted?: boolean; random?: () => number; relookMs?: number } = {},
 ): number {
   const cap = opts.capMs ?? 5_000;
   const base = elapsedMs <= 0 ? (opts.firstMs ?? 200) : Math.max(LATE_SHARE * elapsedMs, Math.min(EARLY_SHARE * elapsedMs, STEADY_MS));
   const ordinary = Math.min(cap, Math.max(base, 1) * jitter(opts.random ?? (() => 0.5)));
-  const probe = probeIn(opts.hint, elapsedMs);
+  const probe = probeIn(opts.hint, elapsedMs, opts.relookMs);
   if (probe !== undefined && opts.trusted && elapsedMs < (opts.hint?.below ?? 0)) return Math.min(probe, cap);
   return probe !== undefined && probe <= Math.min(2 * ordinary, cap) ? probe : ordinary;
 }

@@ -366,4 +366,54 @@ describe("waits that share a scope's lists", () => {
     // None is seen more than a gap (a second at 10 a second) after its own look.
     expect(Math.max(...done.map((at, i) => at - (2_000 + i * 100)))).toBeLessThanOrEqual(listGapMs(10));
   });
+
+  /** `count` creates the pacer let go a turn apart (10 a second) after a list showed a task of the scope, their tasks of 1.99 s: the lists asked for, and when each wait ended (ms after the first create). */
+  async function wave(count: number, hints: DurationHints, startOf = (i: number) => i * 100) {
+    const first = clock.now();
+    const start = first + 3_000;
+    const ids = Array.from({ length: count }, (_, i) => `w${i}`);
+    const starts = { seen: first, ...Object.fromEntries(ids.map((id, i) => [id, start + startOf(i)])) };
+    const ends = { seen: first + 300, ...Object.fromEntries(ids.map((id, i) => [id, start + startOf(i) + 1_990])) };
+    const { client, counts } = await service({ ends, from: { starts }, pacedRate: 10 });
+    await client.waitForTasks(["seen"], opts());
+    await clock.sleep(start - clock.now());
+    const lists = counts.list;
+    const done: number[] = [];
+    await Promise.all(
+      ids.map((id, i) =>
+        clock
+          .sleep(startOf(i))
+          .then(() => client.waitForTasks([id], opts({ hints, taskType: "create_subnet", postedAt: clock.now() })))
+          .then(() => (done[i] = clock.now() - start)),
+      ),
+    );
+    return { lists: counts.list - lists, done, gets: counts.gets };
+  }
+
+  test("while paced, a duration's bracket no wider than the gap between lists is looked at at its end, not its middle: one list sees the wave whole", async () => {
+    // Alike tasks ran more than 1.7 s and under 2.0 s: 0.3 s apart, under the gap of a second.
+    const { lists, done, gets } = await wave(8, hintsOf(1_700, 2_000));
+    // They look at 2.0 to 2.7 s, one list at 2.7 s (before: at the middle, 1.85 to 2.55 s, one
+    // list at 2.55 s that found the last two running, and one more a gap later for them, at 3.55 s).
+    expect(lists).toBe(1);
+    expect(done).toEqual(done.map(() => 2_700));
+    expect(gets).toBe(0);
+  });
+
+  test("while paced, a burst of looks that runs past the gap is followed to its end: twelve creates a turn apart, one list", async () => {
+    const { lists, done } = await wave(12, hintsOf(1_950, 2_000));
+    // They look at 2.0 to 3.1 s, 1.1 s, longer than the gap: one list, at 3.1 s (before: one at
+    // 3.0 s for the first eleven, and one a gap later, at 4.0 s, for the last).
+    expect(lists).toBe(1);
+    expect(done).toEqual(done.map(() => 3_100));
+  });
+
+  test("while paced, a look planned within a gap after a burst's last joins it: a create begun 0.4 s after its wave is seen by the wave's list", async () => {
+    // Eight creates a turn apart, and a ninth 0.4 s after the eighth.
+    const { lists, done } = await wave(9, hintsOf(1_950, 2_000), (i) => (i < 8 ? i * 100 : 1_100));
+    // They look at 2.0 to 2.7 s and at 3.1 s: one list, at 3.1 s (before: one at 2.7 s, and one
+    // a gap later, at 3.7 s, for the ninth).
+    expect(lists).toBe(1);
+    expect(done).toEqual(done.map(() => 3_100));
+  });
 });

@@ -487,6 +487,12 @@ describe("nextDelay: the schedule as a pure function", () => {
     expect(nextDelay(2_000, { hint })).toBe(1_000); // past it: the ordinary look
     expect(nextDelay(200, { hint: { below: 60_000, by: 61_000 } })).toBe(120); // far away: ordinary
   });
+
+  test("while a look that misses waits a gap for the next (paced lists), a bracket no wider than that gap is probed at its end only", () => {
+    const hint = { below: 1_500, by: 2_000 };
+    expect(nextDelay(1_000, { hint, relookMs: 1_000 })).toBe(1_000); // the end, 2 s: a middle probe would find it running
+    expect(nextDelay(1_000, { hint, relookMs: 400 })).toBe(750); // wider than the gap: the middle, as before
+  });
 });
 
 describe("adaptive polling", () => {
