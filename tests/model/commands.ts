@@ -529,8 +529,8 @@ function inTheWayAndNamed(m: Model, sys: System, rec: CommandRecord): boolean {
 
 const tail = (rec: CommandRecord) => (rec.result.stdout + rec.result.stderr).trim().split("\n").slice(-40).join("\n");
 
-/** An up's summary when it changed no resource: `Resources:`, then `N unchanged` alone. */
-const NOTHING_CHANGED = /^Resources:\n\s+\d+ unchanged\n/m;
+/** Whether an up's output says it changed no resource: its summary is `Resources:`, then `N unchanged` alone. */
+export const changedNoResource = (stdout: string): boolean => /^Resources:\n\s+\d+ unchanged\n/m.test(stdout);
 
 /**
  * After a successful up: the service holds the program, and a second preview shows no changes.
@@ -548,7 +548,7 @@ async function verifyUp(m: Model, sys: System, up: CommandRecord): Promise<void>
   checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags, m.ignoredTags);
   // Unrefreshed drift included: an update writes only what changed between the state and the
   // program, and keeps the state's value of the rest (tests/unit/provider/methods/up-after-unrefreshed-drift.test.ts).
-  if (!sys.previewEveryUp && NOTHING_CHANGED.test(up.result.stdout)) return;
+  if (!sys.previewEveryUp && changedNoResource(up.result.stdout)) return;
   const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
   checkKeyNotPrinted(sys, preview);
   if (preview.result.code !== 0) throw new InvariantError(`\`pulumi preview --expect-no-changes\` after up failed:\n${tail(preview)}`);
