@@ -164,14 +164,15 @@ function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[], templat
 /**
  * Between rows a stack's resources go: a full run destroys them (instant tasks: the destroy
  * is not measured). A smoke run deletes the bench's subnets from the emulator's store and
- * empties the stack's state with `pulumi state delete --all`, which starts no program and no
- * provider: there a destroy costs about what the row does, for nothing the run checks.
+ * empties the stack's state as `pulumi state delete --all` does (TestStack.deleteAllState, in
+ * the checkpoint, no CLI start): there a destroy costs about what the row does, for nothing the
+ * run checks.
  */
 function clearer(smoke: boolean, emulator: RunningEmulator): BenchContext["clear"] {
   return async (s) => {
     if (!smoke) return destroyFast(emulator, s);
     for (const r of emulator.store.list("subnets")) if (/^bench-\d+$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
-    await s.run(["state", "delete", "--all", "--yes", "--stack", s.name]);
+    await s.deleteAllState();
   };
 }
 
