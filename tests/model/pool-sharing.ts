@@ -11,7 +11,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
 import { api, faceProject, onFace } from "../support/cims";
-import { createStack, type RunResult, type TestStack } from "../support/harness";
+import { createStack, type RunResult, stackTemplate, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkAfterDestroy, checkForeignUntouched, InvariantError } from "./invariants";
 import { memberAddress, POOL_ID } from "./program";
@@ -33,12 +33,16 @@ function otherProgram(hosts: number[]): string {
 async function otherStack(sys: System, hosts: number[]): Promise<TestStack> {
   let stack = sys.otherStack as TestStack | undefined;
   if (!stack) {
-    stack = await createStack({
-      typeCheck: false,
-      files: { "Pulumi.yaml": faceProject("lifecycle-model-other", sys.face), "index.js": "" },
-      config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
-      secrets: { "cims:apiKey": sys.env.apiKey },
-    });
+    stack = await createStack(
+      {
+        typeCheck: false,
+        files: { "Pulumi.yaml": faceProject("lifecycle-model-other", sys.face), "index.js": "" },
+        config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+        secrets: { "cims:apiKey": sys.env.apiKey },
+      },
+      // The run's stack template, as the program's own stack: its config written before `stack init`, a CLI start less.
+      await stackTemplate(),
+    );
     sys.otherStack = stack;
   }
   await fs.writeFile(path.join(stack.projectDir, "index.js"), onFace(otherProgram(hosts), sys.face));
@@ -144,12 +148,16 @@ async function thirdStack(sys: System, use: "program" | "import"): Promise<TestS
   const known = sys.thirdStacks.get(own) as TestStack | undefined;
   if (known) return known;
   const name = `lifecycle-model-third-${own}`;
-  const stack = await createStack({
-    typeCheck: false,
-    files: { "Pulumi.yaml": faceProject(name, own === "import" ? "native" : sys.face), "index.js": "" },
-    config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
-    secrets: { "cims:apiKey": sys.env.apiKey },
-  });
+  const stack = await createStack(
+    {
+      typeCheck: false,
+      files: { "Pulumi.yaml": faceProject(name, own === "import" ? "native" : sys.face), "index.js": "" },
+      config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+      secrets: { "cims:apiKey": sys.env.apiKey },
+    },
+    // As the other stack's: a CLI start less.
+    await stackTemplate(),
+  );
   sys.thirdStacks.set(own, stack);
   return stack;
 }
