@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../provider/client";
-import { REPO_ROOT, type TestStack } from "../tests/support/harness";
+import { REPO_ROOT, type StackTemplate, stackTemplate, type TestStack } from "../tests/support/harness";
 import type { Machine } from "./report";
 import { benchStack, type Mode } from "./stack-runs";
 
@@ -95,7 +95,10 @@ export interface BenchContext {
 
 export async function benchContext(params: BenchParams): Promise<BenchContext> {
   const started = Date.now();
-  const apiKey = `bench-${randomBytes(8).toString("hex")}`;
+  // In a test run (the smoke run of `npm test`) the run's stack template writes each stack's
+  // config before its `stack init`, a CLI start less per stack, for stacks of the template's key.
+  const template = await stackTemplate();
+  const apiKey = template?.apiKey ?? `bench-${randomBytes(8).toString("hex")}`;
   const requestTimes: RequestTimes = { first: undefined, last: undefined };
   const emulator = await startEmulator({
     apiKey,
@@ -123,7 +126,7 @@ export async function benchContext(params: BenchParams): Promise<BenchContext> {
       "cims:regionId": "1",
     }),
     floorConfig: (count, taskMs = params.taskMs) => ({ "bench:count": String(count), "bench:taskMs": String(taskMs) }),
-    stack: stackMaker(params.smoke, apiKey, stacks),
+    stack: stackMaker(params.smoke, apiKey, stacks, template),
     clear: clearer(params.smoke, emulator),
     dispose: async () => {
       for (const s of stacks) await s.dispose();
@@ -138,7 +141,7 @@ export async function benchContext(params: BenchParams): Promise<BenchContext> {
  * stack of a mode, config and environment serves every step that asks for it: a third fewer
  * `stack init`s in the run `npm test` makes.
  */
-function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[]): BenchContext["stack"] {
+function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[], template?: StackTemplate): BenchContext["stack"] {
   const reused = new Map<string, TestStack>();
   return async (mode, config, env = {}) => {
     const key = JSON.stringify([mode, config, env]);
@@ -150,6 +153,7 @@ function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[]): BenchC
       mode === "cims" || mode === "plugin" || mode === "python" ? { "cims:apiKey": apiKey } : {},
       // A smoke run's figures mean nothing: its programs skip the type-check a user's get.
       smoke ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true", ...env } : env,
+      template,
     );
     stacks.push(s);
     reused.set(key, s);
@@ -160,14 +164,15 @@ function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[]): BenchC
 /**
  * Between rows a stack's resources go: a full run destroys them (instant tasks: the destroy
  * is not measured). A smoke run deletes the bench's subnets from the emulator's store and
- * empties the stack's state with `pulumi state delete --all`, which starts no program and no
- * provider: there a destroy costs about what the row does, for nothing the run checks.
+ * empties the stack's state as `pulumi state delete --all` does (TestStack.deleteAllState, in
+ * the checkpoint, no CLI start): there a destroy costs about what the row does, for nothing the
+ * run checks.
  */
 function clearer(smoke: boolean, emulator: RunningEmulator): BenchContext["clear"] {
   return async (s) => {
     if (!smoke) return destroyFast(emulator, s);
     for (const r of emulator.store.list("subnets")) if (/^bench-\d+$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
-    await s.run(["state", "delete", "--all", "--yes", "--stack", s.name]);
+    await s.deleteAllState();
   };
 }
 

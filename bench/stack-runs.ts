@@ -3,7 +3,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { linkPythonVenv, PLUGIN_PROJECT, PYTHON_PROJECT } from "../tests/support/cims";
-import { createStack, REPO_ROOT, type TestStack } from "../tests/support/harness";
+import { createStack, REPO_ROOT, type StackTemplate, type TestStack } from "../tests/support/harness";
 import { pythonSdkVenv } from "../tests/support/python-sdk";
 
 export type Mode = "cims" | "plugin" | "python" | "floor" | "naive" | "naive-size";
@@ -13,28 +13,35 @@ export async function benchStack(
   config: Record<string, string>,
   secrets: Record<string, string> = {},
   env: Record<string, string> = {},
+  template?: StackTemplate,
 ): Promise<TestStack> {
   if (mode === "python") {
-    const stack = await createStack({
-      programDir: path.join(REPO_ROOT, "bench/program-py"),
-      stackName: "bench-python",
-      config,
-      secrets,
-      env,
-      files: { "Pulumi.yaml": PYTHON_PROJECT("cims-bench-py") },
-    });
+    const stack = await createStack(
+      {
+        programDir: path.join(REPO_ROOT, "bench/program-py"),
+        stackName: "bench-python",
+        config,
+        secrets,
+        env,
+        files: { "Pulumi.yaml": PYTHON_PROJECT("cims-bench-py") },
+      },
+      template,
+    );
     await linkPythonVenv(stack, await pythonSdkVenv());
     return stack;
   }
-  return createStack({
-    programDir: path.join(REPO_ROOT, "bench/program"),
-    stackName: `bench-${mode}`,
-    config: { "bench:mode": mode, ...config },
-    secrets,
-    env,
-    // The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md).
-    files: mode === "plugin" ? { "Pulumi.yaml": PLUGIN_PROJECT("cims-bench") } : undefined,
-  });
+  return createStack(
+    {
+      programDir: path.join(REPO_ROOT, "bench/program"),
+      stackName: `bench-${mode}`,
+      config: { "bench:mode": mode, ...config },
+      secrets,
+      env,
+      // The plugin mode's project also names the plugin, as a user's project on that face does (docs/platform.md).
+      files: mode === "plugin" ? { "Pulumi.yaml": PLUGIN_PROJECT("cims-bench") } : undefined,
+    },
+    template,
+  );
 }
 
 /** Wall time of `fn` in ms. */

@@ -606,7 +606,9 @@ function sdkFiles(root: string): string[] {
 async function main(): Promise<void> {
   // --check: write nothing, list what differs, fail if anything does. --root: compare against
   // (or write into) another copy of the repository. --list: print the path of every file it
-  // writes, the SDKs' included (tests/unit/scripts/generated.test.ts checks .gitattributes marks them).
+  // writes, the SDKs' included (tests/unit/scripts/generated.test.ts checks .gitattributes marks them);
+  // with --check, the list comes first, then what differs: one generation serves both, as
+  // generating takes seconds of CPU (Prettier over every file).
   const { values } = parseArgs({
     options: {
       check: { type: "boolean", default: false },
@@ -614,12 +616,13 @@ async function main(): Promise<void> {
       list: { type: "boolean", default: false },
     },
   });
+  const generated = await generate(values.root);
   if (values.list) {
-    for (const file of [...(await generate(values.root)).keys(), ...sdkFiles(values.root)]) console.log(file);
-    return;
+    for (const file of [...generated.keys(), ...sdkFiles(values.root)]) console.log(file);
+    if (!values.check) return;
   }
   const stale: string[] = [];
-  for (const [file, text] of await generate(values.root)) {
+  for (const [file, text] of generated) {
     const target = path.join(values.root, file);
     const now = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined;
     if (now === text) continue;

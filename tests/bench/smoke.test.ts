@@ -34,7 +34,8 @@ test(
       expect(results.pluginScale).toEqual([{ count: 3, rounds: 1, previewMs: faces, upMs: faces, refreshMs: faces }]);
       expect(results.languages).toEqual({ count: 3, upMs: { typescript: [expect.any(Number)], python: [expect.any(Number)] } });
       expect(results.refresh.map((r: { count: number }) => r.count)).toEqual([3]);
-      expect(results.rateLimited).toHaveLength(2);
+      // Coalescing on alone under the limit: the refresh row ran it off (bench/scenarios/refresh.ts).
+      expect(results.rateLimited.map((r: { mode: string }) => r.mode)).toEqual(["cims"]);
       const md = await fs.readFile(path.join(out, "results.md"), "utf8");
       for (const section of [
         "## Full run",

@@ -459,7 +459,7 @@ export class Pulumi implements Cmd {
     const resources = await sys.resources();
     checkNoOrphans(sys, resources);
     checkOnePerResource(sys);
-    if (this.command === "up") await verifyUp(m, sys);
+    if (this.command === "up") await verifyUp(m, sys, rec);
     if (this.command === "refresh") {
       checkAfterRefresh(sys, resources);
       m.drift.clear();
@@ -504,13 +504,13 @@ class InterruptedUp implements Cmd {
     if (!rec.interrupted) {
       if (rec.result.code !== 0 && ![...m.drift.values()].includes("deleted") && !inTheWayAndNamed(m, sys, rec))
         throw new InvariantError(`\`pulumi up\` (no task started, not interrupted) failed:\n${tail(rec)}`);
-      if (rec.result.code === 0) return verifyUp(m, sys);
+      if (rec.result.code === 0) return verifyUp(m, sys, rec);
       return converge(m, sys, rec);
     }
     // Not one record per resource yet: a replacement cancelled between its create and the old
     // record's delete keeps both, the old one in the state pending deletion (converge checks
     // that no record is missing from the state, and its up deletes the old one).
-    if (rec.result.code === 0) return verifyUp(m, sys);
+    if (rec.result.code === 0) return verifyUp(m, sys, rec);
     return converge(m, sys, rec);
   }
   toString(): string {
@@ -529,8 +529,17 @@ function inTheWayAndNamed(m: Model, sys: System, rec: CommandRecord): boolean {
 
 const tail = (rec: CommandRecord) => (rec.result.stdout + rec.result.stderr).trim().split("\n").slice(-40).join("\n");
 
-/** After a successful up: the service holds the program, and a second preview shows no changes. */
-async function verifyUp(m: Model, sys: System): Promise<void> {
+/** Whether an up's output says it changed no resource: its summary is `Resources:`, then `N unchanged` alone. */
+export const changedNoResource = (stdout: string): boolean => /^Resources:\n\s+\d+ unchanged\n/m.test(stdout);
+
+/**
+ * After a successful up: the service holds the program, and a second preview shows no changes.
+ * That preview is left out after an up that changed no resource (unless `sys.previewEveryUp`):
+ * such an up diffed each resource of this state against this program and found nothing to do;
+ * it kept each one's outputs and recorded the inputs its diff found unchanged, so the preview
+ * would diff the same outputs against the same program again.
+ */
+async function verifyUp(m: Model, sys: System, up: CommandRecord): Promise<void> {
   const resources = await sys.resources();
   checkNoOrphans(sys, resources);
   checkOnePerResource(sys);
@@ -539,6 +548,7 @@ async function verifyUp(m: Model, sys: System): Promise<void> {
   checkAfterUp(sys, m.program, resources, m.drift, m.observed, m.outsideTags, m.ignoredTags);
   // Unrefreshed drift included: an update writes only what changed between the state and the
   // program, and keeps the state's value of the rest (tests/unit/provider/methods/up-after-unrefreshed-drift.test.ts).
+  if (!sys.previewEveryUp && changedNoResource(up.result.stdout)) return;
   const preview = await sys.pulumi("preview", m.program, ["--expect-no-changes"]);
   checkKeyNotPrinted(sys, preview);
   if (preview.result.code !== 0) throw new InvariantError(`\`pulumi preview --expect-no-changes\` after up failed:\n${tail(preview)}`);
@@ -571,7 +581,7 @@ async function converge(m: Model, sys: System, failed: CommandRecord): Promise<v
   checkKeyNotPrinted(sys, up);
   checkForeignUntouched(sys, await sys.resources());
   if (up.result.code !== 0) throw new InvariantError(`converging: \`pulumi up\` after clearing faults failed:\n${tail(up)}`);
-  await verifyUp(m, sys);
+  await verifyUp(m, sys, up);
 }
 
 // ignoreChanges on a subnet's tags, a tag added outside Pulumi, and an up checked against

@@ -5,7 +5,7 @@
 // the policy: neither stack's adds, removes or destroys touch a volume the other attached.
 import fc from "fast-check";
 import { api, faceProject, onFace } from "../support/cims";
-import { createStack, type TestStack } from "../support/harness";
+import { createStack, stackTemplate, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkForeignUntouched, InvariantError } from "./invariants";
 import { POLICY_ID } from "./program";
@@ -32,12 +32,16 @@ async function otherPolicyStack(sys: System): Promise<TestStack> {
     `"use strict";\nconst cims = require("pulumi-cims");\nnew cims.SnapshotPolicyVolume("theirs", ${JSON.stringify({ policyId: POLICY_ID, volumeId: OTHER_VOLUME })});\n`,
     sys.face,
   );
-  const stack = await createStack({
-    typeCheck: false,
-    files: { "Pulumi.yaml": faceProject("lifecycle-model-policy-other", sys.face), "index.js": program },
-    config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
-    secrets: { "cims:apiKey": sys.env.apiKey },
-  });
+  const stack = await createStack(
+    {
+      typeCheck: false,
+      files: { "Pulumi.yaml": faceProject("lifecycle-model-policy-other", sys.face), "index.js": program },
+      config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+      secrets: { "cims:apiKey": sys.env.apiKey },
+    },
+    // The run's stack template, as the program's own stack: its config written before `stack init`, a CLI start less.
+    await stackTemplate(),
+  );
   sys.thirdStacks.set("policy", stack);
   return stack;
 }

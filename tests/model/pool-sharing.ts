@@ -11,7 +11,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
 import { api, faceProject, onFace } from "../support/cims";
-import { createStack, type RunResult, type TestStack } from "../support/harness";
+import { createStack, type RunResult, stackTemplate, type TestStack } from "../support/harness";
 import type { Cmd, Model } from "./commands";
 import { checkAfterDestroy, checkForeignUntouched, InvariantError } from "./invariants";
 import { memberAddress, POOL_ID } from "./program";
@@ -33,12 +33,16 @@ function otherProgram(hosts: number[]): string {
 async function otherStack(sys: System, hosts: number[]): Promise<TestStack> {
   let stack = sys.otherStack as TestStack | undefined;
   if (!stack) {
-    stack = await createStack({
-      typeCheck: false,
-      files: { "Pulumi.yaml": faceProject("lifecycle-model-other", sys.face), "index.js": "" },
-      config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
-      secrets: { "cims:apiKey": sys.env.apiKey },
-    });
+    stack = await createStack(
+      {
+        typeCheck: false,
+        files: { "Pulumi.yaml": faceProject("lifecycle-model-other", sys.face), "index.js": "" },
+        config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+        secrets: { "cims:apiKey": sys.env.apiKey },
+      },
+      // The run's stack template, as the program's own stack: its config written before `stack init`, a CLI start less.
+      await stackTemplate(),
+    );
     sys.otherStack = stack;
   }
   await fs.writeFile(path.join(stack.projectDir, "index.js"), onFace(otherProgram(hosts), sys.face));
@@ -134,21 +138,27 @@ async function poolMembers(sys: System): Promise<string[]> {
 }
 
 /**
- * A third team's stack, made once per system for each use: its LbPoolSettings and Subnet on the
- * system's face (each command writes its program), its `pulumi import` of the pool on the plugin
- * face, the one `pulumi import` reaches.
+ * A third team's stack, made once per system: its LbPoolSettings and Subnet on the system's face
+ * (each command writes its program), its `pulumi import` of the pool on the plugin face, the one
+ * `pulumi import` reaches. On a system of the plugin face one stack serves both (a stack's
+ * init and config less): `pulumi import` runs no program, and each use leaves the stack empty.
  */
 async function thirdStack(sys: System, use: "program" | "import"): Promise<TestStack> {
-  const known = sys.thirdStacks.get(use) as TestStack | undefined;
+  const own = use === "import" && sys.face !== "native" ? "import" : "program";
+  const known = sys.thirdStacks.get(own) as TestStack | undefined;
   if (known) return known;
-  const name = `lifecycle-model-third-${use}`;
-  const stack = await createStack({
-    typeCheck: false,
-    files: { "Pulumi.yaml": faceProject(name, use === "import" ? "native" : sys.face), "index.js": "" },
-    config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
-    secrets: { "cims:apiKey": sys.env.apiKey },
-  });
-  sys.thirdStacks.set(use, stack);
+  const name = `lifecycle-model-third-${own}`;
+  const stack = await createStack(
+    {
+      typeCheck: false,
+      files: { "Pulumi.yaml": faceProject(name, own === "import" ? "native" : sys.face), "index.js": "" },
+      config: { "cims:apiUrl": sys.env.emulator.url, "cims:projectId": "1", "cims:regionId": "1" },
+      secrets: { "cims:apiKey": sys.env.apiKey },
+    },
+    // As the other stack's: a CLI start less.
+    await stackTemplate(),
+  );
+  sys.thirdStacks.set(own, stack);
   return stack;
 }
 

@@ -16,6 +16,8 @@ export interface RunOptions {
   /** The emulator's rate limit (requests a second per key) throughout. */
   rateLimit?: number;
   log?: (line: string) => void;
+  /** Preview after every up, also one that changed no resource (System.previewEveryUp). */
+  previewEveryUp?: boolean;
 }
 
 export interface RunSummary {
@@ -43,6 +45,7 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
   let pulumiCommands = 0;
   const property = fc.asyncProperty(sequenceArbitrary(opts.maxCommands), async (cmds) => {
     const sys = await System.start(opts.taskDurationMs ?? 50, opts.rateLimit);
+    sys.previewEveryUp = opts.previewEveryUp ?? false;
     sequences++;
     const t0 = Date.now();
     try {
@@ -72,7 +75,7 @@ export async function runLifecycle(opts: RunOptions): Promise<RunSummary> {
 /**
  * Runs one given command sequence (a soak's shrunk failure, kept as a test) against a fresh
  * emulator and stack; throws what an invariant throws. Returns the pulumi commands run, with
- * their exit codes (each `up` is followed by the model's `preview --expect-no-changes`). The
+ * their exit codes (each `up` that changed a resource is followed by the model's `preview --expect-no-changes`). The
  * program's resources are on the dynamic face unless `face` says.
  */
 export async function runSequence(cmds: Cmd[], taskDurationMs = 50, rateLimit?: number, face: Face = "dynamic"): Promise<string[]> {

@@ -35,6 +35,8 @@ async function main(): Promise<number> {
       timeLimitMs: Number(values.minutes) * 60_000,
       rateLimit: values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]),
       log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)} seed ${seed + k}] ${line}`),
+      // What the tests leave out as implied (a preview after an up that changed nothing), the soak checks.
+      previewEveryUp: true,
     }),
   );
   const summaries: RunSummary[] = await Promise.all(workers);

@@ -74,6 +74,11 @@ export class System {
   readonly history: string[] = [];
   commandsRun = 0;
   /**
+   * `preview --expect-no-changes` after every successful up, also one that changed no resource
+   * (the soak's choice: it costs a command, and the soak looks for what the model assumes).
+   */
+  previewEveryUp = false;
+  /**
    * The state's resources as last exported. Only a pulumi command changes the state, and the
    * invariants read it two or three times after each: one `stack export` (a CLI start) serves them.
    */

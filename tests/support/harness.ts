@@ -259,24 +259,50 @@ export class TestStack {
    * unless the backend is a directory holding one checkpoint of this stack, with a deployment.
    */
   private async storedDeployment(): Promise<StackExport | undefined> {
+    const latest = (await this.storedCheckpoint())?.stored.checkpoint.latest;
+    return latest ? ({ version: 3, deployment: latest } as StackExport) : undefined;
+  }
+
+  /**
+   * Empties the stack's state, as `pulumi state delete --all --yes` does, in the file backend's
+   * checkpoint of this stack, where the CLI reads it: its latest deployment keeps no resource and
+   * no pending operation (which would name one), the rest as it was. A CLI start less for what
+   * empties a stack between the bench's rows; where there is no such checkpoint, the CLI does it.
+   */
+  async deleteAllState(): Promise<void> {
+    const found = await this.storedCheckpoint();
+    if (!found) {
+      await this.stackRun(["state", "delete", "--all", "--yes"], []);
+      return;
+    }
+    const { file, stored } = found;
+    stored.checkpoint.latest = { ...stored.checkpoint.latest, resources: [] };
+    delete stored.checkpoint.latest.pending_operations;
+    // Written aside and renamed, as the CLI writes it: a reader never meets half a file.
+    const aside = `${file}.${randomBytes(4).toString("hex")}`;
+    await fs.writeFile(aside, JSON.stringify(stored));
+    await fs.rename(aside, file);
+  }
+
+  /** The file backend's one checkpoint of this stack, parsed, with a deployment; else undefined. */
+  private async storedCheckpoint(): Promise<{ file: string; stored: StoredCheckpoint } | undefined> {
     const backend = this.env.PULUMI_BACKEND_URL;
     if (!backend?.startsWith("file://")) return undefined;
     const stacks = path.join(backend.slice("file://".length), ".pulumi", "stacks");
     const projects = await fs.readdir(stacks).catch(() => [] as string[]);
-    const texts = await Promise.all(
-      projects.map((p) => fs.readFile(path.join(stacks, p, `${this.name}.json`), "utf8").catch(() => undefined)),
-    );
-    const found = texts.filter((t) => t !== undefined);
+    const files = projects.map((p) => path.join(stacks, p, `${this.name}.json`));
+    const texts = await Promise.all(files.map((f) => fs.readFile(f, "utf8").catch(() => undefined)));
+    const found = texts.flatMap((text, i) => (text === undefined ? [] : [{ file: files[i], text }]));
     if (found.length !== 1) return undefined;
     let stored: { version?: number; checkpoint?: { latest?: unknown } };
     try {
-      stored = JSON.parse(found[0]) as typeof stored;
+      stored = JSON.parse(found[0].text) as typeof stored;
     } catch {
       return undefined; // not a checkpoint this reads: the CLI says what it is
     }
     const latest = stored.checkpoint?.latest;
     if (stored.version !== 3 || typeof latest !== "object" || latest === null) return undefined;
-    return { version: 3, deployment: latest } as StackExport;
+    return { file: found[0].file, stored: stored as StoredCheckpoint };
   }
 
   /**
@@ -347,6 +373,12 @@ export async function createStack(opts: StackOptions = {}, template?: StackTempl
 
 /** Where the e2e run keeps its StackTemplate (global-setup.js names the file); unset outside e2e runs. */
 const STACK_TEMPLATE_ENV = "CIMS_E2E_STACK_TEMPLATE";
+
+/** A file backend's checkpoint of a stack, as the CLI writes it (version 3), with a deployment. */
+interface StoredCheckpoint {
+  version: 3;
+  checkpoint: { latest: Record<string, unknown> & { resources?: unknown[]; pending_operations?: unknown[] } };
+}
 
 /**
  * What `pulumi config set --secret` wrote for one value, the run's API key, in a stack the CLI

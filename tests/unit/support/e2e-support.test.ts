@@ -226,6 +226,57 @@ describe("TestStack.outputs", () => {
   });
 });
 
+describe("TestStack.deleteAllState", () => {
+  let root: string;
+  let saved: string | undefined;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), "delete-all-"));
+    // A `pulumi` that only notes what it was asked: the command deleteAllState leaves to the CLI.
+    await fs.mkdir(path.join(root, "bin"));
+    await fs.writeFile(path.join(root, "bin/pulumi"), `#!/bin/sh\necho "$@" > ${path.join(root, "asked")}\n`, { mode: 0o755 });
+    saved = process.env.CIMS_E2E_PULUMI_BIN;
+    process.env.CIMS_E2E_PULUMI_BIN = path.join(root, "bin");
+  });
+  afterEach(async () => {
+    if (saved === undefined) delete process.env.CIMS_E2E_PULUMI_BIN;
+    else process.env.CIMS_E2E_PULUMI_BIN = saved;
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  test("empties the checkpoint's resources and pending operations, keeping the rest of it, with no CLI start", async () => {
+    const stack = new TestStack(root, "e2e");
+    await fs.mkdir(stack.projectDir, { recursive: true });
+    const dir = path.join(root, "state/.pulumi/stacks/project");
+    await fs.mkdir(dir, { recursive: true });
+    const resources = [
+      { urn: "urn:pulumi:e2e::project::pulumi:pulumi:Stack::project-e2e", type: "pulumi:pulumi:Stack" },
+      { urn: "urn:pulumi:e2e::project::cims:index:Subnet::s0", type: "cims:index:Subnet", id: "a1" },
+    ];
+    const latest = {
+      manifest: { version: "v3.248.0" },
+      secrets_providers: { type: "passphrase" },
+      resources,
+      pending_operations: [{ type: "creating" }],
+    };
+    await fs.writeFile(path.join(dir, "e2e.json"), JSON.stringify({ version: 3, checkpoint: { stack: "e2e", latest } }));
+    await stack.deleteAllState();
+    expect(JSON.parse(await fs.readFile(path.join(dir, "e2e.json"), "utf8"))).toEqual({
+      version: 3,
+      checkpoint: { stack: "e2e", latest: { manifest: latest.manifest, secrets_providers: latest.secrets_providers, resources: [] } },
+    });
+    expect((await stack.exportState()).deployment.resources).toEqual([]);
+    expect(await fs.readdir(dir)).toEqual(["e2e.json"]);
+    await expect(fs.access(path.join(root, "asked"))).rejects.toThrow();
+  });
+
+  test("with no checkpoint of the stack to write, asks the CLI", async () => {
+    const stack = new TestStack(root, "e2e");
+    await fs.mkdir(stack.projectDir, { recursive: true });
+    await stack.deleteAllState();
+    expect((await fs.readFile(path.join(root, "asked"), "utf8")).trim()).toBe("state delete --all --yes --stack e2e --non-interactive");
+  });
+});
+
 describe("the run's stack template", () => {
   const saved = process.env.CIMS_E2E_STACK_TEMPLATE;
   afterEach(() => {

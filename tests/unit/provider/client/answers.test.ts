@@ -5,9 +5,9 @@
 // quota beyond 2^53 stays exact.
 import { CimsClient, closeAllPools, InvalidResponseError, listAll } from "../../../../provider/client";
 import { processClock } from "../../../../provider/client/clock";
-import { setConfig } from "../../../../provider/methods/context";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { Subnet } from "../../../../provider/kinds/subnet";
+import { configureForScripted } from "../../../support/provider-config";
 import { type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 
 const KEY = "sk-answers-5d1e7c2b-secret";
@@ -42,14 +42,7 @@ function clientOf(s: TestServer): CimsClient {
 
 /** The provider's methods pointed at `s` (no credentials probe, no coalesced list: one GET per read). */
 function providerAt(s: TestServer): void {
-  const config: Record<string, string> = {
-    "cims:apiUrl": s.url,
-    "cims:apiKey": KEY,
-    "cims:maxRetries": "0",
-    "cims:skipCredentialsValidation": "true",
-    "cims:coalesceReads": "false",
-  };
-  setConfig((key) => config[key]);
+  configureForScripted(s.url, { "cims:apiKey": KEY, "cims:coalesceReads": "false" });
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {

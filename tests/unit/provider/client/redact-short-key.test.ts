@@ -1,7 +1,8 @@
 // A key too short to be searched for in messages (redact.ts): the provider's lines keep the
 // names and ids that hold its text, and the provider says once, as a warning, that such a key
 // is not hidden. A file of its own: the warning is once per process, so per module registry.
-import { apiClient, log, setConfig, setLogSink, type Severity, verifyCredentials } from "../../../../provider/methods/context";
+import { apiClient, log, setLogSink, type Severity, verifyCredentials } from "../../../../provider/methods/context";
+import { configureProvider } from "../../../support/provider-config";
 
 const said: Array<[string, Severity]> = [];
 setLogSink((line, severity) => {
@@ -9,12 +10,7 @@ setLogSink((line, severity) => {
 });
 
 function configure(apiKey: string): void {
-  const config = new Map([
-    ["cims:apiKey", apiKey],
-    ["cims:apiUrl", "http://127.0.0.1:9"],
-    ["cims:skipCredentialsValidation", "true"],
-  ]);
-  setConfig((k) => config.get(k));
+  configureProvider("http://127.0.0.1:9", { "cims:apiKey": apiKey, "cims:skipCredentialsValidation": "true" });
 }
 
 const warnings = () => said.filter(([, severity]) => severity === "warning").map(([line]) => line);

@@ -7,18 +7,17 @@
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
 import { closeAllPools } from "../../../../provider/client/transport";
 import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settings";
-import { setConfig } from "../../../../provider/methods/context";
 import { forgetRun } from "../../../../provider/methods/run-memory";
 type PoolInputs = Parameters<typeof lbPoolSettingsMethods.create>[0];
 import { SEED, SEED_FILE } from "../../../support/cims";
+import { configureProvider } from "../../../support/provider-config";
 
 const KEY = "unit-pool-replace-key-42";
 let emu: RunningEmulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ apiKey: KEY, seed: SEED_FILE, taskDurationMs: 0 });
-  const config: Record<string, string> = { "cims:apiUrl": emu.url, "cims:apiKey": KEY, "cims:projectId": "1", "cims:regionId": "1" };
-  setConfig((key) => config[key]);
+  configureProvider(emu.url, { "cims:apiKey": KEY, "cims:projectId": "1", "cims:regionId": "1" });
 });
 afterEach(async () => {
   await closeAllPools();

@@ -19,9 +19,9 @@ import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { RECOVER_GRACE_MS } from "../../../../provider/methods/evidence";
 import { closeAllPools } from "../../../../provider/client/transport";
 import { useClock } from "../../../../provider/client/clock";
-import { setConfig } from "../../../../provider/methods/context";
 import { forgetHoldings } from "../../../../provider/methods/holdings";
 import { Subnet } from "../../../../provider/kinds/subnet";
+import { configureForScripted } from "../../../support/provider-config";
 import { type RecordedRequest, type Reply, startTestServer, type TestServer } from "../../../support/test-server";
 import { VirtualClock } from "../../../support/virtual-clock";
 
@@ -105,20 +105,8 @@ async function serve(opts: {
     if (req.url === `/cloud/v1/subnets/1/1/${SUBNET}`) return { body: mark === undefined ? record() : marked(mark) };
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
-  // The credential probe has its own tests (credentials.test.ts); these count the create's requests.
-  configureFor(server);
+  configureForScripted(server.url);
   return server;
-}
-
-/** The provider pointed at a scripted service (which serves no credentials probe). */
-function configureFor(s: TestServer): void {
-  const config: Record<string, string> = {
-    "cims:apiUrl": s.url,
-    "cims:apiKey": "unit-test-key-0123456789",
-    "cims:maxRetries": "0",
-    "cims:skipCredentialsValidation": "true",
-  };
-  setConfig((key) => config[key]);
 }
 
 const lost: Reply = { destroy: true }; // the service acted; the answer never came
@@ -227,7 +215,7 @@ test("answer lost: two creates of one program with the same name and CIDR each t
     if (req.url === `/cloud/v1/subnets/1/1/${SECOND}`) return { body: record({ id: SECOND, creator_task_id: SECOND_TASK }) };
     return { status: 404, body: { exception_class: "NotFoundError", message: "not found" } };
   });
-  configureFor(server);
+  configureForScripted(server.url);
   const first = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });
   await clock.sleep(300);
   const second = Subnet.methods.create({ ...inputs, timeouts: { create: 60 } });

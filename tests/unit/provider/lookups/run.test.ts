@@ -13,6 +13,7 @@ import { providerPb } from "../../../../provider/proto";
 import { providerServer } from "../../../../provider/plugin/server";
 import { fromStruct, toStruct } from "../../../../provider/plugin/values";
 import { SEED_FILE } from "../../../support/cims";
+import { configureProvider } from "../../../support/provider-config";
 
 const KEY = "lookup-test-key-5d1e8a02";
 const NET = "0b7d9c9e-4a5f-4d1b-9a57-3c2f6f1e8a01";
@@ -48,8 +49,7 @@ const requests = () => emu.metrics.snapshot().requests;
 beforeEach(async () => {
   emu = await startEmulator({ apiKey: KEY, seed: seed(), taskDurationMs: 50 });
   forgetRun();
-  const config: Record<string, string> = { "cims:apiUrl": emu.url, "cims:apiKey": KEY, "cims:projectId": "1", "cims:regionId": "1" };
-  setConfig((key) => config[key]);
+  configureProvider(emu.url, { "cims:apiKey": KEY, "cims:projectId": "1", "cims:regionId": "1" });
   emu.metrics.reset();
 });
 afterEach(async () => {

@@ -5,7 +5,8 @@
 import { NotFoundError } from "../../../../provider/client/errors";
 import { closeAllPools } from "../../../../provider/client/transport";
 import { coalescedGet, forgetLists } from "../../../../provider/methods/coalesce";
-import { apiClient, setConfig } from "../../../../provider/methods/context";
+import { apiClient } from "../../../../provider/methods/context";
+import { configureForScripted } from "../../../support/provider-config";
 import { startTestServer, type TestServer } from "../../../support/test-server";
 
 const LIST = "/cloud/v1/subnets/1/1";
@@ -32,17 +33,7 @@ async function serve(opts: { listed?: string[]; count?: number; listStatus?: num
     if (req.method === "PATCH") return { body: {} };
     return { status: 404, body: { message: "not found" } };
   });
-  setConfig(
-    (key) =>
-      ({
-        "cims:apiUrl": server?.url,
-        "cims:apiKey": "unit-test-key-0123456789",
-        "cims:maxRetries": "0",
-        "cims:coalesceReads": opts.coalesce,
-        // The credential probe has its own tests (credentials.test.ts); these count reads.
-        "cims:skipCredentialsValidation": "true",
-      })[key],
-  );
+  configureForScripted(server.url, { "cims:coalesceReads": opts.coalesce });
   return server;
 }
 

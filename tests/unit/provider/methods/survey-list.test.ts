@@ -12,12 +12,12 @@ import { runInNewContext } from "node:vm";
 import { closeAllPools } from "../../../../provider/client/transport";
 import { LbPoolMember } from "../../../../provider/kinds/lb-pool-member";
 import { Subnet } from "../../../../provider/kinds/subnet";
-import { setConfig } from "../../../../provider/methods/context";
 import type { Scoped } from "../../../../provider/methods/descriptor";
 import { listNow } from "../../../../provider/methods/evidence";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { forgetRun } from "../../../../provider/methods/run-memory";
 import { SEED } from "../../../support/cims";
+import { configureForScripted } from "../../../support/provider-config";
 import { subnetRecord } from "../../../support/records";
 import { startTestServer, type TestServer } from "../../../support/test-server";
 
@@ -61,15 +61,7 @@ async function serve(subnets: Array<Record<string, unknown>> = [plain, marked]):
     if (url.pathname === MEMBERS) return { body: { count: 1, results: [member] } };
     return { status: 404, body: { message: "not found" } };
   });
-  setConfig(
-    (key) =>
-      ({
-        "cims:apiUrl": server?.url,
-        "cims:apiKey": "unit-test-key-0123456789",
-        "cims:maxRetries": "0",
-        "cims:skipCredentialsValidation": "true",
-      })[key],
-  );
+  configureForScripted(server.url);
 }
 
 const scoped = (inputs: Record<string, unknown>) => ({ projectId: 1, regionId: 1, ...inputs }) as Scoped;

@@ -6,12 +6,12 @@ import { QuotaThreshold } from "../../../../api/contract/quota-threshold";
 import { CimsClient } from "../../../../provider/client/http";
 import { listAll } from "../../../../provider/client/list";
 import { closeAllPools } from "../../../../provider/client/transport";
-import { setConfig } from "../../../../provider/methods/context";
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { keepUnknownMembers, knownMembersOnly } from "../../../../api/wire";
 import { install } from "../../../../provider/resources/install";
 import { KIND_NAMES } from "../../../../provider/kinds/registry";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
+import { configureProvider, UNIT_TEST_KEY } from "../../../support/provider-config";
 import { startTestServer, type TestServer } from "../../../support/test-server";
 
 let server: TestServer | undefined;
@@ -99,12 +99,11 @@ describe("quota members the contract does not know", () => {
   });
 
   test("a QuotaThreshold that manages lastMessage adopts and updates a setting holding one, and erases nothing", async () => {
-    const apiKey = "unit-test-key-0123456789";
     emu = await startEmulator({
-      apiKey,
+      apiKey: UNIT_TEST_KEY,
       seed: { client_quotas: [{ client_id: 7, threshold: 80, last_message: held, last_sending: null }] },
     });
-    setConfig((key) => ({ "cims:apiUrl": emu?.url, "cims:apiKey": apiKey })[key]);
+    configureProvider(emu.url);
     const lastMessage = { globalQuotas: { keypairCountLimit: { limit: "100", usage: "12" } }, regionalQuotas: [] };
     const inputs = (await quotaThresholdMethods.check({}, { clientId: 7, threshold: 80, lastMessage })).inputs;
     const created = await quotaThresholdMethods.create(inputs);

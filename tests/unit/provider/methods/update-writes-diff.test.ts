@@ -15,10 +15,10 @@ import { lbPoolSettingsMethods } from "../../../../provider/kinds/lb-pool-settin
 import { quotaThresholdMethods } from "../../../../provider/kinds/quota-threshold";
 import { snapshotPolicyStateMethods } from "../../../../provider/kinds/snapshot-policy-state";
 import { Subnet } from "../../../../provider/kinds/subnet";
-import { setConfig } from "../../../../provider/methods/context";
 import { tagPatch } from "../../../../api/wire";
 import { SEED, SEED_FILE } from "../../../support/cims";
 import { POOL_SETTINGS_INPUTS } from "../../../support/faults";
+import { configureProvider } from "../../../support/provider-config";
 
 const KEY = "unit-update-key-0123456789";
 let emu: RunningEmulator;
@@ -27,14 +27,7 @@ let log: string;
 beforeEach(async () => {
   log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "update-writes-")), "requests.jsonl");
   emu = await startEmulator({ apiKey: KEY, seed: SEED_FILE, taskDurationMs: 0, requestLog: log });
-  const config: Record<string, string> = {
-    "cims:apiUrl": emu.url,
-    "cims:apiKey": KEY,
-    "cims:projectId": "1",
-    "cims:regionId": "1",
-    "cims:coalesceReads": "false",
-  };
-  setConfig((key) => config[key]);
+  configureProvider(emu.url, { "cims:apiKey": KEY, "cims:projectId": "1", "cims:regionId": "1", "cims:coalesceReads": "false" });
 });
 afterEach(async () => {
   await closeAllPools();
