@@ -55,7 +55,9 @@ async function service(opts: {
       if (opts.noList) return { status: 404, body: { exception_class: "NotFound", message: "Not found." } };
       const states = url.searchParams.getAll("state");
       const from = url.searchParams.get("from_timestamp");
-      const ours = Object.keys(opts.ends).map((id) => ({
+      // A task is listed from its creation on: one made later is in no list before then.
+      const made = Object.keys(opts.ends).filter((id) => (opts.from?.starts[id] ?? -Infinity) <= clock.now());
+      const ours = made.map((id) => ({
         id,
         state: stateOf(id),
         task_type: "create_subnet",
