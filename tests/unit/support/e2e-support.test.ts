@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
 import { keepProgram, runAsJavaScript, typeCheckPrograms } from "../../support/programs";
-import { REPO_ROOT, stackTemplate, TestStack } from "../../support/harness";
+import { createStack, REPO_ROOT, stackTemplate, TestStack } from "../../support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
@@ -296,6 +296,42 @@ describe("the run's stack template", () => {
       expect(JSON.parse(await fs.readFile(path.join(dir, "stack-template.json"), "utf8"))).toEqual(three[0]);
       expect(await fs.readdir(dir)).toEqual(["stack-template.json"]);
     } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // `pulumi stack init` is a CLI start of about 0.35 s of CPU for every stack a test makes; from
+  // the template its files are written instead, and the CLI must find the stack as its own.
+  test("a stack made from it needs no `stack init`: the CLI finds it selected, with its config and secret", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stack-template-"));
+    const savedLog = process.env[COMMAND_LOG_ENV];
+    let stack: TestStack | undefined;
+    try {
+      process.env.CIMS_E2E_STACK_TEMPLATE = path.join(dir, "stack-template.json");
+      const template = await stackTemplate();
+      process.env[COMMAND_LOG_ENV] = path.join(dir, "commands.jsonl");
+      stack = await createStack(
+        {
+          files: { "Pulumi.yaml": "name: from-template\nruntime: nodejs\n" },
+          nodeModules: null,
+          stackName: "dev",
+          config: { "cims:regionId": "7" },
+          secrets: { "cims:apiKey": template!.apiKey },
+        },
+        template,
+      );
+      // No --stack: the stack the workspace selects.
+      const shown = await stack.run(["config", "--show-secrets", "--json"]);
+      expect(JSON.parse(shown.stdout)).toEqual({
+        "cims:apiKey": { value: template!.apiKey, secret: true },
+        "cims:regionId": { value: "7", secret: false },
+      });
+      const commands = (await fs.readFile(path.join(dir, "commands.jsonl"), "utf8")).trim().split("\n");
+      expect(commands.map((l) => (JSON.parse(l) as { command: string }).command)).toEqual(["config"]);
+    } finally {
+      if (savedLog === undefined) delete process.env[COMMAND_LOG_ENV];
+      else process.env[COMMAND_LOG_ENV] = savedLog;
+      await stack?.dispose();
       await fs.rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
