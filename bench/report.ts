@@ -406,6 +406,7 @@ export async function renderResults(dir: string, rateLimitedCount: number): Prom
   const languagesRun = await readJson<LanguagesRun>(dir, "languages.json");
   const parallelRun = await readJson<ParallelRun>(dir, "parallel.json");
   const s3ScaleRun = await readJson<S3ScaleRun>(dir, "s3-scale.json");
+  const memoryRun = await readJson<MemoryRun>(dir, "memory.json");
   const lines = [
     "# Bench results",
     "",
@@ -457,6 +458,10 @@ export async function renderResults(dir: string, rateLimitedCount: number): Prom
       s3ScaleRun.machine,
     );
     lines.push("", ...heading, ...s3ScaleMarkdown(s3ScaleRun));
+  }
+  if (memoryRun) {
+    const heading = onlyHeading("The dynamic face's memory, at 50 and at 2,000", "memory.json", "memory --size 2000", memoryRun.machine);
+    lines.push("", ...heading, ...memoryMarkdown(memoryRun).flatMap((line) => ["", line]));
   }
   const md = lines.join("\n").replace(/\n+$/, "\n");
   await writeFile(path.join(dir, "results.md"), md);
