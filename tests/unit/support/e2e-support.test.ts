@@ -192,14 +192,17 @@ describe("CPU per test file", () => {
   });
 });
 
-describe("TestStack.outputs", () => {
-  let root: string;
+/**
+ * Each test of the block in a temp dir of its own (`root()`), its `pulumi` the script `script`
+ * writes there (given the dir): the harness runs it where it would run the CLI.
+ */
+function withFakeCli(prefix: string, script: (root: string) => string): () => string {
+  let root = "";
   let saved: string | undefined;
   beforeEach(async () => {
-    root = await fs.mkdtemp(path.join(os.tmpdir(), "outputs-"));
-    // A `pulumi` that only says it ran: what outputs() returns when it asks the CLI.
+    root = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
     await fs.mkdir(path.join(root, "bin"));
-    await fs.writeFile(path.join(root, "bin/pulumi"), '#!/bin/sh\necho \'{"from": "the CLI"}\'\n', { mode: 0o755 });
+    await fs.writeFile(path.join(root, "bin/pulumi"), script(root), { mode: 0o755 });
     saved = process.env.CIMS_E2E_PULUMI_BIN;
     process.env.CIMS_E2E_PULUMI_BIN = path.join(root, "bin");
   });
@@ -208,16 +211,22 @@ describe("TestStack.outputs", () => {
     else process.env.CIMS_E2E_PULUMI_BIN = saved;
     await fs.rm(root, { recursive: true, force: true });
   });
+  return () => root;
+}
+
+describe("TestStack.outputs", () => {
+  // A `pulumi` that only says it ran: what outputs() returns when it asks the CLI.
+  const root = withFakeCli("outputs-", () => '#!/bin/sh\necho \'{"from": "the CLI"}\'\n');
 
   const checkpoint = async (stack: TestStack, outputs: Record<string, unknown>) => {
-    const dir = path.join(root, "state/.pulumi/stacks/project");
+    const dir = path.join(root(), "state/.pulumi/stacks/project");
     await fs.mkdir(dir, { recursive: true });
     const resources = [{ urn: "urn:pulumi:e2e::project::pulumi:pulumi:Stack::project-e2e", type: "pulumi:pulumi:Stack", outputs }];
     await fs.writeFile(path.join(dir, `${stack.name}.json`), JSON.stringify({ version: 3, checkpoint: { latest: { resources } } }));
   };
 
   test("read from the checkpoint while they hold plain values; from the CLI once one is a secret", async () => {
-    const stack = new TestStack(root, "e2e");
+    const stack = new TestStack(root(), "e2e");
     await fs.mkdir(stack.projectDir, { recursive: true });
     await checkpoint(stack, { subnetId: "a1", nested: { n: 1 } });
     expect(await stack.outputs()).toEqual({ subnetId: "a1", nested: { n: 1 } });
@@ -227,26 +236,13 @@ describe("TestStack.outputs", () => {
 });
 
 describe("TestStack.deleteAllState", () => {
-  let root: string;
-  let saved: string | undefined;
-  beforeEach(async () => {
-    root = await fs.mkdtemp(path.join(os.tmpdir(), "delete-all-"));
-    // A `pulumi` that only notes what it was asked: the command deleteAllState leaves to the CLI.
-    await fs.mkdir(path.join(root, "bin"));
-    await fs.writeFile(path.join(root, "bin/pulumi"), `#!/bin/sh\necho "$@" > ${path.join(root, "asked")}\n`, { mode: 0o755 });
-    saved = process.env.CIMS_E2E_PULUMI_BIN;
-    process.env.CIMS_E2E_PULUMI_BIN = path.join(root, "bin");
-  });
-  afterEach(async () => {
-    if (saved === undefined) delete process.env.CIMS_E2E_PULUMI_BIN;
-    else process.env.CIMS_E2E_PULUMI_BIN = saved;
-    await fs.rm(root, { recursive: true, force: true });
-  });
+  // A `pulumi` that only notes what it was asked: the command deleteAllState leaves to the CLI.
+  const root = withFakeCli("delete-all-", (dir) => `#!/bin/sh\necho "$@" > ${path.join(dir, "asked")}\n`);
 
   test("empties the checkpoint's resources and pending operations, keeping the rest of it, with no CLI start", async () => {
-    const stack = new TestStack(root, "e2e");
+    const stack = new TestStack(root(), "e2e");
     await fs.mkdir(stack.projectDir, { recursive: true });
-    const dir = path.join(root, "state/.pulumi/stacks/project");
+    const dir = path.join(root(), "state/.pulumi/stacks/project");
     await fs.mkdir(dir, { recursive: true });
     const resources = [
       { urn: "urn:pulumi:e2e::project::pulumi:pulumi:Stack::project-e2e", type: "pulumi:pulumi:Stack" },
@@ -266,14 +262,14 @@ describe("TestStack.deleteAllState", () => {
     });
     expect((await stack.exportState()).deployment.resources).toEqual([]);
     expect(await fs.readdir(dir)).toEqual(["e2e.json"]);
-    await expect(fs.access(path.join(root, "asked"))).rejects.toThrow();
+    await expect(fs.access(path.join(root(), "asked"))).rejects.toThrow();
   });
 
   test("with no checkpoint of the stack to write, asks the CLI", async () => {
-    const stack = new TestStack(root, "e2e");
+    const stack = new TestStack(root(), "e2e");
     await fs.mkdir(stack.projectDir, { recursive: true });
     await stack.deleteAllState();
-    expect((await fs.readFile(path.join(root, "asked"), "utf8")).trim()).toBe("state delete --all --yes --stack e2e --non-interactive");
+    expect((await fs.readFile(path.join(root(), "asked"), "utf8")).trim()).toBe("state delete --all --yes --stack e2e --non-interactive");
   });
 });
 

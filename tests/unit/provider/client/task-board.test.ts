@@ -341,30 +341,12 @@ describe("waits that share a scope's lists", () => {
   });
 
   test("while paced, a list waits for the rest of the burst of looks planned within a gap, and answers them all: a wave's creates a turn apart, one list", async () => {
-    const first = clock.now();
-    const start = first + 3_000;
     // Eight creates the pacer let go a turn apart (10 a second), their tasks of 1.99 s.
-    const ids = Array.from({ length: 8 }, (_, i) => `w${i}`);
-    const starts = { seen: first, ...Object.fromEntries(ids.map((id, i) => [id, start + i * 100])) };
-    const ends = { seen: first + 300, ...Object.fromEntries(ids.map((id, i) => [id, start + i * 100 + 1_990])) };
-    const { client, counts } = await service({ ends, from: { starts }, pacedRate: 10 });
-    const hints = hintsOf(1_950, 2_000);
-    await client.waitForTasks(["seen"], opts());
-    await clock.sleep(start - clock.now());
-    const lists = counts.list;
-    const done: number[] = [];
-    await Promise.all(
-      ids.map((id, i) =>
-        clock
-          .sleep(i * 100)
-          .then(() => client.waitForTasks([id], opts({ hints, taskType: "create_subnet", postedAt: clock.now() })))
-          .then(() => (done[i] = clock.now() - start)),
-      ),
-    );
+    const { lists, done } = await wave(8, hintsOf(1_950, 2_000));
     // They look at 2.0 to 2.7 s: one list, at 2.7 s, shows all ended (before: one at 2.2 s for
     // the first three, the next a second later for the rest, seen at 3.2 s).
-    expect(counts.list - lists).toBe(1);
-    expect(done).toEqual(ids.map(() => 2_700));
+    expect(lists).toBe(1);
+    expect(done).toEqual(done.map(() => 2_700));
     // None is seen more than a gap (a second at 10 a second) after its own look.
     expect(Math.max(...done.map((at, i) => at - (2_000 + i * 100)))).toBeLessThanOrEqual(listGapMs(10));
   });
