@@ -95,8 +95,8 @@ export interface BenchContext {
 
 export async function benchContext(params: BenchParams): Promise<BenchContext> {
   const started = Date.now();
-  // In a test run (the smoke run of `npm test`) the run's stack template writes each stack's
-  // config before its `stack init`, a CLI start less per stack, for stacks of the template's key.
+  // In a test run (the smoke run of `npm test`) a stack of the template's key is made from the
+  // run's stack template: its files are written, with no CLI start for its `stack init` or its config.
   const template = await stackTemplate();
   const apiKey = template?.apiKey ?? `bench-${randomBytes(8).toString("hex")}`;
   const requestTimes: RequestTimes = { first: undefined, last: undefined };
@@ -127,7 +127,7 @@ export async function benchContext(params: BenchParams): Promise<BenchContext> {
     }),
     floorConfig: (count, taskMs = params.taskMs) => ({ "bench:count": String(count), "bench:taskMs": String(taskMs) }),
     stack: stackMaker(params.smoke, apiKey, stacks, template),
-    clear: clearer(params.smoke, emulator),
+    clear: clearer(emulator),
     dispose: async () => {
       for (const s of stacks) await s.dispose();
       await closeAllPools();
@@ -139,7 +139,7 @@ export async function benchContext(params: BenchParams): Promise<BenchContext> {
 /**
  * With --smoke every size is the same and each step leaves its stacks empty, so one
  * stack of a mode, config and environment serves every step that asks for it: a third fewer
- * `stack init`s in the run `npm test` makes.
+ * stacks made in the run `npm test` makes.
  */
 function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[], template?: StackTemplate): BenchContext["stack"] {
   const reused = new Map<string, TestStack>();
@@ -162,29 +162,17 @@ function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[], templat
 }
 
 /**
- * Between rows a stack's resources go: a full run destroys them (instant tasks: the destroy
- * is not measured). A smoke run deletes the bench's subnets from the emulator's store and
- * empties the stack's state as `pulumi state delete --all` does (TestStack.deleteAllState, in
- * the checkpoint, no CLI start): there a destroy costs about what the row does, for nothing the
- * run checks.
+ * Between rows a stack's resources go, for nothing a row measures: the bench's subnets are
+ * deleted from the emulator's store and the stack's state is emptied as `pulumi state delete
+ * --all` does (TestStack.deleteAllState, in the checkpoint of a file backend, with no CLI
+ * start). A destroy cost about what the row did: at 2,000 subnets the floor's alone took some
+ * 13 minutes of a 45-minute memory run.
  */
-function clearer(smoke: boolean, emulator: RunningEmulator): BenchContext["clear"] {
+function clearer(emulator: RunningEmulator): BenchContext["clear"] {
   return async (s) => {
-    if (!smoke) return destroyFast(emulator, s);
-    for (const r of emulator.store.list("subnets")) if (/^bench-\d+$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
+    for (const r of emulator.store.list("subnets")) if (/^bench-\d+(-changed)?$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
     await s.deleteAllState();
   };
-}
-
-/** Destroys run with instant tasks: they are not measured, and waiting for them would double the run. */
-async function destroyFast(emulator: RunningEmulator, stack: TestStack): Promise<void> {
-  const saved = emulator.engine.durationMs;
-  emulator.engine.durationMs = 0;
-  try {
-    await stack.destroy([], LONG);
-  } finally {
-    emulator.engine.durationMs = saved;
-  }
 }
 
 /** Where and when a run measured: every JSON file carries it, so a table says what it stands for. */

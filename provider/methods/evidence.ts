@@ -53,19 +53,24 @@ const recentByClient = perClientMemory<Map<string, { at: number; records: Promis
  * a list asked for before then is not reused (foundNow).
  */
 export async function listNow(survey: Survey, since = -Infinity): Promise<ApiRecord[]> {
+  return taken(survey, since).records;
+}
+
+/** listNow's list with the time it was asked for: the one place that says whether a list is reused. */
+function taken(survey: Survey, since: number): { at: number; records: Promise<ApiRecord[]> } {
   const client = apiClient();
   const recent = recentByClient.get(client) ?? new Map<string, { at: number; records: Promise<ApiRecord[]> }>();
   recentByClient.set(client, recent);
   const key = listKey(survey);
   const hit = recent.get(key);
-  if (hit && hit.at >= since && clock.now() - hit.at < REUSE_MS) return hit.records;
+  if (hit && hit.at >= since && clock.now() - hit.at < REUSE_MS) return hit;
   const records = listAll(client, survey.path, survey.query, undefined, { keep: keptOf(survey) });
-  const taken = { at: clock.now(), records };
-  recent.set(key, taken);
+  const fresh = { at: clock.now(), records };
+  recent.set(key, fresh);
   records.catch(() => {
-    if (recent.get(key) === taken) recent.delete(key);
+    if (recent.get(key) === fresh) recent.delete(key);
   });
-  return records;
+  return fresh;
 }
 
 /**
@@ -77,10 +82,9 @@ export async function listNow(survey: Survey, since = -Infinity): Promise<ApiRec
  */
 export async function foundNow<T>(survey: Survey, find: (records: ApiRecord[]) => T, found: (t: T) => boolean): Promise<T> {
   const asked = clock.now();
-  const recent = recentByClient.get(apiClient())?.get(listKey(survey));
-  const reused = recent !== undefined && recent.at < asked && asked - recent.at < REUSE_MS;
-  const first = find(await listNow(survey));
-  return reused && found(first) ? find(await listNow(survey, asked)) : first;
+  const list = taken(survey, -Infinity);
+  const first = find(await list.records);
+  return list.at < asked && found(first) ? find(await listNow(survey, asked)) : first;
 }
 
 /**
