@@ -170,7 +170,8 @@ function stackMaker(smoke: boolean, apiKey: string, stacks: TestStack[], templat
  */
 function clearer(emulator: RunningEmulator): BenchContext["clear"] {
   return async (s) => {
-    for (const r of emulator.store.list("subnets")) if (/^bench-\d+(-changed)?$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
+    for (const r of emulator.store.list("subnets"))
+      if (/^bench-\d+(-changed)?$/.test(String(r.name))) emulator.store.delete("subnets", r.id);
     await s.deleteAllState();
   };
 }
