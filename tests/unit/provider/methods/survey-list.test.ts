@@ -13,7 +13,7 @@ import { closeAllPools } from "../../../../provider/client/transport";
 import { LbPoolMember } from "../../../../provider/kinds/lb-pool-member";
 import { Subnet } from "../../../../provider/kinds/subnet";
 import type { Scoped } from "../../../../provider/methods/descriptor";
-import { listNow } from "../../../../provider/methods/evidence";
+import { listNow, type Survey } from "../../../../provider/methods/evidence";
 import { CREATE_MARK_TAG } from "../../../../provider/methods/mark";
 import { forgetRun } from "../../../../provider/methods/run-memory";
 import { SEED } from "../../../support/cims";
@@ -89,17 +89,54 @@ test("a list of 2,000 subnets held for creates holds under 1 KB of heap a subnet
   );
   await serve(many);
   const survey = Subnet.descriptor.survey(scoped({ name: "app", cidr: "10.99.0.0/24", networkId: SEED.networkId }));
+  const weighings: Weighing[] = [];
+  for (let attempt = 0; attempt < 3 && !weighings.some(agrees); attempt++) weighings.push(await weigh(survey, gc));
+  const weighed = weighings.find(agrees);
+  // About 0.4 KB; with the parser's strings left as chains of their characters, 1.9 KB; whole
+  // records as parsed, 5.3 KB.
+  expect({ records: weighed?.records, under: (weighed?.freed ?? Infinity) < 1_000, weighings }).toEqual({
+    records: 2_000,
+    under: true,
+    weighings,
+  });
+});
+
+/** What a list held cost a record, as the heap grew to hold it and as it shrank once let go. */
+interface Weighing {
+  records: number;
+  grew: number;
+  freed: number;
+}
+
+/**
+ * A weighing whose two figures agree to within 150 bytes a record. Either can be thrown by
+ * what else the process frees while it is taken: in a jest worker that ran other files, one
+ * run of the unit tier freed 330 MB (165 KB a record) between the list's collections.
+ */
+const agrees = (w: Weighing) => Math.abs(w.grew - w.freed) < 150;
+
+async function weigh(survey: Survey, gc: () => void): Promise<Weighing> {
+  const before = settledHeap(gc);
   const held: { records?: unknown[] } = { records: await listNow(survey) };
-  const count = held.records?.length ?? 0;
+  const records = held.records?.length ?? 0;
   await closeAllPools();
-  gc();
-  const holding = process.memoryUsage().heapUsed;
+  const holding = settledHeap(gc);
   // What the list held is what a collection frees once nothing holds it.
   delete held.records;
   forgetRun();
+  const after = settledHeap(gc);
+  return { records, grew: (holding - before) / records, freed: (holding - after) / records };
+}
+
+/** The heap in use once another full collection frees next to nothing (under 100 KB). */
+function settledHeap(gc: () => void): number {
   gc();
-  const perRecord = (holding - process.memoryUsage().heapUsed) / count;
-  // About 0.4 KB; with the parser's strings left as chains of their characters, 1.9 KB; whole
-  // records as parsed, 5.3 KB.
-  expect({ records: count, under: perRecord < 1_000, perRecord }).toEqual({ records: 2_000, under: true, perRecord });
-});
+  let used = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 4; i++) {
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (used - now < 100_000) return now;
+    used = now;
+  }
+  return used;
+}
