@@ -286,9 +286,9 @@ export class TestStack {
 
   /** The file backend's one checkpoint of this stack, parsed, with a deployment; else undefined. */
   private async storedCheckpoint(): Promise<{ file: string; stored: StoredCheckpoint } | undefined> {
-    const backend = this.env.PULUMI_BACKEND_URL;
-    if (!backend?.startsWith("file://")) return undefined;
-    const stacks = path.join(backend.slice("file://".length), ".pulumi", "stacks");
+    const state = fileBackendState(this.env);
+    if (!state) return undefined;
+    const stacks = path.join(state, "stacks");
     const projects = await fs.readdir(stacks).catch(() => [] as string[]);
     const files = projects.map((p) => path.join(stacks, p, `${this.name}.json`));
     const texts = await Promise.all(files.map((f) => fs.readFile(f, "utf8").catch(() => undefined)));
@@ -447,6 +447,12 @@ async function keptOrNewTemplate(): Promise<StackTemplate | undefined> {
   }
 }
 
+/** Where a `file://` backend keeps its stacks and meta.yaml (`<dir>/.pulumi`); undefined for another backend. */
+function fileBackendState(env: NodeJS.ProcessEnv): string | undefined {
+  const backend = env.PULUMI_BACKEND_URL;
+  return backend?.startsWith("file://") ? path.join(backend.slice("file://".length), ".pulumi") : undefined;
+}
+
 /**
  * `pulumi stack init` of a file backend, without the CLI: the files it writes for the template's
  * stack (StackTemplate), under this stack's project and name, and this stack selected in its
@@ -456,13 +462,12 @@ async function keptOrNewTemplate(): Promise<StackTemplate | undefined> {
  * read, or a stack or a backend layout already there.
  */
 async function initAsTheCli(stack: TestStack, template: StackTemplate): Promise<boolean> {
-  const backend = stack.env.PULUMI_BACKEND_URL;
+  const state = fileBackendState(stack.env);
   const home = stack.env.PULUMI_HOME;
-  if (!template.checkpoint || !template.meta || !backend?.startsWith("file://") || !home || stack.name.includes("/")) return false;
+  if (!template.checkpoint || !template.meta || !state || !home || stack.name.includes("/")) return false;
   const projectFile = path.join(await fs.realpath(stack.projectDir), "Pulumi.yaml");
   const project = /^name: *([A-Za-z0-9_.-]+) *$/m.exec(await fs.readFile(projectFile, "utf8").catch(() => ""))?.[1];
   if (!project) return false;
-  const state = path.join(backend.slice("file://".length), ".pulumi");
   const stackFile = path.join(state, "stacks", project, `${stack.name}.json`);
   const meta = await fs.readFile(path.join(state, "meta.yaml"), "utf8").catch(() => undefined);
   if ((meta !== undefined && meta !== template.meta) || (await fs.stat(stackFile).catch(() => undefined))) return false;
