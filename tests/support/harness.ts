@@ -73,7 +73,16 @@ export interface StackOptions {
    * default, the program is type-checked as it runs, as a user's is.
    */
   typeCheck?: boolean;
+  /**
+   * "passphrase": the stack's secrets are a passphrase's, the CLI's default for a `file://`
+   * backend, for a test of what a passphrase does (a salt of the stack's own). Otherwise the
+   * run's secrets provider where the run has one (transit.ts), else a passphrase.
+   */
+  secretsProvider?: "passphrase";
 }
+
+/** The run's secrets provider (global-setup.js, transit.ts); unset outside e2e runs. */
+const SECRETS_PROVIDER_ENV = "CIMS_E2E_SECRETS_PROVIDER";
 
 /** Environment with nothing inherited that could point Pulumi at a real backend or account. */
 function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -147,6 +156,8 @@ export class TestStack {
   readonly projectDir: string;
   readonly env: NodeJS.ProcessEnv;
   private readonly inPlace: boolean;
+  /** The `--secrets-provider` its `stack init` takes; undefined: the CLI's default, a passphrase. */
+  secretsProvider: string | undefined;
 
   /** Where the sources of the programs this stack runs are kept for the run's type-check (typeCheck: false). */
   private programsDir?: string;
@@ -160,6 +171,7 @@ export class TestStack {
     this.projectDir = projectDir ?? path.join(root, "project");
     this.inPlace = projectDir !== undefined;
     this.env = isolatedEnv(root, extraEnv);
+    this.secretsProvider = process.env[SECRETS_PROVIDER_ENV] || undefined;
   }
 
   /** Whether the program runs as JavaScript the harness compiles (programs.ts `runAsJavaScript`). */
@@ -307,7 +319,7 @@ export class TestStack {
 
   /**
    * Removes the temp directory and, for an in-place project, the stack's config file (the
-   * passphrase provider writes its salt there). Stacks hold no cloud resources to clean up.
+   * secrets provider writes its salt or key there). Stacks hold no cloud resources to clean up.
    */
   async dispose(): Promise<void> {
     await killStrays(this.root);
@@ -355,6 +367,7 @@ export interface StackExport {
 export async function createStack(opts: StackOptions = {}, template?: StackTemplate): Promise<TestStack> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-cims-e2e-"));
   const stack = new TestStack(root, opts.stackName ?? "e2e", opts.env, opts.projectDir);
+  if (opts.secretsProvider === "passphrase") stack.secretsProvider = undefined;
   await fs.mkdir(path.join(root, "state"), { recursive: true });
   if (!opts.projectDir) await prepareProject(stack, opts);
   const programsDir = process.env[PROGRAMS_DIR_ENV];
@@ -366,7 +379,9 @@ export async function createStack(opts: StackOptions = {}, template?: StackTempl
     stack.asJavaScript();
   }
   const written = template !== undefined && (await writeStackConfig(stack, opts.config ?? {}, opts.secrets ?? {}, template));
-  if (!(written && (await initAsTheCli(stack, template)))) await stack.run(["stack", "init", stack.name]);
+  if (!(written && (await initAsTheCli(stack, template)))) {
+    await stack.run(["stack", "init", stack.name, ...(stack.secretsProvider ? ["--secrets-provider", stack.secretsProvider] : [])]);
+  }
   if (!written) await stack.setConfigs(opts.config ?? {}, opts.secrets ?? {});
   return stack;
 }
@@ -382,15 +397,19 @@ interface StoredCheckpoint {
 
 /**
  * What `pulumi config set --secret` wrote for one value, the run's API key, in a stack the CLI
- * made: the stack config file's encryption salt and the value's ciphertext. A stack of the same
- * passphrase whose config file starts with that salt decrypts it (`pulumi stack init` keeps a
- * config file it finds, salt and values, as for a stack file a team commits), so a test's stack
- * needs no `config set-all`, and on a file backend no `stack init` either (initAsTheCli): about
- * 0.4 s of CPU each, and nearly every e2e test makes a stack.
+ * made: the stack config file's secrets lines (a passphrase's `encryptionsalt`, or the run's
+ * provider's `secretsprovider` and `encryptedkey`: the stack's data key, wrapped) and the
+ * value's ciphertext. A stack of the same secrets provider whose config file starts with those
+ * lines decrypts it (`pulumi stack init` keeps a config file it finds, as for a stack file a
+ * team commits), so a test's stack needs no `config set-all`, and on a file backend no `stack
+ * init` either (initAsTheCli): about 0.4 s of CPU each, and nearly every e2e test makes a stack.
  */
 export interface StackTemplate {
   apiKey: string;
-  encryptionsalt: string;
+  /** The provider the template's stack was made with (TestStack.secretsProvider). */
+  secretsProvider?: string;
+  /** The config file's lines before `config:`, each ending in a newline. */
+  secretsLines: string;
   secureApiKey: string;
   /**
    * What `pulumi stack init` wrote to the file backend for the template's stack: its checkpoint
@@ -402,21 +421,25 @@ export interface StackTemplate {
   meta?: string;
 }
 
-/** This process's StackTemplate, as its first ask made or found it: stacks made at once ask together. */
-let asked: Promise<StackTemplate | undefined> | undefined;
+/** This process's StackTemplate of each template file, as its first ask made or found it: stacks made at once ask together. */
+const asked = new Map<string, Promise<StackTemplate | undefined>>();
 
 /** The run's StackTemplate, made by the CLI for the first test that asks; undefined outside e2e runs. */
 export function stackTemplate(): Promise<StackTemplate | undefined> {
-  asked ??= keptOrNewTemplate().catch((err: unknown) => {
-    asked = undefined;
-    throw err;
-  });
-  return asked;
+  const file = process.env[STACK_TEMPLATE_ENV];
+  if (!file) return Promise.resolve(undefined);
+  let template = asked.get(file);
+  if (!template) {
+    template = keptOrNewTemplate(file).catch((err: unknown) => {
+      asked.delete(file);
+      throw err;
+    });
+    asked.set(file, template);
+  }
+  return template;
 }
 
-async function keptOrNewTemplate(): Promise<StackTemplate | undefined> {
-  const file = process.env[STACK_TEMPLATE_ENV];
-  if (!file) return undefined;
+async function keptOrNewTemplate(file: string): Promise<StackTemplate> {
   const kept = await fs.readFile(file, "utf8").catch(() => undefined);
   if (kept !== undefined) return JSON.parse(kept) as StackTemplate;
   const apiKey = `e2e-key-${randomBytes(8).toString("hex")}`;
@@ -427,15 +450,17 @@ async function keptOrNewTemplate(): Promise<StackTemplate | undefined> {
   });
   try {
     const text = await fs.readFile(path.join(stack.projectDir, `Pulumi.${stack.name}.yaml`), "utf8");
-    const encryptionsalt = /^encryptionsalt: (\S+)$/m.exec(text)?.[1];
+    const secretsLines = /^(?:(?:encryptionsalt|secretsprovider|encryptedkey): \S+\n)+(?=config:$)/m.exec(text)?.[0];
     const secureApiKey = /^ {2}cims:apiKey:\n {4}secure: (\S+)$/m.exec(text)?.[1];
-    if (!encryptionsalt || !secureApiKey) throw new Error(`the CLI's stack config file is not as expected:\n${text}`);
+    if (!secretsLines || !text.startsWith(secretsLines) || !secureApiKey) {
+      throw new Error(`the CLI's stack config file is not as expected:\n${text}`);
+    }
     const state = path.join(stack.root, "state", ".pulumi");
     const checkpoint = JSON.parse(
       await fs.readFile(path.join(state, "stacks", "stack-template", `${stack.name}.json`), "utf8"),
     ) as StackTemplate["checkpoint"];
     const meta = await fs.readFile(path.join(state, "meta.yaml"), "utf8");
-    const template: StackTemplate = { apiKey, encryptionsalt, secureApiKey, checkpoint, meta };
+    const template: StackTemplate = { apiKey, secretsProvider: stack.secretsProvider, secretsLines, secureApiKey, checkpoint, meta };
     // Written aside and renamed, so a reader finds it whole (two first tests of two workers at
     // once each make one, each under a name of its own).
     const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
@@ -486,10 +511,10 @@ async function initAsTheCli(stack: TestStack, template: StackTemplate): Promise<
 }
 
 /**
- * Writes the stack's config file as `config set-all` would have, with the salt and the key's
- * ciphertext from `template`, before `stack init`. False, writing nothing, where the CLI must
- * set them: a secret other than the template's key, a passphrase of the test's own, or a
- * config file already there.
+ * Writes the stack's config file as `config set-all` would have, with the secrets lines and the
+ * key's ciphertext from `template`, before `stack init`. False, writing nothing, where the CLI
+ * must set them: a secret other than the template's key, a secrets provider other than the
+ * template's, a passphrase of the test's own, or a config file already there.
  */
 async function writeStackConfig(
   stack: TestStack,
@@ -499,10 +524,10 @@ async function writeStackConfig(
 ): Promise<boolean> {
   const file = `Pulumi.${stack.name}.yaml`;
   const otherSecret = Object.values(secrets).some((v) => v !== template.apiKey);
-  if (otherSecret || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE || (await projectHas(stack, file))) return false;
+  const otherSecrets = stack.secretsProvider !== template.secretsProvider || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE;
+  if (otherSecret || otherSecrets || (await projectHas(stack, file))) return false;
   const lines = [
-    `encryptionsalt: ${template.encryptionsalt}`,
-    "config:",
+    `${template.secretsLines}config:`,
     ...Object.entries(config).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`),
     ...Object.keys(secrets).flatMap((k) => [`  ${JSON.stringify(k)}:`, `    secure: ${template.secureApiKey}`]),
   ];

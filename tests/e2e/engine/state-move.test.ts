@@ -69,6 +69,8 @@ test.each<Face>(["dynamic", "native"])(
   async (face) => {
     const env = await stacks.stack({
       stackName: "monolith",
+      // What a move does between stacks of two passphrase salts, as docs/platform.md tells it.
+      secretsProvider: "passphrase",
       taskDurationMs: 20,
       config: { "monolith:owner": "payments" },
       files: { "Pulumi.yaml": faceProject("monolith", face), "index.ts": program([...moved(0), KEPT], face) },
@@ -78,6 +80,7 @@ test.each<Face>(["dynamic", "native"])(
     env.emulator.apiKeys.add(NETWORK_KEY);
     const network = await stacks.bare({
       stackName: "network",
+      secretsProvider: "passphrase",
       typeCheck: false,
       env: { PULUMI_BACKEND_URL: monolith.env.PULUMI_BACKEND_URL! },
       files: { "Pulumi.yaml": faceProject("network", face), "index.ts": program(moved(FIRST_BATCH_FROM), face) },

@@ -2,11 +2,12 @@
 // dist/ by name) and that the pinned Pulumi CLI is provisioned, so that a first-time CLI
 // build shows its progress here instead of eating into a test's timeout; and gives the run a
 // directory for the emulators' request logs, one for the programs the tests run and a log of
-// the pulumi commands they run.
+// the pulumi commands they run; and starts the run's secrets provider.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { startTransit } = require("../../support/transit");
 
 module.exports = async function globalSetup() {
   const root = path.resolve(__dirname, "../../..");
@@ -40,4 +41,10 @@ module.exports = async function globalSetup() {
   const commands = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cims-commands-"));
   process.env.CIMS_E2E_COMMAND_LOG = path.join(commands, "commands.jsonl");
   process.env.CIMS_E2E_STACK_TEMPLATE = path.join(commands, "stack-template.json");
+  // The run's secrets provider (tests/support/transit.ts): the stacks' `pulumi` commands reach it
+  // through VAULT_SERVER_URL and VAULT_SERVER_TOKEN, which they inherit; global-teardown.ts stops it.
+  const transit = await startTransit();
+  globalThis.cimsE2eTransit = transit;
+  Object.assign(process.env, transit.env);
+  process.env.CIMS_E2E_SECRETS_PROVIDER = transit.provider;
 };

@@ -6,16 +6,19 @@
 // - every program the run's stacks ran transpiled only (tests/support/programs.ts) must
 //   type-check as `pulumi` would have checked it; one that does not fails the run, naming
 //   the test that ran it and the diagnostics.
-// - the pulumi commands the run's tests ran are counted (tests/support/commands.ts).
+// - the pulumi commands the run's tests ran are counted (tests/support/commands.ts);
+// - the run's secrets provider (tests/support/transit.ts) stops.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary } from "../../support/commands";
 import { PROGRAMS_DIR_ENV, typeCheckPrograms } from "../../support/programs";
+import type { Transit } from "../../support/transit";
 import { runVendorScript } from "../../support/vendor-sdk";
 
 export default async function globalTeardown(): Promise<void> {
   const errors: unknown[] = [];
-  for (const check of [checkRequestBodies, checkPrograms, countCommands]) await check().catch((err: unknown) => errors.push(err));
+  for (const check of [checkRequestBodies, checkPrograms, countCommands, stopTransit])
+    await check().catch((err: unknown) => errors.push(err));
   if (errors.length > 0) throw new Error(errors.map((e) => (e instanceof Error ? e.message : String(e))).join("\n\n"));
 }
 
@@ -51,6 +54,11 @@ async function checkPrograms(): Promise<void> {
   }
   await fs.rm(dir, { recursive: true, force: true });
   process.stdout.write(`programs the e2e tests ran, type-checked once: ${checked}; all clean\n`);
+}
+
+/** Stops the run's secrets provider, which global-setup.js started. */
+async function stopTransit(): Promise<void> {
+  await (globalThis as { cimsE2eTransit?: Transit }).cimsE2eTransit?.close();
 }
 
 async function countCommands(): Promise<void> {

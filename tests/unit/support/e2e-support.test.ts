@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { COMMAND_LOG_ENV, commandSummary, logCommand } from "../../support/commands";
 import { keepProgram, runAsJavaScript, typeCheckPrograms } from "../../support/programs";
 import { createStack, REPO_ROOT, stackTemplate, TestStack } from "../../support/harness";
+import { startTransit, type Transit } from "../../support/transit";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LongestFirst = require("../../support/sequencer.js") as new () => { sort<T>(tests: T[]): T[] };
@@ -274,10 +275,15 @@ describe("TestStack.deleteAllState", () => {
 });
 
 describe("the run's stack template", () => {
-  const saved = process.env.CIMS_E2E_STACK_TEMPLATE;
+  // The environment as the test found it: a worker that ran an e2e file holds the run's
+  // template and secrets provider (the projects share their workers); each test here says its own.
+  const saved = { ...process.env };
+  beforeEach(() => {
+    delete process.env.CIMS_E2E_SECRETS_PROVIDER;
+  });
   afterEach(() => {
-    if (saved === undefined) delete process.env.CIMS_E2E_STACK_TEMPLATE;
-    else process.env.CIMS_E2E_STACK_TEMPLATE = saved;
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
   });
 
   // Three stacks made at once (a test's Promise.all) each made a template, and each wrote it
@@ -297,38 +303,79 @@ describe("the run's stack template", () => {
   }, 60_000);
 
   // `pulumi stack init` is a CLI start of about 0.35 s of CPU for every stack a test makes; from
-  // the template its files are written instead, and the CLI must find the stack as its own.
-  test("a stack made from it needs no `stack init`: the CLI finds it selected, with its config and secret", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stack-template-"));
-    const savedLog = process.env[COMMAND_LOG_ENV];
-    let stack: TestStack | undefined;
-    try {
-      process.env.CIMS_E2E_STACK_TEMPLATE = path.join(dir, "stack-template.json");
-      const template = await stackTemplate();
-      process.env[COMMAND_LOG_ENV] = path.join(dir, "commands.jsonl");
-      stack = await createStack(
-        {
-          files: { "Pulumi.yaml": "name: from-template\nruntime: nodejs\n" },
-          nodeModules: null,
-          stackName: "dev",
-          config: { "cims:regionId": "7" },
-          secrets: { "cims:apiKey": template!.apiKey },
-        },
-        template,
-      );
-      // No --stack: the stack the workspace selects.
-      const shown = await stack.run(["config", "--show-secrets", "--json"]);
-      expect(JSON.parse(shown.stdout)).toEqual({
-        "cims:apiKey": { value: template!.apiKey, secret: true },
-        "cims:regionId": { value: "7", secret: false },
-      });
-      const commands = (await fs.readFile(path.join(dir, "commands.jsonl"), "utf8")).trim().split("\n");
-      expect(commands.map((l) => (JSON.parse(l) as { command: string }).command)).toEqual(["config"]);
-    } finally {
-      if (savedLog === undefined) delete process.env[COMMAND_LOG_ENV];
-      else process.env[COMMAND_LOG_ENV] = savedLog;
-      await stack?.dispose();
-      await fs.rm(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  // the template its files are written instead, and the CLI must find the stack as its own:
+  // with a passphrase (outside an e2e run), and with the run's secrets provider (transit.ts).
+  test.each(["a passphrase", "the run's secrets provider"])(
+    "with %s, a stack made from it needs no `stack init`: the CLI finds it selected, with its config and secret",
+    async (secrets) => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stack-template-"));
+      const transit = secrets === "a passphrase" ? undefined : await startTransit();
+      if (transit) Object.assign(process.env, transit.env, { CIMS_E2E_SECRETS_PROVIDER: transit.provider });
+      let stack: TestStack | undefined;
+      try {
+        process.env.CIMS_E2E_STACK_TEMPLATE = path.join(dir, "stack-template.json");
+        const template = await stackTemplate();
+        process.env[COMMAND_LOG_ENV] = path.join(dir, "commands.jsonl");
+        stack = await createStack(
+          {
+            files: { "Pulumi.yaml": "name: from-template\nruntime: nodejs\n" },
+            nodeModules: null,
+            stackName: "dev",
+            config: { "cims:regionId": "7" },
+            secrets: { "cims:apiKey": template!.apiKey },
+          },
+          template,
+        );
+        // No --stack: the stack the workspace selects.
+        const shown = await stack.run(["config", "--show-secrets", "--json"]);
+        expect(JSON.parse(shown.stdout)).toEqual({
+          "cims:apiKey": { value: template!.apiKey, secret: true },
+          "cims:regionId": { value: "7", secret: false },
+        });
+        const commands = (await fs.readFile(path.join(dir, "commands.jsonl"), "utf8")).trim().split("\n");
+        expect(commands.map((l) => (JSON.parse(l) as { command: string }).command)).toEqual(["config"]);
+        const configFile = await fs.readFile(path.join(stack.projectDir, "Pulumi.dev.yaml"), "utf8");
+        expect(configFile.split("\n")[0]).toMatch(transit ? /^secretsprovider: hashivault:\/\/pulumi-cims-e2e$/ : /^encryptionsalt: v1:/);
+      } finally {
+        await stack?.dispose();
+        await transit?.close();
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});
+
+describe("the run's secrets provider (transit.ts)", () => {
+  let transit: Transit;
+  beforeAll(async () => {
+    transit = await startTransit();
+  });
+  afterAll(() => transit.close());
+
+  const call = (op: string, body: object, token = transit.env.VAULT_SERVER_TOKEN, key = "pulumi-cims-e2e") =>
+    fetch(`${transit.env.VAULT_SERVER_URL}/v1/transit/${op}/${key}`, {
+      method: "PUT",
+      headers: { "x-vault-token": token, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: Record<string, string>; errors?: string[] } }));
+
+  test("encrypts as Vault's transit engine answers, and decrypts what it encrypted, and only that", async () => {
+    const plaintext = Buffer.from("a stack's data key").toString("base64");
+    const sealed = await call("encrypt", { plaintext });
+    expect(sealed.status).toBe(200);
+    const ciphertext = sealed.body.data!.ciphertext;
+    expect(ciphertext).toMatch(/^vault:v1:/);
+    expect(ciphertext).not.toContain(plaintext);
+    expect(await call("decrypt", { ciphertext })).toEqual({ status: 200, body: { data: { plaintext } } });
+    const raw = Buffer.from(ciphertext.slice("vault:v1:".length), "base64");
+    raw[raw.length - 1] ^= 1;
+    const tampered = await call("decrypt", { ciphertext: `vault:v1:${raw.toString("base64")}` });
+    expect(tampered.status).toBe(400);
+  });
+
+  test("refuses another token and another key's name", async () => {
+    expect((await call("encrypt", { plaintext: "eA==" }, "not-the-token")).status).toBe(403);
+    expect((await call("encrypt", { plaintext: "eA==" }, undefined, "another-key")).status).toBe(400);
+  });
 });
