@@ -15,25 +15,20 @@
 // each route is AES-256-GCM under a key made for the run, behind a token made for it, and its
 // ciphertexts are spelled as Vault's are (`vault:v1:`).
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
-
-/** The environment the `hashivault://` provider reads (besides the URL's key name). */
-export const VAULT_URL_ENV = "VAULT_SERVER_URL";
-export const VAULT_TOKEN_ENV = "VAULT_SERVER_TOKEN";
+import { type RecordedRequest, type Reply, startTestServer } from "./test-server";
 
 export interface Transit {
   /** The secrets provider a stack is made with: `hashivault://<key>`. */
   provider: string;
-  /** The environment every `pulumi` command of the run needs to reach it. */
-  env: Record<string, string>;
+  /** The environment every `pulumi` command of the run needs to reach it (the provider reads these). */
+  env: { VAULT_SERVER_URL: string; VAULT_SERVER_TOKEN: string };
   close(): Promise<void>;
 }
 
 const PREFIX = "vault:v1:";
 const ROUTE = /^\/v1\/transit\/(encrypt|decrypt)\/([A-Za-z0-9_.-]+)$/;
 
-/** Starts the stand-in on a free loopback port, with a key and a token of its own. */
+/** Starts the stand-in on a free loopback port (test-server.ts), with a key and a token of its own. */
 export async function startTransit(keyName = "pulumi-cims-e2e"): Promise<Transit> {
   const key = randomBytes(32);
   const token = randomBytes(16).toString("hex");
@@ -50,45 +45,23 @@ export async function startTransit(keyName = "pulumi-cims-e2e"): Promise<Transit
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
   };
-  const answer = (res: http.ServerResponse, status: number, body: object) => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const route = ROUTE.exec(req.url ?? "");
-      if (req.headers["x-vault-token"] !== token) return answer(res, 403, { errors: ["permission denied"] });
-      if (!route || (req.method !== "PUT" && req.method !== "POST")) return answer(res, 404, { errors: [`no handler for ${req.url}`] });
-      if (route[2] !== keyName) return answer(res, 400, { errors: [`encryption key not found: ${route[2]}`] });
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { plaintext?: unknown; ciphertext?: unknown };
-        if (route[1] === "encrypt") {
-          if (typeof body.plaintext !== "string") throw new Error("missing plaintext to encrypt");
-          return answer(res, 200, { data: { ciphertext: encrypt(Buffer.from(body.plaintext, "base64")) } });
-        }
-        if (typeof body.ciphertext !== "string") throw new Error("missing ciphertext to decrypt");
-        return answer(res, 200, { data: { plaintext: decrypt(body.ciphertext).toString("base64") } });
-      } catch (err) {
-        return answer(res, 400, { errors: [err instanceof Error ? err.message : String(err)] });
+  const answer = (req: RecordedRequest): Reply => {
+    const route = ROUTE.exec(req.url);
+    if (req.headers["x-vault-token"] !== token) return { status: 403, body: { errors: ["permission denied"] } };
+    if (!route || (req.method !== "PUT" && req.method !== "POST")) return { status: 404, body: { errors: [`no handler for ${req.url}`] } };
+    if (route[2] !== keyName) return { status: 400, body: { errors: [`encryption key not found: ${route[2]}`] } };
+    try {
+      const body = JSON.parse(req.body) as { plaintext?: unknown; ciphertext?: unknown };
+      if (route[1] === "encrypt") {
+        if (typeof body.plaintext !== "string") throw new Error("missing plaintext to encrypt");
+        return { body: { data: { ciphertext: encrypt(Buffer.from(body.plaintext, "base64")) } } };
       }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  // The CLI's calls are few and short: no connection is kept past the run.
-  server.keepAliveTimeout = 1000;
-  const { port } = server.address() as AddressInfo;
-  return {
-    provider: `hashivault://${keyName}`,
-    env: { [VAULT_URL_ENV]: `http://127.0.0.1:${port}`, [VAULT_TOKEN_ENV]: token },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      if (typeof body.ciphertext !== "string") throw new Error("missing ciphertext to decrypt");
+      return { body: { data: { plaintext: decrypt(body.ciphertext).toString("base64") } } };
+    } catch (err) {
+      return { status: 400, body: { errors: [err instanceof Error ? err.message : String(err)] } };
+    }
   };
+  const server = await startTestServer(answer);
+  return { provider: `hashivault://${keyName}`, env: { VAULT_SERVER_URL: server.url, VAULT_SERVER_TOKEN: token }, close: server.close };
 }
