@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
-import type { Contract, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
+import { type Contract, type FieldType, fieldDoc, type IntegerType, type ObjectType, type StringType } from "../api/contract";
 import { messageOf } from "../api/messages";
 import { toKebab } from "../api/names";
 import { exampleOf, type Kind, KIND_NAMES, kind } from "../provider/kinds/registry";
@@ -109,7 +109,7 @@ const sentence = (s: string) => (/[.!?)]$/.test(s) ? s : `${s}.`);
 
 /** An input's words, plus what a change of it does and what omitting it means. */
 function argDoc({ field: f, own, change }: InputShape, c: Contract): string {
-  const parts = [sentence(f.doc)];
+  const parts = [sentence(fieldDoc(f))];
   if (f.default !== undefined && !/default/i.test(f.doc)) parts.push(`Default ${JSON.stringify(f.default)}.`);
   if (!own && c.omitted === "unmanaged" && !/omitted/i.test(f.doc)) parts.push("Omitted: left as it is.");
   if (change !== "never a diff") parts.push(change === "replaces" ? "Changing it replaces the resource." : "Updates in place.");
@@ -426,8 +426,9 @@ function argumentRows(s: KindShape): string {
   let md = "## Arguments\n\n| Argument | Type | Required | Default | A change | Rule | What it is |\n|---|---|---|---|---|---|---|\n";
   for (const i of s.inputs) {
     const f = i.field;
-    const rule = [ruleOf(f.type), f.nullable || f.removedByDelete ? "null allowed" : ""].filter(Boolean).join("; ");
-    md += `| \`${i.name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${defaultCell(i, s.contract)} | ${i.change} | ${cell(rule)} | ${cell(f.doc)} |\n`;
+    const nulls = f.nullable || f.removedByDelete ? `null allowed${f.nullWord === undefined ? "" : ` (or \`"${f.nullWord}"\`)`}` : "";
+    const rule = [ruleOf(f.type), nulls].filter(Boolean).join("; ");
+    md += `| \`${i.name}\` | ${mdType(f.type, "input")} | ${f.required ? "yes" : "no"} | ${defaultCell(i, s.contract)} | ${i.change} | ${cell(rule)} | ${cell(fieldDoc(f))} |\n`;
   }
   return md;
 }

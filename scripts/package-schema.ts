@@ -5,7 +5,7 @@
 // type-checked against it; `pulumi import` writes code from it): none of this ships.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Field, FieldType, IntegerType, ObjectType, StringType } from "../api/contract";
+import { type Field, type FieldType, fieldDoc, type IntegerType, type ObjectType, type StringType } from "../api/contract";
 import { enumMemberName, toCamel, toKebab } from "../api/names";
 import { CONFIG_KEYS, CONFIG_TABLE, type ConfigEntry } from "../provider/config";
 import { nestedTypes, shapeOf } from "../provider/methods/shape";
@@ -57,9 +57,10 @@ function typeOf(t: FieldType): Property {
 }
 
 /** A field's schema property: its type, described by the contract's words. */
-function propertyOf(f: Pick<Field, "type" | "doc">): Property {
+function propertyOf(f: Pick<Field, "type" | "doc" | "nullWord">): Property {
   const p = typeOf(f.type);
-  return { ...p, description: typeof p.description === "string" ? `${f.doc} ${p.description}` : f.doc };
+  const doc = fieldDoc(f);
+  return { ...p, description: typeof p.description === "string" ? `${doc} ${p.description}` : doc };
 }
 
 /** A named object type: its fields, and its members by their Pulumi names. */

@@ -20,6 +20,15 @@ export function omission(contract: BodyContract, field: Field): Omission | undef
   return contract.omitted === "unmanaged" ? "unmanaged" : undefined;
 }
 
+/**
+ * A field's words as every doc and schema says them: its doc, and the word a program may give
+ * for null where it has one (Field.nullWord).
+ */
+export function fieldDoc(field: Pick<Field, "doc" | "nullWord">): string {
+  if (field.nullWord === undefined) return field.doc;
+  return `${field.doc} \`"${field.nullWord}"\` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.`;
+}
+
 /** The wire name a record carries a field under. */
 export const recordName = (name: string, field: Field): string => field.recordName ?? toSnake(name);
 

@@ -39,6 +39,7 @@ export const Subnet = {
     gatewayIp: {
       type: ip,
       nullable: true,
+      nullWord: "disable",
       set: "update",
       serviceDefault: true,
       doc: "Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.",

@@ -96,6 +96,13 @@ export interface Field {
   readonly doc: string;
   readonly required?: true;
   readonly nullable?: true;
+  /**
+   * A word a program may give in place of null, meaning the same (a subnet's `gatewayIp:
+   * "disable"`, the vendor's spelling). YAML, Python, Go and Java programs cannot give null:
+   * their SDKs drop a null or None input before the provider sees it, so there null would be
+   * the same as omitted. Only with `nullable`.
+   */
+  readonly nullWord?: string;
   readonly set: Setter;
   /** The service's default when omitted (spec); the provider writes it into the state. */
   readonly default?: unknown;

@@ -60,6 +60,8 @@ interface Renderer {
   closing?: string;
   /** The whole program made final (Java's imports, which name what the rest of it uses). */
   finish?: (text: string) => string;
+  /** Whether a program in it can give null (TypeScript): elsewhere the SDK drops it, so a field's null word is written. */
+  givesNull?: true;
 }
 
 /** A resource's or a config value's name as a variable: `app-subnet` -> `appSubnet`. */
@@ -122,6 +124,7 @@ const lookupArgs = (l: LookupValue, field: (k: string, v: string) => string, lit
     .join(", ");
 
 const typescript: Renderer = {
+  givesNull: true,
   comment: "//",
   opening: (config, lookups) =>
     (config.length > 0 ? 'import * as pulumi from "@pulumi/pulumi";\n' : "") +
@@ -307,7 +310,7 @@ const python: Renderer = {
 // ---------------------------------------------------------------------------------------
 // Go: the SDK `pulumi package gen-sdk --language go` writes (docs/platform.md), at the import
 // path schema.json gives it (the repository's). Go has no null input: a null field is left out,
-// as Python's None is.
+// as Python's None is, unless it has a word that stands for null (spelledFor).
 // ---------------------------------------------------------------------------------------
 
 /** The SDK's package: schema.json's `language.go.importBasePath`. */
@@ -572,12 +575,25 @@ function head(r: Renderer, program: AdoptionProgram): string[] {
   ].map((line) => `${r.comment} ${visible(line)}`);
 }
 
+/**
+ * A declaration as `r` writes it: where the language cannot give null, each null argument whose
+ * field has a null word (api/contract Field.nullWord) is that word, which the provider reads as null.
+ */
+function spelledFor(r: Renderer, d: Declaration<Kind>): Declaration<Kind> {
+  if (r.givesNull) return d;
+  const words = Object.entries(kind(d.type).descriptor.contract.fields).filter(
+    ([name, f]) => f.nullWord !== undefined && d.args[name] === null,
+  );
+  return words.length === 0 ? d : { ...d, args: { ...d.args, ...Object.fromEntries(words.map(([name, f]) => [name, f.nullWord])) } };
+}
+
 /** The program in `language`: its head, the package's import, each kind's resources under its name. */
 export function renderProgram(program: AdoptionProgram, language: Language): string {
   const r = RENDERERS[language];
   const sections: string[] = [];
   let previous: Kind | undefined;
-  for (const d of program.declarations) {
+  for (const declared of program.declarations) {
+    const d = spelledFor(r, declared);
     if (d.type !== previous) sections.push(`\n${r.indent}${r.comment} ${d.type}\n`);
     previous = d.type;
     const comments = (d.comments ?? []).map((c) => `${commentLines(c, `${r.indent}${r.comment}`)}\n`).join("");
@@ -593,7 +609,9 @@ export function renderProgram(program: AdoptionProgram, language: Language): str
 export function renderExample(example: ExampleProgram<Kind>, language: ExampleLanguage): string {
   const r = RENDERERS[language];
   const used = referenced(example);
-  const resources = example.declarations.map((d) => `\n${r.declaration(d, false, used.has(d.name) ? camel(d.name) : undefined)}`);
+  const resources = example.declarations.map(
+    (d) => `\n${r.declaration(spelledFor(r, d), false, used.has(d.name) ? camel(d.name) : undefined)}`,
+  );
   const outputs = Object.entries(example.outputs);
   const exports = outputs.length > 0 ? `\n${r.exports(outputs)}` : "";
   const text = `${r.opening(configValues(example.declarations), lookupValues(example))}${resources.join("")}${exports}${r.closing ?? ""}`;

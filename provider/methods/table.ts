@@ -278,11 +278,19 @@ export function resourceTable(options: Descriptor): Table {
   const fields = Object.entries(contract.fields);
   const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(contract, f)).map(([name]) => name);
   const tagsField = fields.find(([, f]) => f.type.kind === "tags")?.[0];
+  const nullWords = fields.flatMap(([name, f]) => (f.nullWord === undefined ? [] : [[name, f.nullWord] as const]));
+  /** The program's inputs with each null word as the null it stands for (Field.nullWord). */
+  const spelledOut = (news: Inputs): Inputs => {
+    const inputs = userInputs(news);
+    for (const [name, word] of nullWords) if (inputs[name] === word) inputs[name] = null;
+    return inputs;
+  };
   const table: Table = {
     schema: inputsSchema(contract, options.own),
     rules: diffRules(options),
     check(olds, news, scope = () => ({})) {
-      const tagged = tagsField ? withDefaultTags(userInputs(news), tagsField, tagSettings()) : { inputs: userInputs(news), failures: [] };
+      const spelled = spelledOut(news);
+      const tagged = tagsField ? withDefaultTags(spelled, tagsField, tagSettings()) : { inputs: spelled, failures: [] };
       const given = tagged.inputs;
       const scoped = options.scoped ? withScope(given, scope) : { inputs: given, failures: [] };
       const failures = [...validate(table.schema, scoped.inputs), ...scoped.failures, ...tagged.failures];

@@ -25,7 +25,8 @@ export interface SubnetArgs {
   readonly enableDhcp?: pulumi.Input<boolean>;
   /**
    * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp`
-   * output); null: no gateway. Updates in place.
+   * output); null: no gateway. `"disable"` is the same as null, for YAML, Python, Go and Java programs, whose SDKs
+   * drop a null input. Updates in place.
    */
   readonly gatewayIp?: pulumi.Input<string | null>;
   /** Static routes advertised via DHCP. Omitted: none managed; null or []: none. Updates in place. */

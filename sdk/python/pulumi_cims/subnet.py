@@ -48,7 +48,7 @@ class SubnetArgs:
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] dns_nameservers: DNS servers advertised via DHCP, no duplicates. Omitted: the service's default; null or []: none.
         :param pulumi.Input[_builtins.bool] enable_dhcp: DHCP on or off (false is sent, never dropped).
-        :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+        :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `"disable"` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
         :param pulumi.Input[Sequence[pulumi.Input['HostRouteArgs']]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
@@ -176,7 +176,7 @@ class SubnetArgs:
     @pulumi.getter(name="gatewayIp")
     def gateway_ip(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+        Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `"disable"` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
         """
         return pulumi.get(self, "gateway_ip")
 
@@ -346,7 +346,7 @@ class Subnet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether destroy, a replacement or removing the resource from the program deletes its record when the resource adopted it (`importId`, `pulumi import`, cims-import: the `adopted` output) rather than created it. Left false, an adopted record stays in the service and a line names it; a record the resource created is deleted either way. A change never replaces and writes nothing to the service, only the state: set it and run `pulumi up`, then `pulumi destroy` deletes the record.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] dns_nameservers: DNS servers advertised via DHCP, no duplicates. Omitted: the service's default; null or []: none.
         :param pulumi.Input[_builtins.bool] enable_dhcp: DHCP on or off (false is sent, never dropped).
-        :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+        :param pulumi.Input[_builtins.str] gateway_ip: Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `"disable"` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
         :param pulumi.Input[Sequence[pulumi.Input[Union['HostRouteArgs', 'HostRouteArgsDict']]]] host_routes: Static routes advertised via DHCP. Omitted: none managed; null or []: none.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing record with this id (uuid4) instead of creating one: `up` reads it, refuses if a field that cannot change in place differs (preview already says so), and updates only the in-place fields that differ. It never causes a diff: once adopted, the resource is managed like any other, but for its end: destroy, a replacement or removing it from the program leaves the adopted record in the service (the `adopted` output says so) unless `deleteAdopted: true`.
         :param pulumi.Input['IpVersion'] ip_version: 4 or 6; default: the version of `cidr`, which it must match. Changing it replaces the resource.
@@ -587,7 +587,7 @@ class Subnet(pulumi.CustomResource):
     @pulumi.getter(name="gatewayIp")
     def gateway_ip(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+        Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `"disable"` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
         """
         return pulumi.get(self, "gateway_ip")
 

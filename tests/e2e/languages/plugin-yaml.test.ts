@@ -1,6 +1,7 @@
 // YAML programs through the plugin, with `pulumi-language-yaml` built by
 // scripts/pulumi beside the CLI: all five kinds deploy from a YAML program against the
-// emulator, then preview and refresh show no changes, and destroy removes what it made; and
+// emulator (a subnet without gateway too: `gatewayIp: disable`, as YAML cannot give null),
+// then preview and refresh show no changes, and destroy removes what it made; and
 // `pulumi import` writes YAML for a subnet made outside Pulumi, which, as the program, previews
 // with no changes.
 import * as fs from "node:fs/promises";
@@ -22,6 +23,15 @@ const program = `${PLUGIN_PROJECT("yaml-face", "yaml")}resources:
       ipVersion: 4
       tags:
         env: dev
+  # No gateway: YAML drops a null input, so the word that stands for it.
+  isolated:
+    type: cims:index:Subnet
+    properties:
+      name: yaml-isolated
+      cidr: 10.170.1.0/24
+      networkId: ${SEED.networkId}
+      gatewayIp: disable
+      connectToNetworkRouter: false
   img:
     type: cims:index:BaremetalImage
     properties:
@@ -62,6 +72,9 @@ test(
     const outputs = await env.stack.outputs();
     expect(outputs.totalIps).toBe("254");
     expect(store.get("subnets", String(outputs.subnetId))).toMatchObject({ name: "yaml-net", cidr: "10.170.0.0/24", ip_version: 4 });
+    expect(store.list("subnets").filter((s) => s.name === "yaml-isolated")).toEqual([
+      expect.objectContaining({ gateway_ip: null, has_router: false }),
+    ]);
     expect(store.list("images")).toEqual([expect.objectContaining({ name: "yaml-img" })]);
     // The program's member (the seeded one, another's as far as the stack knows, stays beside it).
     expect(
@@ -77,7 +90,7 @@ test(
     await env.stack.preview(["--expect-no-changes"]);
     await env.stack.refresh(["--expect-no-changes"]);
     await env.stack.destroy();
-    expect(store.list("subnets").filter((s) => s.name === "yaml-net")).toEqual([]);
+    expect(store.list("subnets").filter((s) => String(s.name).startsWith("yaml-"))).toEqual([]);
     expect(store.list("images")).toEqual([]);
   },
   E2E_TIMEOUT_MS,

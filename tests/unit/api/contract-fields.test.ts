@@ -21,6 +21,7 @@ import { type Kind, KIND_NAMES, kind } from "../../../provider/kinds/registry";
 import { KITS } from "../../kits";
 import { SEEDED_PARAMS } from "../../support/cims";
 import { canonicalValue } from "../../../api/canonical";
+import { valueSchema } from "../../../api/schema";
 import { toSnake } from "../../../api/names";
 import { parseJson, stringifyJson } from "../../../provider/client";
 import { startEmulator, type RunningEmulator } from "pulumi-cims/emulator";
@@ -38,6 +39,16 @@ describe("every optional field states what omitting it means", () => {
     };
     expect(fieldsWithoutOmissionRule(grown)).toEqual(["mtu"]);
   });
+});
+
+// A word stands for null only where null is allowed, and is no value of the field's own: a
+// program that gives it means null, never an address or a name that happens to be spelled so.
+test.each(CONTRACTS)("%s: each null word is a nullable field's, and not a value its type takes", (_name, contract) => {
+  for (const [name, f] of Object.entries(contract.fields)) {
+    if (f.nullWord === undefined) continue;
+    expect({ name, nullable: f.nullable }).toEqual({ name, nullable: true });
+    expect({ name, valid: valueSchema(f.type, { face: "program" }).safeParse(f.nullWord).success }).toEqual({ name, valid: false });
+  }
 });
 
 describe("records and updates follow the table", () => {

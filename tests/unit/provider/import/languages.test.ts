@@ -66,11 +66,12 @@ describe("YAML: the plugin's types, as Main.yaml or Pulumi.yaml's resources", ()
     expect(program("yaml", false)).not.toContain("protect");
   });
 
-  test("a subnet: importId, scope, every field (null kept), tags as a map, `${` escaped and odd keys quoted", () => {
+  test("a subnet: importId, scope, every field (a null gateway as the word that stands for it), tags as a map, `${` escaped and odd keys quoted", () => {
     const subnet = resource(source, "  subnet-app:");
     expect(subnet).toContain(`      importId: "${SUBNET}"\n`);
     expect(subnet).toContain('      cidr: "10.60.0.0/24"\n');
-    expect(subnet).toContain("      gatewayIp: null\n");
+    // YAML drops a null input: `null` here would be "omitted", a gateway the service allocates.
+    expect(subnet).toContain('      gatewayIp: "disable"\n');
     expect(subnet).toContain("      dnsNameservers: []\n");
     expect(subnet).toContain("      enableDhcp: true\n");
     expect(subnet).toContain('      tags:\n        team: "net"\n        "on": "$${x}"\n');
@@ -113,11 +114,11 @@ describe("Python: the pulumi_cims SDK, snake_case arguments, nested objects as t
     expect(program("python", false)).not.toContain("protect");
   });
 
-  test("a subnet: import_id, scope, every field (None for null), tags as a dict with keys as they are", () => {
+  test("a subnet: import_id, scope, every field (the word for a null gateway, which None cannot say), tags as a dict with keys as they are", () => {
     const subnet = resource(source, '    "subnet-app",');
     expect(subnet).toContain(`    import_id="${SUBNET}",\n`);
     expect(subnet).toContain('    network_id="');
-    expect(subnet).toContain("    gateway_ip=None,\n");
+    expect(subnet).toContain('    gateway_ip="disable",\n');
     expect(subnet).toContain("    enable_dhcp=True,\n");
     expect(subnet).toContain("    ip_version=cims.IpVersion.V4,\n");
     expect(subnet).toContain('    tags={"team": "net", "on": "${x}"},\n');
@@ -163,7 +164,7 @@ describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as 
     expect(subnet).toContain("\t\t\tIpVersion: cims.IpVersionV4,\n");
     expect(subnet).toContain('\t\t\tTags: pulumi.StringMap{"team": pulumi.String("net"), "on": pulumi.String("${x}")},\n');
     expect(subnet).toContain("\t\t\tDnsNameservers: pulumi.StringArray{},\n");
-    expect(subnet).not.toContain("GatewayIp");
+    expect(subnet).toContain('\t\t\tGatewayIp: pulumi.String("disable"),\n');
     expect(resource(source, '"image-golden"')).toContain(`\t\t\tImportId: pulumi.String("${IMAGE}"),\n`);
     expect(resource(source, '"image-golden"')).toContain("\t\t\tArchitecture: cims.ImageArchitecture_X86_64,\n");
     const pool = resource(source, '"pool-web-pool"');
@@ -180,6 +181,12 @@ describe("Go: the SDK gen-sdk writes, at the repository's import path; enums as 
     expect(source).toContain('cims.NewSnapshotPolicyStateResource(ctx, "policy-nightly", &cims.SnapshotPolicyStateResourceArgs{');
     expect(source).toContain('cims.NewSubnet(ctx, "subnet-app", &cims.SubnetArgs{');
   });
+});
+
+test("a null gateway: TypeScript, which can give null, writes null; the others the word that stands for it", () => {
+  expect(resource(program("typescript"), '"subnet-app"')).toContain("  gatewayIp: null,\n");
+  for (const language of LANGUAGES.filter((l) => l !== "typescript"))
+    expect(program(language)).toMatch(/(gatewayIp|gateway_ip|GatewayIp)\W+[\w.(]*"disable"/);
 });
 
 test("every language writes the same resources with the same names and the same head lines", () => {

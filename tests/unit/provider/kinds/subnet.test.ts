@@ -44,6 +44,21 @@ describe("Subnet check", () => {
     expect(failures).toEqual([]);
   });
 
+  // YAML, Python, Go and Java programs cannot give null (their SDKs drop it): "disable", the
+  // vendor's word, stands for it, and the checked inputs hold the null every later step reads.
+  test('gatewayIp "disable" is null: checked as null, in the state as null, and refused as null is without connectToNetworkRouter false', async () => {
+    const disabled = await Subnet.methods.check({}, { ...ok, gatewayIp: "disable", connectToNetworkRouter: false });
+    expect(disabled.failures).toEqual([]);
+    expect(disabled.inputs).toEqual((await Subnet.methods.check({}, { ...ok, gatewayIp: null, connectToNetworkRouter: false })).inputs);
+    expect(disabled.inputs.gatewayIp).toBeNull();
+    const refused = await Subnet.methods.check({}, { ...ok, gatewayIp: "disable" });
+    expect(props(refused.failures)).toEqual(["connectToNetworkRouter"]);
+    // Only the whole word: another text is an address that is not one.
+    expect(props((await Subnet.methods.check({}, { ...ok, gatewayIp: "Disable", connectToNetworkRouter: false })).failures)).toEqual([
+      "gatewayIp",
+    ]);
+  });
+
   test("unknown values (preview) are not failures, anywhere", async () => {
     const { failures } = await Subnet.methods.check(
       {},

@@ -171,14 +171,14 @@ public class Subnet extends com.pulumi.resources.CustomResource {
         return this.enableDhcp;
     }
     /**
-     * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+     * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
      * 
      */
     @Export(name="gatewayIp", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> gatewayIp;
 
     /**
-     * @return Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+     * @return Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
      * 
      */
     public Output<Optional<String>> gatewayIp() {

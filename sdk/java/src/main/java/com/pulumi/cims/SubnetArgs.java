@@ -99,14 +99,14 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+     * Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
      * 
      */
     @Import(name="gatewayIp")
     private @Nullable Output<String> gatewayIp;
 
     /**
-     * @return Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+     * @return Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
      * 
      */
     public Optional<Output<String>> gatewayIp() {
@@ -418,7 +418,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gatewayIp Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+         * @param gatewayIp Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
          * 
          * @return builder
          * 
@@ -429,7 +429,7 @@ public final class SubnetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gatewayIp Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway.
+         * @param gatewayIp Gateway IP, inside `cidr` and of its IP version. Omitted: the service allocates one (see the `gatewayIp` output); null: no gateway. `&#34;disable&#34;` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.
          * 
          * @return builder
          * 
