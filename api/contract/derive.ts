@@ -29,6 +29,11 @@ export function fieldDoc(field: Pick<Field, "doc" | "nullWord">): string {
   return `${field.doc} \`"${field.nullWord}"\` is the same as null, for YAML, Python, Go and Java programs, whose SDKs drop a null input.`;
 }
 
+/** The words that stand for null (Field.nullWord), by field name. */
+export function nullWords(fields: Readonly<Record<string, Pick<Field, "nullWord">>>): Readonly<Record<string, string>> {
+  return Object.fromEntries(Object.entries(fields).flatMap(([name, f]) => (f.nullWord === undefined ? [] : [[name, f.nullWord]])));
+}
+
 /** The wire name a record carries a field under. */
 export const recordName = (name: string, field: Field): string => field.recordName ?? toSnake(name);
 

@@ -11,7 +11,7 @@
 // say); the examples are written in Java too, which cims-import does not write. Not `pulumi convert`: it would need each example as PCL text and, at `npm run
 // gen`, the CLI and every language host's program generator (GenerateProgram), to write code
 // unlike the programs cims-import writes, whose tests already hold these renderers.
-import type { FieldType, ObjectType } from "../../api/contract";
+import { type FieldType, nullWords, type ObjectType } from "../../api/contract";
 import { isJsonRecord } from "../../api/json";
 import { enumMemberName, toSnake } from "../../api/names";
 import { KIND_NAMES, type Kind, kind } from "../kinds/registry";
@@ -581,10 +581,8 @@ function head(r: Renderer, program: AdoptionProgram): string[] {
  */
 function spelledFor(r: Renderer, d: Declaration<Kind>): Declaration<Kind> {
   if (r.givesNull) return d;
-  const words = Object.entries(kind(d.type).descriptor.contract.fields).filter(
-    ([name, f]) => f.nullWord !== undefined && d.args[name] === null,
-  );
-  return words.length === 0 ? d : { ...d, args: { ...d.args, ...Object.fromEntries(words.map(([name, f]) => [name, f.nullWord])) } };
+  const words = Object.entries(nullWords(kind(d.type).descriptor.contract.fields)).filter(([name]) => d.args[name] === null);
+  return words.length === 0 ? d : { ...d, args: { ...d.args, ...Object.fromEntries(words) } };
 }
 
 /** The program in `language`: its head, the package's import, each kind's resources under its name. */

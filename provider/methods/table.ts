@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Field, FieldType, RecordField } from "../../api/contract";
-import { absentValue, omission, recordName } from "../../api/contract";
+import { absentValue, nullWords, omission, recordName } from "../../api/contract";
 import { MEMBER_NOT_IN_RECORD, MEMBER_SETTINGS, memberKey, memberSetting } from "../../api/members";
 import { canonicalValue } from "../../api/canonical";
 import { toCamel, toSnake } from "../../api/names";
@@ -278,11 +278,11 @@ export function resourceTable(options: Descriptor): Table {
   const fields = Object.entries(contract.fields);
   const unmanagedWhenOmitted = fields.filter(([, f]) => leftToService(contract, f)).map(([name]) => name);
   const tagsField = fields.find(([, f]) => f.type.kind === "tags")?.[0];
-  const nullWords = fields.flatMap(([name, f]) => (f.nullWord === undefined ? [] : [[name, f.nullWord] as const]));
+  const words = Object.entries(nullWords(contract.fields));
   /** The program's inputs with each null word as the null it stands for (Field.nullWord). */
   const spelledOut = (news: Inputs): Inputs => {
     const inputs = userInputs(news);
-    for (const [name, word] of nullWords) if (inputs[name] === word) inputs[name] = null;
+    for (const [name, word] of words) if (inputs[name] === word) inputs[name] = null;
     return inputs;
   };
   const table: Table = {

@@ -6,6 +6,7 @@
 // where. The inputs returned are those the program `cims-import` would write for the record
 // (its kind's import row), checked as check() would, and the outputs those a create of the
 // same inputs records: so the next `up` of that program changes nothing.
+import { nullWords } from "../../api/contract";
 import { BadRequestError, NotFoundError } from "../client/errors";
 import { apiClient, scopeDefaults, warn } from "../methods/context";
 import { isOwned } from "../methods/descriptor";
@@ -93,8 +94,11 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   // The program that adopts the record, without what only the dynamic face needs (importId:
   // the engine imports here), and without nulls: the program `pulumi import --out` writes
   // leaves them out (an omitted argument of these kinds is the service's, or unmanaged), so
-  // inputs holding them would differ from it. Checked as the kind checks: defaults filled
-  // in (a policy's includeVolumes), values in their canonical form.
+  // inputs holding them would differ from it. A null whose field has a word for it is that
+  // word instead (a gateway-less subnet's `gatewayIp: "disable"`): left out, the program would
+  // ask for the service's choice, and a YAML, Python or Go program cannot write null. Checked
+  // as the kind checks: defaults filled in (a policy's includeVolumes), values in their
+  // canonical form.
   // What an import may take of the record (a pool's members some stack made stay theirs).
   const prepared = await descriptor.import.prepare?.(apiClient(), record, scope);
   if (prepared) {
@@ -103,7 +107,10 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   }
   // The id names its parents as text; the record, where it carries them, in their own types (a policy id is a number).
   const { importId: _adopt, ...args } = { ...named, ...argsOf(type, record, scope) };
-  const program = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+  const words = nullWords(descriptor.contract.fields);
+  const program = Object.fromEntries(
+    Object.entries(args).flatMap(([k, v]) => (v !== null ? [[k, v]] : Object.hasOwn(words, k) ? [[k, words[k]]] : [])),
+  );
   // A kind that adopts (it takes importId and deleteAdopted) checks with its table too: its own
   // check refuses, as taken by another, the very record being imported.
   const adopts = isOwned(descriptor) || "deleteAdopted" in descriptor.own;
@@ -115,5 +122,7 @@ export async function importRead(type: Kind, given: string, verb: "import" | "re
   // Taken over, not made: its destroy leaves the record unless the program says deleteAdopted (methods/adopt.ts).
   const adopted = adopts ? { adopted: true } : {};
   const properties = { ...table.outputs(inputs, record, []), ...descriptor.importState?.(inputs, record), ...adopted };
-  return { id: String(record.id ?? record.client_id ?? id), properties, inputs };
+  // The inputs the engine writes the program from: each null word as the program gave it (check reads it as null again).
+  const written = { ...inputs, ...Object.fromEntries(Object.entries(words).filter(([k]) => inputs[k] === null)) };
+  return { id: String(record.id ?? record.client_id ?? id), properties, inputs: written };
 }

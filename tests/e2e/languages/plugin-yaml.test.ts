@@ -2,8 +2,8 @@
 // scripts/pulumi beside the CLI: all five kinds deploy from a YAML program against the
 // emulator (a subnet without gateway too: `gatewayIp: disable`, as YAML cannot give null),
 // then preview and refresh show no changes, and destroy removes what it made; and
-// `pulumi import` writes YAML for a subnet made outside Pulumi, which, as the program, previews
-// with no changes.
+// `pulumi import` writes YAML for a subnet without gateway made outside Pulumi, which, as the
+// program, previews with no changes.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { api, PLUGIN_PROJECT, SEED, useStacks, writes } from "../../support/cims";
@@ -97,11 +97,15 @@ test(
 );
 
 test(
-  "pulumi import writes YAML for a subnet made outside Pulumi; that YAML as the program has no changes",
+  "pulumi import writes YAML for a subnet without gateway made outside Pulumi (`gatewayIp: disable`); that YAML as the program has no changes",
   async () => {
     const header = PLUGIN_PROJECT("yaml-import", "yaml");
     const env = await stacks.stack({ files: { "Pulumi.yaml": header } });
-    const seeded = await api(env, "POST", "/__emulator/seed", { subnets: [subnetRecord({ id: LEGACY, tags: { team: "net" } })] });
+    // Without a gateway: the YAML must say so with the word for it (YAML drops a null, and an
+    // omitted gatewayIp asks for the gateway the service allocates).
+    const seeded = await api(env, "POST", "/__emulator/seed", {
+      subnets: [subnetRecord({ id: LEGACY, gateway_ip: null, tags: { team: "net" } })],
+    });
     expect(seeded.status).toBe(204);
     env.emulator.metrics.reset();
 
@@ -122,6 +126,8 @@ test(
     expect(written).toMatch(/legacy:\n\s+type: cims:(index:)?Subnet\n/);
     expect(written).toMatch(/cidr: 10\.60\.0\.0\/24/);
     expect(written).toMatch(/team: net/);
+    expect(written).toMatch(/gatewayIp: disable\n/);
+    expect(written).toMatch(/connectToNetworkRouter: false\n/);
 
     await fs.writeFile(path.join(env.stack.projectDir, "Pulumi.yaml"), header + written);
     await env.stack.preview(["--expect-no-changes"]);
