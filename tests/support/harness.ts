@@ -524,8 +524,8 @@ async function writeStackConfig(
 ): Promise<boolean> {
   const file = `Pulumi.${stack.name}.yaml`;
   const otherSecret = Object.values(secrets).some((v) => v !== template.apiKey);
-  const otherSecrets = stack.secretsProvider !== template.secretsProvider || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE;
-  if (otherSecret || otherSecrets || (await projectHas(stack, file))) return false;
+  const otherProvider = stack.secretsProvider !== template.secretsProvider || stack.env.PULUMI_CONFIG_PASSPHRASE !== PASSPHRASE;
+  if (otherSecret || otherProvider || (await projectHas(stack, file))) return false;
   const lines = [
     `${template.secretsLines}config:`,
     ...Object.entries(config).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`),
